@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The harness measuring itself, against baselines measured in the same
+ * process, so the figures are ratios that do not depend on the machine:
+ *
+ * 1. Per-round overhead at T = 1 and 2: the period between consecutive round
+ *    starts of an instance whose body is one empty iteration, against the
+ *    bare OpenMP floor: a parallel region with a min/max reduction of two
+ *    clock reads. Bar: <= 1.25x the floor.
+ * 2. Per-iteration cost of an empty body in OMPB_ITER against the same body
+ *    in a hand-written counted loop. Bar: within 0.5 ns per iteration.
+ *
+ * Usage: overhead [--quick]   (--quick: few repetitions, for the CTest smoke)
+ * Figures and how to read them: docs/performance.md.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ompbench.h>
+
+#include "clock.h"
+#include "registry.h"
+#include "round.h"
+
+#define ROUND_BAR 1.25
+#define ITER_BAR_NS 0.5
+
+static int reps = 15;        /* medians are taken over this many repetitions */
+static int rounds = 2000;    /* rounds per repetition */
+static uint64_t iters = 20000000;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Bare floor: fork/join + min/max reduction + two clock reads, per round. */
+static double floor_round_ns(int threads)
+{
+    uint64_t sink = 0;
+    uint64_t t0 = ompb__now_ns();
+    for (int r = 0; r < rounds; r++) {
+        uint64_t s = UINT64_MAX, e = 0;
+#pragma omp parallel num_threads(threads) reduction(min : s) reduction(max : e)
+        {
+            s = ompb__now_ns();
+            e = ompb__now_ns();
+        }
+        sink += e - s;
+    }
+    double per = (double)(ompb__now_ns() - t0) / rounds;
+    ompb_black_box(sink);
+    return per;
+}
+
+static void empty_round(ompb_state *state)
+{
+    OMPB_ITER(state) {
+        __asm__ volatile("");
+    }
+}
+
+static const ompb_benchmark empty_bench = {.name = "empty", .file = __FILE__, .fn = empty_round};
+
+static ompb__config base_config(void)
+{
+    ompb__config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.max_time_ns = 60000000000ull;
+    cfg.min_time_ns = 1;
+    return cfg;
+}
+
+/* Median period between consecutive round starts of a one-iteration body. */
+static double harness_round_ns(int threads)
+{
+    ompb__instance inst = {.bench = &empty_bench, .threads = threads};
+    strcpy(inst.name, "empty");
+    ompb__config cfg = base_config();
+    cfg.sample_count = (uint64_t)rounds;
+    cfg.sample_size = 1;
+    ompb__record rec = {0};
+    if (ompb__round_run(&inst, &cfg, NULL, &rec) != 0 || rec.rounds < 2) {
+        fprintf(stderr, "overhead: harness run failed: %s\n", rec.error);
+        exit(1);
+    }
+    double per = (double)(rec.start_ns[rec.rounds - 1] - rec.start_ns[0]) / (double)(rec.rounds - 1);
+    ompb__record_free(&rec);
+    return per;
+}
+
+/* Per-iteration time of the empty body inside OMPB_ITER at T = 1. */
+static double harness_iter_ns(void)
+{
+    ompb__instance inst = {.bench = &empty_bench, .threads = 1};
+    strcpy(inst.name, "empty");
+    ompb__config cfg = base_config();
+    cfg.sample_count = 1;
+    cfg.sample_size = iters;
+    ompb__record rec = {0};
+    if (ompb__round_run(&inst, &cfg, NULL, &rec) != 0) {
+        fprintf(stderr, "overhead: harness run failed: %s\n", rec.error);
+        exit(1);
+    }
+    double per = (double)ompb__record_makespan(&rec, 0) / (double)iters;
+    ompb__record_free(&rec);
+    return per;
+}
+
+/* The same body in a hand-written loop, timed the same way. */
+__attribute__((noinline)) static double hand_loop_ns(uint64_t n)
+{
+    n = ompb_opaque_u64(n);
+    uint64_t t0 = ompb__now_ns();
+    for (uint64_t i = 0; i < n; i++)
+        __asm__ volatile("");
+    return (double)(ompb__now_ns() - t0) / (double)n;
+}
+
+static void report_rounds(int threads)
+{
+    double fl[64], hr[64];
+    for (int i = 0; i < reps; i++) {
+        fl[i] = floor_round_ns(threads);
+        hr[i] = harness_round_ns(threads);
+    }
+    double f = median(fl, reps), h = median(hr, reps);
+    printf("round overhead  T=%d  harness %8.1f ns  floor %8.1f ns  ratio %5.2f  (bar <= %.2f: %s)\n",
+           threads, h, f, h / f, ROUND_BAR, h / f <= ROUND_BAR ? "met" : "MISSED");
+}
+
+static void report_iterations(void)
+{
+    double hi[64], lo[64];
+    for (int i = 0; i < reps; i++) {
+        hi[i] = harness_iter_ns();
+        lo[i] = hand_loop_ns(iters);
+    }
+    double h = median(hi, reps), l = median(lo, reps);
+    printf("empty iteration T=1  harness %8.3f ns  loop  %8.3f ns  diff  %+5.3f ns (bar <= %.1f: %s)\n",
+           h, l, h - l, ITER_BAR_NS, h - l <= ITER_BAR_NS ? "met" : "MISSED");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && (strcmp(argv[1], "--quick") == 0 || strcmp(argv[1], "--test") == 0)) {
+        reps = 3;
+        rounds = 100;
+        iters = 100000;
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+        return 2;
+    }
+    omp_set_dynamic(0);
+    printf("ompbench %s overhead (medians of %d repetitions; %d rounds each; libgomp wait policy: %s)\n",
+           ompb_version(), reps, rounds, getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "default");
+    report_rounds(1);
+    report_rounds(2);
+    report_iterations();
+    return 0;
+}

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# Installs headers, libraries, the ompbench tool, the CMake package
+# (ompbench::ompbench, ompbench::main, ompbench_add_benchmark) and ompbench.pc.
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS ompbench ompbench_main EXPORT ompbench-targets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS ompbench_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+set(OMPB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ompbench)
+install(EXPORT ompbench-targets NAMESPACE ompbench:: DESTINATION ${OMPB_CMAKE_DIR})
+configure_package_config_file(cmake/ompbench-config.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/ompbench-config.cmake
+  INSTALL_DESTINATION ${OMPB_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/ompbench-config-version.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES
+  ${CMAKE_CURRENT_BINARY_DIR}/ompbench-config.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/ompbench-config-version.cmake
+  cmake/OmpbenchAddBenchmark.cmake
+  DESTINATION ${OMPB_CMAKE_DIR})
+
+set(OMPB_PC_PRIVATE "Requires.private: hwloc jansson")
+set(OMPB_PC_LIBS_PRIVATE "-lm")
+configure_file(cmake/ompbench.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ompbench.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ompbench.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Declaring benchmarks.
+ *
+ * A benchmark is a function that every thread of a round calls once per
+ * round. Inside it, the OMPB_ITER loop runs the round's sample size worth of
+ * iterations between this thread's start and end timestamps:
+ *
+ *     OMPB_BENCH(count_set_bits, OMPB_ARGS(0, 42, 255)) {
+ *         uint64_t x = (uint64_t)ompb_arg(state);
+ *         OMPB_ITER(state) {
+ *             ompb_black_box(__builtin_popcountll(ompb_opaque_u64(x)));
+ *         }
+ *     }
+ *
+ * The body runs inside an OpenMP parallel region of T threads, so
+ * omp_get_thread_num() and omp_get_num_threads() work in it; ompb_thread_index()
+ * and ompb_thread_count() say the same without including omp.h. Code before
+ * and after OMPB_ITER is not timed, but it runs inside the round, between the
+ * team barriers: keep it short, or put it in a setup function.
+ *
+ * Each (benchmark, argument, thread count) is one instance, named
+ * "name", "name[arg]", "name[(a, b)]", and with a thread variant
+ * "name[t=4]" or "name[arg, t=4]". A thread variant is named whenever the
+ * thread count comes from a list (the benchmark's OMPB_THREADS or --threads);
+ * benchmarks run at the default width (OMP_NUM_THREADS) carry no suffix.
+ *
+ * Ownership: descriptors are static data owned by the benchmark's translation
+ * unit; the library only keeps pointers to them.
+ */
+#ifndef OMPBENCH_BENCH_H
+#define OMPBENCH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest number of integers in one tuple argument (OMPB_TUPLES). */
+#define OMPB_MAX_ARITY 4
+
+/* Per-thread view of a round; opaque, valid only during the call it is passed to. */
+typedef struct ompb_state ompb_state;
+
+/*
+ * One benchmark family. Initialize it through OMPB_BENCH and the option
+ * macros below rather than by hand; all fields but name and fn are optional.
+ */
+typedef struct ompb_benchmark {
+    const char *name;              /* C identifier of the benchmark function */
+    const char *file;              /* __FILE__ of the declaration, for URIs */
+    void (*fn)(ompb_state *state); /* the body, called by every thread each round */
+
+    const int64_t *args;           /* scalar arguments (OMPB_ARGS) */
+    const int64_t (*tuples)[OMPB_MAX_ARITY]; /* tuple arguments (OMPB_TUPLES) */
+    size_t n_args;                 /* number of arguments of either kind */
+    int arity;                     /* integers per tuple argument */
+
+    const int *threads;            /* thread counts (OMPB_THREADS) */
+    size_t n_threads;
+
+    /* Once per instance, on one thread, before the team starts; not timed.
+     * Nonzero return: the instance fails and is reported as an error. */
+    int (*setup)(ompb_state *state);
+    /* Once per instance, after the last round; undoes setup. */
+    void (*teardown)(ompb_state *state);
+    /* On every thread before each round (calibration, warm-up and measured),
+     * outside the timed window: make ompb_sample_size() inputs here
+     * (the iter_batched pattern), and store them with ompb_set_thread_data(). */
+    void (*batch_setup)(ompb_state *state);
+    /* On every thread after each round, outside the timed window. */
+    void (*batch_teardown)(ompb_state *state);
+
+    /* Iterations per round per thread; 0 = calibrate (default). */
+    uint64_t sample_size;
+} ompb_benchmark;
+
+/* Adds a benchmark to the process-wide registry; OMPB_BENCH calls it from a
+ * constructor. Returns 0, or OMPB_EINVAL for a descriptor without name/fn. */
+int ompb_register(const ompb_benchmark *bench);
+
+/* ---- Option macros for OMPB_BENCH ---------------------------------------- */
+
+/* Scalar arguments: OMPB_ARGS(0, 42, 255). */
+#define OMPB_ARGS(...)                                                        \
+    .args = (const int64_t[]){__VA_ARGS__},                                   \
+    .n_args = sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t),       \
+    .arity = 1
+
+/* Tuple arguments of ARITY integers: OMPB_TUPLES(2, {0, 0}, {42, 13}). */
+#define OMPB_TUPLES(arity_, ...)                                              \
+    .tuples = (const int64_t[][OMPB_MAX_ARITY]){__VA_ARGS__},                 \
+    .n_args = sizeof((const int64_t[][OMPB_MAX_ARITY]){__VA_ARGS__})          \
+              / sizeof(int64_t[OMPB_MAX_ARITY]),                              \
+    .arity = (arity_)
+
+/* Thread counts to run every argument at: OMPB_THREADS(1, 2, 4). */
+#define OMPB_THREADS(...)                                                     \
+    .threads = (const int[]){__VA_ARGS__},                                    \
+    .n_threads = sizeof((const int[]){__VA_ARGS__}) / sizeof(int)
+
+/* ---- Declaration ---------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define OMPB__CONSTRUCTOR(fn) static void fn(void) __attribute__((constructor)); \
+    static void fn(void)
+#else
+#error "ompbench needs __attribute__((constructor)) (GCC or Clang)"
+#endif
+
+/*
+ * OMPB_BENCH(name, options...) { body }: declares `static void name(ompb_state
+ * *state)` and registers it. Options are the macros above or designated
+ * initializers of ompb_benchmark, e.g. .setup = my_setup.
+ */
+#define OMPB_BENCH(...) OMPB__BENCH(__VA_ARGS__, )
+#define OMPB__BENCH(name_, ...)                                               \
+    static void name_(ompb_state *state);                                     \
+    static const ompb_benchmark ompb__desc_##name_ = {                        \
+        .name = #name_, .file = __FILE__, .fn = name_, __VA_ARGS__};          \
+    OMPB__CONSTRUCTOR(ompb__register_##name_) {                               \
+        ompb_register(&ompb__desc_##name_);                                   \
+    }                                                                         \
+    static void name_(ompb_state *state)
+
+/* ---- The timed loop ------------------------------------------------------- */
+
+/* Takes this thread's start timestamp and returns the iterations to run.
+ * OMPB_ITER calls it; call it directly only for a hand-written loop, and then
+ * call ompb_iter_end() right after the last iteration. */
+uint64_t ompb_iter_begin(ompb_state *state);
+/* Takes this thread's end timestamp. */
+void ompb_iter_end(ompb_state *state);
+
+/* Runs the body ompb_sample_size() times inside this thread's timed window.
+ * Leaving it early (break, return, goto) is an error reported by the harness. */
+#define OMPB_ITER(state)                                                      \
+    for (uint64_t ompb__n_ = ompb_iter_begin(state);                          \
+         ompb__n_ > 0 || (ompb_iter_end(state), 0); ompb__n_--)
+
+/* Same, with the iteration index 0..sample_size-1 in `i` (uint64_t). */
+#define OMPB_ITER_INDEXED(state, i)                                           \
+    for (uint64_t i = 0, ompb__n_ = ompb_iter_begin(state);                   \
+         i < ompb__n_ || (ompb_iter_end(state), 0); i++)
+
+/* ---- Accessors (valid inside fn, setup, teardown, batch hooks) ------------ */
+
+int64_t ompb_arg(const ompb_state *state);           /* first integer of the argument, 0 if none */
+int64_t ompb_arg_at(const ompb_state *state, int k); /* k-th integer of a tuple argument */
+int ompb_thread_index(const ompb_state *state);      /* 0..T-1; 0 in setup/teardown */
+int ompb_thread_count(const ompb_state *state);      /* T, the round width */
+uint64_t ompb_sample_size(const ompb_state *state);  /* iterations per round per thread */
+const char *ompb_instance_name(const ompb_state *state);
+
+/* Instance-wide user data, set in setup, read by every thread. */
+void ompb_set_data(ompb_state *state, void *data);
+void *ompb_data(const ompb_state *state);
+/* Per-thread user data, e.g. the inputs made by batch_setup. */
+void ompb_set_thread_data(ompb_state *state, void *data);
+void *ompb_thread_data(const ompb_state *state);
+
+/* Throughput: bytes or items this thread processes per iteration. The team's
+ * sum over threads, divided by the round time, is reported as a rate. */
+void ompb_set_bytes(ompb_state *state, uint64_t bytes_per_iteration);
+void ompb_set_items(ompb_state *state, uint64_t items_per_iteration);
+
+/* ---- Keeping the compiler honest ------------------------------------------ */
+
+/* Consumes a value: the compiler must compute it, but may not see it used. */
+#if defined(__GNUC__) || defined(__clang__)
+static inline void ompb_black_box_u64(uint64_t v) { __asm__ volatile("" : : "r"(v)); }
+static inline void ompb_black_box_double(double v) { __asm__ volatile("" : : "m"(v)); }
+/* Escapes a pointer: everything reachable from it may be read. */
+static inline void ompb_black_box_ptr(const void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+/* Returns v unchanged, but the compiler can no longer assume its value,
+ * so work on it cannot be hoisted out of the loop or folded away. */
+static inline uint64_t ompb_opaque_u64(uint64_t v) { __asm__ volatile("" : "+r"(v)); return v; }
+static inline int64_t ompb_opaque_i64(int64_t v) { __asm__ volatile("" : "+r"(v)); return v; }
+static inline double ompb_opaque_double(double v) { __asm__ volatile("" : "+m"(v)); return v; }
+static inline void *ompb_opaque_ptr(void *p) { __asm__ volatile("" : "+r"(p)); return p; }
+/* Forces every pending store to memory. */
+static inline void ompb_clobber_memory(void) { __asm__ volatile("" : : : "memory"); }
+#endif
+
+/* ompb_black_box(x): consume a value of any arithmetic or pointer type. */
+#define ompb_black_box(x) _Generic((x),                                       \
+    float: ompb_black_box_double, double: ompb_black_box_double,              \
+    long double: ompb_black_box_double,                                       \
+    _Bool: ompb_black_box_u64, char: ompb_black_box_u64,                      \
+    signed char: ompb_black_box_u64, unsigned char: ompb_black_box_u64,       \
+    short: ompb_black_box_u64, unsigned short: ompb_black_box_u64,            \
+    int: ompb_black_box_u64, unsigned: ompb_black_box_u64,                    \
+    long: ompb_black_box_u64, unsigned long: ompb_black_box_u64,              \
+    long long: ompb_black_box_u64, unsigned long long: ompb_black_box_u64,    \
+    default: ompb_black_box_ptr)(x)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMPBENCH_BENCH_H */

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command line and environment -> ompb__config. Every rejected value yields
+ * one line naming the option, the value and what is accepted; the caller
+ * prints it and exits 2. Nothing here runs a benchmark or writes a file.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "clock.h"
+#include "topology.h"
+
+#define MAX_THREADS 4096
+#define THREADS_ACCEPTED "N, N,M,..., A..B (powers of two plus the ends) or max, with 1 <= N <= 4096"
+
+typedef enum { ARG_NONE, ARG_REQUIRED } arg_kind;
+
+typedef struct option_def {
+    const char *name;
+    arg_kind arg;
+    int (*apply)(ompb__config *cfg, const char *opt, const char *value, ompb_error *err);
+} option_def;
+
+static int parse_positive_int(const char *text, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < 1 || v > max)
+        return OMPB_EINVAL;
+    *out = v;
+    return 0;
+}
+
+static int parse_u64(const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (text[0] == '-' || text[0] == '+')
+        return OMPB_EINVAL;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end || errno || v == 0)
+        return OMPB_EINVAL;
+    *out = v;
+    return 0;
+}
+
+/* A..B: powers of two strictly between, plus both ends. */
+static int expand_range(long lo, long hi, int *out, size_t cap, size_t *n)
+{
+    size_t k = 0;
+    out[k++] = (int)lo;
+    for (long p = 1; p < hi; p *= 2)
+        if (p > lo && k < cap)
+            out[k++] = (int)p;
+    if (hi != lo && k < cap)
+        out[k++] = (int)hi;
+    *n = k;
+    return 0;
+}
+
+int ompb__parse_thread_list(const char *text, int max_threads, int *out, size_t cap,
+                            size_t *n, ompb_error *err)
+{
+    if (strcmp(text, "max") == 0) {
+        out[0] = max_threads;
+        *n = 1;
+        return 0;
+    }
+    const char *dots = strstr(text, "..");
+    if (dots) {
+        char lo_s[32];
+        long lo, hi;
+        size_t len = (size_t)(dots - text);
+        if (len >= sizeof lo_s)
+            goto bad;
+        memcpy(lo_s, text, len);
+        lo_s[len] = '\0';
+        if (parse_positive_int(lo_s, MAX_THREADS, &lo) || parse_positive_int(dots + 2, MAX_THREADS, &hi)
+            || hi < lo)
+            goto bad;
+        return expand_range(lo, hi, out, cap, n);
+    }
+    char buf[512];
+    if (strlen(text) >= sizeof buf)
+        goto bad;
+    strcpy(buf, text);
+    size_t k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (parse_positive_int(tok, MAX_THREADS, &v) || k == cap)
+            goto bad;
+        out[k++] = (int)v;
+    }
+    if (k == 0 || text[strlen(text) - 1] == ',' || text[0] == ',' || strstr(text, ",,"))
+        goto bad;
+    *n = k;
+    return 0;
+bad:
+    return ompb__error_set(err, OMPB_EINVAL, "--threads: invalid value '%s' (accepted: %s)",
+                           text, THREADS_ACCEPTED);
+}
+
+static int opt_threads(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    (void)opt;
+    return ompb__parse_thread_list(value, omp_get_num_procs(), cfg->threads,
+                                   OMPB__MAX_THREAD_LIST, &cfg->n_threads, err);
+}
+
+static int opt_filter(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    if (cfg->has_filter) {
+        regfree(&cfg->filter);
+        cfg->has_filter = false;
+    }
+    int rc = regcomp(&cfg->filter, value, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, &cfg->filter, why, sizeof why);
+        return ompb__error_set(err, OMPB_EINVAL,
+                               "%s: invalid regular expression '%s': %s (accepted: POSIX extended regex)",
+                               opt, value, why);
+    }
+    cfg->has_filter = true;
+    cfg->filter_text = value;
+    return 0;
+}
+
+static int opt_count(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    uint64_t *dst = strcmp(opt, "--sample-count") == 0 ? &cfg->sample_count : &cfg->sample_size;
+    if (parse_u64(value, dst) != 0)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: a positive integer)",
+                               opt, value);
+    return 0;
+}
+
+static int opt_duration(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    uint64_t ns;
+    uint64_t *dst = strcmp(opt, "--warmup-time") == 0 ? &cfg->warmup_ns
+                    : strcmp(opt, "--min-time") == 0 ? &cfg->min_time_ns
+                                                      : &cfg->max_time_ns;
+    if (ompb__parse_duration(value, &ns) != 0 || (ns == 0 && dst == &cfg->max_time_ns))
+        return ompb__error_set(err, OMPB_EINVAL,
+                               "%s: invalid duration '%s' (accepted: a number with unit ns, us, ms, s or m, e.g. 500ms, 2s%s)",
+                               opt, value, dst == &cfg->max_time_ns ? "; above zero" : "");
+    *dst = ns;
+    return 0;
+}
+
+static int opt_format(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    static const struct { const char *name; ompb__format fmt; } formats[] = {
+        {"console", OMPB__FMT_CONSOLE}, {"json", OMPB__FMT_JSON}, {"csv", OMPB__FMT_CSV},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        if (strcmp(value, formats[i].name) == 0) {
+            cfg->format = formats[i].fmt;
+            return 0;
+        }
+    }
+    return ompb__error_set(err, OMPB_EINVAL, "%s: unknown format '%s' (accepted: console, json, csv)",
+                           opt, value);
+}
+
+static int opt_string(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    if (!*value)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: empty value (accepted: a non-empty string)", opt);
+    if (strcmp(opt, "--exact") == 0)
+        cfg->exact = value;
+    else if (strcmp(opt, "--output") == 0)
+        cfg->output = value;
+    else if (strcmp(opt, "--topology-xml") == 0)
+        cfg->topology_xml = value;
+    else {
+        if (ompb__pin_policy_check(value, err) != 0)
+            return OMPB_EINVAL;
+        cfg->pin = value;
+    }
+    return 0;
+}
+
+static int opt_flag(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    (void)value;
+    (void)err;
+    bool *flag = strcmp(opt, "--list") == 0        ? &cfg->list
+                 : strcmp(opt, "--test") == 0      ? &cfg->test
+                 : strcmp(opt, "--show-plan") == 0 ? &cfg->show_plan
+                 : strcmp(opt, "--version") == 0   ? &cfg->version
+                                                   : &cfg->help;
+    *flag = true;
+    return 0;
+}
+
+static const option_def options[] = {
+    {"--list", ARG_NONE, opt_flag},           {"--filter", ARG_REQUIRED, opt_filter},
+    {"--exact", ARG_REQUIRED, opt_string},    {"--threads", ARG_REQUIRED, opt_threads},
+    {"--sample-count", ARG_REQUIRED, opt_count}, {"--sample-size", ARG_REQUIRED, opt_count},
+    {"--warmup-time", ARG_REQUIRED, opt_duration}, {"--min-time", ARG_REQUIRED, opt_duration},
+    {"--max-time", ARG_REQUIRED, opt_duration}, {"--format", ARG_REQUIRED, opt_format},
+    {"--output", ARG_REQUIRED, opt_string},   {"--test", ARG_NONE, opt_flag},
+    {"--pin", ARG_REQUIRED, opt_string},      {"--show-plan", ARG_NONE, opt_flag},
+    {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
+    {"-h", ARG_NONE, opt_flag},               {"--version", ARG_NONE, opt_flag},
+};
+
+static const option_def *find_option(const char *arg, size_t name_len)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (strlen(options[i].name) == name_len && strncmp(arg, options[i].name, name_len) == 0)
+            return &options[i];
+    return NULL;
+}
+
+/* OMP_NUM_THREADS may be a nesting list ("4,2"): the first level is ours. */
+static int default_threads_from_env(ompb__config *cfg, ompb_error *err)
+{
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (!env || !*env) {
+        cfg->default_threads = omp_get_max_threads();
+        return 0;
+    }
+    char first[32];
+    size_t len = strcspn(env, ",");
+    long v;
+    if (len >= sizeof first)
+        len = sizeof first - 1;
+    memcpy(first, env, len);
+    first[len] = '\0';
+    if (parse_positive_int(first, MAX_THREADS, &v) != 0)
+        return ompb__error_set(err, OMPB_EINVAL,
+                               "OMP_NUM_THREADS: invalid value '%s' (accepted: a positive integer up to %d, "
+                               "optionally followed by ,N for nested levels)",
+                               env, MAX_THREADS);
+    cfg->default_threads = (int)v;
+    return 0;
+}
+
+static void set_defaults(ompb__config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->sample_count = OMPB__DEFAULT_SAMPLE_COUNT;
+    cfg->warmup_ns = OMPB__DEFAULT_WARMUP_NS;
+    cfg->min_time_ns = OMPB__DEFAULT_MIN_TIME_NS;
+    cfg->max_time_ns = OMPB__DEFAULT_MAX_TIME_NS;
+    cfg->format = OMPB__FMT_CONSOLE;
+}
+
+int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err)
+{
+    set_defaults(cfg);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        const option_def *o = find_option(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+        if (!o) {
+            ompb__config_release(cfg);
+            return ompb__error_set(err, OMPB_EINVAL, "unknown option '%s' (see --help for the accepted options)",
+                                   arg);
+        }
+        const char *value = NULL;
+        if (o->arg == ARG_REQUIRED) {
+            value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!value) {
+                ompb__config_release(cfg);
+                return ompb__error_set(err, OMPB_EINVAL, "%s: missing value", o->name);
+            }
+        } else if (eq) {
+            ompb__config_release(cfg);
+            return ompb__error_set(err, OMPB_EINVAL, "%s takes no value (got '%s')", o->name, eq + 1);
+        }
+        if (o->apply(cfg, o->name, value, err) != 0) {
+            ompb__config_release(cfg);
+            return OMPB_EINVAL;
+        }
+    }
+    if (default_threads_from_env(cfg, err) != 0) {
+        ompb__config_release(cfg);
+        return OMPB_EINVAL;
+    }
+    return 0;
+}
+
+void ompb__config_release(ompb__config *cfg)
+{
+    if (cfg->has_filter)
+        regfree(&cfg->filter);
+    cfg->has_filter = false;
+}
+
+void ompb__config_usage(const char *argv0, void *stream)
+{
+    fprintf((FILE *)stream,
+            "Usage: %s [OPTION]...\n"
+            "Runs the benchmarks of this binary; each round is an OpenMP parallel region.\n"
+            "\n"
+            "Selection:\n"
+            "  --list               print the instance names and exit\n"
+            "  --filter REGEX       run instances whose name matches (POSIX extended)\n"
+            "  --exact NAME         run the instance with exactly this name\n"
+            "Round width and placement:\n"
+            "  --threads LIST       thread counts: 4 | 1,2,4 | 1..8 (powers of two plus\n"
+            "                       the ends) | max; default OMP_NUM_THREADS, else the\n"
+            "                       OpenMP default, for benchmarks listing no counts\n"
+            "  --pin POLICY         compact (default) | spread | cpus:LIST | none\n"
+            "  --show-plan          print each instance's thread -> core/PU map and exit\n"
+            "  --topology-xml FILE  export the machine's hwloc topology as XML\n"
+            "Sampling:\n"
+            "  --sample-count N     measured rounds per instance (default %d)\n"
+            "  --sample-size N      iterations per round per thread (default: calibrated)\n"
+            "  --warmup-time D      warm-up per instance (default 100ms)\n"
+            "  --min-time D         minimum round time when calibrating (default 1ms)\n"
+            "  --max-time D         time budget per instance (default 5s)\n"
+            "  --test               run every selected instance for one short round\n"
+            "Output:\n"
+            "  --format FMT         console (default) | json | csv\n"
+            "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
+            "  --help, --version\n"
+            "Durations: a number with unit ns, us, ms, s or m (500ms, 2s).\n"
+            "Exit status: 0 ok, 1 a benchmark failed, 2 bad option or input.\n",
+            argv0, OMPB__DEFAULT_SAMPLE_COUNT);
+}

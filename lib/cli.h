@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command line + environment -> run configuration, with validation. Every
+ * rejected value produces one line naming the value and what is accepted.
+ */
+#ifndef OMPB_CLI_H
+#define OMPB_CLI_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ompbench/error.h"
+
+#define OMPB__MAX_THREAD_LIST 64
+
+typedef enum { OMPB__FMT_CONSOLE, OMPB__FMT_JSON, OMPB__FMT_CSV } ompb__format;
+
+/* Documented defaults (docs/guide.md, --help). */
+#define OMPB__DEFAULT_SAMPLE_COUNT 100
+#define OMPB__DEFAULT_WARMUP_NS 100000000ull   /* 100 ms */
+#define OMPB__DEFAULT_MIN_TIME_NS 1000000ull   /* 1 ms per round */
+#define OMPB__DEFAULT_MAX_TIME_NS 5000000000ull /* 5 s per instance */
+
+typedef struct ompb__config {
+    /* selection */
+    bool list;
+    bool has_filter;
+    regex_t filter;
+    const char *filter_text;
+    const char *exact;
+    /* round width */
+    int threads[OMPB__MAX_THREAD_LIST];
+    size_t n_threads;           /* 0: no --threads given */
+    int default_threads;        /* OMP_NUM_THREADS, else omp_get_max_threads() */
+    /* sampling */
+    uint64_t sample_count;      /* measured rounds per instance */
+    uint64_t sample_size;       /* 0 = calibrate */
+    uint64_t warmup_ns;
+    uint64_t min_time_ns;       /* minimum round time when calibrating */
+    uint64_t max_time_ns;       /* budget per instance, warm-up included */
+    bool test;                  /* one short round per instance */
+    /* placement (lib/topology) */
+    const char *pin;            /* --pin value, NULL when not given */
+    bool show_plan;
+    const char *topology_xml;
+    /* output */
+    ompb__format format;
+    const char *output;         /* NULL: stdout */
+    bool help, version;
+} ompb__config;
+
+/*
+ * Fills cfg from argv and the environment. Returns 0; OMPB_EINVAL with
+ * err->text set for bad input. On success the caller calls
+ * ompb__config_release(cfg) when done.
+ */
+int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err);
+void ompb__config_release(ompb__config *cfg);
+
+/* Parses a thread list: "4", "1,2,4", "1..8" (powers of two plus the ends),
+ * "max" (max_threads). Writes at most cap counts. Returns 0 or OMPB_EINVAL. */
+int ompb__parse_thread_list(const char *text, int max_threads, int *out, size_t cap,
+                            size_t *n, ompb_error *err);
+
+/* The --help text. */
+void ompb__config_usage(const char *argv0, void *stream /* FILE* */);
+
+/* Sets err->code and a printf-formatted err->text; returns code. NULL err is fine. */
+int ompb__error_set(ompb_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Clock helpers: the cost of a clock read (which sets the calibration floor),
+ * process CPU time, and parsing/printing of durations for the command line
+ * and the console report.
+ */
+#include "clock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompbench/error.h"
+
+#define CLOCK_COST_SAMPLES 64
+#define CLOCK_COST_READS 64
+
+uint64_t ompb__process_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median over batches, so one preemption does not inflate the figure. */
+static double measure_clock_cost(void)
+{
+    double per_read[CLOCK_COST_SAMPLES];
+    for (int s = 0; s < CLOCK_COST_SAMPLES; s++) {
+        uint64_t t0 = ompb__now_ns(), t1 = t0;
+        for (int i = 0; i < CLOCK_COST_READS; i++)
+            t1 = ompb__now_ns();
+        per_read[s] = (double)(t1 - t0) / CLOCK_COST_READS;
+    }
+    qsort(per_read, CLOCK_COST_SAMPLES, sizeof per_read[0], cmp_double);
+    return per_read[CLOCK_COST_SAMPLES / 2];
+}
+
+double ompb__clock_cost_ns(void)
+{
+    static double cost = -1;
+    if (cost < 0)
+        cost = measure_clock_cost();
+    return cost;
+}
+
+int ompb__parse_duration(const char *text, uint64_t *ns)
+{
+    static const struct { const char *suffix; double scale; } units[] = {
+        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"", 1e9},
+    };
+    if (!text || !*text)
+        return OMPB_EINVAL;
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || !isfinite(v) || v < 0)
+        return OMPB_EINVAL;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].suffix) != 0)
+            continue;
+        double total = v * units[i].scale;
+        if (total >= 1.8e19)
+            return OMPB_EINVAL;
+        *ns = (uint64_t)llround(total);
+        return 0;
+    }
+    return OMPB_EINVAL;
+}
+
+void ompb__format_duration(double ns, char *buf, size_t len)
+{
+    static const struct { double limit, scale; const char *unit; } steps[] = {
+        {1e3, 1, "ns"}, {1e6, 1e3, "us"}, {1e9, 1e6, "ms"},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (fabs(ns) < steps[i].limit) {
+            snprintf(buf, len, "%.4g %s", ns / steps[i].scale, steps[i].unit);
+            return;
+        }
+    }
+    snprintf(buf, len, "%.4g s", ns / 1e9);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Error codes and messages: the strings behind OMPB_E* codes, and the helper
+ * that fills an ompb_error with a one-line message for the user.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "ompbench/error.h"
+
+const char *ompb_strerror(int code)
+{
+    switch (code) {
+    case OMPB_OK: return "success";
+    case OMPB_EINVAL: return "invalid argument";
+    case OMPB_ENOMEM: return "out of memory";
+    case OMPB_EIO: return "input/output error";
+    case OMPB_ENOENT: return "no such item";
+    case OMPB_ETIMEDOUT: return "timed out";
+    case OMPB_EPROTO: return "protocol error";
+    case OMPB_ENOTSUP: return "not supported";
+    case OMPB_ERUN: return "benchmark failed";
+    default: return "unknown error";
+    }
+}
+
+int ompb__error_set(ompb_error *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->text, sizeof err->text, fmt, ap);
+        va_end(ap);
+        err->code = code;
+    }
+    return code;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The instrument facade the round engine talks to. Mode is detected once:
+ * under valgrind -> simulation (callgrind client requests); runner pipes
+ * present and answering -> walltime (CodSpeed FIFO protocol v2); else none,
+ * where every call is a cheap no-op.
+ *
+ * Threading contract: only the round engine's master thread calls these,
+ * after the team barrier; aggregates are buffered by instrument_round and
+ * sent by instrument_instance_end, outside every timed window.
+ */
+#ifndef OMPB_HOOKS_INSTRUMENT_H
+#define OMPB_HOOKS_INSTRUMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../registry.h"
+
+typedef enum {
+    OMPB__MODE_NONE,
+    OMPB__MODE_WALLTIME,
+    OMPB__MODE_SIMULATION
+} ompb__mode;
+
+/* Detects the mode and, with a runner, says hello (GetIntegrationMode,
+ * SetVersion(2), SetIntegration). Idempotent. */
+void ompb__instrument_init(void);
+ompb__mode ompb__instrument_mode(void);
+
+/* Walltime: StartBenchmark. Simulation: nothing (see ompb__instrument_sim_*). */
+void ompb__instrument_instance_begin(const ompb__instance *inst);
+/* Walltime: buffers one BenchmarkStart/BenchmarkEnd pair. */
+void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns);
+/* Walltime: sends the buffered pairs, StopBenchmark, CurrentBenchmark(pid, uri).
+ * Simulation: CALLGRIND_DUMP_STATS_AT(uri). */
+void ompb__instrument_instance_end(const ompb__instance *inst);
+
+/* Simulation only, called by ompb_iter_begin/ompb_iter_end right around the
+ * measured iteration: zero stats + start instrumentation / stop it. */
+void ompb__instrument_sim_start(void);
+void ompb__instrument_sim_stop(void);
+
+/* True when a runner answered GetIntegrationMode with Perf (walltime), so
+ * the walltime results file is expected (lib/report/codspeed.c). */
+bool ompb__instrument_runner_walltime(void);
+
+#endif

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The benchmark registry. OMPB_BENCH registers descriptors from constructors,
+ * before main(), in link order; expansion turns each descriptor into its
+ * instances (argument x thread count) with names that stay the same from run
+ * to run, so results can be compared by name.
+ */
+#include "registry.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompbench/error.h"
+
+static const ompb_benchmark **benches;
+static size_t n_benches, cap_benches;
+
+int ompb_register(const ompb_benchmark *bench)
+{
+    if (!bench || !bench->name || !bench->fn)
+        return OMPB_EINVAL;
+    if (n_benches == cap_benches) {
+        size_t cap = cap_benches ? 2 * cap_benches : 64;
+        const ompb_benchmark **grown = realloc(benches, cap * sizeof *grown);
+        if (!grown)
+            return OMPB_ENOMEM;
+        benches = grown;
+        cap_benches = cap;
+    }
+    benches[n_benches++] = bench;
+    return 0;
+}
+
+size_t ompb__registry_count(void)
+{
+    return n_benches;
+}
+
+const ompb_benchmark *ompb__registry_get(size_t i)
+{
+    return i < n_benches ? benches[i] : NULL;
+}
+
+void ompb__registry_clear(void)
+{
+    free(benches);
+    benches = NULL;
+    n_benches = cap_benches = 0;
+}
+
+const char *ompb__uri_file(const char *file)
+{
+    if (!file)
+        return "unknown";
+    if (file[0] != '/')
+        return file;
+    /* Absolute path (no -fmacro-prefix-map): keep the last two components,
+     * which is "benches/x.c" for the usual layout. */
+    const char *last = strrchr(file, '/');
+    const char *p = last;
+    while (p > file && p[-1] != '/')
+        p--;
+    return p > file ? p : last + 1;
+}
+
+/* Appends text, with an optional int64 in it, to buf at *pos; returns -1
+ * once it no longer fits. */
+static int append(char *buf, size_t len, size_t *pos, const char *fmt, int64_t v)
+{
+    if (*pos >= len)
+        return -1;
+    int w = strchr(fmt, '%') ? snprintf(buf + *pos, len - *pos, fmt, v)
+                             : snprintf(buf + *pos, len - *pos, "%s", fmt);
+    if (w < 0 || (size_t)w >= len - *pos)
+        return -1;
+    *pos += (size_t)w;
+    return 0;
+}
+
+int ompb__instance_format_name(const ompb__instance *inst, char *buf, size_t len)
+{
+    int bad = 0;
+    int w = snprintf(buf, len, "%s", inst->bench->name);
+    if (w < 0 || (size_t)w >= len)
+        return OMPB_EINVAL;
+    size_t pos = (size_t)w;
+    if (inst->arity == 0 && !inst->thread_variant)
+        return 0;
+    bad |= append(buf, len, &pos, "[", 0);
+    if (inst->arity == 1) {
+        bad |= append(buf, len, &pos, "%" PRId64, inst->argv[0]);
+    } else if (inst->arity > 1) {
+        for (int k = 0; k < inst->arity; k++)
+            bad |= append(buf, len, &pos, k ? ", %" PRId64 : "(%" PRId64, inst->argv[k]);
+        bad |= append(buf, len, &pos, ")", 0);
+    }
+    if (inst->thread_variant)
+        bad |= append(buf, len, &pos, inst->arity ? ", t=%" PRId64 : "t=%" PRId64,
+                      inst->threads);
+    bad |= append(buf, len, &pos, "]", 0);
+    return bad ? OMPB_EINVAL : 0;
+}
+
+static int fill_instance(ompb__instance *inst, const ompb_benchmark *b, size_t arg,
+                         int threads, int variant)
+{
+    memset(inst, 0, sizeof *inst);
+    inst->bench = b;
+    inst->threads = threads;
+    inst->thread_variant = variant;
+    if (b->n_args > 0) {
+        if (b->tuples) {
+            inst->arity = b->arity < 1 ? 1 : b->arity > OMPB_MAX_ARITY ? OMPB_MAX_ARITY : b->arity;
+            memcpy(inst->argv, b->tuples[arg], sizeof(int64_t) * (size_t)inst->arity);
+        } else if (b->args) {
+            inst->arity = 1;
+            inst->argv[0] = b->args[arg];
+        }
+    }
+    if (ompb__instance_format_name(inst, inst->name, sizeof inst->name) != 0)
+        return OMPB_EINVAL;
+    int w = snprintf(inst->uri, sizeof inst->uri, "%s::%s", ompb__uri_file(b->file), inst->name);
+    return w < 0 || (size_t)w >= sizeof inst->uri ? OMPB_EINVAL : 0;
+}
+
+int ompb__instances_expand(const int *threads, size_t n_threads, int default_threads,
+                           ompb__instance **out, size_t *n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n_benches; i++) {
+        const ompb_benchmark *b = benches[i];
+        size_t nt = n_threads ? n_threads : b->n_threads ? b->n_threads : 1;
+        total += (b->n_args ? b->n_args : 1) * nt;
+    }
+    ompb__instance *list = calloc(total ? total : 1, sizeof *list);
+    if (!list)
+        return OMPB_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < n_benches; i++) {
+        const ompb_benchmark *b = benches[i];
+        const int *tl = n_threads ? threads : b->n_threads ? b->threads : &default_threads;
+        size_t nt = n_threads ? n_threads : b->n_threads ? b->n_threads : 1;
+        int variant = n_threads > 0 || b->n_threads > 0;
+        size_t na = b->n_args ? b->n_args : 1, fi = 0;
+        for (size_t a = 0; a < na; a++) {
+            for (size_t t = 0; t < nt; t++, k++, fi++) {
+                if (fill_instance(&list[k], b, a, tl[t], variant) != 0) {
+                    free(list);
+                    return OMPB_EINVAL;
+                }
+                list[k].family_index = i;
+                list[k].family_instance = fi;
+            }
+        }
+    }
+    *out = list;
+    *n = total;
+    return 0;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The console report: the run header, then one row per instance with scaled
+ * units, so a human can read a suite at a glance. Counters are shown as
+ * rates of the whole team (bytes or items per second of round time).
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "../clock.h"
+
+#define MIN_NAME_WIDTH 24
+
+static void format_rate(double per_second, const char *unit, char *buf, size_t len)
+{
+    static const char *prefixes[] = {"", "K", "M", "G", "T", "P"};
+    size_t p = 0;
+    double v = per_second;
+    double base = strcmp(unit, "B") == 0 ? 1024.0 : 1000.0;
+    while (v >= base && p + 1 < sizeof prefixes / sizeof prefixes[0]) {
+        v /= base;
+        p++;
+    }
+    snprintf(buf, len, "%.4g %s%s%s/s", v, prefixes[p], p && base == 1024.0 ? "i" : "", unit);
+}
+
+static void print_row(FILE *out, int width, const ompb__result *res)
+{
+    const ompb__record *rec = &res->rec;
+    const ompb__stats *st = &res->stats;
+    if (rec->failed) {
+        fprintf(out, "%-*s %3d  FAILED: %s\n", width, rec->inst->name, rec->threads, rec->error);
+        return;
+    }
+    char med[32], mean[32], mn[32], mx[32], iters[48], rate[40] = "";
+    ompb__format_duration(st->median, med, sizeof med);
+    ompb__format_duration(st->mean, mean, sizeof mean);
+    ompb__format_duration(st->min, mn, sizeof mn);
+    ompb__format_duration(st->max, mx, sizeof mx);
+    snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
+    if (rec->bytes_per_iter && st->median > 0)
+        format_rate((double)rec->bytes_per_iter * 1e9 / st->median, "B", rate, sizeof rate);
+    else if (rec->items_per_iter && st->median > 0)
+        format_rate((double)rec->items_per_iter * 1e9 / st->median, "items", rate, sizeof rate);
+    double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
+    fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6.2f  %s\n", width,
+            rec->inst->name, rec->threads, med, mean, rel, mn, mx, iters, res->mean_imbalance, rate);
+}
+
+int ompb__report_console(FILE *out, const ompb__context *ctx, const ompb__result *res, size_t n)
+{
+    int width = MIN_NAME_WIDTH;
+    for (size_t i = 0; i < n; i++) {
+        int len = (int)strlen(res[i].rec.inst->name);
+        width = len > width ? len : width;
+    }
+    if (ctx)
+        ompb__context_print_header(out, ctx);
+    fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %s\n", width, "benchmark", "T",
+            "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
+    for (size_t i = 0; i < n; i++)
+        print_row(out, width, &res[i]);
+    return ferror(out) ? OMPB_EIO : 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CSV report: a header row, then one row per instance, times in ns per
+ * iteration. Names are quoted (they contain commas: "name[42, t=2]").
+ */
+#include "report.h"
+
+#include <inttypes.h>
+
+static void put_quoted(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+int ompb__report_csv(FILE *out, const ompb__result *res, size_t n)
+{
+    fputs("name,uri,threads,rounds,sample_size,median_ns,mean_ns,stdev_ns,min_ns,max_ns,"
+          "q1_ns,q3_ns,ci95_low_ns,ci95_high_ns,iqr_outliers,stdev_outliers,mean_skew_ns,"
+          "mean_imbalance,bytes_per_second,items_per_second,migrations,error\n", out);
+    for (size_t i = 0; i < n; i++) {
+        const ompb__record *rec = &res[i].rec;
+        const ompb__stats *st = &res[i].stats;
+        double bps = rec->bytes_per_iter && st->median > 0 ? (double)rec->bytes_per_iter * 1e9 / st->median : 0;
+        double ips = rec->items_per_iter && st->median > 0 ? (double)rec->items_per_iter * 1e9 / st->median : 0;
+        put_quoted(out, rec->inst->name);
+        fputc(',', out);
+        put_quoted(out, rec->inst->uri);
+        fprintf(out, ",%d,%zu,%" PRIu64 ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%zu,%zu,%.6g,%.6g,%.6g,%.6g,%" PRIu64 ",",
+                rec->threads, rec->rounds, rec->sample_size, st->median, st->mean, st->stdev, st->min,
+                st->max, st->q1, st->q3, st->ci_low, st->ci_high, st->iqr_outliers, st->stdev_outliers,
+                res[i].mean_skew_ns, res[i].mean_imbalance, bps, ips, rec->migrations);
+        put_quoted(out, rec->failed ? rec->error : "");
+        fputc('\n', out);
+    }
+    return ferror(out) ? OMPB_EIO : 0;
+}

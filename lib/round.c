@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The round engine. One OpenMP team serves every round of an instance, so
+ * there is no fork/join per round: a round costs two team barriers (start,
+ * and the reduction's) plus the master's bookkeeping, which runs while the
+ * workers already wait at the next start barrier. Each thread writes only
+ * its own ompb_state; the team reduces the bounds with an OpenMP min/max
+ * reduction; the master alone records the round, decides the next one and
+ * hands measured aggregates to the instrument.
+ */
+#include "round.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "hooks/instrument.h"
+#include "state.h"
+#include "topology.h"
+
+/* Calibration floor: a round must last at least this many times the cost of
+ * what brackets it (two clock reads, and a barrier, whose release latency
+ * shows up as start skew in the makespan), so that harness cost stays below
+ * 1% of the makespan; and at least cfg->min_time_ns (1 ms by default). */
+#define FLOOR_FACTOR 100.0
+/* Growth per calibration round is bounded so a noisy first round cannot
+ * overshoot by orders of magnitude. */
+#define MAX_GROWTH 10.0
+#define BARRIER_COST_REPS 2000
+
+typedef enum { PHASE_CALIBRATE, PHASE_WARMUP, PHASE_MEASURE, PHASE_DONE } phase;
+
+typedef struct team {
+    const ompb__instance *inst;
+    const ompb__config *cfg;
+    const ompb__pin_plan *plan;
+    ompb__record *rec;
+    ompb_state *states;        /* [threads], cache-line aligned */
+    void *user_data;
+    int threads;
+    bool simulate;
+
+    /* Written by the master between rounds, read by all after the start barrier. */
+    phase phase;
+    uint64_t sample_size;
+
+    /* Master-only bookkeeping. */
+    uint64_t t_instance, t_warmup, cpu_begin;
+    uint64_t target_ns;
+    size_t round;              /* measured rounds recorded so far */
+    bool instrumented;         /* instance_begin was called */
+} team;
+
+void ompb__record_free(ompb__record *rec)
+{
+    free(rec->start_ns);
+    free(rec->end_ns);
+    free(rec->thread_start_ns);
+    free(rec->busy_ns);
+    free(rec->thread_iters);
+    free(rec->os_tid);
+    free(rec->thread_pu);
+    memset(rec, 0, sizeof *rec);
+}
+
+static int record_alloc(ompb__record *rec, size_t rounds, int threads)
+{
+    size_t cells = rounds * (size_t)threads;
+    rec->threads = threads;
+    rec->start_ns = calloc(rounds, sizeof *rec->start_ns);
+    rec->end_ns = calloc(rounds, sizeof *rec->end_ns);
+    rec->thread_start_ns = calloc(cells, sizeof *rec->thread_start_ns);
+    rec->busy_ns = calloc(cells, sizeof *rec->busy_ns);
+    rec->thread_iters = calloc(cells, sizeof *rec->thread_iters);
+    rec->os_tid = calloc((size_t)threads, sizeof *rec->os_tid);
+    rec->thread_pu = calloc((size_t)threads, sizeof *rec->thread_pu);
+    if (!rec->start_ns || !rec->end_ns || !rec->thread_start_ns || !rec->busy_ns
+        || !rec->thread_iters || !rec->os_tid || !rec->thread_pu)
+        return OMPB_ENOMEM;
+    return 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void fail(team *tm, const char *fmt, ...)
+{
+    ompb__record *rec = tm->rec;
+    if (rec->failed)
+        return;
+    rec->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rec->error, sizeof rec->error, fmt, ap);
+    va_end(ap);
+}
+
+double ompb__barrier_cost_ns(int threads)
+{
+    static double cache[64];
+    if (threads > 0 && threads < 64 && cache[threads] > 0)
+        return cache[threads];
+    double best = 1e30;
+#pragma omp parallel num_threads(threads)
+    {
+        for (int rep = 0; rep < 5; rep++) {
+            uint64_t t0 = 0;
+#pragma omp barrier
+#pragma omp master
+            t0 = ompb__now_ns();
+            for (int i = 0; i < BARRIER_COST_REPS; i++) {
+#pragma omp barrier
+            }
+#pragma omp master
+            {
+                double per = (double)(ompb__now_ns() - t0) / BARRIER_COST_REPS;
+                if (per < best)
+                    best = per;
+            }
+        }
+    }
+    if (threads > 0 && threads < 64)
+        cache[threads] = best;
+    return best;
+}
+
+/* Checks that every thread ran its loop to the end; records a failure if not. */
+static bool round_complete(team *tm)
+{
+    for (int t = 0; t < tm->threads; t++) {
+        const ompb_state *s = &tm->states[t];
+        if (!s->began)
+            fail(tm, "%s: thread %d never entered its OMPB_ITER loop", tm->inst->name, t);
+        else if (!s->ended)
+            fail(tm, "%s: thread %d left its OMPB_ITER loop early (break/return/goto)",
+                 tm->inst->name, t);
+    }
+    return !tm->rec->failed;
+}
+
+static void record_measured(team *tm, uint64_t start, uint64_t end)
+{
+    ompb__record *rec = tm->rec;
+    size_t r = tm->round++, T = (size_t)tm->threads;
+    rec->start_ns[r] = start;
+    rec->end_ns[r] = end;
+    for (size_t t = 0; t < T; t++) {
+        const ompb_state *s = &tm->states[t];
+        rec->thread_start_ns[r * T + t] = s->start_ns;
+        rec->busy_ns[r * T + t] = s->end_ns - s->start_ns;
+        rec->thread_iters[r * T + t] = s->iters;
+    }
+    rec->rounds = tm->round;
+    ompb__instrument_round(start, end);
+}
+
+static uint64_t slowest_busy(const team *tm)
+{
+    uint64_t worst = 0;
+    for (int t = 0; t < tm->threads; t++) {
+        uint64_t busy = tm->states[t].end_ns - tm->states[t].start_ns;
+        if (busy > worst)
+            worst = busy;
+    }
+    return worst;
+}
+
+static void begin_measuring(team *tm)
+{
+    uint64_t bytes = 0, items = 0;
+    for (int t = 0; t < tm->threads; t++) {
+        bytes += tm->states[t].bytes;
+        items += tm->states[t].items;
+    }
+    tm->rec->bytes_per_iter = bytes;
+    tm->rec->items_per_iter = items;
+    tm->rec->sample_size = tm->sample_size;
+    tm->phase = PHASE_MEASURE;
+    tm->instrumented = true;
+    ompb__instrument_instance_begin(tm->inst);
+    tm->cpu_begin = ompb__process_cpu_ns();
+}
+
+/* Grows the sample size until the slowest thread's sample reaches the target. */
+static void calibrate_step(team *tm, uint64_t busy)
+{
+    ompb__record *rec = tm->rec;
+    rec->calibration_rounds++;
+    if (busy >= tm->target_ns) {
+        tm->phase = PHASE_WARMUP;
+        tm->t_warmup = ompb__now_ns();
+        return;
+    }
+    double growth = busy ? 1.2 * (double)tm->target_ns / (double)busy : MAX_GROWTH;
+    growth = growth < 2 ? 2 : growth > MAX_GROWTH ? MAX_GROWTH : growth;
+    tm->sample_size = (uint64_t)((double)tm->sample_size * growth);
+}
+
+/* Master, after the reduction barrier: records the round and picks the next. */
+static void after_round(team *tm, uint64_t start, uint64_t end)
+{
+    const ompb__config *cfg = tm->cfg;
+    ompb__record *rec = tm->rec;
+    if (!round_complete(tm)) {
+        tm->phase = PHASE_DONE;
+        return;
+    }
+    uint64_t now = ompb__now_ns(), spent = now - tm->t_instance;
+    switch (tm->phase) {
+    case PHASE_CALIBRATE:
+        calibrate_step(tm, slowest_busy(tm));
+        if (tm->phase == PHASE_WARMUP && (cfg->warmup_ns == 0 || tm->simulate))
+            begin_measuring(tm);
+        break;
+    case PHASE_WARMUP:
+        rec->warmup_rounds++;
+        rec->warmup_iters += tm->sample_size;
+        rec->warmup_ns = now - tm->t_warmup;
+        if (rec->warmup_ns >= cfg->warmup_ns || spent >= cfg->max_time_ns / 2 || tm->simulate)
+            begin_measuring(tm);
+        break;
+    case PHASE_MEASURE:
+        record_measured(tm, start, end);
+        if (tm->round >= cfg->sample_count || spent >= cfg->max_time_ns || tm->simulate) {
+            rec->cpu_ns = ompb__process_cpu_ns() - tm->cpu_begin;
+            tm->phase = PHASE_DONE;
+        }
+        break;
+    case PHASE_DONE:
+        break;
+    }
+}
+
+static void check_pu(ompb_state *s, bool count)
+{
+    int pu = ompb__current_pu();
+    if (count && s->pu >= 0 && pu >= 0 && pu != s->pu)
+        s->migrations++;
+    s->pu = pu;
+}
+
+/* One round on thread t, up to the reduction. */
+static void run_round(team *tm, ompb_state *s)
+{
+    const ompb_benchmark *b = tm->inst->bench;
+    bool measured = tm->phase == PHASE_MEASURE;
+    s->sample_size = tm->sample_size;
+    s->simulate = tm->simulate && measured;
+    s->began = s->ended = false;
+    s->iters = 0;
+    if (b->batch_setup) {
+        b->batch_setup(s);
+#pragma omp barrier
+    }
+    check_pu(s, measured);
+    b->fn(s);
+    check_pu(s, measured);
+    if (b->batch_teardown)
+        b->batch_teardown(s);
+}
+
+/* Called once by each team thread before its first round. */
+static bool join_team(team *tm, int t)
+{
+    tm->rec->os_tid[t] = (int)syscall(SYS_gettid);
+    if (omp_get_num_threads() != tm->threads) {
+#pragma omp critical(ompb_round_fail)
+        fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d (OMP_THREAD_LIMIT?)",
+             tm->inst->name, omp_get_num_threads(), tm->threads);
+        return false;
+    }
+    if (tm->plan && ompb__pin_plan_bind_self(tm->plan, t) != 0) {
+#pragma omp critical(ompb_round_fail)
+        fail(tm, "%s: thread %d could not be bound to its PU", tm->inst->name, t);
+    }
+    return true;
+}
+
+static int run_team(team *tm)
+{
+    uint64_t red_start = UINT64_MAX, red_end = 0;
+    omp_set_dynamic(0);
+    tm->t_instance = ompb__now_ns();
+#pragma omp parallel num_threads(tm->threads)
+    {
+        int t = omp_get_thread_num();
+        ompb_state *s = &tm->states[t];
+        if (join_team(tm, t)) {
+            for (;;) {
+#pragma omp barrier
+                if (tm->phase == PHASE_DONE)
+                    break;
+                run_round(tm, s);
+                /* Thread i takes iteration i, so each thread reads its own slot;
+                 * the loop's closing barrier publishes the reduced bounds. */
+#pragma omp for schedule(static, 1) reduction(min : red_start) reduction(max : red_end)
+                for (int i = 0; i < tm->threads; i++) {
+                    if (tm->states[i].start_ns < red_start)
+                        red_start = tm->states[i].start_ns;
+                    if (tm->states[i].end_ns > red_end)
+                        red_end = tm->states[i].end_ns;
+                }
+#pragma omp master
+                {
+                    after_round(tm, red_start, red_end);
+                    red_start = UINT64_MAX;
+                    red_end = 0;
+                }
+            }
+            tm->rec->thread_pu[t] = s->pu;
+        }
+    }
+    for (int t = 0; t < tm->threads; t++)
+        tm->rec->migrations += tm->states[t].migrations;
+    return tm->rec->failed ? OMPB_ERUN : 0;
+}
+
+static void setup_sampling(team *tm)
+{
+    const ompb__config *cfg = tm->cfg;
+    const ompb_benchmark *b = tm->inst->bench;
+    uint64_t fixed = cfg->sample_size ? cfg->sample_size : b->sample_size;
+    double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + ompb__barrier_cost_ns(tm->threads));
+    tm->target_ns = cfg->min_time_ns > floor_ns ? cfg->min_time_ns : (uint64_t)floor_ns;
+    tm->sample_size = fixed ? fixed : 1;
+    tm->phase = PHASE_CALIBRATE;
+    if (tm->simulate || cfg->test) {
+        tm->sample_size = tm->simulate ? 1 : tm->sample_size;
+        tm->target_ns = 0; /* one calibration round is the warm-up */
+    } else if (fixed) {
+        tm->target_ns = 0;
+    }
+}
+
+int ompb__round_run(const ompb__instance *inst, const ompb__config *cfg,
+                    const struct ompb__pin_plan *plan, ompb__record *rec)
+{
+    team tm = {.inst = inst, .cfg = cfg, .plan = plan, .rec = rec};
+    tm.simulate = ompb__instrument_mode() == OMPB__MODE_SIMULATION;
+    tm.threads = tm.simulate ? 1 : inst->threads;
+    size_t rounds = tm.simulate || cfg->test ? 1 : cfg->sample_count;
+    rec->inst = inst;
+    if (record_alloc(rec, rounds, tm.threads) != 0)
+        return OMPB_ENOMEM;
+    tm.states = aligned_alloc(OMPB__CACHE_LINE, sizeof(ompb_state) * (size_t)tm.threads);
+    if (!tm.states)
+        return OMPB_ENOMEM;
+    for (int t = 0; t < tm.threads; t++) {
+        ompb__state_init(&tm.states[t], inst, &tm.user_data, t, tm.threads);
+        tm.states[t].simulate = tm.simulate;
+    }
+    ompb__config local = *cfg;
+    local.sample_count = rounds;
+    if (tm.simulate || cfg->test)
+        local.warmup_ns = 0; /* the single calibration round is the warm-up */
+    tm.cfg = &local;
+    setup_sampling(&tm);
+    int rc = 0;
+    if (inst->bench->setup && inst->bench->setup(&tm.states[0]) != 0) {
+        fail(&tm, "%s: setup failed", inst->name);
+        rc = OMPB_ERUN;
+    } else {
+        rc = run_team(&tm);
+        if (tm.instrumented)
+            ompb__instrument_instance_end(inst);
+        if (inst->bench->teardown)
+            inst->bench->teardown(&tm.states[0]);
+    }
+    free(tm.states);
+    return rc;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-thread round state behind the opaque ompb_state. Each team thread
+ * owns one, on its own cache lines, and is the only writer of it during a
+ * round; the master reads all of them after the round's barrier.
+ */
+#ifndef OMPB_STATE_H
+#define OMPB_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ompbench/bench.h"
+#include "registry.h"
+
+#define OMPB__CACHE_LINE 64
+
+struct ompb_state {
+    _Alignas(OMPB__CACHE_LINE) const ompb__instance *inst;
+    void **user_data;          /* the team's shared ompb_set_data slot */
+    void *thread_data;
+    int thread, threads;
+    bool simulate;             /* toggle callgrind instrumentation in iter_begin/end */
+    bool began, ended;         /* this round entered / completed the timed loop */
+    uint64_t sample_size;      /* iterations of the current round */
+    uint64_t start_ns, end_ns; /* this thread's bounds in the current round */
+    uint64_t iters;            /* iterations completed in the current round */
+    uint64_t bytes, items;     /* per iteration, from ompb_set_bytes/_items */
+    int pu;                    /* PU seen at the last check, -1 unknown */
+    uint64_t migrations;       /* PU changes seen during measured rounds */
+};
+
+/* Prepares a state for thread t of a team of `threads`. */
+void ompb__state_init(ompb_state *s, const ompb__instance *inst, void **user_data,
+                      int t, int threads);
+
+#endif

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Bad input on a real benchmark binary: one line naming the value, exit 2,
+# no output file (not even a partial one), and nothing run.
+set -uo pipefail
+build=$1
+bin="$build/benches/examples"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+expect_usage_error() {   # expect_usage_error WORD ENV... -- ARGS...
+  local word=$1; shift
+  local envs=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  env "${envs[@]}" "$bin" "$@" --output "$tmp/out.json" > "$tmp/stdout" 2> "$tmp/stderr"
+  local rc=$?
+  local lines
+  lines=$(wc -l < "$tmp/stderr")
+  if [ $rc -ne 2 ] || ! grep -qF -- "$word" "$tmp/stderr" || [ "$lines" -ne 1 ] \
+     || [ -e "$tmp/out.json" ] || ls "$tmp" | grep -q '\.tmp\.'; then
+    echo "FAIL: $* (env ${envs[*]}): rc=$rc, stderr:"; cat "$tmp/stderr"; fail=1
+  fi
+}
+
+expect_usage_error "--bogus" X=1 -- --bogus
+expect_usage_error "'0'" X=1 -- --threads 0
+expect_usage_error "'abc'" X=1 -- --threads abc
+expect_usage_error "'-3'" OMP_NUM_THREADS=-3 --
+expect_usage_error "'fib('" X=1 -- --filter 'fib('
+expect_usage_error "'zzz_nothing'" X=1 -- --filter zzz_nothing
+expect_usage_error "'nope[1]'" X=1 -- --exact 'nope[1]'
+expect_usage_error "'yaml'" X=1 -- --format yaml
+expect_usage_error "'soon'" X=1 -- --max-time soon
+expect_usage_error "'cpus:abc'" X=1 -- --pin cpus:abc
+
+# An unwritable output path: refused before anything runs.
+"$bin" --filter '^rem$' --output /nonexistent/dir/r.json > "$tmp/stdout" 2> "$tmp/stderr"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -qF "/nonexistent/dir/r.json" "$tmp/stderr"; then
+  echo "FAIL: unwritable output: rc=$rc"; cat "$tmp/stderr"; fail=1
+fi
+
+# --help and --version succeed; --list prints names only.
+"$bin" --help | grep -q -- "--threads LIST" || { echo "FAIL: --help"; fail=1; }
+"$bin" --version | grep -qE '^ompbench [0-9]+\.[0-9]+\.[0-9]+$' || { echo "FAIL: --version"; fail=1; }
+"$bin" --list --filter '^thread_example' | grep -qx 'thread_example\[t=4\]' || { echo "FAIL: --list"; fail=1; }
+[ $fail -eq 0 ] && echo "cli_errors: all bad inputs rejected with exit 2"
+exit $fail

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs the built tree into a temporary prefix and builds a tiny benchmark
+# project against it twice: with CMake (find_package + ompbench_add_benchmark,
+# whose CTest smoke test must pass) and with pkg-config.
+set -euo pipefail
+build=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log"
+test -f "$tmp/prefix/include/ompbench.h"
+test -f "$tmp/prefix/include/ompbench/bench.h"
+test ! -e "$tmp/prefix/include/round.h"          # internal headers stay private
+libdir=$(ls -d "$tmp"/prefix/lib*/cmake/ompbench | head -1)
+test -f "$libdir/ompbench-config.cmake"
+test -f "$libdir/ompbench-config-version.cmake"
+
+mkdir -p "$tmp/proj/benches"
+cat > "$tmp/proj/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(tiny LANGUAGES C)
+find_package(ompbench 0.1 REQUIRED)
+enable_testing()
+ompbench_add_benchmark(tiny SOURCES benches/tiny.c)
+CMAKE
+cat > "$tmp/proj/benches/tiny.c" <<'C'
+#include <ompbench.h>
+OMPB_BENCH(tiny_sum, OMPB_ARGS(10, 100), OMPB_THREADS(1, 2)) {
+    uint64_t n = (uint64_t)ompb_arg(state);
+    OMPB_ITER(state) {
+        uint64_t s = 0;
+        for (uint64_t i = 0; i < ompb_opaque_u64(n); i++)
+            s += i;
+        ompb_black_box(s);
+    }
+}
+C
+flags=${OMPB_SANITIZE_FLAGS:-}
+cmake -S "$tmp/proj" -B "$tmp/proj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" > "$tmp/cfg.log"
+cmake --build "$tmp/proj/build" > "$tmp/build.log"
+(cd "$tmp/proj/build" && ctest --output-on-failure) > "$tmp/ctest.log" || { cat "$tmp/ctest.log"; exit 1; }
+grep -q "bench.tiny" "$tmp/ctest.log"
+out=$("$tmp/proj/build/tiny" --list)
+[ "$out" = $'tiny_sum[10, t=1]\ntiny_sum[10, t=2]\ntiny_sum[100, t=1]\ntiny_sum[100, t=2]' ] || {
+  echo "FAIL: unexpected --list output: $out"; exit 1; }
+"$tmp/proj/build/tiny" --format json --output "$tmp/r.json" --sample-count 3 --max-time 100ms
+grep -q '"uri": "benches/tiny.c::tiny_sum\[10, t=1\]"' "$tmp/r.json" || {
+  echo "FAIL: URI not relative to the project"; grep uri "$tmp/r.json"; exit 1; }
+
+pcdir=$(dirname "$(ls "$tmp"/prefix/lib*/pkgconfig/ompbench.pc)")
+export PKG_CONFIG_PATH="$pcdir"
+cc -std=c11 $flags "$tmp/proj/benches/tiny.c" $(pkg-config --cflags ompbench) \
+   -L"$(dirname "$pcdir")" -lompbench_main $(pkg-config --libs --static ompbench) -o "$tmp/tiny-pc"
+"$tmp/tiny-pc" --test > /dev/null
+echo "install_package: cmake and pkg-config consumers built and ran"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Our JSON is Google Benchmark JSON: its compare.py (Debian libbenchmark-tools)
+# reads two of our result files and reports every benchmark; the file also
+# carries the raw rounds.
+set -euo pipefail
+build=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin="$build/benches/examples"
+args=(--filter '^(count_set_bits|fibonacci_iterative|stream_triad)' --sample-count 5 --warmup-time 0 --min-time 100us --max-time 300ms --format json)
+"$bin" "${args[@]}" --output "$tmp/a.json"
+"$bin" "${args[@]}" --output "$tmp/b.json"
+/usr/bin/python3 /usr/share/benchmark/compare.py benchmarks "$tmp/a.json" "$tmp/b.json" > "$tmp/cmp.txt"
+for name in 'count_set_bits\[42\]' 'fibonacci_iterative\[20\]' 'stream_triad\[t=2\]'; do
+  grep -q "^$name " "$tmp/cmp.txt" || { echo "FAIL: compare.py output lacks $name"; cat "$tmp/cmp.txt"; exit 1; }
+done
+/usr/bin/python3 - "$tmp/a.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+its = [b for b in d["benchmarks"] if b["run_type"] == "iteration"]
+assert its, "no iteration entries"
+for b in its:
+    o = b["ompbench"]
+    assert len(o["samples"]["makespan_ns"]) == o["rounds"] >= 1, b["name"]
+    assert b["iterations"] == o["rounds"] * o["sample_size"], b["name"]
+    assert all(len(r) == b["threads"] for r in o["samples"]["busy_ns"]), b["name"]
+    assert o["stats"]["min_ns"] <= o["stats"]["median_ns"] <= o["stats"]["max_ns"], b["name"]
+for key in ("date", "host_name", "executable", "num_cpus", "caches", "library_build_type"):
+    assert key in d["context"], key
+PY
+echo "json_compare_py: compare.py accepted our JSON"

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* CLI: every option, every bad input named with the accepted values. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "clock.h"
+#include "suite.h"
+
+/* Parses a NULL-terminated argument list; returns the status and keeps the
+ * error text. */
+static int parse(ompb__config *cfg, ompb_error *err, const char *first, ...)
+{
+    char *argv[32] = {"bench"};
+    int argc = 1;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    memset(err, 0, sizeof *err);
+    return ompb__config_parse(cfg, argc, argv, err);
+}
+
+static void test_defaults(void)
+{
+    ompb__config cfg;
+    ompb_error err;
+    unsetenv("OMP_NUM_THREADS");
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, NULL), 0);
+    CU_ASSERT_EQUAL(cfg.sample_count, 100);
+    CU_ASSERT_EQUAL(cfg.warmup_ns, 100000000ull);
+    CU_ASSERT_EQUAL(cfg.min_time_ns, 1000000ull);
+    CU_ASSERT_EQUAL(cfg.max_time_ns, 5000000000ull);
+    CU_ASSERT_EQUAL(cfg.format, OMPB__FMT_CONSOLE);
+    CU_ASSERT_EQUAL(cfg.n_threads, 0);
+    CU_ASSERT_TRUE(cfg.default_threads >= 1);
+    ompb__config_release(&cfg);
+}
+
+static void test_all_options(void)
+{
+    ompb__config cfg;
+    ompb_error err;
+    setenv("OMP_NUM_THREADS", "3,2", 1);
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--filter", "^fib", "--threads=1,2,4", "--sample-count",
+                                "7", "--sample-size", "9", "--warmup-time", "500ms", "--min-time",
+                                "250us", "--max-time", "2s", "--format", "json", "--output",
+                                "r.json", "--test", "--list", "--exact", "fib[5]", NULL), 0);
+    CU_ASSERT_TRUE(cfg.has_filter);
+    CU_ASSERT_EQUAL(regexec(&cfg.filter, "fibonacci[5]", 0, NULL, 0), 0);
+    CU_ASSERT_NOT_EQUAL(regexec(&cfg.filter, "x_fib", 0, NULL, 0), 0);
+    CU_ASSERT_EQUAL(cfg.n_threads, 3);
+    CU_ASSERT_EQUAL(cfg.threads[2], 4);
+    CU_ASSERT_EQUAL(cfg.sample_count, 7);
+    CU_ASSERT_EQUAL(cfg.sample_size, 9);
+    CU_ASSERT_EQUAL(cfg.warmup_ns, 500000000ull);
+    CU_ASSERT_EQUAL(cfg.min_time_ns, 250000ull);
+    CU_ASSERT_EQUAL(cfg.max_time_ns, 2000000000ull);
+    CU_ASSERT_EQUAL(cfg.format, OMPB__FMT_JSON);
+    CU_ASSERT_STRING_EQUAL(cfg.output, "r.json");
+    CU_ASSERT_STRING_EQUAL(cfg.exact, "fib[5]");
+    CU_ASSERT_TRUE(cfg.test && cfg.list);
+    CU_ASSERT_EQUAL(cfg.default_threads, 3);
+    ompb__config_release(&cfg);
+    unsetenv("OMP_NUM_THREADS");
+}
+
+static void test_thread_lists(void)
+{
+    int out[OMPB__MAX_THREAD_LIST];
+    size_t n;
+    ompb_error err;
+    CU_ASSERT_EQUAL_FATAL(ompb__parse_thread_list("1..8", 2, out, OMPB__MAX_THREAD_LIST, &n, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    CU_ASSERT(out[0] == 1 && out[1] == 2 && out[2] == 4 && out[3] == 8);
+    CU_ASSERT_EQUAL_FATAL(ompb__parse_thread_list("3..12", 2, out, OMPB__MAX_THREAD_LIST, &n, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    CU_ASSERT(out[0] == 3 && out[1] == 4 && out[2] == 8 && out[3] == 12);
+    CU_ASSERT_EQUAL_FATAL(ompb__parse_thread_list("5..5", 2, out, OMPB__MAX_THREAD_LIST, &n, &err), 0);
+    CU_ASSERT(n == 1 && out[0] == 5);
+    CU_ASSERT_EQUAL_FATAL(ompb__parse_thread_list("max", 6, out, OMPB__MAX_THREAD_LIST, &n, &err), 0);
+    CU_ASSERT(n == 1 && out[0] == 6);
+    CU_ASSERT_EQUAL_FATAL(ompb__parse_thread_list("2,1", 6, out, OMPB__MAX_THREAD_LIST, &n, &err), 0);
+    CU_ASSERT(n == 2 && out[0] == 2 && out[1] == 1);
+}
+
+/* Each bad input: rejected, and the message names the value and what is accepted. */
+static void expect_rejected(const char *opt, const char *value, const char *accepted_word)
+{
+    ompb__config cfg;
+    ompb_error err;
+    int rc = value ? parse(&cfg, &err, opt, value, NULL) : parse(&cfg, &err, opt, NULL);
+    CU_ASSERT_EQUAL(rc, OMPB_EINVAL);
+    if (value)
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, value));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, accepted_word));
+    CU_ASSERT_PTR_NULL(strchr(err.text, '\n'));
+}
+
+static void test_bad_inputs(void)
+{
+    expect_rejected("--threads", "0", "accepted");
+    expect_rejected("--threads", "abc", "accepted");
+    expect_rejected("--threads", "1,,2", "accepted");
+    expect_rejected("--threads", "4..2", "accepted");
+    expect_rejected("--threads", "99999", "accepted");
+    expect_rejected("--threads", "-1", "accepted");
+    expect_rejected("--filter", "fib(", "POSIX extended");
+    expect_rejected("--sample-count", "0", "positive integer");
+    expect_rejected("--sample-size", "-5", "positive integer");
+    expect_rejected("--warmup-time", "fast", "500ms");
+    expect_rejected("--max-time", "0s", "above zero");
+    expect_rejected("--min-time", "3 parsecs", "ms");
+    expect_rejected("--format", "xml", "console, json, csv");
+    expect_rejected("--frobnicate", NULL, "--help");
+    expect_rejected("--list=yes", NULL, "no value");
+    expect_rejected("--threads", NULL, "missing value");
+}
+
+static void test_bad_omp_num_threads(void)
+{
+    static const char *bad[] = {"-3", "0", "abc", "2x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ompb__config cfg;
+        ompb_error err;
+        setenv("OMP_NUM_THREADS", bad[i], 1);
+        CU_ASSERT_EQUAL(parse(&cfg, &err, NULL), OMPB_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "OMP_NUM_THREADS"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, bad[i]));
+    }
+    unsetenv("OMP_NUM_THREADS");
+}
+
+static void test_durations(void)
+{
+    uint64_t ns;
+    CU_ASSERT(ompb__parse_duration("1.5s", &ns) == 0 && ns == 1500000000ull);
+    CU_ASSERT(ompb__parse_duration("2", &ns) == 0 && ns == 2000000000ull);
+    CU_ASSERT(ompb__parse_duration("100ns", &ns) == 0 && ns == 100);
+    CU_ASSERT(ompb__parse_duration("1m", &ns) == 0 && ns == 60000000000ull);
+    CU_ASSERT(ompb__parse_duration("0", &ns) == 0 && ns == 0);
+    CU_ASSERT_EQUAL(ompb__parse_duration("-1s", &ns), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__parse_duration("1h", &ns), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__parse_duration("", &ns), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__parse_duration("nan", &ns), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__parse_duration("1e30s", &ns), OMPB_EINVAL);
+}
+
+static const ompb_test_case cases[] = {
+    {"defaults", test_defaults},
+    {"all_options", test_all_options},
+    {"thread_lists", test_thread_lists},
+    {"bad_inputs", test_bad_inputs},
+    {"bad_omp_num_threads", test_bad_omp_num_threads},
+    {"durations", test_durations},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_cli = {"cli", NULL, NULL, cases};

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* Registry: registration, expansion into instances, names and URIs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompbench/error.h"
+#include "registry.h"
+#include "suite.h"
+
+static void body(ompb_state *s) { (void)s; }
+
+static const ompb_benchmark plain = {.name = "plain", .file = "benches/x.c", .fn = body};
+static const ompb_benchmark with_args = {.name = "count", .file = "/src/proj/benches/x.c",
+                                         .fn = body, OMPB_ARGS(0, 42, -7)};
+static const ompb_benchmark with_tuples = {.name = "add", .file = "benches/x.c", .fn = body,
+                                           OMPB_TUPLES(2, {0, 0}, {1024, -1024})};
+static const ompb_benchmark with_threads = {.name = "triad", .file = "benches/x.c", .fn = body,
+                                            OMPB_ARGS(8), OMPB_THREADS(1, 2, 4)};
+static const ompb_benchmark threads_only = {.name = "thread_example", .file = "benches/examples.c",
+                                            .fn = body, OMPB_THREADS(4)};
+
+static int setup_registry(void)
+{
+    ompb__registry_clear();
+    const ompb_benchmark *all[] = {&plain, &with_args, &with_tuples, &with_threads, &threads_only};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (ompb_register(all[i]) != 0)
+            return -1;
+    return 0;
+}
+
+static int clear_registry(void)
+{
+    ompb__registry_clear();
+    return 0;
+}
+
+static void test_register_rejects_bad_descriptors(void)
+{
+    ompb_benchmark nameless = {.fn = body};
+    ompb_benchmark bodiless = {.name = "x"};
+    CU_ASSERT_EQUAL(ompb_register(NULL), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_register(&nameless), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_register(&bodiless), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__registry_count(), 5);
+}
+
+static const char *const expected_default[] = {
+    "plain", "count[0]", "count[42]", "count[-7]", "add[(0, 0)]", "add[(1024, -1024)]",
+    "triad[8, t=1]", "triad[8, t=2]", "triad[8, t=4]", "thread_example[t=4]",
+};
+
+static void test_expand_default_width(void)
+{
+    ompb__instance *list;
+    size_t n;
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 3, &list, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, sizeof expected_default / sizeof expected_default[0]);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_STRING_EQUAL(list[i].name, expected_default[i]);
+    CU_ASSERT_EQUAL(list[0].threads, 3);
+    CU_ASSERT_FALSE(list[0].thread_variant);
+    CU_ASSERT_EQUAL(list[7].threads, 2);
+    CU_ASSERT_EQUAL(list[4].arity, 2);
+    CU_ASSERT_EQUAL(list[5].argv[1], -1024);
+    CU_ASSERT_EQUAL(list[8].family_index, 3);
+    CU_ASSERT_EQUAL(list[8].family_instance, 2);
+    free(list);
+}
+
+static void test_thread_list_overrides_every_benchmark(void)
+{
+    ompb__instance *list;
+    size_t n;
+    const int threads[] = {1, 2};
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(threads, 2, 3, &list, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 16);
+    CU_ASSERT_STRING_EQUAL(list[0].name, "plain[t=1]");
+    CU_ASSERT_STRING_EQUAL(list[1].name, "plain[t=2]");
+    CU_ASSERT_STRING_EQUAL(list[3].name, "count[0, t=2]");
+    CU_ASSERT_STRING_EQUAL(list[15].name, "thread_example[t=2]");
+    /* Names are unique, so results and URIs can be matched by name. */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            CU_ASSERT_NOT_EQUAL(strcmp(list[i].uri, list[j].uri), 0);
+    free(list);
+}
+
+static void test_uris(void)
+{
+    ompb__instance *list;
+    size_t n;
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 2, &list, &n), 0);
+    CU_ASSERT_STRING_EQUAL(list[0].uri, "benches/x.c::plain");
+    CU_ASSERT_STRING_EQUAL(list[2].uri, "benches/x.c::count[42]");
+    CU_ASSERT_STRING_EQUAL(list[9].uri, "benches/examples.c::thread_example[t=4]");
+    free(list);
+    CU_ASSERT_STRING_EQUAL(ompb__uri_file("/a/b/benches/y.c"), "benches/y.c");
+    CU_ASSERT_STRING_EQUAL(ompb__uri_file("/y.c"), "y.c");
+    CU_ASSERT_STRING_EQUAL(ompb__uri_file("y.c"), "y.c");
+}
+
+static void test_name_too_long_is_rejected(void)
+{
+    char longname[400];
+    memset(longname, 'a', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    ompb_benchmark b = {.name = longname, .fn = body};
+    ompb__instance inst = {.bench = &b};
+    char buf[OMPB__NAME_MAX];
+    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, buf, sizeof buf), OMPB_EINVAL);
+    char small[12];
+    ompb_benchmark c = {.name = "count", .fn = body};
+    ompb__instance inst2 = {.bench = &c, .arity = 1, .argv = {123456789}};
+    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst2, small, sizeof small), OMPB_EINVAL);
+}
+
+static const ompb_test_case cases[] = {
+    {"register_rejects_bad_descriptors", test_register_rejects_bad_descriptors},
+    {"expand_default_width", test_expand_default_width},
+    {"thread_list_overrides_every_benchmark", test_thread_list_overrides_every_benchmark},
+    {"uris", test_uris},
+    {"name_too_long_is_rejected", test_name_too_long_is_rejected},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_registry = {"registry", setup_registry, clear_registry, cases};

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reporters on a hand-made record with known rounds: the JSON parses back
+ * with jansson and carries the Google Benchmark fields, our statistics and
+ * the raw rounds; the CSV has a header and quoted names; the console row
+ * shows scaled units; output files are atomic.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "outfile.h"
+#include "report/report.h"
+#include "suite.h"
+
+#define ROUNDS 4
+#define THREADS 2
+
+static void body(ompb_state *s) { (void)s; }
+static const ompb_benchmark bench = {.name = "triad", .file = "benches/x.c", .fn = body};
+
+static ompb__instance inst;
+static uint64_t start[ROUNDS] = {1000, 3000, 5000, 7000};
+static uint64_t end[ROUNDS] = {2000, 4100, 6200, 8000};      /* makespans 1000 1100 1200 1000 */
+static uint64_t tstart[ROUNDS * THREADS] = {1000, 1010, 3000, 3020, 5000, 5000, 7000, 7040};
+static uint64_t busy[ROUNDS * THREADS] = {1000, 500, 1100, 1080, 1200, 1200, 960, 960};
+static uint64_t iters[ROUNDS * THREADS] = {10, 10, 10, 10, 10, 10, 10, 10};
+static int pus[THREADS] = {0, 1};
+
+static ompb__result make_result(void)
+{
+    memset(&inst, 0, sizeof inst);
+    inst.bench = &bench;
+    inst.threads = THREADS;
+    inst.thread_variant = true;
+    snprintf(inst.name, sizeof inst.name, "triad[t=2]");
+    snprintf(inst.uri, sizeof inst.uri, "benches/x.c::triad[t=2]");
+    ompb__result res;
+    memset(&res, 0, sizeof res);
+    res.rec.inst = &inst;
+    res.rec.threads = THREADS;
+    res.rec.sample_size = 10;
+    res.rec.rounds = ROUNDS;
+    res.rec.start_ns = start;
+    res.rec.end_ns = end;
+    res.rec.thread_start_ns = tstart;
+    res.rec.busy_ns = busy;
+    res.rec.thread_iters = iters;
+    res.rec.thread_pu = pus;
+    res.rec.bytes_per_iter = 100;
+    res.rec.cpu_ns = 8600;
+    CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
+    return res;
+}
+
+static void test_analyze(void)
+{
+    ompb__result res = make_result();
+    CU_ASSERT_EQUAL(res.stats.n, ROUNDS);
+    CU_ASSERT_DOUBLE_EQUAL(res.stats.min, 100.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(res.stats.max, 120.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(res.stats.mean, 107.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(res.stats.median, 105.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(res.total_time_s, 4300e-9, 1e-15);
+    /* skews 10, 20, 0, 40; imbalance 1000/750, 1100/1090, 1, 1 */
+    CU_ASSERT_DOUBLE_EQUAL(res.mean_skew_ns, 17.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(res.mean_imbalance, (1000.0 / 750 + 1100.0 / 1090 + 2) / 4, 1e-9);
+}
+
+static json_t *report_to_json(const ompb__result *res, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(ompb__report_json(fp, NULL, res, n), 0);
+    fclose(fp);
+    json_error_t jerr;
+    json_t *root = json_loads(buf, 0, &jerr);
+    free(buf);
+    return root;
+}
+
+static void test_json_round_trip(void)
+{
+    ompb__result res = make_result();
+    json_t *root = report_to_json(&res, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *list = json_object_get(root, "benchmarks");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(list), 5); /* iteration + 4 aggregates */
+    json_t *e = json_array_get(list, 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "name")), "triad[t=2]");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "run_type")), "iteration");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "time_unit")), "ns");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "iterations")), 40);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "threads")), 2);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(e, "real_time")), 107.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(e, "cpu_time")), 215.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(e, "bytes_per_second")), 100 / 107.5e-9, 1);
+    json_t *o = json_object_get(e, "ompbench");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "uri")), "benches/x.c::triad[t=2]");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(o, "sample_size")), 10);
+    json_t *st = json_object_get(o, "stats");
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "median_ns")), 105.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "mean_skew_ns")), 17.5, 1e-9);
+    json_t *samples = json_object_get(o, "samples");
+    json_t *mk = json_object_get(samples, "makespan_ns");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(mk), ROUNDS);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(mk, 1)), 1100);
+    json_t *b = json_object_get(samples, "busy_ns");
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_array_get(b, 0), 1)), 500);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(samples, "start_skew_ns"), 3)), 40);
+    json_t *agg = json_array_get(list, 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(agg, "name")), "triad[t=2]_median");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(agg, "aggregate_name")), "median");
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(agg, "real_time")), 105.0, 1e-9);
+    json_decref(root);
+}
+
+static void test_json_failed_instance(void)
+{
+    ompb__result res = make_result();
+    res.rec.failed = true;
+    snprintf(res.rec.error, sizeof res.rec.error, "triad[t=2]: setup failed");
+    json_t *root = report_to_json(&res, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *list = json_object_get(root, "benchmarks");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(list), 1);
+    json_t *e = json_array_get(list, 0);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(e, "error_occurred")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "error_message")), "triad[t=2]: setup failed");
+    CU_ASSERT_PTR_NULL(json_object_get(json_object_get(e, "ompbench"), "samples"));
+    json_decref(root);
+}
+
+static char *capture(int (*fn)(FILE *, const ompb__result *))
+{
+    ompb__result res = make_result();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(fn(fp, &res), 0);
+    fclose(fp);
+    return buf;
+}
+
+static int csv_one(FILE *fp, const ompb__result *res) { return ompb__report_csv(fp, res, 1); }
+static int console_one(FILE *fp, const ompb__result *res) { return ompb__report_console(fp, NULL, res, 1); }
+
+static void test_csv(void)
+{
+    char *text = capture(csv_one);
+    CU_ASSERT_EQUAL(strncmp(text, "name,uri,threads,rounds,sample_size,median_ns,", 46), 0);
+    char *row = strchr(text, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    CU_ASSERT_EQUAL(strncmp(row + 1, "\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,4,10,105,107.5,", 56), 0);
+    free(text);
+}
+
+static void test_console(void)
+{
+    char *text = capture(console_one);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "triad[t=2]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "105 ns"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "4 x 10"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "MiB/s"));
+    free(text);
+}
+
+static void test_outfile_is_atomic(void)
+{
+    char dir[] = "/tmp/ompb-test-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("old", fp);
+    fclose(fp);
+    ompb__outfile of;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(ompb__outfile_open(&of, path, &err), 0);
+    fputs("new", of.fp);
+    ompb__outfile_abort(&of);
+    char buf[8] = "";
+    fp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(buf, sizeof buf, fp) ? fp : NULL);
+    fclose(fp);
+    CU_ASSERT_STRING_EQUAL(buf, "old");
+    CU_ASSERT_EQUAL_FATAL(ompb__outfile_open(&of, path, &err), 0);
+    fputs("new", of.fp);
+    CU_ASSERT_EQUAL(ompb__outfile_commit(&of, &err), 0);
+    fp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL(fgets(buf, sizeof buf, fp));
+    fclose(fp);
+    CU_ASSERT_STRING_EQUAL(buf, "new");
+    unlink(path);
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/no/such/dir/out.json", dir);
+    CU_ASSERT_EQUAL(ompb__outfile_open(&of, missing, &err), OMPB_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, missing));
+    CU_ASSERT_EQUAL(ompb__outfile_open(&of, dir, &err), OMPB_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "is a directory"));
+    rmdir(dir);
+}
+
+static const ompb_test_case cases[] = {
+    {"analyze", test_analyze},
+    {"json_round_trip", test_json_round_trip},
+    {"json_failed_instance", test_json_failed_instance},
+    {"csv", test_csv},
+    {"console", test_console},
+    {"outfile_is_atomic", test_outfile_is_atomic},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_report = {"report", NULL, NULL, cases};

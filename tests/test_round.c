@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Round engine invariants, checked from recorded data: start = min of the
+ * thread starts, end = max of the thread ends, every thread ran exactly
+ * sample_size iterations, T distinct threads took part, the requested round
+ * count is honoured; calibration, hooks and failure reporting. No assertion
+ * depends on the host's speed or core count.
+ */
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "round.h"
+#include "suite.h"
+
+#define T_TEST 3 /* more threads than this 2-PU machine has is fine: nothing is timed */
+
+static atomic_int seen_thread_mask, bad_width, setups, teardowns, batch_setups, batch_teardowns;
+
+static void reset_counters(void)
+{
+    atomic_store(&seen_thread_mask, 0);
+    atomic_store(&bad_width, 0);
+    atomic_store(&setups, 0);
+    atomic_store(&teardowns, 0);
+    atomic_store(&batch_setups, 0);
+    atomic_store(&batch_teardowns, 0);
+}
+
+static void counting_body(ompb_state *s)
+{
+    atomic_fetch_or(&seen_thread_mask, 1 << omp_get_thread_num());
+    if (omp_get_num_threads() != ompb_thread_count(s) || omp_get_thread_num() != ompb_thread_index(s))
+        atomic_fetch_add(&bad_width, 1);
+    ompb_set_bytes(s, 8);
+    uint64_t acc = 0;
+    OMPB_ITER(s) {
+        acc += ompb_opaque_u64(acc) * 3 + 1;
+    }
+    ompb_black_box(acc);
+}
+
+static void breaking_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        if (ompb_thread_index(s) == 1)
+            break;
+    }
+}
+
+static void loopless_body(ompb_state *s) { (void)s; }
+
+static int count_setup(ompb_state *s)
+{
+    atomic_fetch_add(&setups, 1);
+    ompb_set_data(s, &setups);
+    return 0;
+}
+static void count_teardown(ompb_state *s)
+{
+    CU_ASSERT_PTR_EQUAL(ompb_data(s), &setups);
+    atomic_fetch_add(&teardowns, 1);
+}
+/* Runs on team threads: CUnit assertions are not thread-safe, so count. */
+static void count_batch_setup(ompb_state *s)
+{
+    if (ompb_data(s) != &setups)
+        atomic_fetch_add(&bad_width, 1);
+    atomic_fetch_add(&batch_setups, 1);
+}
+static void count_batch_teardown(ompb_state *s)
+{
+    (void)s;
+    atomic_fetch_add(&batch_teardowns, 1);
+}
+static int failing_setup(ompb_state *s)
+{
+    (void)s;
+    return -1;
+}
+
+static ompb__config base_config(void)
+{
+    ompb__config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.sample_count = 20;
+    cfg.sample_size = 50;
+    cfg.warmup_ns = 0;
+    cfg.min_time_ns = 1000;
+    cfg.max_time_ns = 3600000000000ull;
+    return cfg;
+}
+
+static ompb__instance make_instance(const ompb_benchmark *b, int threads)
+{
+    ompb__instance inst;
+    memset(&inst, 0, sizeof inst);
+    inst.bench = b;
+    inst.threads = threads;
+    snprintf(inst.name, sizeof inst.name, "%s", b->name);
+    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
+    return inst;
+}
+
+static void test_round_invariants(void)
+{
+    ompb_benchmark b = {.name = "counting", .fn = counting_body};
+    ompb__instance inst = make_instance(&b, T_TEST);
+    ompb__config cfg = base_config();
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    reset_counters();
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_FALSE(rec.failed);
+    CU_ASSERT_EQUAL(rec.rounds, 20);
+    CU_ASSERT_EQUAL(rec.threads, T_TEST);
+    CU_ASSERT_EQUAL(rec.sample_size, 50);
+    CU_ASSERT_EQUAL(rec.bytes_per_iter, 8 * T_TEST);
+    CU_ASSERT_EQUAL(atomic_load(&seen_thread_mask), (1 << T_TEST) - 1);
+    CU_ASSERT_EQUAL(atomic_load(&bad_width), 0);
+    for (size_t r = 0; r < rec.rounds; r++) {
+        uint64_t smin = UINT64_MAX, emax = 0;
+        for (size_t t = 0; t < T_TEST; t++) {
+            uint64_t s = rec.thread_start_ns[r * T_TEST + t];
+            uint64_t e = s + rec.busy_ns[r * T_TEST + t];
+            smin = s < smin ? s : smin;
+            emax = e > emax ? e : emax;
+            CU_ASSERT_EQUAL(rec.thread_iters[r * T_TEST + t], 50);
+        }
+        CU_ASSERT_EQUAL(rec.start_ns[r], smin);
+        CU_ASSERT_EQUAL(rec.end_ns[r], emax);
+        if (r > 0)
+            CU_ASSERT_TRUE(rec.start_ns[r] >= rec.end_ns[r - 1]);
+    }
+    for (int i = 0; i < T_TEST; i++)
+        for (int j = i + 1; j < T_TEST; j++)
+            CU_ASSERT_NOT_EQUAL(rec.os_tid[i], rec.os_tid[j]);
+    ompb__record_free(&rec);
+}
+
+static void test_calibration_reaches_target(void)
+{
+    ompb_benchmark b = {.name = "counting", .fn = counting_body};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__config cfg = base_config();
+    cfg.sample_size = 0;
+    cfg.min_time_ns = 2000000; /* 2 ms rounds */
+    cfg.sample_count = 10;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_TRUE(rec.calibration_rounds > 1);
+    CU_ASSERT_TRUE(rec.sample_size > 1);
+    /* The calibrated rounds are long relative to the target (allowing for the
+     * machine speeding up after calibration): at least half of it. */
+    size_t long_rounds = 0;
+    for (size_t r = 0; r < rec.rounds; r++)
+        long_rounds += ompb__record_makespan(&rec, r) >= cfg.min_time_ns / 2;
+    CU_ASSERT_TRUE(long_rounds * 2 >= rec.rounds);
+    ompb__record_free(&rec);
+}
+
+static void test_max_time_bounds_rounds(void)
+{
+    ompb_benchmark b = {.name = "counting", .fn = counting_body};
+    ompb__instance inst = make_instance(&b, 1);
+    ompb__config cfg = base_config();
+    cfg.sample_count = 1000000;
+    cfg.sample_size = 1;
+    cfg.max_time_ns = 1; /* exhausted at once: still one measured round */
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(rec.rounds, 1);
+    ompb__record_free(&rec);
+}
+
+static void test_test_mode_runs_one_round(void)
+{
+    ompb_benchmark b = {.name = "counting", .fn = counting_body};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__config cfg = base_config();
+    cfg.test = true;
+    cfg.sample_size = 0;
+    cfg.warmup_ns = 1000000000ull;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(rec.rounds, 1);
+    CU_ASSERT_EQUAL(rec.sample_size, 1);
+    CU_ASSERT_EQUAL(rec.warmup_rounds, 0);
+    ompb__record_free(&rec);
+}
+
+static void test_hooks_called_outside_rounds(void)
+{
+    ompb_benchmark b = {.name = "hooked", .fn = counting_body, .setup = count_setup,
+                        .teardown = count_teardown, .batch_setup = count_batch_setup,
+                        .batch_teardown = count_batch_teardown};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__config cfg = base_config();
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    reset_counters();
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    int rounds = (int)(rec.calibration_rounds + rec.warmup_rounds + rec.rounds);
+    CU_ASSERT_EQUAL(atomic_load(&setups), 1);
+    CU_ASSERT_EQUAL(atomic_load(&teardowns), 1);
+    CU_ASSERT_EQUAL(atomic_load(&batch_setups), 2 * rounds);
+    CU_ASSERT_EQUAL(atomic_load(&batch_teardowns), 2 * rounds);
+    CU_ASSERT_EQUAL(atomic_load(&bad_width), 0);
+    ompb__record_free(&rec);
+}
+
+static void expect_failure(void (*fn)(ompb_state *), int (*setup)(ompb_state *), const char *why)
+{
+    ompb_benchmark b = {.name = "bad", .fn = fn, .setup = setup};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__config cfg = base_config();
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &cfg, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_TRUE(rec.failed);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, why));
+    CU_ASSERT_EQUAL(rec.rounds, 0);
+    ompb__record_free(&rec);
+}
+
+static void test_failures_are_reported(void)
+{
+    expect_failure(breaking_body, NULL, "left its OMPB_ITER loop early");
+    expect_failure(loopless_body, NULL, "never entered its OMPB_ITER loop");
+    expect_failure(counting_body, failing_setup, "setup failed");
+}
+
+static void test_barrier_cost_cached(void)
+{
+    double a = ompb__barrier_cost_ns(2);
+    CU_ASSERT_TRUE(a > 0);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__barrier_cost_ns(2), a, 0);
+}
+
+static const ompb_test_case cases[] = {
+    {"round_invariants", test_round_invariants},
+    {"calibration_reaches_target", test_calibration_reaches_target},
+    {"max_time_bounds_rounds", test_max_time_bounds_rounds},
+    {"test_mode_runs_one_round", test_test_mode_runs_one_round},
+    {"hooks_called_outside_rounds", test_hooks_called_outside_rounds},
+    {"failures_are_reported", test_failures_are_reported},
+    {"barrier_cost_cached", test_barrier_cost_cached},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_round = {"round", NULL, NULL, cases};

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs the Debian packages ompbench needs to build, test and benchmark,
+# only those missing. Used by `make bench` and `make test`.
+set -euo pipefail
+
+pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
+      libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
+      python3-scipy libbenchmark-tools libxml2-utils)
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "ompbench: installing missing Debian packages: ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "ompbench: not root and no sudo; install these packages first: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get update -qq || ! $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; then
+  echo "ompbench: apt-get could not install: ${missing[*]}" >&2
+  echo "ompbench: install them by hand (Debian 12 package names) and rerun." >&2
+  exit 1
+fi
