@@ -244,7 +244,7 @@ static void check_pu(ompb_state *s, bool count)
 }
 
 /* One round on thread t, up to the reduction. */
-static void run_round(team *tm, ompb_state *s)
+static void run_round(team *tm, ompb_state *s, bool multi)
 {
     const ompb_benchmark *b = tm->inst->bench;
     bool measured = tm->phase == PHASE_MEASURE;
@@ -254,7 +254,9 @@ static void run_round(team *tm, ompb_state *s)
     s->iters = 0;
     if (b->batch_setup) {
         b->batch_setup(s);
+        if (multi) {
 #pragma omp barrier
+        }
     }
     check_pu(s, measured);
     b->fn(s);
@@ -289,20 +291,30 @@ static int run_team(team *tm)
     {
         int t = omp_get_thread_num();
         ompb_state *s = &tm->states[t];
+        /* A team of one needs no barrier, and libgomp's still costs a futex
+         * wake (~300 ns here): skip them. */
+        bool multi = tm->threads > 1;
         if (join_team(tm, t)) {
             for (;;) {
+                if (multi) {
 #pragma omp barrier
+                }
                 if (tm->phase == PHASE_DONE)
                     break;
-                run_round(tm, s);
-                /* Thread i takes iteration i, so each thread reads its own slot;
-                 * the loop's closing barrier publishes the reduced bounds. */
+                run_round(tm, s, multi);
+                if (multi) {
+                    /* Thread i takes iteration i, so each thread reads its own
+                     * slot; the loop's closing barrier publishes the bounds. */
 #pragma omp for schedule(static, 1) reduction(min : red_start) reduction(max : red_end)
-                for (int i = 0; i < tm->threads; i++) {
-                    if (tm->states[i].start_ns < red_start)
-                        red_start = tm->states[i].start_ns;
-                    if (tm->states[i].end_ns > red_end)
-                        red_end = tm->states[i].end_ns;
+                    for (int i = 0; i < tm->threads; i++) {
+                        if (tm->states[i].start_ns < red_start)
+                            red_start = tm->states[i].start_ns;
+                        if (tm->states[i].end_ns > red_end)
+                            red_end = tm->states[i].end_ns;
+                    }
+                } else {
+                    red_start = s->start_ns;
+                    red_end = s->end_ns;
                 }
 #pragma omp master
                 {
