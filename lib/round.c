@@ -32,7 +32,7 @@
 /* Growth per calibration round is bounded so a noisy first round cannot
  * overshoot by orders of magnitude. */
 #define MAX_GROWTH 10.0
-#define BARRIER_COST_REPS 2000
+#define BARRIER_COST_REPS 200
 
 typedef enum { PHASE_CALIBRATE, PHASE_WARMUP, PHASE_MEASURE, PHASE_DONE } phase;
 
@@ -102,6 +102,8 @@ static void fail(team *tm, const char *fmt, ...)
 double ompb__barrier_cost_ns(int threads)
 {
     static double cache[64];
+    if (threads <= 1)
+        return 0; /* a team of one runs no barrier */
     if (threads > 0 && threads < 64 && cache[threads] > 0)
         return cache[threads];
     double best = 1e30;
@@ -336,16 +338,13 @@ static void setup_sampling(team *tm)
     const ompb__config *cfg = tm->cfg;
     const ompb_benchmark *b = tm->inst->bench;
     uint64_t fixed = cfg->sample_size ? cfg->sample_size : b->sample_size;
+    tm->phase = PHASE_CALIBRATE;
+    tm->sample_size = tm->simulate ? 1 : fixed ? fixed : 1;
+    tm->target_ns = 0; /* a single calibration round, which serves as warm-up */
+    if (tm->simulate || cfg->test || fixed)
+        return;
     double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + ompb__barrier_cost_ns(tm->threads));
     tm->target_ns = cfg->min_time_ns > floor_ns ? cfg->min_time_ns : (uint64_t)floor_ns;
-    tm->sample_size = fixed ? fixed : 1;
-    tm->phase = PHASE_CALIBRATE;
-    if (tm->simulate || cfg->test) {
-        tm->sample_size = tm->simulate ? 1 : tm->sample_size;
-        tm->target_ns = 0; /* one calibration round is the warm-up */
-    } else if (fixed) {
-        tm->target_ns = 0;
-    }
 }
 
 int ompb__round_run(const ompb__instance *inst, const ompb__config *cfg,

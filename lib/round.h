@@ -60,7 +60,8 @@ struct ompb__pin_plan;
 int ompb__round_run(const ompb__instance *inst, const ompb__config *cfg,
                     const struct ompb__pin_plan *plan, ompb__record *rec);
 
-/* Cost of one team barrier at T threads, measured once per T and cached (ns). */
+/* Cost of one team barrier at T threads (0 for T = 1, which runs none),
+ * measured once per T and cached (ns). */
 double ompb__barrier_cost_ns(int threads);
 
 #endif
