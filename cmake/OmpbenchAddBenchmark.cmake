@@ -2,7 +2,7 @@
 # ompbench_add_benchmark(<name> SOURCES <file.c>... [LIBRARIES <lib>...])
 #
 # Builds a benchmark executable linked to ompbench::main (which provides main())
-# and, when testing is enabled, registers the CTest smoke test
+# and, unless BUILD_TESTING is OFF, registers the CTest smoke test
 # "bench.<name>" that runs every instance once with --test.
 # __FILE__ is mapped relative to the project source directory, so benchmark
 # URIs read "benches/examples.c::name[arg]" wherever the tree is checked out.
@@ -17,7 +17,8 @@ function(ompbench_add_benchmark name)
   if(COMMAND ompb_target_warnings)
     ompb_target_warnings(${name})
   endif()
-  if(BUILD_TESTING)
+  # add_test is inert where testing is not enabled; BUILD_TESTING=OFF opts out.
+  if(NOT DEFINED BUILD_TESTING OR BUILD_TESTING)
     add_test(NAME bench.${name} COMMAND ${name} --test)
   endif()
 endfunction()

@@ -23,8 +23,17 @@ install(FILES
   cmake/OmpbenchAddBenchmark.cmake
   DESTINATION ${OMPB_CMAKE_DIR})
 
-set(OMPB_PC_PRIVATE "Requires.private: hwloc jansson")
-set(OMPB_PC_LIBS_PRIVATE "-lm")
+# A static libompbench needs hwloc and jansson at every link; a shared one
+# only for static linking of the consumer.
+if(BUILD_SHARED_LIBS)
+  set(OMPB_PC_REQUIRES "Requires.private: hwloc jansson")
+else()
+  set(OMPB_PC_REQUIRES "Requires: hwloc jansson")
+endif()
+# Relocatable: the prefix is derived from where the .pc file is found, so
+# `cmake --install --prefix DIR` works without reconfiguring.
+file(RELATIVE_PATH OMPB_PC_PREFIX_REL "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
+  "${CMAKE_INSTALL_PREFIX}")
 configure_file(cmake/ompbench.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ompbench.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ompbench.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -15,8 +15,10 @@ expect_usage_error() {   # expect_usage_error WORD ENV... -- ARGS...
   shift
   env "${envs[@]}" "$bin" "$@" --output "$tmp/out.json" > "$tmp/stdout" 2> "$tmp/stderr"
   local rc=$?
+  # Count our lines only: libgomp prints its own complaint about a bad
+  # OMP_NUM_THREADS before main() runs.
   local lines
-  lines=$(wc -l < "$tmp/stderr")
+  lines=$(grep -c "^$bin: " "$tmp/stderr")
   if [ $rc -ne 2 ] || ! grep -qF -- "$word" "$tmp/stderr" || [ "$lines" -ne 1 ] \
      || [ -e "$tmp/out.json" ] || ls "$tmp" | grep -q '\.tmp\.'; then
     echo "FAIL: $* (env ${envs[*]}): rc=$rc, stderr:"; cat "$tmp/stderr"; fail=1

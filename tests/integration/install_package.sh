@@ -50,6 +50,6 @@ grep -q '"uri": "benches/tiny.c::tiny_sum\[10, t=1\]"' "$tmp/r.json" || {
 pcdir=$(dirname "$(ls "$tmp"/prefix/lib*/pkgconfig/ompbench.pc)")
 export PKG_CONFIG_PATH="$pcdir"
 cc -std=c11 $flags "$tmp/proj/benches/tiny.c" $(pkg-config --cflags ompbench) \
-   -L"$(dirname "$pcdir")" -lompbench_main $(pkg-config --libs --static ompbench) -o "$tmp/tiny-pc"
+   -L"$(dirname "$pcdir")" -lompbench_main $(pkg-config --libs ompbench) -o "$tmp/tiny-pc"
 "$tmp/tiny-pc" --test > /dev/null
 echo "install_package: cmake and pkg-config consumers built and ran"

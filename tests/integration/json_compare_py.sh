@@ -10,7 +10,7 @@ bin="$build/benches/examples"
 args=(--filter '^(count_set_bits|fibonacci_iterative|stream_triad)' --sample-count 5 --warmup-time 0 --min-time 100us --max-time 300ms --format json)
 "$bin" "${args[@]}" --output "$tmp/a.json"
 "$bin" "${args[@]}" --output "$tmp/b.json"
-/usr/bin/python3 /usr/share/benchmark/compare.py benchmarks "$tmp/a.json" "$tmp/b.json" > "$tmp/cmp.txt"
+/usr/bin/python3 /usr/share/benchmark/compare.py --no-color benchmarks "$tmp/a.json" "$tmp/b.json" > "$tmp/cmp.txt"
 for name in 'count_set_bits\[42\]' 'fibonacci_iterative\[20\]' 'stream_triad\[t=2\]'; do
   grep -q "^$name " "$tmp/cmp.txt" || { echo "FAIL: compare.py output lacks $name"; cat "$tmp/cmp.txt"; exit 1; }
 done
