@@ -86,6 +86,12 @@ size_t ompb__topology_caches(const ompb__topology *topo, ompb__cache_info *out, 
  * Returns 0 or OMPB_ENOMEM / OMPB_EIO. */
 int ompb__process_cpuset(struct hwloc_bitmap_s *set);
 
+/* The OpenMP places as the runtime reports them, "{0,1},{2,3}", or "none";
+ * truncated to len. */
+void ompb__omp_places_text(char *buf, size_t len);
+/* "false", "true", "primary", "close", "spread" for an omp_proc_bind_t (static). */
+const char *ompb__proc_bind_name(int bind);
+
 /* Validates a --pin value without a topology (NULL = not given, valid).
  * Returns 0 or OMPB_EINVAL with err naming the value and OMPB__PIN_ACCEPTED. */
 int ompb__pin_policy_check(const char *policy, ompb_error *err);

@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Topology and pinning with hwloc. The machine topology is loaded once and
+ * restricted to the PUs this process may use: the allowed cpuset (cgroups,
+ * Slurm) intersected with the process binding (taskset), joined with the
+ * OpenMP places because libgomp narrows the initial thread to its first place
+ * before main() runs. Pin plans map team thread t -> one PU for the policies
+ * compact, spread, cpus:LIST and none, or leave binding to the OpenMP runtime;
+ * each team thread then binds itself once (thread binding only).
+ */
+#include "topology.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc.h>
+#include <omp.h>
+
+#include "cli.h"
+#include "outfile.h"
+
+/* Bounds for cpus:LIST: an OS index above this is a typo, not a machine. */
+#define MAX_PU_INDEX (1 << 20)
+#define MAX_LIST_PUS 65536
+
+struct ompb__topology {
+    hwloc_topology_t topo;    /* restricted to the usable PUs: plans are made here */
+    hwloc_topology_t machine; /* the whole machine: summary, core numbering, XML */
+    hwloc_bitmap_t usable;
+    bool this_system;
+};
+
+/* libgomp binds the initial thread to the first place when OMP_PLACES or
+ * OMP_PROC_BIND is set; the places themselves still cover the user's mask. */
+static void add_omp_places(hwloc_bitmap_t set)
+{
+    int places = omp_get_num_places();
+    for (int p = 0; p < places; p++) {
+        int n = omp_get_place_num_procs(p);
+        if (n <= 0)
+            continue;
+        int *ids = malloc((size_t)n * sizeof *ids);
+        if (!ids)
+            return;
+        omp_get_place_proc_ids(p, ids);
+        for (int i = 0; i < n; i++)
+            if (ids[i] >= 0)
+                hwloc_bitmap_set(set, (unsigned)ids[i]);
+        free(ids);
+    }
+}
+
+/* The calling thread's affinity, for machines of any size. */
+static int thread_affinity(hwloc_bitmap_t set)
+{
+    for (size_t ncpus = 1024; ncpus <= (size_t)MAX_PU_INDEX; ncpus *= 2) {
+        cpu_set_t *cs = CPU_ALLOC(ncpus);
+        if (!cs)
+            return OMPB_ENOMEM;
+        size_t size = CPU_ALLOC_SIZE(ncpus);
+        int rc = sched_getaffinity(0, size, cs);
+        if (rc == 0) {
+            for (size_t c = 0; c < ncpus; c++)
+                if (CPU_ISSET_S(c, size, cs))
+                    hwloc_bitmap_set(set, (unsigned)c);
+        }
+        CPU_FREE(cs);
+        if (rc == 0)
+            return 0;
+        if (errno != EINVAL)
+            return OMPB_EIO;
+    }
+    return OMPB_EIO;
+}
+
+/* The PUs of this process on this system: binding of all its threads (as
+ * hwloc's RESTRICT_TO_CPUBINDING would use) plus places, within the allowed set. */
+static int compute_usable(ompb__topology *t)
+{
+    hwloc_topology_t m = t->machine;
+    if (!t->this_system) {
+        hwloc_bitmap_copy(t->usable, hwloc_topology_get_topology_cpuset(m));
+        return 0;
+    }
+    if (hwloc_get_cpubind(m, t->usable, HWLOC_CPUBIND_PROCESS) != 0
+        && ompb__process_cpuset(t->usable) != 0)
+        return OMPB_EIO;
+    add_omp_places(t->usable);
+    hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(m));
+    hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_topology_cpuset(m));
+    return 0;
+}
+
+/* Makes t->topo, the copy of the machine restricted to set, and sets
+ * t->usable; on failure both stay as they were. */
+static int restrict_copy(ompb__topology *t, hwloc_const_bitmap_t set, ompb_error *err)
+{
+    hwloc_topology_t copy;
+    char list[64];
+    if (hwloc_bitmap_iszero(set))
+        return ompb__error_set(err, OMPB_EINVAL, "topology: no usable PU (the process mask "
+                               "and the allowed cpuset do not intersect)");
+    if (hwloc_topology_dup(&copy, t->machine) != 0)
+        return ompb__error_set(err, OMPB_ENOMEM, "topology: cannot copy the hwloc topology");
+    if (!hwloc_bitmap_isequal(set, hwloc_topology_get_topology_cpuset(copy))
+        && hwloc_topology_restrict(copy, set, 0) != 0) {
+        hwloc_bitmap_list_snprintf(list, sizeof list, set);
+        hwloc_topology_destroy(copy);
+        return ompb__error_set(err, OMPB_EIO, "topology: cannot restrict to PUs %s: %s",
+                               list, strerror(errno));
+    }
+    if (t->topo)
+        hwloc_topology_destroy(t->topo);
+    t->topo = copy;
+    if (set != t->usable)
+        hwloc_bitmap_copy(t->usable, set);
+    return 0;
+}
+
+static ompb__topology *topology_alloc(void)
+{
+    ompb__topology *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->usable = hwloc_bitmap_alloc();
+    if (!t->usable || hwloc_topology_init(&t->machine) != 0) {
+        hwloc_bitmap_free(t->usable);
+        free(t);
+        return NULL;
+    }
+    /* hwloc drops instruction caches by default; the context lists them. */
+    hwloc_topology_set_icache_types_filter(t->machine, HWLOC_TYPE_FILTER_KEEP_ALL);
+    return t;
+}
+
+/* Loads t->machine (already configured) and derives the restricted copy. */
+static int topology_finish(ompb__topology *t, ompb__topology **out, ompb_error *err)
+{
+    int rc;
+    if (hwloc_topology_load(t->machine) != 0) {
+        rc = ompb__error_set(err, OMPB_EIO, "topology: hwloc cannot load the topology: %s",
+                             strerror(errno));
+    } else {
+        t->this_system = hwloc_topology_is_thissystem(t->machine) != 0;
+        rc = compute_usable(t);
+        if (rc != 0)
+            ompb__error_set(err, rc, "topology: cannot read the process CPU binding: %s",
+                            strerror(errno));
+        else
+            rc = restrict_copy(t, t->usable, err);
+    }
+    if (rc != 0) {
+        ompb__topology_close(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+/* Reads a decimal PU index at *p and advances *p; -1 when there is none,
+ * -2 when it is above MAX_PU_INDEX. */
+static long read_index(const char **p)
+{
+    const char *s = *p;
+    long v = 0;
+    if (*s < '0' || *s > '9')
+        return -1;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (*s - '0');
+        if (v > MAX_PU_INDEX)
+            return -2;
+        s++;
+    }
+    *p = s;
+    return v;
+}
+
+/* Appends lo..hi to list (may be NULL) in the order written; a PU listed
+ * twice is almost surely a typo, so it is rejected. */
+static int append_range(long lo, long hi, int *list, int *n, hwloc_bitmap_t seen,
+                        char *why, size_t len)
+{
+    for (long v = lo; v <= hi; v++) {
+        if (hwloc_bitmap_isset(seen, (unsigned)v)) {
+            snprintf(why, len, "PU %ld is listed twice", v);
+            return -1;
+        }
+        if (*n >= MAX_LIST_PUS) {
+            snprintf(why, len, "more than %d PUs", MAX_LIST_PUS);
+            return -1;
+        }
+        hwloc_bitmap_set(seen, (unsigned)v);
+        if (list)
+            list[*n] = (int)v;
+        (*n)++;
+    }
+    return 0;
+}
+
+static void unexpected(const char *p, char *why, size_t len)
+{
+    if (*p == '\0')
+        snprintf(why, len, "a PU number is missing at the end");
+    else
+        snprintf(why, len, "unexpected '%c' (expected a PU number or a range N-M)", *p);
+}
+
+/* One item "N" or "N-M" at *p. */
+static int parse_item(const char **p, int *list, int *n, hwloc_bitmap_t seen, char *why,
+                      size_t len)
+{
+    long lo = read_index(p), hi = lo;
+    if (lo >= 0 && **p == '-') {
+        (*p)++;
+        hi = read_index(p);
+    }
+    if (lo == -2 || hi == -2) {
+        snprintf(why, len, "PU number above %d", MAX_PU_INDEX);
+        return -1;
+    }
+    if (lo < 0 || hi < 0) {
+        unexpected(*p, why, len);
+        return -1;
+    }
+    if (hi < lo) {
+        snprintf(why, len, "range %ld-%ld is reversed", lo, hi);
+        return -1;
+    }
+    return append_range(lo, hi, list, n, seen, why, len);
+}
+
+/* Parses the LIST of "cpus:LIST" into list (NULL to validate only, else room
+ * for MAX_LIST_PUS) and *n; fills err naming policy on failure. */
+static int parse_pu_list(const char *policy, const char *text, int *list, int *n,
+                         ompb_error *err)
+{
+    hwloc_bitmap_t seen = hwloc_bitmap_alloc();
+    const char *p = text;
+    char why[96];
+    int rc = seen ? 0 : -1;
+    if (!seen)
+        snprintf(why, sizeof why, "out of memory");
+    *n = 0;
+    while (rc == 0) {
+        rc = parse_item(&p, list, n, seen, why, sizeof why);
+        if (rc == 0 && *p == '\0')
+            break;
+        if (rc == 0 && *p++ != ',') {
+            unexpected(p - 1, why, sizeof why);
+            rc = -1;
+        }
+    }
+    hwloc_bitmap_free(seen);
+    if (rc == 0)
+        return 0;
+    return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%s': %s (%s)", policy,
+                           why, OMPB__PIN_ACCEPTED);
+}
+
+static bool env_set(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] != '\0';
+}
+
+/* Core logical index of a PU in the whole machine: stable under taskset. */
+static int core_of(const ompb__topology *t, int pu)
+{
+    hwloc_obj_t obj = hwloc_get_pu_obj_by_os_index(t->machine, (unsigned)pu);
+    hwloc_obj_t core = obj ? hwloc_get_ancestor_obj_by_type(t->machine, HWLOC_OBJ_CORE, obj)
+                           : NULL;
+    return core ? (int)core->logical_index : -1;
+}
+
+/* compact: the k-th usable PU of every core, core by core, for k = 0, 1, ...
+ * so SMT siblings are used only once every core has a thread. Without Core
+ * objects, each PU counts as a core. */
+static int compact_order(const ompb__topology *t, int *order, int n)
+{
+    hwloc_obj_type_t unit = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE) > 0
+                                ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+    int units = hwloc_get_nbobjs_by_type(t->topo, unit), got = 0;
+    for (int k = 0; got < n; k++) {
+        int before = got;
+        for (int u = 0; u < units && got < n; u++) {
+            hwloc_obj_t obj = hwloc_get_obj_by_type(t->topo, unit, (unsigned)u);
+            hwloc_obj_t pu = hwloc_get_obj_inside_cpuset_by_type(t->topo, obj->cpuset,
+                                                                 HWLOC_OBJ_PU, (unsigned)k);
+            if (pu)
+                order[got++] = (int)pu->os_index;
+        }
+        if (got == before)
+            break;
+    }
+    return got;
+}
+
+/* spread: hwloc_distrib over packages, NUMA nodes and caches, one PU each.
+ * hwloc_distrib allocates the n sets itself. */
+static int spread_order(const ompb__topology *t, int *order, int n)
+{
+    hwloc_bitmap_t *sets = calloc((size_t)n, sizeof *sets);
+    hwloc_obj_t root = hwloc_get_root_obj(t->topo);
+    int rc = sets ? 0 : OMPB_ENOMEM;
+    if (rc == 0 && hwloc_distrib(t->topo, &root, 1, sets, (unsigned)n, INT_MAX, 0) != 0)
+        rc = OMPB_EIO;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        if (!sets[i]) {
+            rc = OMPB_ENOMEM;
+            break;
+        }
+        hwloc_bitmap_singlify(sets[i]);
+        order[i] = hwloc_bitmap_first(sets[i]);
+    }
+    for (int i = 0; sets && i < n; i++)
+        hwloc_bitmap_free(sets[i]);
+    free(sets);
+    return rc;
+}
+
+/* cpus:LIST: the PUs as written; each must be usable. */
+static int list_order(const ompb__topology *t, const char *policy, int *order, int *n,
+                      ompb_error *err)
+{
+    char usable[128];
+    int rc = parse_pu_list(policy, policy + 5, order, n, err);
+    for (int i = 0; rc == 0 && i < *n; i++) {
+        if (hwloc_bitmap_isset(t->usable, (unsigned)order[i]))
+            continue;
+        hwloc_bitmap_list_snprintf(usable, sizeof usable, t->usable);
+        rc = ompb__error_set(err, OMPB_EINVAL,
+                             "--pin: invalid value '%s': PU %d is not usable by this process "
+                             "(usable PUs: %s)", policy, order[i], usable);
+    }
+    return rc;
+}
+
+/* Fills order[] (room for max(usable, MAX_LIST_PUS)) for a binding policy. */
+static int plan_order(const ompb__topology *t, const char *policy, int threads, int *order,
+                      int *n, ompb_error *err)
+{
+    int usable = ompb__topology_usable_pus(t);
+    int want = threads < usable ? threads : usable;
+    if (strncmp(policy, "cpus:", 5) == 0)
+        return list_order(t, policy, order, n, err);
+    if (strcmp(policy, "spread") == 0) {
+        *n = want;
+        int rc = spread_order(t, order, want);
+        return rc ? ompb__error_set(err, rc, "--pin spread: hwloc_distrib failed") : 0;
+    }
+    *n = compact_order(t, order, want);
+    return *n > 0 ? 0 : ompb__error_set(err, OMPB_EIO, "topology: no PU found");
+}
+
+static ompb__pin_plan *plan_alloc(int threads, const char *policy)
+{
+    size_t arrays = 2 * (size_t)threads * sizeof(int), plen = strlen(policy) + 1;
+    ompb__pin_plan *p = calloc(1, sizeof *p + arrays + plen);
+    if (!p)
+        return NULL;
+    p->threads = threads;
+    p->pu = (int *)(void *)(p + 1);
+    p->core = p->pu + threads;
+    char *name = (char *)(p->core + threads);
+    memcpy(name, policy, plen);
+    p->policy = name;
+    for (int t = 0; t < threads; t++)
+        p->pu[t] = p->core[t] = -1;
+    return p;
+}
+
+/* Threads wrap round-robin over the n PUs of the order. */
+static int plan_fill(ompb__pin_plan *plan, const ompb__topology *t, ompb_error *err)
+{
+    int usable = ompb__topology_usable_pus(t), n = 0;
+    size_t cap = (size_t)(usable > MAX_LIST_PUS ? usable : MAX_LIST_PUS);
+    int *order = malloc(cap * sizeof *order);
+    if (!order)
+        return ompb__error_set(err, OMPB_ENOMEM, "--pin: out of memory");
+    int rc = plan_order(t, plan->policy, plan->threads, order, &n, err);
+    if (rc == 0) {
+        for (int i = 0; i < plan->threads; i++) {
+            plan->pu[i] = order[i % n];
+            plan->core[i] = core_of(t, plan->pu[i]);
+        }
+        plan->oversubscribed = plan->threads > n;
+    }
+    free(order);
+    return rc;
+}
+
+static int count(hwloc_topology_t topo, hwloc_obj_type_t type)
+{
+    int n = hwloc_get_nbobjs_by_type(topo, type);
+    return n < 0 ? 0 : n;
+}
+
+static const char *cache_type_name(hwloc_obj_cache_type_t type)
+{
+    switch (type) {
+    case HWLOC_OBJ_CACHE_DATA: return "Data";
+    case HWLOC_OBJ_CACHE_INSTRUCTION: return "Instruction";
+    default: return "Unified";
+    }
+}
+
+static const char *plural(int n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static void print_summary(FILE *out, const ompb__topology *topo)
+{
+    ompb__topology_summary s;
+    ompb__topology_summarize(topo, &s);
+    fprintf(out, "topology: %d package%s, %d NUMA node%s, %d core%s, %d PU%s%s\n",
+            s.packages, plural(s.packages), s.numa_nodes, plural(s.numa_nodes), s.cores,
+            plural(s.cores), s.pus, plural(s.pus),
+            s.this_system ? "" : " (not this machine: synthetic or XML, nothing is bound)");
+    fprintf(out, "usable:   %d core%s, %d PU%s (cpuset %s)\n", s.usable_cores,
+            plural(s.usable_cores), s.usable_pus, plural(s.usable_pus), s.usable_cpuset);
+}
+
+/* Appends to buf at *pos, never past len. */
+static void append(char *buf, size_t len, size_t *pos, const char *fmt, int v)
+{
+    if (*pos >= len)
+        return;
+    int w = snprintf(buf + *pos, len - *pos, fmt, v);
+    *pos += w > 0 ? (size_t)w : 0;
+}
+
+static void print_places(FILE *out)
+{
+    char places[256];
+    ompb__omp_places_text(places, sizeof places);
+    fprintf(out, "places:   %s (proc_bind %s)\n", places,
+            ompb__proc_bind_name((int)omp_get_proc_bind()));
+}
+
+static void print_binder(FILE *out, const char *policy)
+{
+    ompb__binder binder = ompb__pin_binder(policy);
+    const char *name = policy ? policy : binder == OMPB__BINDER_RUNTIME ? "not given"
+                                                                        : "compact (default)";
+    fprintf(out, "pin:      %s; %s\n", name, ompb__binder_describe(binder));
+    if (binder == OMPB__BINDER_RUNTIME)
+        print_places(out);
+    else if (binder == OMPB__BINDER_OURS && (env_set("OMP_PLACES") || env_set("OMP_PROC_BIND")))
+        fprintf(out, "note:     --pin overrides OMP_PLACES/OMP_PROC_BIND (ompbench binds last)\n");
+}
+
+static void print_map(FILE *out, const ompb__pin_plan *plan)
+{
+    if (plan->binder != OMPB__BINDER_OURS) {
+        fprintf(out, "%s", plan->binder == OMPB__BINDER_RUNTIME ? "decided by the OpenMP runtime"
+                                                                : "not bound");
+    }
+    for (int t = 0; plan->binder == OMPB__BINDER_OURS && t < plan->threads; t++) {
+        fprintf(out, "%st%d->PU%d", t ? " " : "", t, plan->pu[t]);
+        if (plan->core[t] >= 0)
+            fprintf(out, "/core%d", plan->core[t]);
+    }
+    if (plan->oversubscribed)
+        fprintf(out, "  [oversubscribed: %d threads on %d PU%s]", plan->threads,
+                ompb__pin_plan_pus(plan), plural(ompb__pin_plan_pus(plan)));
+    fputc('\n', out);
+}
+
+int ompb__process_cpuset(struct hwloc_bitmap_s *set)
+{
+    hwloc_bitmap_zero(set);
+    int rc = thread_affinity(set);
+    if (rc == 0)
+        add_omp_places(set);
+    return rc;
+}
+
+int ompb__topology_open(ompb__topology **out, ompb_error *err)
+{
+    *out = NULL;
+    ompb__topology *t = topology_alloc();
+    if (!t)
+        return ompb__error_set(err, OMPB_ENOMEM, "topology: out of memory");
+    return topology_finish(t, out, err);
+}
+
+int ompb__topology_open_synthetic(const char *description, ompb__topology **out,
+                                  ompb_error *err)
+{
+    *out = NULL;
+    ompb__topology *t = topology_alloc();
+    if (!t)
+        return ompb__error_set(err, OMPB_ENOMEM, "topology: out of memory");
+    if (hwloc_topology_set_synthetic(t->machine, description) != 0) {
+        ompb__topology_close(t);
+        return ompb__error_set(err, OMPB_EINVAL,
+                               "topology: invalid synthetic description '%s' "
+                               "(e.g. \"pack:2 numa:2 core:8 pu:2\")", description);
+    }
+    return topology_finish(t, out, err);
+}
+
+void ompb__topology_close(ompb__topology *topo)
+{
+    if (!topo)
+        return;
+    if (topo->topo)
+        hwloc_topology_destroy(topo->topo);
+    hwloc_topology_destroy(topo->machine);
+    hwloc_bitmap_free(topo->usable);
+    free(topo);
+}
+
+int ompb__pin_policy_check(const char *policy, ompb_error *err)
+{
+    int n;
+    if (!policy || strcmp(policy, "compact") == 0 || strcmp(policy, "spread") == 0
+        || strcmp(policy, "none") == 0)
+        return 0;
+    if (strncmp(policy, "cpus:", 5) == 0)
+        return parse_pu_list(policy, policy + 5, NULL, &n, err);
+    return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%s' (%s)", policy,
+                           OMPB__PIN_ACCEPTED);
+}
+
+ompb__binder ompb__pin_binder(const char *policy)
+{
+    if (!policy)
+        return env_set("OMP_PLACES") || env_set("OMP_PROC_BIND") ? OMPB__BINDER_RUNTIME
+                                                                  : OMPB__BINDER_OURS;
+    return strcmp(policy, "none") == 0 ? OMPB__BINDER_NONE : OMPB__BINDER_OURS;
+}
+
+const char *ompb__binder_name(ompb__binder binder)
+{
+    switch (binder) {
+    case OMPB__BINDER_OURS: return "ompbench";
+    case OMPB__BINDER_RUNTIME: return "runtime";
+    default: return "none";
+    }
+}
+
+const char *ompb__binder_describe(ompb__binder binder)
+{
+    switch (binder) {
+    case OMPB__BINDER_OURS:
+        return "ompbench binds each team thread to one PU at team start (hwloc)";
+    case OMPB__BINDER_RUNTIME:
+        return "the OpenMP runtime binds (OMP_PLACES/OMP_PROC_BIND set, no --pin); "
+               "ompbench only observes";
+    default:
+        return "nobody binds (--pin none): the OS may move threads";
+    }
+}
+
+int ompb__topology_usable_pus(const ompb__topology *topo)
+{
+    return hwloc_bitmap_weight(topo->usable);
+}
+
+int ompb__pin_plan_new(const ompb__topology *topo, const char *policy, int threads,
+                       ompb__pin_plan **out, ompb_error *err)
+{
+    *out = NULL;
+    if (threads < 1)
+        return ompb__error_set(err, OMPB_EINVAL, "pin plan: invalid thread count %d "
+                               "(accepted: 1 or more)", threads);
+    int rc = ompb__pin_policy_check(policy, err);
+    if (rc != 0)
+        return rc;
+    ompb__binder binder = ompb__pin_binder(policy);
+    const char *name = policy ? policy
+                              : binder == OMPB__BINDER_RUNTIME ? "runtime" : "compact";
+    ompb__pin_plan *plan = plan_alloc(threads, name);
+    if (!plan)
+        return ompb__error_set(err, OMPB_ENOMEM, "pin plan: out of memory");
+    plan->binder = binder;
+    plan->topo = topo;
+    plan->oversubscribed = threads > ompb__topology_usable_pus(topo);
+    if (binder == OMPB__BINDER_OURS && (rc = plan_fill(plan, topo, err)) != 0) {
+        ompb__pin_plan_free(plan);
+        return rc;
+    }
+    *out = plan;
+    return 0;
+}
+
+void ompb__pin_plan_free(ompb__pin_plan *plan)
+{
+    free(plan);
+}
+
+int ompb__pin_plan_pus(const ompb__pin_plan *plan)
+{
+    if (plan->binder != OMPB__BINDER_OURS)
+        return ompb__topology_usable_pus(plan->topo);
+    hwloc_bitmap_t seen = hwloc_bitmap_alloc();
+    if (!seen)
+        return plan->threads;
+    for (int t = 0; t < plan->threads; t++)
+        hwloc_bitmap_set(seen, (unsigned)plan->pu[t]);
+    int n = hwloc_bitmap_weight(seen);
+    hwloc_bitmap_free(seen);
+    return n;
+}
+
+int ompb__pin_plan_bind_self(const ompb__pin_plan *plan, int t)
+{
+    if (!plan || plan->binder != OMPB__BINDER_OURS)
+        return 0;
+    if (t < 0 || t >= plan->threads)
+        return OMPB_EINVAL;
+    /* On a synthetic or XML topology the PU numbers are not this machine's. */
+    if (plan->pu[t] < 0 || !plan->topo || !plan->topo->this_system)
+        return 0;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set)
+        return OMPB_ENOMEM;
+    hwloc_bitmap_only(set, (unsigned)plan->pu[t]);
+    int rc = hwloc_set_cpubind(plan->topo->topo, set, HWLOC_CPUBIND_THREAD);
+    hwloc_bitmap_free(set);
+    return rc == 0 ? 0 : OMPB_EIO;
+}
+
+int ompb__current_pu(void)
+{
+    int cpu = sched_getcpu();
+    return cpu < 0 ? -1 : cpu;
+}
+
+void ompb__topology_summarize(const ompb__topology *topo, ompb__topology_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->packages = count(topo->machine, HWLOC_OBJ_PACKAGE);
+    out->numa_nodes = count(topo->machine, HWLOC_OBJ_NUMANODE);
+    out->cores = count(topo->machine, HWLOC_OBJ_CORE);
+    out->pus = count(topo->machine, HWLOC_OBJ_PU);
+    out->usable_cores = count(topo->topo, HWLOC_OBJ_CORE);
+    out->usable_pus = ompb__topology_usable_pus(topo);
+    out->this_system = topo->this_system;
+    hwloc_bitmap_list_snprintf(out->usable_cpuset, sizeof out->usable_cpuset, topo->usable);
+    hwloc_obj_t pkg = hwloc_get_obj_by_type(topo->machine, HWLOC_OBJ_PACKAGE, 0);
+    const char *model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
+    snprintf(out->cpu_model, sizeof out->cpu_model, "%s", model ? model : "");
+}
+
+size_t ompb__topology_caches(const ompb__topology *topo, ompb__cache_info *out, size_t cap)
+{
+    static const hwloc_obj_type_t types[] = {
+        HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L1ICACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L2ICACHE,
+        HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L3ICACHE, HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE,
+    };
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        hwloc_obj_t c = hwloc_get_obj_by_type(topo->machine, types[i], 0);
+        if (!c)
+            continue;
+        if (n < cap) {
+            out[n].type = cache_type_name(c->attr->cache.type);
+            out[n].level = (int)c->attr->cache.depth;
+            out[n].size = (unsigned long long)c->attr->cache.size;
+            out[n].num_sharing = hwloc_bitmap_weight(c->cpuset);
+        }
+        n++;
+    }
+    return n;
+}
+
+int ompb__topology_export_xml(const ompb__topology *topo, const char *path, ompb_error *err)
+{
+    char *xml = NULL;
+    int len = 0;
+    if (hwloc_topology_export_xmlbuffer(topo->machine, &xml, &len, 0) != 0)
+        return ompb__error_set(err, OMPB_ENOMEM, "--topology-xml: hwloc cannot export XML");
+    ompb__outfile of;
+    int rc = ompb__outfile_open(&of, path, err);
+    if (rc == 0) {
+        /* hwloc counts the terminating NUL in len. */
+        size_t size = len > 0 ? (size_t)len - 1 : 0;
+        if (fwrite(xml, 1, size, of.fp) != size) {
+            ompb__outfile_abort(&of);
+            rc = ompb__error_set(err, OMPB_EIO, "--topology-xml: cannot write '%s': %s",
+                                 path, strerror(errno));
+        } else {
+            rc = ompb__outfile_commit(&of, err);
+        }
+    }
+    hwloc_free_xmlbuffer(topo->machine, xml);
+    return rc;
+}
+
+int ompb__topology_restrict(ompb__topology *topo, const char *pu_list, ompb_error *err)
+{
+    int *list = malloc(MAX_LIST_PUS * sizeof *list), n = 0;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    char policy[256];
+    int rc = list && set ? 0 : ompb__error_set(err, OMPB_ENOMEM, "topology: out of memory");
+    snprintf(policy, sizeof policy, "cpus:%s", pu_list);
+    if (rc == 0)
+        rc = parse_pu_list(policy, pu_list, list, &n, err);
+    for (int i = 0; rc == 0 && i < n; i++)
+        hwloc_bitmap_set(set, (unsigned)list[i]);
+    if (rc == 0) {
+        hwloc_bitmap_and(set, set, topo->usable);
+        rc = restrict_copy(topo, set, err);
+    }
+    hwloc_bitmap_free(set);
+    free(list);
+    return rc;
+}
+
+void ompb__omp_places_text(char *buf, size_t len)
+{
+    int places = omp_get_num_places();
+    size_t pos = 0;
+    buf[0] = '\0';
+    if (places <= 0)
+        snprintf(buf, len, "none");
+    for (int p = 0; p < places; p++) {
+        int n = omp_get_place_num_procs(p);
+        int *ids = n > 0 ? malloc((size_t)n * sizeof *ids) : NULL;
+        if (ids)
+            omp_get_place_proc_ids(p, ids);
+        append(buf, len, &pos, p ? ",{" : "{", 0);
+        for (int i = 0; ids && i < n; i++)
+            append(buf, len, &pos, i ? ",%d" : "%d", ids[i]);
+        append(buf, len, &pos, "}", 0);
+        free(ids);
+    }
+}
+
+const char *ompb__proc_bind_name(int bind)
+{
+    switch (bind) {
+    case omp_proc_bind_false: return "false";
+    case omp_proc_bind_true: return "true";
+    case omp_proc_bind_master: return "primary";
+    case omp_proc_bind_close: return "close";
+    case omp_proc_bind_spread: return "spread";
+    default: return "unknown";
+    }
+}
+
+int ompb__show_plan(FILE *out, const ompb__topology *topo, const ompb__instance *inst,
+                    size_t n, const char *policy, ompb_error *err)
+{
+    int width = 8;
+    for (size_t i = 0; i < n; i++)
+        if ((int)strlen(inst[i].name) > width)
+            width = (int)strlen(inst[i].name);
+    print_summary(out, topo);
+    print_binder(out, policy);
+    fprintf(out, "%-*s  %3s  %s\n", width, "instance", "T", "thread->PU/core");
+    for (size_t i = 0; i < n; i++) {
+        ompb__pin_plan *plan;
+        int rc = ompb__pin_plan_new(topo, policy, inst[i].threads, &plan, err);
+        if (rc != 0)
+            return rc;
+        fprintf(out, "%-*s  %3d  ", width, inst[i].name, inst[i].threads);
+        print_map(out, plan);
+        ompb__pin_plan_free(plan);
+    }
+    return 0;
+}

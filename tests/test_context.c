@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run context: every JSON field is written and parsed back with jansson;
+ * environment warnings are driven by recorded /proc and /sys files
+ * (tests/data/context) and by the environment, never by the host's state;
+ * warnings are printed once to stderr and recorded once.
+ */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <ompbench/version.h>
+
+#include "context.h"
+#include "suite.h"
+
+#define SYSROOT(name) OMPB_TEST_DATA_DIR "/context/" name
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* Variables that change warnings or the binder; cleared for each test. */
+static const char *const controlled[] = {"OMP_PLACES", "OMP_PROC_BIND", "OMP_WAIT_POLICY"};
+static char *saved[3];
+
+static int clear_env(void)
+{
+    for (size_t i = 0; i < 3; i++) {
+        const char *v = getenv(controlled[i]);
+        saved[i] = v ? strdup(v) : NULL;
+        unsetenv(controlled[i]);
+    }
+    ompb__context_set_sysroot(NULL);
+    return 0;
+}
+
+static int restore_env(void)
+{
+    for (size_t i = 0; i < 3; i++) {
+        unsetenv(controlled[i]);
+        if (saved[i])
+            setenv(controlled[i], saved[i], 1);
+        free(saved[i]);
+        saved[i] = NULL;
+    }
+    ompb__context_set_sysroot(NULL);
+    return 0;
+}
+
+/* Serializes and parses back, as a reader of the results file would. */
+static json_t *round_trip(const ompb__context *ctx)
+{
+    json_t *j = ompb__context_to_json(ctx);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    json_error_t jerr;
+    json_t *back = json_loads(text, 0, &jerr);
+    free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+    return back;
+}
+
+static json_t *ompb_obj(json_t *ctx_json)
+{
+    json_t *o = json_object_get(ctx_json, "ompbench");
+    CU_ASSERT_TRUE_FATAL(json_is_object(o));
+    return o;
+}
+
+/* Number of recorded warnings containing needle. */
+static int warnings_with(json_t *ctx_json, const char *needle)
+{
+    json_t *w = json_object_get(ompb_obj(ctx_json), "warnings"), *v;
+    size_t i;
+    int n = 0;
+    CU_ASSERT_TRUE_FATAL(json_is_array(w));
+    json_array_foreach(w, i, v)
+        n += strstr(json_string_value(v), needle) != NULL;
+    return n;
+}
+
+static bool matches(const char *text, const char *pattern)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return false;
+    bool ok = regexec(&re, text, 0, NULL, 0) == 0;
+    regfree(&re);
+    return ok;
+}
+
+/* Redirects stderr to a temporary file while a warning is raised. */
+static int saved_fd = -1;
+static FILE *capture_file;
+
+static void capture_begin(void)
+{
+    fflush(stderr);
+    capture_file = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(capture_file);
+    saved_fd = dup(STDERR_FILENO);
+    dup2(fileno(capture_file), STDERR_FILENO);
+}
+
+static void capture_end(char *buf, size_t len)
+{
+    fflush(stderr);
+    dup2(saved_fd, STDERR_FILENO);
+    close(saved_fd);
+    rewind(capture_file);
+    size_t n = fread(buf, 1, len - 1, capture_file);
+    buf[n] = '\0';
+    fclose(capture_file);
+}
+
+static ompb__pin_plan *plan_on(ompb__topology **t, const char *desc, const char *pin, int threads)
+{
+    ompb__pin_plan *plan = NULL;
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic(desc, t, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(*t, pin, threads, &plan, NULL), 0);
+    return plan;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+/* The Google Benchmark context fields, with the types its tools expect. */
+static void test_gbench_fields(void)
+{
+    char host[256] = "";
+    ompb__context *ctx = ompb__context_new(NULL, "benches/examples");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    json_t *j = round_trip(ctx);
+    const char *date = json_string_value(json_object_get(j, "date"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(date);
+    CU_ASSERT_TRUE(matches(date, "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+                                 "[+-][0-9]{2}:[0-9]{2}$"));
+    gethostname(host, sizeof host - 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "host_name")), host);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "executable")),
+                           "benches/examples");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "num_cpus")),
+                    sysconf(_SC_NPROCESSORS_ONLN));
+    CU_ASSERT_TRUE(json_is_integer(json_object_get(j, "mhz_per_cpu")));
+    CU_ASSERT_TRUE(json_is_boolean(json_object_get(j, "cpu_scaling_enabled")));
+    CU_ASSERT_TRUE(json_is_array(json_object_get(j, "caches")));
+    json_t *load = json_object_get(j, "load_avg");
+    CU_ASSERT_TRUE(json_is_array(load) && json_array_size(load) == 3);
+    CU_ASSERT_TRUE(json_is_number(json_array_get(load, 0)));
+    const char *bt = json_string_value(json_object_get(j, "library_build_type"));
+    CU_ASSERT_TRUE(bt && (strcmp(bt, "release") == 0 || strcmp(bt, "debug") == 0));
+    /* "debug" exactly when the library is a Debug or unoptimized build. */
+    json_t *o = ompb_obj(j);
+    bool dbg = strcmp(json_string_value(json_object_get(o, "build_type")), "Debug") == 0
+               || !json_is_true(json_object_get(o, "optimized"));
+    CU_ASSERT_EQUAL(strcmp(bt, "debug") == 0, dbg);
+    CU_ASSERT_EQUAL(warnings_with(j, "unoptimized build") == 1, dbg);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "json_schema_version")), 1);
+    json_decref(j);
+    ompb__context_free(ctx);
+}
+
+/* Our extras: version, CPU, OpenMP runtime, environment, compiler, pin. */
+static void test_ompbench_fields(void)
+{
+    setenv("OMP_OMPBTEST_B", "2", 1);
+    setenv("OMP_OMPBTEST_A", "1", 1);
+    setenv("GOMP_OMPBTEST", "g", 1);
+    setenv("KMP_OMPBTEST", "k", 1);
+    setenv("XOMP_OMPBTEST", "no", 1);
+    ompb__config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.default_threads = 3;
+    ompb__context *ctx = ompb__context_new(&cfg, "x");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    json_t *j = round_trip(ctx), *o = ompb_obj(j);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "version")), OMPB_VERSION_STRING);
+    CU_ASSERT_TRUE(json_is_string(json_object_get(o, "cpu_model")));
+    json_t *env = json_object_get(o, "environment");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(env, "OMP_OMPBTEST_A")), "1");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(env, "GOMP_OMPBTEST")), "g");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(env, "KMP_OMPBTEST")), "k");
+    CU_ASSERT_PTR_NULL(json_object_get(env, "XOMP_OMPBTEST"));
+    CU_ASSERT_PTR_NULL(json_object_get(env, "PATH"));
+    /* Sorted by name, so two runs' contexts diff cleanly. */
+    char *text = json_dumps(env, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    CU_ASSERT_TRUE(strstr(text, "OMP_OMPBTEST_A") < strstr(text, "OMP_OMPBTEST_B"));
+    CU_ASSERT_TRUE(strstr(text, "GOMP_OMPBTEST") < strstr(text, "KMP_OMPBTEST"));
+    free(text);
+
+    json_t *omp = json_object_get(o, "openmp");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(omp, "_OPENMP")), _OPENMP);
+    CU_ASSERT_TRUE(json_is_string(json_object_get(omp, "version")));
+    CU_ASSERT_PTR_NOT_NULL(strstr("GNU libgomp|LLVM libomp|Intel libiomp5",
+                                  json_string_value(json_object_get(omp, "vendor"))));
+    CU_ASSERT_TRUE(json_integer_value(json_object_get(omp, "max_threads")) >= 1);
+    CU_ASSERT_TRUE(json_is_string(json_object_get(omp, "proc_bind")));
+    CU_ASSERT_TRUE(strlen(json_string_value(json_object_get(o, "compiler"))) > 0);
+    CU_ASSERT_TRUE(json_is_string(json_object_get(o, "compiler_flags")));
+    CU_ASSERT_TRUE(json_is_boolean(json_object_get(o, "optimized")));
+    CU_ASSERT_TRUE(json_is_string(json_object_get(o, "build_type")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(o, "load_avg")), 3);
+    json_t *gov = json_object_get(o, "cpu_governor");
+    CU_ASSERT_TRUE(json_is_null(gov) || json_is_string(gov));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(o, "default_threads")), 3);
+    json_t *topo = json_object_get(o, "topology");
+    CU_ASSERT_TRUE(json_integer_value(json_object_get(topo, "usable_pus")) >= 1);
+    CU_ASSERT_TRUE(json_is_string(json_object_get(topo, "usable_cpuset")));
+    json_t *pin = json_object_get(o, "pin");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "policy")), "compact");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "ompbench");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(pin, "given")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(pin, "plans")), 0);
+    CU_ASSERT_TRUE(json_is_array(json_object_get(o, "warnings")));
+    json_decref(j);
+    ompb__context_free(ctx);
+    unsetenv("OMP_OMPBTEST_A");
+    unsetenv("OMP_OMPBTEST_B");
+    unsetenv("GOMP_OMPBTEST");
+    unsetenv("KMP_OMPBTEST");
+    unsetenv("XOMP_OMPBTEST");
+}
+
+/* Recorded /proc and /sys of a busy machine with a powersave governor. */
+static void test_sysroot_busy(void)
+{
+    ompb__context_set_sysroot(SYSROOT("sysroot-busy"));
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context_set_sysroot(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    json_t *j = round_trip(ctx), *o = ompb_obj(j);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "cpu_model")),
+                           "Test CPU 9000 @ 2.40GHz");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "mhz_per_cpu")), 2400);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(j, "cpu_scaling_enabled")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "cpu_governor")), "powersave");
+    CU_ASSERT_EQUAL(json_real_value(json_array_get(json_object_get(j, "load_avg"), 0)), 100000.0);
+    CU_ASSERT_EQUAL(warnings_with(j, "governor is 'powersave', not 'performance'"), 1);
+    CU_ASSERT_EQUAL(warnings_with(j, "load average 100000.00 is above the"), 1);
+    json_decref(j);
+    ompb__context_free(ctx);
+}
+
+static void test_sysroot_quiet(void)
+{
+    ompb__context_set_sysroot(SYSROOT("sysroot-quiet"));
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context_set_sysroot(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    json_t *j = round_trip(ctx), *o = ompb_obj(j);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "cpu_model")), "Quiet CPU");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "mhz_per_cpu")), 3100);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(j, "cpu_scaling_enabled")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "cpu_governor")), "performance");
+    CU_ASSERT_EQUAL(warnings_with(j, "governor"), 0);
+    CU_ASSERT_EQUAL(warnings_with(j, "load average"), 0);
+    CU_ASSERT_EQUAL(warnings_with(j, "OMP_WAIT_POLICY"), 0);
+    json_decref(j);
+    ompb__context_free(ctx);
+}
+
+static void test_passive_wait_policy(void)
+{
+    setenv("OMP_WAIT_POLICY", "Passive", 1);
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    json_t *j = round_trip(ctx);
+    CU_ASSERT_EQUAL(warnings_with(j, "OMP_WAIT_POLICY=Passive"), 1);
+    CU_ASSERT_EQUAL(warnings_with(j, "100x"), 1);
+    json_decref(j);
+    ompb__context_free(ctx);
+    setenv("OMP_WAIT_POLICY", "active", 1);
+    ctx = ompb__context_new(NULL, "x");
+    j = round_trip(ctx);
+    CU_ASSERT_EQUAL(warnings_with(j, "OMP_WAIT_POLICY"), 0);
+    json_decref(j);
+    ompb__context_free(ctx);
+    unsetenv("OMP_WAIT_POLICY");
+}
+
+/* A synthetic machine: counts, usable cpuset and caches in both forms. */
+static void test_topology_and_caches(void)
+{
+    ompb__topology *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic("pack:2 numa:2 l3:1 core:4 pu:2", &t,
+                                                        NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, "0-7,16", NULL), 0);
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context_set_topology(ctx, t);
+    json_t *j = round_trip(ctx);
+    json_t *topo = json_object_get(ompb_obj(j), "topology");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(topo, "packages")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(topo, "numa_nodes")), 4);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(topo, "cores")), 16);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(topo, "pus")), 32);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(topo, "usable_cores")), 5);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(topo, "usable_pus")), 9);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(topo, "usable_cpuset")), "0-7,16");
+    CU_ASSERT_TRUE(json_is_false(json_object_get(topo, "this_system")));
+    json_t *caches = json_object_get(j, "caches"), *l3 = json_array_get(caches, 0);
+    CU_ASSERT_EQUAL_FATAL(json_array_size(caches), 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(l3, "type")), "Unified");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(l3, "level")), 3);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(l3, "num_sharing")), 8);
+    CU_ASSERT_TRUE(json_integer_value(json_object_get(l3, "size")) > 0);
+    json_decref(j);
+    ompb__context_free(ctx);
+    ompb__topology_close(t);
+}
+
+/* Per-T maps are recorded once each; oversubscription warns once per run. */
+static void test_plans_and_oversubscription(void)
+{
+    ompb__topology *t = NULL;
+    ompb__pin_plan *p2 = plan_on(&t, "pack:1 core:2 pu:2", "compact", 2), *p6, *p8;
+    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "compact", 6, &p6, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "compact", 8, &p8, NULL), 0);
+    ompb__config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.pin = "compact";
+    ompb__context *ctx = ompb__context_new(&cfg, "x");
+    char err[1024];
+    capture_begin();
+    ompb__context_add_plan(ctx, p2);
+    ompb__context_add_plan(ctx, p2);
+    ompb__context_add_plan(ctx, p6);
+    ompb__context_add_plan(ctx, p8);
+    capture_end(err, sizeof err);
+    CU_ASSERT_STRING_EQUAL(err, "ompbench: warning: oversubscribed: 6 threads on 4 PUs; threads "
+                                "share PUs round-robin and rounds include time slicing\n");
+    json_t *j = round_trip(ctx), *pin = json_object_get(ompb_obj(j), "pin");
+    CU_ASSERT_TRUE(json_is_true(json_object_get(pin, "given")));
+    json_t *plans = json_object_get(pin, "plans"), *first = json_array_get(plans, 0);
+    CU_ASSERT_EQUAL_FATAL(json_array_size(plans), 3);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(first, "threads")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(first, "pu"), 1)), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(first, "core"), 1)), 1);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(first, "oversubscribed")));
+    CU_ASSERT_TRUE(json_is_true(json_object_get(json_array_get(plans, 1), "oversubscribed")));
+    CU_ASSERT_EQUAL(warnings_with(j, "oversubscribed"), 1);
+    json_decref(j);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    ompb__context_print_header(out, ctx);
+    fclose(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "placement:  --pin compact; ompbench binds"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "pu map:     T=2: 0 2; T=6: 0 2 1 3 0 2; T=8:"));
+    free(text);
+    ompb__context_free(ctx);
+    ompb__pin_plan_free(p2);
+    ompb__pin_plan_free(p6);
+    ompb__pin_plan_free(p8);
+    ompb__topology_close(t);
+}
+
+static void test_not_pinned(void)
+{
+    ompb__topology *t = NULL;
+    ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "none", 2);
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context_add_plan(ctx, plan);
+    ompb__context_add_plan(ctx, plan);
+    json_t *j = round_trip(ctx);
+    CU_ASSERT_EQUAL(warnings_with(j, "threads are not pinned (--pin none)"), 1);
+    json_t *p = json_array_get(json_object_get(json_object_get(ompb_obj(j), "pin"), "plans"), 0);
+    CU_ASSERT_TRUE(json_is_null(json_array_get(json_object_get(p, "pu"), 0)));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(ompb_obj(j), "pin"),
+                                                             "binder")), "none");
+    json_decref(j);
+    ompb__context_free(ctx);
+    ompb__pin_plan_free(plan);
+    ompb__topology_close(t);
+}
+
+/* OMP_PLACES without --pin: the runtime binds and the header says so. */
+static void test_runtime_binder(void)
+{
+    setenv("OMP_PLACES", "cores", 1);
+    setenv("OMP_PROC_BIND", "close", 1);
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    json_t *j = round_trip(ctx), *o = ompb_obj(j), *pin = json_object_get(o, "pin");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "policy")), "runtime");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(o, "environment"),
+                                                             "OMP_PLACES")), "cores");
+    json_decref(j);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    ompb__context_print_header(out, ctx);
+    fclose(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "placement:  no --pin; the OpenMP runtime binds"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "OMP_PLACES=cores OMP_PROC_BIND=close"));
+    free(text);
+    ompb__context_free(ctx);
+
+    ompb__config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.pin = "spread";
+    ctx = ompb__context_new(&cfg, "x");
+    j = round_trip(ctx);
+    pin = json_object_get(ompb_obj(j), "pin");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "ompbench");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "policy")), "spread");
+    json_decref(j);
+    ompb__context_free(ctx);
+    unsetenv("OMP_PLACES");
+    unsetenv("OMP_PROC_BIND");
+}
+
+/* Printed at once with the prefix, recorded once, identical text only once. */
+static void test_warn_dedup(void)
+{
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    json_t *j = round_trip(ctx);
+    size_t before = json_array_size(json_object_get(ompb_obj(j), "warnings"));
+    json_decref(j);
+    char err[512];
+    capture_begin();
+    ompb__context_warn(ctx, "%s: %d thread migrations", "bench[1]", 3);
+    ompb__context_warn(ctx, "%s: %d thread migrations", "bench[1]", 3);
+    ompb__context_warn(ctx, "%s: %d thread migrations", "bench[2]", 1);
+    ompb__context_warn(NULL, "no context");
+    capture_end(err, sizeof err);
+    CU_ASSERT_STRING_EQUAL(err, "ompbench: warning: bench[1]: 3 thread migrations\n"
+                                "ompbench: warning: bench[2]: 1 thread migrations\n"
+                                "ompbench: warning: no context\n");
+    j = round_trip(ctx);
+    json_t *w = json_object_get(ompb_obj(j), "warnings");
+    CU_ASSERT_EQUAL(json_array_size(w), before + 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(w, before)),
+                           "bench[1]: 3 thread migrations");
+    json_decref(j);
+    ompb__context_free(ctx);
+}
+
+static void test_header(void)
+{
+    ompb__topology *t = NULL;
+    ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "compact", 2);
+    setenv("OMP_OMPBTEST", "v", 1);
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context_set_topology(ctx, t);
+    ompb__context_add_plan(ctx, plan);
+    char *text = NULL;
+    size_t len = 0, lines = 0;
+    FILE *out = open_memstream(&text, &len);
+    ompb__context_print_header(out, ctx);
+    fclose(out);
+    for (const char *p = text; *p; p++)
+        lines += *p == '\n';
+    CU_ASSERT_TRUE(lines >= 6 && lines <= 9);
+    static const char *first = "ompbench " OMPB_VERSION_STRING " on ";
+    CU_ASSERT_TRUE(strncmp(text, first, strlen(first)) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 package, 1 NUMA node, 2 cores, 2 PUs; usable 2 cores,"
+                                        " 2 PUs (0-1) [not this machine]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nopenmp:     "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nbuild:      "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "OMP_OMPBTEST=v"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "placement:  --pin compact (default); ompbench binds"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "pu map:     T=2: 0 1\n"));
+    free(text);
+    unsetenv("OMP_OMPBTEST");
+    ompb__context_free(ctx);
+    ompb__pin_plan_free(plan);
+    ompb__topology_close(t);
+}
+
+static const ompb_test_case cases[] = {
+    {"gbench_fields", test_gbench_fields},
+    {"ompbench_fields", test_ompbench_fields},
+    {"sysroot_busy", test_sysroot_busy},
+    {"sysroot_quiet", test_sysroot_quiet},
+    {"passive_wait_policy", test_passive_wait_policy},
+    {"topology_and_caches", test_topology_and_caches},
+    {"plans_and_oversubscription", test_plans_and_oversubscription},
+    {"not_pinned", test_not_pinned},
+    {"runtime_binder", test_runtime_binder},
+    {"warn_dedup", test_warn_dedup},
+    {"header", test_header},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_context = {"context", clear_env, restore_env, cases};
