@@ -20,7 +20,10 @@
 #include "topology.h"
 
 #define MAX_THREADS 4096
-#define THREADS_ACCEPTED "N, N,M,..., A..B (powers of two plus the ends) or max, with 1 <= N <= 4096"
+#define THREADS_ACCEPTED "N, N,M,... (no repeats), A..B (powers of two plus the ends) or max, with 1 <= N <= 4096"
+/* Rounds are recorded in arrays sized up front; this bounds them. */
+#define MAX_SAMPLE_COUNT 1000000
+#define MAX_SAMPLE_SIZE (UINT64_C(1) << 40)
 
 typedef enum { ARG_NONE, ARG_REQUIRED } arg_kind;
 
@@ -41,14 +44,14 @@ static int parse_positive_int(const char *text, long max, long *out)
     return 0;
 }
 
-static int parse_u64(const char *text, uint64_t *out)
+static int parse_u64(const char *text, uint64_t max, uint64_t *out)
 {
     char *end;
     errno = 0;
     if (text[0] == '-' || text[0] == '+')
         return OMPB_EINVAL;
     unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || *end || errno || v == 0)
+    if (end == text || *end || errno || v == 0 || v > max)
         return OMPB_EINVAL;
     *out = v;
     return 0;
@@ -100,6 +103,9 @@ int ompb__parse_thread_list(const char *text, int max_threads, int *out, size_t 
         long v;
         if (parse_positive_int(tok, MAX_THREADS, &v) || k == cap)
             goto bad;
+        for (size_t j = 0; j < k; j++)
+            if (out[j] == (int)v)
+                goto bad; /* a repeat would give two instances the same name */
         out[k++] = (int)v;
     }
     if (k == 0 || text[strlen(text) - 1] == ',' || text[0] == ',' || strstr(text, ",,"))
@@ -139,10 +145,11 @@ static int opt_filter(ompb__config *cfg, const char *opt, const char *value, omp
 
 static int opt_count(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
-    uint64_t *dst = strcmp(opt, "--sample-count") == 0 ? &cfg->sample_count : &cfg->sample_size;
-    if (parse_u64(value, dst) != 0)
-        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: a positive integer)",
-                               opt, value);
+    bool count = strcmp(opt, "--sample-count") == 0;
+    uint64_t max = count ? MAX_SAMPLE_COUNT : MAX_SAMPLE_SIZE;
+    if (parse_u64(value, max, count ? &cfg->sample_count : &cfg->sample_size) != 0)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 1 to %" PRIu64 ")",
+                               opt, value, max);
     return 0;
 }
 
@@ -235,11 +242,12 @@ static int default_threads_from_env(ompb__config *cfg, ompb_error *err)
         return 0;
     }
     char first[32];
-    size_t len = strcspn(env, ",");
+    size_t skip = strspn(env, " \t");
+    size_t len = strcspn(env + skip, ", \t");
     long v;
     if (len >= sizeof first)
         len = sizeof first - 1;
-    memcpy(first, env, len);
+    memcpy(first, env + skip, len);
     first[len] = '\0';
     if (parse_positive_int(first, MAX_THREADS, &v) != 0)
         return ompb__error_set(err, OMPB_EINVAL,
@@ -288,7 +296,7 @@ int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err
             return OMPB_EINVAL;
         }
     }
-    if (default_threads_from_env(cfg, err) != 0) {
+    if (!cfg->help && !cfg->version && default_threads_from_env(cfg, err) != 0) {
         ompb__config_release(cfg);
         return OMPB_EINVAL;
     }
@@ -320,7 +328,7 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --show-plan          print each instance's thread -> core/PU map and exit\n"
             "  --topology-xml FILE  export the machine's hwloc topology as XML\n"
             "Sampling:\n"
-            "  --sample-count N     measured rounds per instance (default %d)\n"
+            "  --sample-count N     measured rounds per instance (default %d, at most 1000000)\n"
             "  --sample-size N      iterations per round per thread (default: calibrated)\n"
             "  --warmup-time D      warm-up per instance (default 100ms)\n"
             "  --min-time D         minimum round time when calibrating (default 1ms)\n"

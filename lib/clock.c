@@ -67,7 +67,7 @@ int ompb__parse_duration(const char *text, uint64_t *ns)
         if (strcmp(end, units[i].suffix) != 0)
             continue;
         double total = v * units[i].scale;
-        if (total >= 1.8e19)
+        if (total >= 9.2e18) /* llround's range: about 292 years */
             return OMPB_EINVAL;
         *ns = (uint64_t)llround(total);
         return 0;

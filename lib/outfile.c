@@ -39,7 +39,10 @@ int ompb__outfile_open(ompb__outfile *of, const char *path, ompb_error *err)
         ompb__outfile_abort(of);
         return ompb__error_set(err, OMPB_EIO, "cannot write '%s': %s", path, strerror(e));
     }
-    (void)fchmod(fd, 0644);
+    /* mkstemp creates 0600; give the file what open(2) would have. */
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
     of->fp = fdopen(fd, "w");
     if (!of->fp) {
         close(fd);
@@ -70,6 +73,15 @@ int ompb__outfile_commit(ompb__outfile *of, ompb_error *err)
     free(of->path);
     of->tmp = of->path = NULL;
     return 0;
+}
+
+int ompb__outfile_probe(const char *path, ompb_error *err)
+{
+    ompb__outfile of;
+    int rc = ompb__outfile_open(&of, path, err);
+    if (rc == 0)
+        ompb__outfile_abort(&of);
+    return rc;
 }
 
 void ompb__outfile_abort(ompb__outfile *of)

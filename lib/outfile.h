@@ -23,6 +23,10 @@ int ompb__outfile_open(ompb__outfile *of, const char *path, ompb_error *err);
 /* Flushes, fsyncs and renames over path. Returns 0 or OMPB_EIO (then the
  * temporary file is removed and path is untouched). */
 int ompb__outfile_commit(ompb__outfile *of, ompb_error *err);
+/* Checks that path could be written (creates and removes a temporary file
+ * beside it), so a run can refuse a bad path before it starts without
+ * leaving a temporary file behind for its whole duration. */
+int ompb__outfile_probe(const char *path, ompb_error *err);
 /* Removes the temporary file without touching path. */
 void ompb__outfile_abort(ompb__outfile *of);
 

@@ -12,14 +12,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "ompbench/error.h"
+
+#define MAX_THREADS 4096
 
 static const ompb_benchmark **benches;
 static size_t n_benches, cap_benches;
+/* The first rejected registration: constructors cannot report, so
+ * ompb_main() does (exit 2). */
+static char first_error[256];
+
+static int reject(const ompb_benchmark *b, const char *why)
+{
+    if (!first_error[0])
+        snprintf(first_error, sizeof first_error, "benchmark '%s' (%s): %s",
+                 b && b->name ? b->name : "(null)", b && b->file ? b->file : "?", why);
+    return OMPB_EINVAL;
+}
+
+static int validate(const ompb_benchmark *b)
+{
+    if (!b || !b->name || !b->name[0] || !b->fn)
+        return reject(b, "a benchmark needs a name and a body");
+    if (b->n_args && !b->args && !b->tuples)
+        return reject(b, "n_args is set but there is no argument list");
+    if (b->tuples && (b->arity < 1 || b->arity > OMPB_MAX_ARITY))
+        return reject(b, "tuple arity must be 1 to 4 (OMPB_TUPLES(arity, ...))");
+    if (b->n_threads && !b->threads)
+        return reject(b, "n_threads is set but there is no thread list");
+    for (size_t i = 0; i < b->n_threads; i++)
+        if (b->threads[i] < 1 || b->threads[i] > MAX_THREADS)
+            return reject(b, "thread counts must be 1 to 4096 (OMPB_THREADS)");
+    return 0;
+}
+
+const char *ompb__registry_error(void)
+{
+    return first_error[0] ? first_error : NULL;
+}
 
 int ompb_register(const ompb_benchmark *bench)
 {
-    if (!bench || !bench->name || !bench->fn)
+    if (validate(bench) != 0)
         return OMPB_EINVAL;
     if (n_benches == cap_benches) {
         size_t cap = cap_benches ? 2 * cap_benches : 64;
@@ -45,6 +80,7 @@ const ompb_benchmark *ompb__registry_get(size_t i)
 
 void ompb__registry_clear(void)
 {
+    first_error[0] = '\0';
     free(benches);
     benches = NULL;
     n_benches = cap_benches = 0;
@@ -125,8 +161,30 @@ static int fill_instance(ompb__instance *inst, const ompb_benchmark *b, size_t a
     return w < 0 || (size_t)w >= sizeof inst->uri ? OMPB_EINVAL : 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp((*(const ompb__instance *const *)a)->name, (*(const ompb__instance *const *)b)->name);
+}
+
+/* Names must be unique: results, URIs and comparisons are keyed by name. */
+static const char *find_duplicate(ompb__instance *list, size_t n)
+{
+    ompb__instance **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    const char *dup = NULL;
+    if (!sorted)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = &list[i];
+    qsort(sorted, n, sizeof *sorted, cmp_name);
+    for (size_t i = 1; i < n && !dup; i++)
+        if (strcmp(sorted[i - 1]->name, sorted[i]->name) == 0)
+            dup = sorted[i]->name;
+    free(sorted);
+    return dup;
+}
+
 int ompb__instances_expand(const int *threads, size_t n_threads, int default_threads,
-                           ompb__instance **out, size_t *n)
+                           ompb__instance **out, size_t *n, ompb_error *err)
 {
     size_t total = 0;
     for (size_t i = 0; i < n_benches; i++) {
@@ -136,7 +194,7 @@ int ompb__instances_expand(const int *threads, size_t n_threads, int default_thr
     }
     ompb__instance *list = calloc(total ? total : 1, sizeof *list);
     if (!list)
-        return OMPB_ENOMEM;
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
     size_t k = 0;
     for (size_t i = 0; i < n_benches; i++) {
         const ompb_benchmark *b = benches[i];
@@ -148,12 +206,20 @@ int ompb__instances_expand(const int *threads, size_t n_threads, int default_thr
             for (size_t t = 0; t < nt; t++, k++, fi++) {
                 if (fill_instance(&list[k], b, a, tl[t], variant) != 0) {
                     free(list);
-                    return OMPB_EINVAL;
+                    return ompb__error_set(err, OMPB_EINVAL, "benchmark '%s': instance name longer "
+                                           "than %d bytes", b->name, OMPB__NAME_MAX - 1);
                 }
                 list[k].family_index = i;
                 list[k].family_instance = fi;
             }
         }
+    }
+    const char *dup = find_duplicate(list, total);
+    if (dup) {
+        ompb__error_set(err, OMPB_EINVAL, "two instances are named '%s' (repeated argument, thread "
+                        "count or benchmark name; names must be unique)", dup);
+        free(list);
+        return OMPB_EINVAL;
     }
     *out = list;
     *n = total;

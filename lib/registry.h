@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ompbench/bench.h"
+#include "ompbench/error.h"
 
 #define OMPB__NAME_MAX 256
 #define OMPB__URI_MAX 512
@@ -32,15 +33,18 @@ size_t ompb__registry_count(void);
 const ompb_benchmark *ompb__registry_get(size_t i);
 /* Forget every registration (tests only). */
 void ompb__registry_clear(void);
+/* The first rejected registration ("benchmark 'x' (file): why"), or NULL. */
+const char *ompb__registry_error(void);
 
 /*
  * Expands every registered benchmark into instances. threads/n_threads is the
  * --threads list (n_threads = 0: none given); default_threads is the width for
  * benchmarks that list no thread counts when no --threads list is given.
  * On success *out is a malloc'd array the caller frees, *n its length.
+ * OMPB_EINVAL (err names it) when two instances would share a name.
  */
 int ompb__instances_expand(const int *threads, size_t n_threads, int default_threads,
-                           ompb__instance **out, size_t *n);
+                           ompb__instance **out, size_t *n, ompb_error *err);
 
 /* Writes "name[arg, t=T]" for the given parts into buf; returns 0 or OMPB_EINVAL
  * when it does not fit. */

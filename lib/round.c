@@ -10,6 +10,8 @@
  */
 #include "round.h"
 
+#include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,9 @@
  * overshoot by orders of magnitude. */
 #define MAX_GROWTH 10.0
 #define BARRIER_COST_REPS 200
+#define BARRIER_COST_CACHE 4097      /* thread counts cached: 1..4096 */
+/* A sample size this large means the round time does not grow with it. */
+#define MAX_SAMPLE_SIZE (UINT64_C(1) << 40)
 
 typedef enum { PHASE_CALIBRATE, PHASE_WARMUP, PHASE_MEASURE, PHASE_DONE } phase;
 
@@ -101,11 +106,12 @@ static void fail(team *tm, const char *fmt, ...)
 
 double ompb__barrier_cost_ns(int threads)
 {
-    static double cache[64];
+    static double cache[BARRIER_COST_CACHE];
     if (threads <= 1)
         return 0; /* a team of one runs no barrier */
-    if (threads > 0 && threads < 64 && cache[threads] > 0)
+    if (threads < BARRIER_COST_CACHE && cache[threads] > 0)
         return cache[threads];
+    omp_set_dynamic(0);
     double best = 1e30;
 #pragma omp parallel num_threads(threads)
     {
@@ -125,7 +131,7 @@ double ompb__barrier_cost_ns(int threads)
             }
         }
     }
-    if (threads > 0 && threads < 64)
+    if (threads < BARRIER_COST_CACHE)
         cache[threads] = best;
     return best;
 }
@@ -140,6 +146,9 @@ static bool round_complete(team *tm)
         else if (!s->ended)
             fail(tm, "%s: thread %d left its OMPB_ITER loop early (break/return/goto)",
                  tm->inst->name, t);
+        else if (s->reentered)
+            fail(tm, "%s: thread %d entered OMPB_ITER more than once in a round "
+                 "(one timed loop per body)", tm->inst->name, t);
     }
     return !tm->rec->failed;
 }
@@ -187,19 +196,27 @@ static void begin_measuring(team *tm)
     tm->cpu_begin = ompb__process_cpu_ns();
 }
 
-/* Grows the sample size until the slowest thread's sample reaches the target. */
-static void calibrate_step(team *tm, uint64_t busy)
+/* Grows the sample size until the slowest thread's sample reaches the target,
+ * or half the budget is gone (then the last size stands). */
+static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
 {
     ompb__record *rec = tm->rec;
     rec->calibration_rounds++;
-    if (busy >= tm->target_ns) {
+    if (busy >= tm->target_ns || spent >= tm->cfg->max_time_ns / 2) {
         tm->phase = PHASE_WARMUP;
         tm->t_warmup = ompb__now_ns();
         return;
     }
+    if (tm->sample_size >= MAX_SAMPLE_SIZE) {
+        fail(tm, "%s: %" PRIu64 " iterations took only %" PRIu64 " ns: the round time does not "
+             "grow with the sample size (does the body ignore ompb_iter_begin()'s count?)",
+             tm->inst->name, tm->sample_size, busy);
+        return;
+    }
     double growth = busy ? 1.2 * (double)tm->target_ns / (double)busy : MAX_GROWTH;
     growth = growth < 2 ? 2 : growth > MAX_GROWTH ? MAX_GROWTH : growth;
-    tm->sample_size = (uint64_t)((double)tm->sample_size * growth);
+    double next = (double)tm->sample_size * growth;
+    tm->sample_size = next >= (double)MAX_SAMPLE_SIZE ? MAX_SAMPLE_SIZE : (uint64_t)next;
 }
 
 /* Master, after the reduction barrier: records the round and picks the next. */
@@ -214,8 +231,10 @@ static void after_round(team *tm, uint64_t start, uint64_t end)
     uint64_t now = ompb__now_ns(), spent = now - tm->t_instance;
     switch (tm->phase) {
     case PHASE_CALIBRATE:
-        calibrate_step(tm, slowest_busy(tm));
-        if (tm->phase == PHASE_WARMUP && (cfg->warmup_ns == 0 || tm->simulate))
+        calibrate_step(tm, slowest_busy(tm), spent);
+        if (rec->failed)
+            tm->phase = PHASE_DONE;
+        else if (tm->phase == PHASE_WARMUP && (cfg->warmup_ns == 0 || tm->simulate))
             begin_measuring(tm);
         break;
     case PHASE_WARMUP:
@@ -245,14 +264,14 @@ static void check_pu(ompb_state *s, bool count)
     s->pu = pu;
 }
 
-/* One round on thread t, up to the reduction. */
-static void run_round(team *tm, ompb_state *s, bool multi)
+/* One round on this thread, up to the reduction; returns whether it is measured. */
+static bool run_round(team *tm, ompb_state *s, bool multi)
 {
     const ompb_benchmark *b = tm->inst->bench;
     bool measured = tm->phase == PHASE_MEASURE;
     s->sample_size = tm->sample_size;
     s->simulate = tm->simulate && measured;
-    s->began = s->ended = false;
+    s->began = s->ended = s->reentered = false;
     s->iters = 0;
     if (b->batch_setup) {
         b->batch_setup(s);
@@ -262,9 +281,16 @@ static void run_round(team *tm, ompb_state *s, bool multi)
     }
     check_pu(s, measured);
     b->fn(s);
+    return measured;
+}
+
+/* After the reduction's barrier, so it cannot overlap another thread's
+ * timed window. */
+static void finish_round(team *tm, ompb_state *s, bool measured)
+{
     check_pu(s, measured);
-    if (b->batch_teardown)
-        b->batch_teardown(s);
+    if (tm->inst->bench->batch_teardown)
+        tm->inst->bench->batch_teardown(s);
 }
 
 /* Called once by each team thread before its first round. */
@@ -284,9 +310,35 @@ static bool join_team(team *tm, int t)
     return true;
 }
 
+/* The master is the caller's thread: binding it for the team must not
+ * outlive the team. Returns the saved mask (NULL: nothing to restore). */
+static cpu_set_t *save_affinity(const team *tm, size_t *size)
+{
+    if (!tm->plan || tm->plan->binder != OMPB__BINDER_OURS)
+        return NULL;
+    int ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
+    cpu_set_t *set = CPU_ALLOC(ncpu > 0 ? ncpu : 1024);
+    *size = CPU_ALLOC_SIZE(ncpu > 0 ? ncpu : 1024);
+    if (set && sched_getaffinity(0, *size, set) != 0) {
+        CPU_FREE(set);
+        set = NULL;
+    }
+    return set;
+}
+
+static void restore_affinity(cpu_set_t *set, size_t size)
+{
+    if (set) {
+        (void)sched_setaffinity(0, size, set);
+        CPU_FREE(set);
+    }
+}
+
 static int run_team(team *tm)
 {
     uint64_t red_start = UINT64_MAX, red_end = 0;
+    size_t saved_size = 0;
+    cpu_set_t *saved = save_affinity(tm, &saved_size);
     omp_set_dynamic(0);
     tm->t_instance = ompb__now_ns();
 #pragma omp parallel num_threads(tm->threads)
@@ -303,7 +355,7 @@ static int run_team(team *tm)
                 }
                 if (tm->phase == PHASE_DONE)
                     break;
-                run_round(tm, s, multi);
+                bool measured = run_round(tm, s, multi);
                 if (multi) {
                     /* Thread i takes iteration i, so each thread reads its own
                      * slot; the loop's closing barrier publishes the bounds. */
@@ -318,6 +370,7 @@ static int run_team(team *tm)
                     red_start = s->start_ns;
                     red_end = s->end_ns;
                 }
+                finish_round(tm, s, measured);
 #pragma omp master
                 {
                     after_round(tm, red_start, red_end);
@@ -328,6 +381,7 @@ static int run_team(team *tm)
             tm->rec->thread_pu[t] = s->pu;
         }
     }
+    restore_affinity(saved, saved_size);
     for (int t = 0; t < tm->threads; t++)
         tm->rec->migrations += tm->states[t].migrations;
     return tm->rec->failed ? OMPB_ERUN : 0;

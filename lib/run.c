@@ -50,10 +50,11 @@ static bool selected(const ompb__config *cfg, const ompb__instance *inst)
 static int select_instances(run *r, ompb_error *err)
 {
     const ompb__config *cfg = &r->cfg;
+    if (ompb__registry_error())
+        return ompb__error_set(err, OMPB_EINVAL, "%s", ompb__registry_error());
     if (ompb__instances_expand(cfg->threads, cfg->n_threads, cfg->default_threads, &r->all,
-                               &r->n_all) != 0)
-        return ompb__error_set(err, OMPB_EINVAL, "cannot expand the benchmark list "
-                               "(out of memory, or a name longer than %d bytes)", OMPB__NAME_MAX - 1);
+                               &r->n_all, err) != 0)
+        return OMPB_EINVAL;
     r->sel = calloc(r->n_all ? r->n_all : 1, sizeof *r->sel);
     if (!r->sel)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
@@ -119,7 +120,13 @@ static int run_all(run *r)
                                r->sel[i].name, (unsigned long long)res->rec.migrations);
         }
         res->rec.inst = &r->sel[i];
-        ompb__result_analyze(res);
+        if (ompb__result_analyze(res) != 0 && !res->rec.failed) {
+            res->rec.failed = true;
+            snprintf(res->rec.error, sizeof res->rec.error, "%.200s: out of memory computing statistics",
+                     r->sel[i].name);
+            fprintf(stderr, "%s: %s\n", r->argv0, res->rec.error);
+            failures++;
+        }
     }
     progress(r, 0, true);
     return failures;
@@ -127,6 +134,8 @@ static int run_all(run *r)
 
 static int write_report(run *r, ompb_error *err)
 {
+    if (r->cfg.output && ompb__outfile_open(&r->out, r->cfg.output, err) != 0)
+        return OMPB_EIO;
     FILE *fp = r->cfg.output ? r->out.fp : stdout;
     int rc;
     switch (r->cfg.format) {
@@ -192,7 +201,7 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
         return ompb__show_plan(stdout, r->topo, r->sel, r->n_sel, r->cfg.pin, err) == 0
                    ? OMPB_EXIT_OK : usage_error(r, err);
     }
-    if (r->cfg.output && ompb__outfile_open(&r->out, r->cfg.output, err) != 0)
+    if (r->cfg.output && ompb__outfile_probe(r->cfg.output, err) != 0)
         return usage_error(r, err);
     return -1;
 }
@@ -213,8 +222,13 @@ int ompb_main(int argc, char **argv)
     ompb__context_set_topology(r.ctx, r.topo);
     int failures = run_all(&r);
     status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
-    if (failures < 0 || write_report(&r, &err) != 0) {
-        fprintf(stderr, "%s: %s\n", r.argv0, failures < 0 ? "out of memory" : err.text);
+    if (failures < 0) {
+        fprintf(stderr, "%s: out of memory\n", r.argv0);
+        status = OMPB_EXIT_FAILED;
+    } else if (write_report(&r, &err) != 0) {
+        /* The path was checked before the run: this is an I/O failure such
+         * as a full disk, reported like a bad path (exit 2), no file left. */
+        fprintf(stderr, "%s: %s\n", r.argv0, err.text);
         status = OMPB_EXIT_USAGE;
     }
     if (r.results && ompb__report_codspeed(r.results, r.n_sel, &r.cfg, &err) != 0)

@@ -25,6 +25,7 @@ void ompb__state_init(ompb_state *s, const ompb__instance *inst, void **user_dat
 
 uint64_t ompb_iter_begin(ompb_state *state)
 {
+    state->reentered |= state->began;
     state->began = true;
     state->ended = false;
     if (state->simulate)

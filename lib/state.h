@@ -22,6 +22,7 @@ struct ompb_state {
     int thread, threads;
     bool simulate;             /* toggle callgrind instrumentation in iter_begin/end */
     bool began, ended;         /* this round entered / completed the timed loop */
+    bool reentered;            /* entered the timed loop twice in one round: an error */
     uint64_t sample_size;      /* iterations of the current round */
     uint64_t start_ns, end_ns; /* this thread's bounds in the current round */
     uint64_t iters;            /* iterations completed in the current round */

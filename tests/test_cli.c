@@ -108,8 +108,10 @@ static void test_bad_inputs(void)
     expect_rejected("--threads", "99999", "accepted");
     expect_rejected("--threads", "-1", "accepted");
     expect_rejected("--filter", "fib(", "POSIX extended");
-    expect_rejected("--sample-count", "0", "positive integer");
-    expect_rejected("--sample-size", "-5", "positive integer");
+    expect_rejected("--sample-count", "0", "from 1 to 1000000");
+    expect_rejected("--sample-count", "1000001", "from 1 to 1000000");
+    expect_rejected("--sample-size", "-5", "from 1 to");
+    expect_rejected("--threads", "2,2", "no repeats");
     expect_rejected("--warmup-time", "fast", "500ms");
     expect_rejected("--max-time", "0s", "above zero");
     expect_rejected("--min-time", "3 parsecs", "ms");
@@ -117,6 +119,22 @@ static void test_bad_inputs(void)
     expect_rejected("--frobnicate", NULL, "--help");
     expect_rejected("--list=yes", NULL, "no value");
     expect_rejected("--threads", NULL, "missing value");
+}
+
+static void test_help_ignores_bad_environment(void)
+{
+    ompb__config cfg;
+    ompb_error err;
+    setenv("OMP_NUM_THREADS", "-3", 1);
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--help", NULL), 0);
+    ompb__config_release(&cfg);
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--version", NULL), 0);
+    ompb__config_release(&cfg);
+    setenv("OMP_NUM_THREADS", " 4 ", 1); /* libgomp accepts blanks around the value */
+    CU_ASSERT_EQUAL(parse(&cfg, &err, NULL), 0);
+    CU_ASSERT_EQUAL(cfg.default_threads, 4);
+    ompb__config_release(&cfg);
+    unsetenv("OMP_NUM_THREADS");
 }
 
 static void test_bad_omp_num_threads(void)
@@ -146,6 +164,9 @@ static void test_durations(void)
     CU_ASSERT_EQUAL(ompb__parse_duration("", &ns), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb__parse_duration("nan", &ns), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb__parse_duration("1e30s", &ns), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__parse_duration("1e10s", &ns), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__parse_duration("9.3e18ns", &ns), OMPB_EINVAL);
+    CU_ASSERT(ompb__parse_duration("9e18ns", &ns) == 0 && ns == 9000000000000000000ull);
 }
 
 static const ompb_test_case cases[] = {
@@ -154,6 +175,7 @@ static const ompb_test_case cases[] = {
     {"thread_lists", test_thread_lists},
     {"bad_inputs", test_bad_inputs},
     {"bad_omp_num_threads", test_bad_omp_num_threads},
+    {"help_ignores_bad_environment", test_help_ignores_bad_environment},
     {"durations", test_durations},
     {NULL, NULL},
 };

@@ -37,12 +37,43 @@ static int clear_registry(void)
 
 static void test_register_rejects_bad_descriptors(void)
 {
+    static const int zero[] = {0};
     ompb_benchmark nameless = {.fn = body};
     ompb_benchmark bodiless = {.name = "x"};
+    ompb_benchmark no_list = {.name = "no_list", .fn = body, .n_threads = 2};
+    ompb_benchmark zero_threads = {.name = "zero", .fn = body, .threads = zero, .n_threads = 1};
+    ompb_benchmark wide = {.name = "wide", .fn = body, OMPB_TUPLES(5, {1, 2, 3, 4})};
+    ompb_benchmark no_args = {.name = "no_args", .fn = body, .n_args = 3};
+    CU_ASSERT_PTR_NULL(ompb__registry_error());
     CU_ASSERT_EQUAL(ompb_register(NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ompb__registry_error());
     CU_ASSERT_EQUAL(ompb_register(&nameless), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb_register(&bodiless), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_register(&no_list), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_register(&zero_threads), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_register(&wide), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_register(&no_args), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb__registry_count(), 5);
+    /* Only the first rejection is kept: it is what ompb_main reports. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(ompb__registry_error(), "needs a name"));
+}
+
+static const ompb_benchmark twice = {.name = "twice", .file = "x.c", .fn = body, OMPB_ARGS(1, 1)};
+
+static void test_duplicate_names_rejected(void)
+{
+    ompb__instance *list = NULL;
+    size_t n;
+    ompb_error err = {0};
+    const int threads[] = {2, 2};
+    CU_ASSERT_EQUAL(ompb__instances_expand(threads, 2, 1, &list, &n, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "two instances are named"));
+    CU_ASSERT_EQUAL_FATAL(ompb_register(&twice), 0);
+    CU_ASSERT_EQUAL(ompb__instances_expand(NULL, 0, 1, &list, &n, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "'twice[1]'"));
+    /* Restore the suite's registrations for the tests that follow. */
+    ompb__registry_clear();
+    CU_ASSERT_EQUAL(setup_registry(), 0);
 }
 
 static const char *const expected_default[] = {
@@ -54,7 +85,7 @@ static void test_expand_default_width(void)
 {
     ompb__instance *list;
     size_t n;
-    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 3, &list, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 3, &list, &n, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(n, sizeof expected_default / sizeof expected_default[0]);
     for (size_t i = 0; i < n; i++)
         CU_ASSERT_STRING_EQUAL(list[i].name, expected_default[i]);
@@ -73,7 +104,7 @@ static void test_thread_list_overrides_every_benchmark(void)
     ompb__instance *list;
     size_t n;
     const int threads[] = {1, 2};
-    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(threads, 2, 3, &list, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(threads, 2, 3, &list, &n, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(n, 16);
     CU_ASSERT_STRING_EQUAL(list[0].name, "plain[t=1]");
     CU_ASSERT_STRING_EQUAL(list[1].name, "plain[t=2]");
@@ -90,7 +121,7 @@ static void test_uris(void)
 {
     ompb__instance *list;
     size_t n;
-    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 2, &list, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 2, &list, &n, NULL), 0);
     CU_ASSERT_STRING_EQUAL(list[0].uri, "benches/x.c::plain");
     CU_ASSERT_STRING_EQUAL(list[2].uri, "benches/x.c::count[42]");
     CU_ASSERT_STRING_EQUAL(list[9].uri, "benches/examples.c::thread_example[t=4]");
@@ -117,6 +148,7 @@ static void test_name_too_long_is_rejected(void)
 
 static const ompb_test_case cases[] = {
     {"register_rejects_bad_descriptors", test_register_rejects_bad_descriptors},
+    {"duplicate_names_rejected", test_duplicate_names_rejected},
     {"expand_default_width", test_expand_default_width},
     {"thread_list_overrides_every_benchmark", test_thread_list_overrides_every_benchmark},
     {"uris", test_uris},

@@ -118,6 +118,31 @@ static void test_json_round_trip(void)
     json_decref(root);
 }
 
+static void test_json_non_finite_becomes_null(void)
+{
+    ompb__result res = make_result();
+    res.mean_imbalance = 0.0 / 0.0;
+    json_t *root = report_to_json(&res, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *e = json_array_get(json_object_get(root, "benchmarks"), 0);
+    json_t *st = json_object_get(json_object_get(e, "ompbench"), "stats");
+    CU_ASSERT_TRUE(json_is_null(json_object_get(st, "mean_imbalance")));
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "median_ns")), 105.0, 1e-9);
+    json_decref(root);
+}
+
+static void test_json_invalid_name_is_an_error(void)
+{
+    ompb__result res = make_result();
+    snprintf(inst.name, sizeof inst.name, "bad\xff[t=2]"); /* not UTF-8 */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(ompb__report_json(fp, NULL, &res, 1), OMPB_EIO);
+    fclose(fp);
+    free(buf);
+}
+
 static void test_json_failed_instance(void)
 {
     ompb__result res = make_result();
@@ -201,13 +226,18 @@ static void test_outfile_is_atomic(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, missing));
     CU_ASSERT_EQUAL(ompb__outfile_open(&of, dir, &err), OMPB_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "is a directory"));
-    rmdir(dir);
+    CU_ASSERT_EQUAL(ompb__outfile_probe(path, &err), 0);
+    CU_ASSERT_EQUAL(access(path, F_OK), -1); /* the probe leaves nothing */
+    /* Every temporary file is gone: the directory is empty again. */
+    CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
 static const ompb_test_case cases[] = {
     {"analyze", test_analyze},
     {"json_round_trip", test_json_round_trip},
     {"json_failed_instance", test_json_failed_instance},
+    {"json_non_finite_becomes_null", test_json_non_finite_becomes_null},
+    {"json_invalid_name_is_an_error", test_json_invalid_name_is_an_error},
     {"csv", test_csv},
     {"console", test_console},
     {"outfile_is_atomic", test_outfile_is_atomic},

@@ -53,6 +53,53 @@ static void breaking_body(ompb_state *s)
 
 static void loopless_body(ompb_state *s) { (void)s; }
 
+static void twice_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        ompb_clobber_memory();
+    }
+    OMPB_ITER(s) {
+        ompb_clobber_memory();
+    }
+}
+
+/* Ignores the count it is given: its time cannot grow with the sample size. */
+static void ignoring_body(ompb_state *s)
+{
+    ompb_iter_begin(s);
+    ompb_iter_end(s);
+}
+
+/* Timestamps of every batch hook call, to check none falls in a timed window. */
+#define MAX_HOOK_STAMPS 100000
+static uint64_t hook_stamps[MAX_HOOK_STAMPS];
+static atomic_int n_hook_stamps;
+
+static void stamp(void)
+{
+    int i = atomic_fetch_add(&n_hook_stamps, 1);
+    if (i < MAX_HOOK_STAMPS)
+        hook_stamps[i] = ompb__now_ns();
+}
+
+/* Thread 0 is slow, so the others finish early and would run their
+ * teardown inside the round if it were not after the round's barrier. */
+static void uneven_body(ompb_state *s)
+{
+    uint64_t spin = ompb_thread_index(s) == 0 ? 20000 : 10;
+    uint64_t acc = 0;
+    OMPB_ITER(s) {
+        for (uint64_t i = 0; i < ompb_opaque_u64(spin); i++)
+            acc += i;
+    }
+    ompb_black_box(acc);
+}
+static void stamp_hook(ompb_state *s)
+{
+    (void)s;
+    stamp();
+}
+
 static int count_setup(ompb_state *s)
 {
     atomic_fetch_add(&setups, 1);
@@ -233,7 +280,52 @@ static void test_failures_are_reported(void)
 {
     expect_failure(breaking_body, NULL, "left its OMPB_ITER loop early");
     expect_failure(loopless_body, NULL, "never entered its OMPB_ITER loop");
+    expect_failure(twice_body, NULL, "entered OMPB_ITER more than once");
     expect_failure(counting_body, failing_setup, "setup failed");
+}
+
+static void test_calibration_detects_non_scaling_body(void)
+{
+    ompb_benchmark b = {.name = "ignoring", .fn = ignoring_body};
+    ompb__instance inst = make_instance(&b, 1);
+    ompb__config cfg = base_config();
+    cfg.sample_size = 0;
+    cfg.min_time_ns = 1000000;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &cfg, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "does not grow with the sample size"));
+    CU_ASSERT_TRUE(rec.calibration_rounds < 64);
+    ompb__record_free(&rec);
+    /* With a small budget, calibration stops at the budget instead, and the
+     * instance is measured at the size reached. */
+    cfg.max_time_ns = 1;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(rec.rounds, 1);
+    CU_ASSERT_TRUE(rec.sample_size >= 1);
+    ompb__record_free(&rec);
+}
+
+static void test_batch_hooks_outside_timed_windows(void)
+{
+    ompb_benchmark b = {.name = "uneven", .fn = uneven_body, .batch_setup = stamp_hook,
+                        .batch_teardown = stamp_hook};
+    ompb__instance inst = make_instance(&b, T_TEST);
+    ompb__config cfg = base_config();
+    cfg.sample_size = 5;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    atomic_store(&n_hook_stamps, 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    int n = atomic_load(&n_hook_stamps);
+    CU_ASSERT_FATAL(n > 0 && n < MAX_HOOK_STAMPS);
+    size_t inside = 0;
+    for (size_t r = 0; r < rec.rounds; r++)
+        for (int i = 0; i < n; i++)
+            inside += hook_stamps[i] >= rec.start_ns[r] && hook_stamps[i] <= rec.end_ns[r];
+    CU_ASSERT_EQUAL(inside, 0);
+    ompb__record_free(&rec);
 }
 
 static void test_barrier_cost_cached(void)
@@ -250,6 +342,8 @@ static const ompb_test_case cases[] = {
     {"test_mode_runs_one_round", test_test_mode_runs_one_round},
     {"hooks_called_outside_rounds", test_hooks_called_outside_rounds},
     {"failures_are_reported", test_failures_are_reported},
+    {"calibration_detects_non_scaling_body", test_calibration_detects_non_scaling_body},
+    {"batch_hooks_outside_timed_windows", test_batch_hooks_outside_timed_windows},
     {"barrier_cost_cached", test_barrier_cost_cached},
     {NULL, NULL},
 };

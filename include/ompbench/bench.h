@@ -27,6 +27,10 @@
  *
  * Ownership: descriptors are static data owned by the benchmark's translation
  * unit; the library only keeps pointers to them.
+ *
+ * Language: the declaration macros (OMPB_BENCH and its options) use C11
+ * compound literals and designated initializers; the functions and
+ * OMPB_ITER also work from C++, where ompb_black_box is a template.
  */
 #ifndef OMPBENCH_BENCH_H
 #define OMPBENCH_BENCH_H
@@ -184,6 +188,14 @@ static inline void *ompb_opaque_ptr(void *p) { __asm__ volatile("" : "+r"(p)); r
 static inline void ompb_clobber_memory(void) { __asm__ volatile("" : : : "memory"); }
 #endif
 
+#ifdef __cplusplus
+}
+/* ompb_black_box(x): consume a value of any type (C++ overload). */
+template <typename T> static inline void ompb_black_box(const T &v)
+{
+    __asm__ volatile("" : : "r,m"(v) : "memory");
+}
+#else
 /* ompb_black_box(x): consume a value of any arithmetic or pointer type. */
 #define ompb_black_box(x) _Generic((x),                                       \
     float: ompb_black_box_double, double: ompb_black_box_double,              \
@@ -195,9 +207,6 @@ static inline void ompb_clobber_memory(void) { __asm__ volatile("" : : : "memory
     long: ompb_black_box_u64, unsigned long: ompb_black_box_u64,              \
     long long: ompb_black_box_u64, unsigned long long: ompb_black_box_u64,    \
     default: ompb_black_box_ptr)(x)
-
-#ifdef __cplusplus
-}
 #endif
 
 #endif /* OMPBENCH_BENCH_H */

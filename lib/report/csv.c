@@ -31,7 +31,7 @@ int ompb__report_csv(FILE *out, const ompb__result *res, size_t n)
         put_quoted(out, rec->inst->name);
         fputc(',', out);
         put_quoted(out, rec->inst->uri);
-        fprintf(out, ",%d,%zu,%" PRIu64 ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%zu,%zu,%.6g,%.6g,%.6g,%.6g,%" PRIu64 ",",
+        fprintf(out, ",%d,%zu,%" PRIu64 ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g,%.10g,%.10g,%.10g,%" PRIu64 ",",
                 rec->threads, rec->rounds, rec->sample_size, st->median, st->mean, st->stdev, st->min,
                 st->max, st->q1, st->q3, st->ci_low, st->ci_high, st->iqr_outliers, st->stdev_outliers,
                 res[i].mean_skew_ns, res[i].mean_imbalance, bps, ips, rec->migrations);

@@ -6,86 +6,116 @@
  */
 #include "report.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "ompbench/error.h"
 
-/* jansson's json_object_set_new fails only on ENOMEM or a bad key; the whole
- * document is checked at dump time, so per-call results are not tested. */
-static void set(json_t *obj, const char *key, json_t *value)
+/* Every builder below returns NULL when any part of its value could not be
+ * made (out of memory, invalid UTF-8); set() propagates that by failing, so
+ * an incomplete report is an error, never a silently shorter file. */
+static int set(json_t *obj, const char *key, json_t *value)
 {
-    json_object_set_new(obj, key, value);
+    return obj && value ? json_object_set_new(obj, key, value) : (json_decref(value), -1);
+}
+
+/* jansson refuses NaN and infinities; they become null. */
+static json_t *real(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *checked(json_t *obj, int bad)
+{
+    if (bad) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
 }
 
 static json_t *u64_array(const uint64_t *v, size_t n, size_t stride)
 {
     json_t *a = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_integer((json_int_t)v[i * stride]));
-    return a;
+    int bad = !a;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad |= json_array_append_new(a, json_integer((json_int_t)v[i * stride]));
+    return checked(a, bad);
 }
 
 static json_t *samples_json(const ompb__record *rec)
 {
     size_t T = (size_t)rec->threads;
     json_t *makespan = json_array(), *skew = json_array(), *busy = json_array();
-    for (size_t r = 0; r < rec->rounds; r++) {
+    int bad = !makespan || !skew || !busy;
+    for (size_t r = 0; r < rec->rounds && !bad; r++) {
         const uint64_t *st = rec->thread_start_ns + r * T;
         uint64_t smin = st[0], smax = st[0];
         for (size_t t = 1; t < T; t++) {
             smin = st[t] < smin ? st[t] : smin;
             smax = st[t] > smax ? st[t] : smax;
         }
-        json_array_append_new(makespan, json_integer((json_int_t)ompb__record_makespan(rec, r)));
-        json_array_append_new(skew, json_integer((json_int_t)(smax - smin)));
-        json_array_append_new(busy, u64_array(rec->busy_ns + r * T, T, 1));
+        bad |= json_array_append_new(makespan, json_integer((json_int_t)ompb__record_makespan(rec, r)));
+        bad |= json_array_append_new(skew, json_integer((json_int_t)(smax - smin)));
+        bad |= json_array_append_new(busy, u64_array(rec->busy_ns + r * T, T, 1));
     }
-    return json_pack("{s:o, s:o, s:o}", "makespan_ns", makespan, "start_skew_ns", skew,
-                     "busy_ns", busy);
+    json_t *o = json_object();
+    bad |= set(o, "makespan_ns", makespan);
+    bad |= set(o, "start_skew_ns", skew);
+    bad |= set(o, "busy_ns", busy);
+    return checked(o, bad);
 }
 
 static json_t *stats_json(const ompb__result *res)
 {
     const ompb__stats *st = &res->stats;
-    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:f, s:f}",
-                     "min_ns", st->min, "max_ns", st->max, "mean_ns", st->mean,
-                     "stdev_ns", st->stdev, "q1_ns", st->q1, "median_ns", st->median,
-                     "q3_ns", st->q3, "ci95_low_ns", st->ci_low, "ci95_high_ns", st->ci_high,
-                     "iqr_outlier_rounds", (json_int_t)st->iqr_outliers,
-                     "stdev_outlier_rounds", (json_int_t)st->stdev_outliers,
-                     "total_time_s", res->total_time_s, "mean_skew_ns", res->mean_skew_ns,
-                     "mean_imbalance", res->mean_imbalance);
+    const struct { const char *key; double v; } reals[] = {
+        {"min_ns", st->min}, {"max_ns", st->max}, {"mean_ns", st->mean},
+        {"stdev_ns", st->stdev}, {"q1_ns", st->q1}, {"median_ns", st->median},
+        {"q3_ns", st->q3}, {"ci95_low_ns", st->ci_low}, {"ci95_high_ns", st->ci_high},
+        {"total_time_s", res->total_time_s}, {"mean_skew_ns", res->mean_skew_ns},
+        {"mean_imbalance", res->mean_imbalance},
+    };
+    json_t *o = json_object();
+    int bad = 0;
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
+        bad |= set(o, reals[i].key, real(reals[i].v));
+    bad |= set(o, "iqr_outlier_rounds", json_integer((json_int_t)st->iqr_outliers));
+    bad |= set(o, "stdev_outlier_rounds", json_integer((json_int_t)st->stdev_outliers));
+    return checked(o, bad);
 }
 
 static json_t *ompbench_json(const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
     json_t *o = json_object();
-    set(o, "uri", json_string(rec->inst->uri));
-    set(o, "threads", json_integer(rec->threads));
-    set(o, "sample_size", json_integer((json_int_t)rec->sample_size));
-    set(o, "rounds", json_integer((json_int_t)rec->rounds));
-    set(o, "warmup_rounds", json_integer((json_int_t)rec->warmup_rounds));
-    set(o, "warmup_iters", json_integer((json_int_t)rec->warmup_iters));
-    set(o, "calibration_rounds", json_integer((json_int_t)rec->calibration_rounds));
-    set(o, "migrations", json_integer((json_int_t)rec->migrations));
+    int bad = set(o, "uri", json_string(rec->inst->uri));
+    bad |= set(o, "threads", json_integer(rec->threads));
+    bad |= set(o, "sample_size", json_integer((json_int_t)rec->sample_size));
+    bad |= set(o, "rounds", json_integer((json_int_t)rec->rounds));
+    bad |= set(o, "warmup_rounds", json_integer((json_int_t)rec->warmup_rounds));
+    bad |= set(o, "warmup_iters", json_integer((json_int_t)rec->warmup_iters));
+    bad |= set(o, "calibration_rounds", json_integer((json_int_t)rec->calibration_rounds));
+    bad |= set(o, "migrations", json_integer((json_int_t)rec->migrations));
     json_t *pus = json_array();
-    for (int t = 0; t < rec->threads; t++)
-        json_array_append_new(pus, json_integer(rec->thread_pu ? rec->thread_pu[t] : -1));
-    set(o, "pu_map", pus);
+    bad |= !pus;
+    for (int t = 0; t < rec->threads && !bad; t++)
+        bad |= json_array_append_new(pus, json_integer(rec->thread_pu ? rec->thread_pu[t] : -1));
+    bad |= set(o, "pu_map", pus);
     if (!rec->failed) {
-        set(o, "stats", stats_json(res));
-        set(o, "samples", samples_json(rec));
+        bad |= set(o, "stats", stats_json(res));
+        bad |= set(o, "samples", samples_json(rec));
     }
-    return o;
+    return checked(o, bad);
 }
 
 /* The fields every Google Benchmark entry has; run_type and times by caller. */
 static json_t *entry_base(const ompb__result *res, const char *name)
 {
     const ompb__record *rec = &res->rec;
+    /* json_pack returns NULL on any failure, e.g. a name that is not UTF-8. */
     return json_pack("{s:s, s:I, s:I, s:s, s:I, s:I, s:i, s:s}", "name", name,
                      "family_index", (json_int_t)rec->inst->family_index,
                      "per_family_instance_index", (json_int_t)rec->inst->family_instance,
@@ -99,24 +129,25 @@ static json_t *iteration_entry(const ompb__result *res)
     const ompb__record *rec = &res->rec;
     json_t *e = entry_base(res, rec->inst->name);
     double iters = (double)rec->rounds * (double)rec->sample_size;
-    set(e, "run_type", json_string("iteration"));
-    set(e, "iterations", json_integer((json_int_t)(rec->rounds * rec->sample_size)));
+    int bad = set(e, "run_type", json_string("iteration"));
+    bad |= set(e, "iterations", json_integer((json_int_t)(rec->rounds * rec->sample_size)));
     if (rec->failed) {
-        set(e, "error_occurred", json_true());
-        set(e, "error_message", json_string(rec->error));
-        set(e, "real_time", json_real(0));
-        set(e, "cpu_time", json_real(0));
+        bad |= set(e, "error_occurred", json_true());
+        bad |= set(e, "error_message", json_string(rec->error));
+        bad |= set(e, "real_time", json_real(0));
+        bad |= set(e, "cpu_time", json_real(0));
     } else {
-        set(e, "real_time", json_real(iters > 0 ? res->total_time_s * 1e9 / iters : 0));
-        set(e, "cpu_time", json_real(iters > 0 ? (double)rec->cpu_ns / iters : 0));
-        double secs_per_iter = res->stats.mean * 1e-9;
+        /* Rates follow Google Benchmark: from real_time, the mean. */
+        double secs_per_iter = iters > 0 ? res->total_time_s / iters : 0;
+        bad |= set(e, "real_time", real(secs_per_iter * 1e9));
+        bad |= set(e, "cpu_time", real(iters > 0 ? (double)rec->cpu_ns / iters : 0));
         if (rec->bytes_per_iter && secs_per_iter > 0)
-            set(e, "bytes_per_second", json_real((double)rec->bytes_per_iter / secs_per_iter));
+            bad |= set(e, "bytes_per_second", real((double)rec->bytes_per_iter / secs_per_iter));
         if (rec->items_per_iter && secs_per_iter > 0)
-            set(e, "items_per_second", json_real((double)rec->items_per_iter / secs_per_iter));
+            bad |= set(e, "items_per_second", real((double)rec->items_per_iter / secs_per_iter));
     }
-    set(e, "ompbench", ompbench_json(res));
-    return e;
+    bad |= set(e, "ompbench", ompbench_json(res));
+    return checked(e, bad);
 }
 
 static json_t *aggregate_entry(const ompb__result *res, const char *agg, double value)
@@ -124,38 +155,40 @@ static json_t *aggregate_entry(const ompb__result *res, const char *agg, double 
     char name[OMPB__NAME_MAX + 16];
     snprintf(name, sizeof name, "%s_%s", res->rec.inst->name, agg);
     json_t *e = entry_base(res, name);
-    set(e, "run_type", json_string("aggregate"));
-    set(e, "aggregate_name", json_string(agg));
-    set(e, "iterations", json_integer((json_int_t)res->rec.rounds));
-    set(e, "real_time", json_real(value));
-    set(e, "cpu_time", json_real(value));
+    int bad = set(e, "run_type", json_string("aggregate"));
+    bad |= set(e, "aggregate_name", json_string(agg));
+    bad |= set(e, "iterations", json_integer((json_int_t)res->rec.rounds));
+    bad |= set(e, "real_time", real(value));
+    bad |= set(e, "cpu_time", real(value));
     if (strcmp(agg, "cv") == 0)
-        set(e, "aggregate_unit", json_string("percentage"));
-    return e;
+        bad |= set(e, "aggregate_unit", json_string("percentage"));
+    return checked(e, bad);
 }
 
-static void append_result(json_t *list, const ompb__result *res)
+static int append_result(json_t *list, const ompb__result *res)
 {
     const ompb__stats *st = &res->stats;
-    json_array_append_new(list, iteration_entry(res));
+    int bad = json_array_append_new(list, iteration_entry(res));
     if (res->rec.failed || res->rec.rounds == 0)
-        return;
-    json_array_append_new(list, aggregate_entry(res, "mean", st->mean));
-    json_array_append_new(list, aggregate_entry(res, "median", st->median));
-    json_array_append_new(list, aggregate_entry(res, "stddev", st->stdev));
-    json_array_append_new(list, aggregate_entry(res, "cv", st->mean > 0 ? st->stdev / st->mean : 0));
+        return bad;
+    bad |= json_array_append_new(list, aggregate_entry(res, "mean", st->mean));
+    bad |= json_array_append_new(list, aggregate_entry(res, "median", st->median));
+    bad |= json_array_append_new(list, aggregate_entry(res, "stddev", st->stdev));
+    bad |= json_array_append_new(list, aggregate_entry(res, "cv", st->mean > 0 ? st->stdev / st->mean : 0));
+    return bad;
 }
 
 int ompb__report_json(FILE *out, const ompb__context *ctx, const ompb__result *res, size_t n)
 {
     json_t *list = json_array();
-    for (size_t i = 0; i < n; i++)
-        append_result(list, &res[i]);
+    int bad = !list;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad |= append_result(list, &res[i]);
     json_t *root = json_object();
-    set(root, "context", ctx ? ompb__context_to_json(ctx) : json_object());
-    set(root, "benchmarks", list);
-    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) == 0 ? 0 : OMPB_EIO;
-    fputc('\n', out);
+    bad |= set(root, "context", ctx ? ompb__context_to_json(ctx) : json_object());
+    bad |= set(root, "benchmarks", list);
+    if (!bad)
+        bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', out) == EOF;
     json_decref(root);
-    return rc == 0 && !ferror(out) ? 0 : OMPB_EIO;
+    return bad || ferror(out) ? OMPB_EIO : 0;
 }
