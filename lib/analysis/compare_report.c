@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The three renderings of a comparison: a console table, a markdown block to
+ * paste into a pull request, and JSON for scripts. Console and markdown put
+ * what needs attention first (regressions, then improvements, largest change
+ * first); all three carry the summary counts, the geometric-mean change and
+ * the environment warning, so no format hides a suspect comparison.
+ */
+#include "analysis/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/units.h"
+#include "ompbench/error.h"
+
+#define OMPB__NOTE_MAX 200
+#define OMPB__NAME_COL_MAX 60
+#define OMPB__ENV_WARNING "different runtime environments"
+
+typedef struct sort_key {
+    const ompb__compare_row *row;
+    size_t index;
+} sort_key;
+
+/* Within a verdict: regressions and untouched by change descending,
+ * improvements ascending (largest speed-up first), the rest in file order. */
+static double sort_value(const ompb__compare_row *r)
+{
+    switch (r->verdict) {
+    case OMPB__VERDICT_REGRESSED:
+    case OMPB__VERDICT_UNTOUCHED:
+        return -r->change;
+    case OMPB__VERDICT_IMPROVED:
+        return r->change;
+    case OMPB__VERDICT_TOO_FEW:
+        return -fabs(r->change);
+    default:
+        return 0.0;
+    }
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const sort_key *x = a, *y = b;
+    if (x->row->verdict != y->row->verdict)
+        return (int)x->row->verdict - (int)y->row->verdict;
+    double vx = sort_value(x->row), vy = sort_value(y->row);
+    if (vx != vy)
+        return vx < vy ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static sort_key *sorted_rows(const ompb__comparison *cmp)
+{
+    sort_key *keys = malloc((cmp->n + 1) * sizeof *keys);
+    if (!keys)
+        return NULL;
+    for (size_t i = 0; i < cmp->n; i++)
+        keys[i] = (sort_key){&cmp->rows[i], i};
+    qsort(keys, cmp->n, sizeof *keys, cmp_rows);
+    return keys;
+}
+
+static void row_note(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (r->verdict == OMPB__VERDICT_MISSING && r->head)
+        snprintf(buf, cap, "failed in HEAD: %s", r->head->error_message);
+    else if (r->verdict == OMPB__VERDICT_NEW && r->base)
+        snprintf(buf, cap, "failed in BASE: %s", r->base->error_message);
+    else if (r->basis == OMPB__BASIS_THRESHOLD)
+        snprintf(buf, cap, "threshold only (no samples)");
+    else if (r->basis == OMPB__BASIS_TOO_FEW)
+        snprintf(buf, cap, "%zu vs %zu samples: U test cannot reach alpha",
+                 r->base->n_samples, r->head->n_samples);
+    else if (r->basis == OMPB__BASIS_U_TEST)
+        snprintf(buf, cap, r->p < 1e-4 ? "p<0.0001" : "p=%.4f", r->p);
+}
+
+static void summary_line(FILE *out, const ompb__comparison *cmp, const char *strong)
+{
+    char gm[OMPB__UNIT_TEXT_MAX];
+    const size_t *c = cmp->counts;
+    fprintf(out, "%s%zu regressed%s, %zu improved, %zu untouched, %zu new, %zu missing",
+            strong, c[OMPB__VERDICT_REGRESSED], strong, c[OMPB__VERDICT_IMPROVED],
+            c[OMPB__VERDICT_UNTOUCHED], c[OMPB__VERDICT_NEW], c[OMPB__VERDICT_MISSING]);
+    if (c[OMPB__VERDICT_TOO_FEW])
+        fprintf(out, ", %zu with too few samples", c[OMPB__VERDICT_TOO_FEW]);
+    fprintf(out, "; geometric mean change %s%s%s\n", strong,
+            ompb__format_change(gm, sizeof gm, cmp->geomean_change), strong);
+}
+
+static void method_line(FILE *out, const ompb__comparison *cmp)
+{
+    fprintf(out, "A change counts when it exceeds %g%% and a two-sided Mann-Whitney U "
+                 "test on the per-iteration samples rejects equality at alpha %g.\n",
+            cmp->opts.threshold * 100.0, cmp->opts.alpha);
+    if (cmp->threshold_only)
+        fprintf(out, "%zu instance(s) have no raw samples (plain Google Benchmark JSON): "
+                     "threshold only.\n", cmp->threshold_only);
+}
+
+/* ---- console ------------------------------------------------------------ */
+
+static int name_width(const ompb__comparison *cmp)
+{
+    size_t w = strlen("benchmark");
+    for (size_t i = 0; i < cmp->n; i++)
+        if (strlen(cmp->rows[i].name) > w)
+            w = strlen(cmp->rows[i].name);
+    return (int)(w < OMPB__NAME_COL_MAX ? w : OMPB__NAME_COL_MAX);
+}
+
+static void console_row(FILE *out, const ompb__compare_row *r, int w)
+{
+    char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
+    char note[OMPB__NOTE_MAX];
+    row_note(r, note, sizeof note);
+    fprintf(out, "%-*s  %12s  %12s  %9s  %-15s  %s\n", w, r->name,
+            ompb__format_ns(b, sizeof b, r->base_ns), ompb__format_ns(h, sizeof h, r->head_ns),
+            ompb__format_change(c, sizeof c, r->change), ompb__verdict_name(r->verdict), note);
+}
+
+static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key *keys)
+{
+    fprintf(out, "BASE %s\nHEAD %s\n", cmp->base_path, cmp->head_path);
+    summary_line(out, cmp, "");
+    method_line(out, cmp);
+    if (cmp->n_env_diffs)
+        fprintf(out, "warning: " OMPB__ENV_WARNING ":\n");
+    for (size_t i = 0; i < cmp->n_env_diffs; i++)
+        fprintf(out, "  %s\n", cmp->env_diffs[i]);
+    int w = name_width(cmp);
+    fprintf(out, "\n%-*s  %12s  %12s  %9s  %-15s  %s\n", w, "benchmark", "BASE", "HEAD",
+            "change", "verdict", "note");
+    for (size_t i = 0; i < cmp->n; i++)
+        console_row(out, keys[i].row, w);
+}
+
+/* ---- markdown ----------------------------------------------------------- */
+
+/* Table cells: a '|' would end the cell, a newline the table. */
+static void md_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", out);
+        else
+            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+    }
+}
+
+static void md_row(FILE *out, const ompb__compare_row *r)
+{
+    char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
+    char note[OMPB__NOTE_MAX];
+    const char *strong = r->verdict == OMPB__VERDICT_REGRESSED ? "**" : "";
+    row_note(r, note, sizeof note);
+    fputs("| `", out);
+    md_text(out, r->name);
+    fprintf(out, "` | %s | %s | %s%s%s | %s%s%s | ", ompb__format_ns(b, sizeof b, r->base_ns),
+            ompb__format_ns(h, sizeof h, r->head_ns), strong,
+            ompb__format_change(c, sizeof c, r->change), strong, strong,
+            ompb__verdict_name(r->verdict), strong);
+    md_text(out, note);
+    fputs(" |\n", out);
+}
+
+static void print_markdown(FILE *out, const ompb__comparison *cmp, const sort_key *keys)
+{
+    fputs("### ompbench compare\n\n", out);
+    summary_line(out, cmp, "**");
+    fputc('\n', out);
+    if (cmp->n_env_diffs) {
+        fputs("> **Warning:** " OMPB__ENV_WARNING ":\n>\n", out);
+        for (size_t i = 0; i < cmp->n_env_diffs; i++) {
+            fputs("> - ", out);
+            md_text(out, cmp->env_diffs[i]);
+            fputc('\n', out);
+        }
+        fputc('\n', out);
+    }
+    fputs("| Benchmark | BASE | HEAD | Change | Verdict | Note |\n"
+          "|:--|--:|--:|--:|:--|:--|\n", out);
+    for (size_t i = 0; i < cmp->n; i++)
+        md_row(out, keys[i].row);
+    fputc('\n', out);
+    method_line(out, cmp);
+    fprintf(out, "BASE `%s`, HEAD `%s`; times are medians per iteration.\n",
+            cmp->base_path, cmp->head_path);
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static json_t *number_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_row(const ompb__compare_row *r)
+{
+    static const char *const basis[] = {"none", "u_test", "threshold_only",
+                                        "too_few_samples"};
+    char note[OMPB__NOTE_MAX];
+    row_note(r, note, sizeof note);
+    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:I, s:I, s:s}", "name", r->name,
+                     "base_ns", number_or_null(r->base_ns), "head_ns",
+                     number_or_null(r->head_ns), "change_pct",
+                     number_or_null(r->change * 100.0), "verdict",
+                     ompb__verdict_key(r->verdict), "basis", basis[r->basis], "p_value",
+                     number_or_null(r->p), "base_samples",
+                     (json_int_t)(r->base ? r->base->n_samples : 0), "head_samples",
+                     (json_int_t)(r->head ? r->head->n_samples : 0), "note", note);
+}
+
+static json_t *json_summary(const ompb__comparison *cmp)
+{
+    json_t *s = json_object();
+    for (int v = 0; s && v < OMPB__VERDICT_COUNT; v++)
+        json_object_set_new(s, ompb__verdict_key((ompb__verdict)v),
+                            json_integer((json_int_t)cmp->counts[v]));
+    json_object_set_new(s, "geomean_change_pct", number_or_null(cmp->geomean_change * 100.0));
+    json_object_set_new(s, "threshold_only", json_integer((json_int_t)cmp->threshold_only));
+    return s;
+}
+
+static json_t *json_report(const ompb__comparison *cmp)
+{
+    json_t *rows = json_array(), *env = json_array();
+    for (size_t i = 0; i < cmp->n; i++)
+        json_array_append_new(rows, json_row(&cmp->rows[i]));
+    for (size_t i = 0; i < cmp->n_env_diffs; i++)
+        json_array_append_new(env, json_string(cmp->env_diffs[i]));
+    return json_pack("{s:s, s:s, s:f, s:f, s:o, s:{s:b, s:s, s:o}, s:o}", "base",
+                     cmp->base_path, "head", cmp->head_path, "threshold_pct",
+                     cmp->opts.threshold * 100.0, "alpha", cmp->opts.alpha, "summary",
+                     json_summary(cmp), "environment", "differs", cmp->n_env_diffs > 0,
+                     "warning", cmp->n_env_diffs ? OMPB__ENV_WARNING : "", "differences",
+                     env, "instances", rows);
+}
+
+static int print_json(FILE *out, const ompb__comparison *cmp)
+{
+    json_t *root = json_report(cmp);
+    if (!root)
+        return OMPB_ENOMEM;
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    return rc == 0 && fputc('\n', out) != EOF ? 0 : OMPB_EIO;
+}
+
+int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__compare_format fmt)
+{
+    if (fmt == OMPB__COMPARE_JSON)
+        return print_json(out, cmp);
+    sort_key *keys = sorted_rows(cmp);
+    if (!keys)
+        return OMPB_ENOMEM;
+    if (fmt == OMPB__COMPARE_MARKDOWN)
+        print_markdown(out, cmp, keys);
+    else
+        print_console(out, cmp, keys);
+    free(keys);
+    return ferror(out) ? OMPB_EIO : 0;
+}

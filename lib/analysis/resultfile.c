@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Loading result files for `ompbench compare` and `ompbench scaling`. The
+ * JSON is checked as it is read, and the first problem found becomes one
+ * message "FILE: where: what is wrong", so a user with a truncated or foreign
+ * file learns which one and why instead of getting a verdict built on it.
+ * Entries with an "ompbench" object contribute their raw round samples;
+ * plain Google Benchmark entries contribute real_time, and repeated entries
+ * of one name (--benchmark_repetitions) become samples.
+ */
+#include "analysis/resultfile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "stats.h"
+
+#define OMPB__SCHEMA_VERSION 1
+#define OMPB__WHERE_MAX 160
+
+/* Where in the file an entry is, for messages: benchmarks[3] "triad[t=2]". */
+typedef struct entry_ref {
+    const char *label;
+    char where[OMPB__WHERE_MAX];
+} entry_ref;
+
+static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
+{
+    char what[OMPB_ERROR_TEXT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return ompb__error_set(err, code, "%s: %s", label, what);
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    return d ? memcpy(d, s, n) : NULL;
+}
+
+static double unit_ns(const char *unit)
+{
+    static const struct { const char *name; double ns; } units[] = {
+        {"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(unit, units[i].name) == 0)
+            return units[i].ns;
+    return 0.0;
+}
+
+static double median_of(const double *v, size_t n)
+{
+    ompb__stats st;
+    return ompb__stats_compute(v, n, &st) == 0 ? st.median : NAN;
+}
+
+static int append_sample(ompb__rf_instance *in, double v)
+{
+    double *s = realloc(in->samples_ns, (in->n_samples + 1) * sizeof *s);
+    if (!s)
+        return OMPB_ENOMEM;
+    in->samples_ns = s;
+    s[in->n_samples++] = v;
+    return 0;
+}
+
+/* real_time in ns of a Google-Benchmark-shaped entry. */
+static int read_real_time(const json_t *e, const entry_ref *ref, double *ns, ompb_error *err)
+{
+    const json_t *rt = json_object_get(e, "real_time");
+    const json_t *tu = json_object_get(e, "time_unit");
+    if (!json_is_number(rt) || json_number_value(rt) < 0.0)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"real_time\" is missing or not a non-negative number",
+                     ref->where);
+    if (!json_is_string(tu) || unit_ns(json_string_value(tu)) == 0.0)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"time_unit\" is %s%s%s (accepted: ns, us, ms, s)", ref->where,
+                     json_is_string(tu) ? "\"" : "",
+                     json_is_string(tu) ? json_string_value(tu) : "missing",
+                     json_is_string(tu) ? "\"" : "");
+    *ns = json_number_value(rt) * unit_ns(json_string_value(tu));
+    return 0;
+}
+
+/* A positive integer under key, or 0 when absent; -1 when present but wrong. */
+static long long positive_int(const json_t *obj, const char *key)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v)
+        return 0;
+    return json_is_integer(v) && json_integer_value(v) > 0 ? json_integer_value(v) : -1;
+}
+
+static int read_threads(const json_t *e, const json_t *omp, const entry_ref *ref,
+                        int *threads, ompb_error *err)
+{
+    long long t = omp ? positive_int(omp, "threads") : 0;
+    const char *key = "ompbench.threads";
+    if (t == 0) {
+        t = positive_int(e, "threads");
+        key = "threads";
+    }
+    if (t < 0 || t > 1000000)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"%s\" is not a positive integer", ref->where, key);
+    *threads = (int)t;
+    return 0;
+}
+
+static int read_makespans(const json_t *omp, const json_t *samples, const entry_ref *ref,
+                          ompb__rf_instance *in, ompb_error *err)
+{
+    long long size = positive_int(omp, "sample_size");
+    if (size <= 0)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"ompbench.sample_size\" is missing or not a positive integer",
+                     ref->where);
+    const json_t *mk = json_object_get(samples, "makespan_ns");
+    if (!json_is_array(mk) || json_array_size(mk) == 0)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"ompbench.samples.makespan_ns\" is missing or empty", ref->where);
+    size_t i;
+    const json_t *v;
+    json_array_foreach(mk, i, v) {
+        if (!json_is_number(v) || json_number_value(v) < 0.0)
+            return failf(err, OMPB_EINVAL, ref->label,
+                         "%s: makespan_ns[%zu] is not a non-negative number", ref->where, i);
+        if (append_sample(in, json_number_value(v) / (double)size))
+            return OMPB_ENOMEM;
+    }
+    long long rounds = positive_int(omp, "rounds");
+    if (rounds != 0 && (rounds < 0 || (size_t)rounds != json_array_size(mk)))
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"ompbench.rounds\" says %lld but makespan_ns holds %zu values",
+                     ref->where, rounds, json_array_size(mk));
+    return 0;
+}
+
+static int read_busy_round(const json_t *row, size_t r, const entry_ref *ref,
+                           double *imbalance, ompb_error *err)
+{
+    size_t t, threads = json_array_size(row);
+    if (!json_is_array(row) || threads == 0)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: busy_ns[%zu] is not an array of per-thread times", ref->where, r);
+    uint64_t *b = malloc(threads * sizeof *b);
+    const json_t *v;
+    if (!b)
+        return OMPB_ENOMEM;
+    json_array_foreach(row, t, v) {
+        if (!json_is_number(v) || json_number_value(v) < 0.0) {
+            free(b);
+            return failf(err, OMPB_EINVAL, ref->label,
+                         "%s: busy_ns[%zu][%zu] is not a non-negative number", ref->where,
+                         r, t);
+        }
+        b[t] = (uint64_t)json_number_value(v);
+    }
+    *imbalance = ompb__round_imbalance(b, threads);
+    free(b);
+    return 0;
+}
+
+/* Mean imbalance from samples.busy_ns: [[busy of thread 0, 1, ...] per round]. */
+static int read_busy(const json_t *busy, size_t rounds, const entry_ref *ref,
+                     double *imbalance, ompb_error *err)
+{
+    if (!json_is_array(busy) || json_array_size(busy) != rounds)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"ompbench.samples.busy_ns\" is not an array of %zu rounds",
+                     ref->where, rounds);
+    double sum = 0.0;
+    for (size_t r = 0; r < rounds; r++) {
+        double one = 1.0;
+        int rc = read_busy_round(json_array_get(busy, r), r, ref, &one, err);
+        if (rc)
+            return rc;
+        sum += one;
+    }
+    *imbalance = sum / (double)rounds;
+    return 0;
+}
+
+static int read_ompbench(const json_t *omp, const entry_ref *ref, ompb__rf_instance *in,
+                         ompb_error *err)
+{
+    const json_t *samples = json_object_get(omp, "samples");
+    if (!json_is_object(samples))
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"ompbench.samples\" is missing or not an object", ref->where);
+    int rc = read_makespans(omp, samples, ref, in, err);
+    if (rc)
+        return rc;
+    in->rounds = true;
+    in->value_ns = median_of(in->samples_ns, in->n_samples);
+    const json_t *imb = json_object_get(json_object_get(omp, "stats"), "mean_imbalance");
+    if (json_is_number(imb)) {
+        in->imbalance = json_number_value(imb);
+        return 0;
+    }
+    const json_t *busy = json_object_get(samples, "busy_ns");
+    return busy ? read_busy(busy, in->n_samples, ref, &in->imbalance, err) : 0;
+}
+
+static int read_failure(const json_t *e, ompb__rf_instance *in)
+{
+    const json_t *msg = json_object_get(e, "error_message");
+    in->failed = true;
+    in->value_ns = NAN;
+    in->error_message = dup_str(json_is_string(msg) ? json_string_value(msg) : "failed");
+    return in->error_message ? 0 : OMPB_ENOMEM;
+}
+
+/* Fills a fresh instance from entry e (its name is already set). */
+static int read_instance(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
+                         ompb_error *err)
+{
+    const json_t *omp = json_object_get(e, "ompbench");
+    if (omp && !json_is_object(omp))
+        return failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench\" is not an object",
+                     ref->where);
+    int rc = read_threads(e, omp, ref, &in->threads, err);
+    if (rc)
+        return rc;
+    if (json_is_true(json_object_get(e, "error_occurred")))
+        return read_failure(e, in);
+    double real_ns = 0.0;
+    if ((rc = read_real_time(e, ref, &real_ns, err)))
+        return rc;
+    if (omp)
+        return read_ompbench(omp, ref, in, err);
+    in->value_ns = real_ns;
+    return append_sample(in, real_ns);
+}
+
+/* Another Google Benchmark repetition of an instance already read. */
+static int add_repetition(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
+                          ompb_error *err)
+{
+    if (in->rounds || json_object_get(e, "ompbench"))
+        return failf(err, OMPB_EINVAL, ref->label, "%s: the name occurs twice", ref->where);
+    if (in->failed)
+        return 0;
+    if (json_is_true(json_object_get(e, "error_occurred"))) {
+        free(in->samples_ns);
+        in->samples_ns = NULL;
+        in->n_samples = 0;
+        return read_failure(e, in);
+    }
+    double real_ns = 0.0;
+    int rc = read_real_time(e, ref, &real_ns, err);
+    return rc ? rc : append_sample(in, real_ns);
+}
+
+static void instance_release(ompb__rf_instance *in)
+{
+    free(in->name);
+    free(in->samples_ns);
+    free(in->error_message);
+}
+
+static ompb__rf_instance *find_mut(ompb__resultfile *rf, const char *name)
+{
+    return (ompb__rf_instance *)ompb__resultfile_find(rf, name);
+}
+
+static int new_instance(ompb__resultfile *rf, const char *name, ompb__rf_instance **out)
+{
+    ompb__rf_instance *v = realloc(rf->inst, (rf->n + 1) * sizeof *v);
+    if (!v)
+        return OMPB_ENOMEM;
+    rf->inst = v;
+    *out = memset(&v[rf->n], 0, sizeof *v);
+    (*out)->imbalance = NAN;
+    if (!((*out)->name = dup_str(name)))
+        return OMPB_ENOMEM;
+    rf->n++;
+    return 0;
+}
+
+/* "iteration" (or absent: files older than run_type) is read, "aggregate"
+ * skipped; anything else is not Google Benchmark JSON. */
+static int check_run_type(const json_t *e, const entry_ref *ref, bool *skip, ompb_error *err)
+{
+    const json_t *rt = json_object_get(e, "run_type");
+    const char *s = json_is_string(rt) ? json_string_value(rt) : NULL;
+    *skip = s && strcmp(s, "aggregate") == 0;
+    if (!rt || *skip || (s && strcmp(s, "iteration") == 0))
+        return 0;
+    return failf(err, OMPB_EINVAL, ref->label,
+                 "%s: \"run_type\" is %s%s%s (accepted: iteration, aggregate)", ref->where,
+                 s ? "\"" : "", s ? s : "not a string", s ? "\"" : "");
+}
+
+static int read_entry(const json_t *e, size_t idx, const char *label, ompb__resultfile *rf,
+                      ompb_error *err)
+{
+    entry_ref ref = {label, ""};
+    const json_t *name = json_object_get(e, "name");
+    if (!json_is_object(e) || !json_is_string(name) || !json_string_value(name)[0])
+        return failf(err, OMPB_EINVAL, label,
+                     "benchmarks[%zu] is not an object with a non-empty \"name\"", idx);
+    snprintf(ref.where, sizeof ref.where, "benchmarks[%zu] \"%.100s\"", idx,
+             json_string_value(name));
+    bool skip;
+    int rc = check_run_type(e, &ref, &skip, err);
+    if (rc || skip)
+        return rc;
+    if (json_object_get(e, "ompbench"))
+        rf->ours = true;
+    ompb__rf_instance *in = find_mut(rf, json_string_value(name));
+    if (in)
+        return add_repetition(e, &ref, in, err);
+    if ((rc = new_instance(rf, json_string_value(name), &in)))
+        return rc;
+    return read_instance(e, &ref, in, err);
+}
+
+/* A single Google Benchmark run is one value, not a sample to test. */
+static void settle_repetitions(ompb__resultfile *rf)
+{
+    for (size_t i = 0; i < rf->n; i++) {
+        ompb__rf_instance *in = &rf->inst[i];
+        if (in->rounds || in->failed)
+            continue;
+        if (in->n_samples >= 2) {
+            in->value_ns = median_of(in->samples_ns, in->n_samples);
+            continue;
+        }
+        free(in->samples_ns);
+        in->samples_ns = NULL;
+        in->n_samples = 0;
+    }
+}
+
+static int check_context(const json_t *root, const char *label, ompb_error *err)
+{
+    const json_t *ctx = json_object_get(root, "context");
+    if (!ctx)
+        return 0;
+    if (!json_is_object(ctx))
+        return failf(err, OMPB_EINVAL, label, "\"context\" is not an object");
+    const json_t *ver = json_object_get(ctx, "json_schema_version");
+    if (ver && (!json_is_integer(ver) || json_integer_value(ver) != OMPB__SCHEMA_VERSION))
+        return failf(err, OMPB_EINVAL, label,
+                     "unsupported \"context.json_schema_version\" (accepted: %d)",
+                     OMPB__SCHEMA_VERSION);
+    return 0;
+}
+
+static int check_root(const json_t *root, const char *label, ompb_error *err)
+{
+    if (!json_is_object(root))
+        return failf(err, OMPB_EINVAL, label,
+                     "the top level is not an object (expected {\"context\", \"benchmarks\"})");
+    if (json_object_get(root, "creator") && json_object_get(root, "instrument"))
+        return failf(err, OMPB_EINVAL, label,
+                     "this is a CodSpeed runner results file, not a benchmark result "
+                     "(write one with --format json)");
+    if (!json_is_array(json_object_get(root, "benchmarks")))
+        return failf(err, OMPB_EINVAL, label,
+                     "no \"benchmarks\" array: not an ompbench or Google Benchmark JSON "
+                     "result");
+    return check_context(root, label, err);
+}
+
+static int read_root(json_t *root, const char *label, ompb__resultfile *rf,
+                     ompb_error *err)
+{
+    int rc = check_root(root, label, err);
+    if (rc)
+        return rc;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, e) {
+        if ((rc = read_entry(e, i, label, rf, err)))
+            return rc;
+    }
+    settle_repetitions(rf);
+    rf->context = json_incref(json_object_get(root, "context"));
+    return (rf->path = dup_str(label)) ? 0 : OMPB_ENOMEM;
+}
+
+static int from_json(json_t *root, const json_error_t *jerr, const char *label,
+                     ompb__resultfile *rf, ompb_error *err)
+{
+    memset(rf, 0, sizeof *rf);
+    if (!root)
+        return failf(err, OMPB_EINVAL, label,
+                     "not valid JSON (truncated?) at line %d, column %d: %s", jerr->line,
+                     jerr->column, jerr->text);
+    int rc = read_root(root, label, rf, err);
+    json_decref(root);
+    if (rc) {
+        if (rc == OMPB_ENOMEM)
+            failf(err, rc, label, "out of memory");
+        ompb__resultfile_free(rf);
+    }
+    return rc;
+}
+
+int ompb__resultfile_parse(const char *text, const char *label, ompb__resultfile *rf,
+                           ompb_error *err)
+{
+    json_error_t jerr;
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+    return from_json(root, &jerr, label, rf, err);
+}
+
+int ompb__resultfile_load(const char *path, ompb__resultfile *rf, ompb_error *err)
+{
+    memset(rf, 0, sizeof *rf);
+    FILE *fp = fopen(path, "r");
+    struct stat st;
+    if (!fp)
+        return failf(err, OMPB_EIO, path, "cannot open: %s", strerror(errno));
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        return failf(err, OMPB_EIO, path, "is a directory, expected a JSON result file");
+    }
+    json_error_t jerr;
+    json_t *root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
+    fclose(fp);
+    return from_json(root, &jerr, path, rf, err);
+}
+
+void ompb__resultfile_free(ompb__resultfile *rf)
+{
+    for (size_t i = 0; i < rf->n; i++)
+        instance_release(&rf->inst[i]);
+    free(rf->inst);
+    free(rf->path);
+    json_decref(rf->context);
+    memset(rf, 0, sizeof *rf);
+}
+
+const ompb__rf_instance *ompb__resultfile_find(const ompb__resultfile *rf,
+                                               const char *name)
+{
+    for (size_t i = 0; i < rf->n; i++)
+        if (strcmp(rf->inst[i].name, name) == 0)
+            return &rf->inst[i];
+    return NULL;
+}

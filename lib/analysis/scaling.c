@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Strong-scaling tables. Instances whose names differ only in the thread
+ * count are one benchmark family; speedup and parallel efficiency are taken
+ * against the family's smallest thread count, which need not be 1 (a
+ * benchmark declared with OMPB_THREADS(2, 4) is judged against 2 threads).
+ * The SVG rendering of the same data is in scaling_svg.c.
+ */
+#include "analysis/scaling.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analysis/units.h"
+#include "ompbench/error.h"
+
+/* ---- families ------------------------------------------------------------ */
+
+static size_t digits_back(const char *s, size_t end)
+{
+    size_t i = end;
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+        i--;
+    return end - i;
+}
+
+static bool ends_with(const char *s, size_t end, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return end >= n && memcmp(s + end - n, suffix, n) == 0;
+}
+
+/* Length of the name with a trailing "/threads:N" or the "t=N" argument of
+ * "name[..., t=N]" cut out; *keep_bracket tells whether "]" must be put back. */
+static size_t family_cut(const char *name, bool *keep_bracket)
+{
+    size_t len = strlen(name), d;
+    *keep_bracket = false;
+    if ((d = digits_back(name, len)) > 0 && ends_with(name, len - d, "/threads:"))
+        return len - d - strlen("/threads:");
+    if (len < 2 || name[len - 1] != ']' || (d = digits_back(name, len - 1)) == 0 ||
+        !ends_with(name, len - 1 - d, "t="))
+        return len;
+    size_t at = len - 1 - d - 2; /* index of "t=" */
+    if (at > 0 && name[at - 1] == '[')
+        return at - 1;
+    size_t cut = at;
+    while (cut > 0 && name[cut - 1] == ' ')
+        cut--;
+    if (cut == 0 || name[cut - 1] != ',')
+        return len;
+    *keep_bracket = true;
+    return cut - 1;
+}
+
+char *ompb__scaling_family_name(const char *instance_name)
+{
+    bool bracket;
+    size_t cut = family_cut(instance_name, &bracket);
+    char *f = malloc(cut + 2);
+    if (!f)
+        return NULL;
+    memcpy(f, instance_name, cut);
+    if (bracket)
+        f[cut++] = ']';
+    f[cut] = '\0';
+    return f;
+}
+
+void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point *base)
+{
+    pt->speedup = pt->median_ns > 0.0 ? base->median_ns / pt->median_ns : NAN;
+    pt->efficiency = pt->speedup * (double)base->threads / (double)pt->threads;
+}
+
+static ompb__scaling_family *find_family(ompb__scaling *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->families[i].name, name) == 0)
+            return &s->families[i];
+    return NULL;
+}
+
+static int add_point(ompb__scaling *s, char *family, const ompb__rf_instance *in)
+{
+    ompb__scaling_family *f = find_family(s, family);
+    if (f) {
+        free(family);
+    } else {
+        f = realloc(s->families, (s->n + 1) * sizeof *f);
+        if (!f) {
+            free(family);
+            return OMPB_ENOMEM;
+        }
+        s->families = f;
+        f = memset(&f[s->n++], 0, sizeof *f);
+        f->name = family;
+    }
+    for (size_t i = 0; i < f->n; i++)
+        if (f->points[i].threads == in->threads)
+            return 0; /* the same width twice: the first entry stands */
+    ompb__scaling_point *p = realloc(f->points, (f->n + 1) * sizeof *p);
+    if (!p)
+        return OMPB_ENOMEM;
+    f->points = p;
+    p[f->n++] = (ompb__scaling_point){in->threads, in->value_ns, NAN, NAN, in->imbalance};
+    return 0;
+}
+
+static int cmp_points(const void *a, const void *b)
+{
+    return ((const ompb__scaling_point *)a)->threads -
+           ((const ompb__scaling_point *)b)->threads;
+}
+
+/* Sorts each family, fills speedups and drops single-width families. */
+static void settle(ompb__scaling *s)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        ompb__scaling_family *f = &s->families[i];
+        if (f->n < 2) {
+            s->single++;
+            free(f->name);
+            free(f->points);
+            continue;
+        }
+        qsort(f->points, f->n, sizeof *f->points, cmp_points);
+        for (size_t k = 0; k < f->n; k++)
+            ompb__scaling_point_fill(&f->points[k], &f->points[0]);
+        s->families[kept++] = *f;
+    }
+    s->n = kept;
+}
+
+int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < rf->n; i++) {
+        const ompb__rf_instance *in = &rf->inst[i];
+        if (in->failed || in->threads <= 0)
+            continue;
+        char *family = ompb__scaling_family_name(in->name);
+        int rc = family ? add_point(out, family, in) : OMPB_ENOMEM;
+        if (rc) {
+            ompb__scaling_free(out);
+            return rc;
+        }
+    }
+    settle(out);
+    return 0;
+}
+
+void ompb__scaling_free(ompb__scaling *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->families[i].name);
+        free(s->families[i].points);
+    }
+    free(s->families);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- tables -------------------------------------------------------------- */
+
+static void imbalance_text(char *buf, size_t cap, double imbalance)
+{
+    if (isnan(imbalance))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%.3f", imbalance);
+}
+
+static void print_console_family(FILE *out, const ompb__scaling_family *f)
+{
+    fprintf(out, "%s (against %d thread%s)\n", f->name, f->points[0].threads,
+            f->points[0].threads == 1 ? "" : "s");
+    fprintf(out, "%8s  %12s  %8s  %10s  %9s\n", "threads", "median", "speedup",
+            "efficiency", "imbalance");
+    for (size_t i = 0; i < f->n; i++) {
+        const ompb__scaling_point *p = &f->points[i];
+        char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX];
+        imbalance_text(imb, sizeof imb, p->imbalance);
+        fprintf(out, "%8d  %12s  %7.2fx  %9.1f%%  %9s\n", p->threads,
+                ompb__format_ns(t, sizeof t, p->median_ns), p->speedup,
+                p->efficiency * 100.0, imb);
+    }
+}
+
+static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
+{
+    fprintf(out, "#### `%s` (against %d thread%s)\n\n", f->name, f->points[0].threads,
+            f->points[0].threads == 1 ? "" : "s");
+    fputs("| Threads | Median | Speedup | Efficiency | Imbalance |\n"
+          "|--:|--:|--:|--:|--:|\n", out);
+    for (size_t i = 0; i < f->n; i++) {
+        const ompb__scaling_point *p = &f->points[i];
+        char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX];
+        imbalance_text(imb, sizeof imb, p->imbalance);
+        fprintf(out, "| %d | %s | %.2fx | %.1f%% | %s |\n", p->threads,
+                ompb__format_ns(t, sizeof t, p->median_ns), p->speedup,
+                p->efficiency * 100.0, imb);
+    }
+}
+
+static json_t *number_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_family(const ompb__scaling_family *f)
+{
+    json_t *pts = json_array();
+    for (size_t i = 0; i < f->n; i++) {
+        const ompb__scaling_point *p = &f->points[i];
+        json_array_append_new(pts, json_pack("{s:i, s:o, s:o, s:o, s:o}", "threads",
+                                             p->threads, "median_ns",
+                                             number_or_null(p->median_ns), "speedup",
+                                             number_or_null(p->speedup), "efficiency",
+                                             number_or_null(p->efficiency), "imbalance",
+                                             number_or_null(p->imbalance)));
+    }
+    return json_pack("{s:s, s:i, s:o}", "name", f->name, "baseline_threads",
+                     f->points[0].threads, "points", pts);
+}
+
+static int print_json(FILE *out, const ompb__scaling *s)
+{
+    json_t *fams = json_array();
+    for (size_t i = 0; i < s->n; i++)
+        json_array_append_new(fams, json_family(&s->families[i]));
+    json_t *root = json_pack("{s:o, s:I}", "families", fams, "single_width_benchmarks",
+                             (json_int_t)s->single);
+    if (!root)
+        return OMPB_ENOMEM;
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    return rc == 0 && fputc('\n', out) != EOF ? 0 : OMPB_EIO;
+}
+
+int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt)
+{
+    if (fmt == OMPB__SCALING_JSON)
+        return print_json(out, s);
+    for (size_t i = 0; i < s->n; i++) {
+        if (i)
+            fputc('\n', out);
+        if (fmt == OMPB__SCALING_MARKDOWN)
+            print_markdown_family(out, &s->families[i]);
+        else
+            print_console_family(out, &s->families[i]);
+    }
+    if (s->n == 0)
+        fputs("no benchmark was measured at more than one thread count\n", out);
+    else if (s->single)
+        fprintf(out, "\n(%zu benchmark%s measured at a single thread count not shown)\n",
+                s->single, s->single == 1 ? "" : "s");
+    return ferror(out) ? OMPB_EIO : 0;
+}
+
+int ompb__scaling_parse_format(const char *text, ompb__scaling_format *fmt)
+{
+    static const char *const names[] = {"console", "markdown", "json"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *fmt = (ompb__scaling_format)i;
+            return 0;
+        }
+    return OMPB_EINVAL;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Strong scaling (`ompbench scaling RESULT.json`): the instances of one
+ * benchmark measured at several thread counts form a family; each thread
+ * count gets its median time, the speedup and parallel efficiency against
+ * the family's smallest thread count, and the mean imbalance. Reports as a
+ * table (console, markdown, JSON) and as a standalone SVG plot.
+ */
+#ifndef OMPB_ANALYSIS_SCALING_H
+#define OMPB_ANALYSIS_SCALING_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/resultfile.h"
+
+typedef struct ompb__scaling_point {
+    int threads;
+    double median_ns;       /* median per-iteration time */
+    double speedup;         /* median at the smallest thread count / median_ns */
+    double efficiency;      /* speedup * smallest thread count / threads */
+    double imbalance;       /* mean max busy / mean busy; NAN when unknown */
+} ompb__scaling_point;
+
+typedef struct ompb__scaling_family {
+    char *name;             /* instance name without its thread count part */
+    ompb__scaling_point *points; /* ascending thread counts, at least two */
+    size_t n;
+} ompb__scaling_family;
+
+typedef struct ompb__scaling {
+    ompb__scaling_family *families; /* in order of first appearance */
+    size_t n;
+    size_t single;          /* benchmarks measured at one thread count only */
+} ompb__scaling;
+
+typedef enum ompb__scaling_format {
+    OMPB__SCALING_CONSOLE,
+    OMPB__SCALING_MARKDOWN,
+    OMPB__SCALING_JSON
+} ompb__scaling_format;
+
+/*
+ * The family name of an instance name, malloc'd (the caller frees it): the
+ * thread part is dropped from "name[arg, t=N]" -> "name[arg]", "name[t=N]" ->
+ * "name" and Google Benchmark's "name/threads:N" -> "name"; other names are
+ * copied. NULL on ENOMEM.
+ */
+char *ompb__scaling_family_name(const char *instance_name);
+
+/* Point i of a family from its medians (speedup, efficiency filled in).
+ * Exposed for tests: base is the point at the smallest thread count. */
+void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point *base);
+
+/*
+ * Groups rf's successful instances with a known thread count into families;
+ * only families with two or more thread counts are kept. Returns 0 or
+ * OMPB_ENOMEM; on success release out with ompb__scaling_free.
+ */
+int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out);
+void ompb__scaling_free(ompb__scaling *s);
+
+/* The table, one block per family. Returns 0, OMPB_ENOMEM or OMPB_EIO. */
+int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt);
+
+/*
+ * The strong-scaling plot as a standalone SVG document: per family, median
+ * time against threads (log-log) with the ideal line t0 * T0 / T, and
+ * parallel efficiency against threads with the ideal 100% line. Series are
+ * polylines with ids "f<i>-time-measured", "f<i>-time-ideal",
+ * "f<i>-efficiency-measured", "f<i>-efficiency-ideal". Returns 0 or OMPB_EIO.
+ */
+int ompb__scaling_svg(FILE *out, const ompb__scaling *s);
+
+/* Parses "console", "markdown" or "json". Returns 0 or OMPB_EINVAL. */
+int ompb__scaling_parse_format(const char *text, ompb__scaling_format *fmt);
+
+#endif

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Writes the crafted result files of tests/data/compare (run it from anywhere;
+the output is deterministic and committed). Files follow docs/json.md: one
+"iteration" entry per instance with ompbench.samples.makespan_ns, plus the four
+aggregates, which readers must skip. gbench_*.json are plain Google Benchmark
+JSON as its reporter writes it (no "ompbench" objects)."""
+import copy
+import json
+import os
+import statistics
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLE_SIZE = 1000
+
+
+def context(host="node01", runtime="gnu", cpu="Example CPU 3000"):
+    """The context object as lib/context.c writes it; runtime "gnu" or "llvm"."""
+    gnu = runtime == "gnu"
+    return {
+        "date": "2026-11-29T17:30:00+00:00", "host_name": host,
+        "executable": "build/benches/examples", "num_cpus": 2, "mhz_per_cpu": 2900,
+        "cpu_scaling_enabled": False,
+        "caches": [{"type": "Data", "level": 1, "size": 49152, "num_sharing": 1}],
+        "load_avg": [0.1, 0.2, 0.3], "library_build_type": "release",
+        "json_schema_version": 1,
+        "ompbench": {
+            "version": "0.1.0", "cpu_model": cpu,
+            "topology": {"packages": 1, "numa_nodes": 1, "cores": 2, "pus": 2,
+                         "usable_cores": 2, "usable_pus": 2, "usable_cpuset": "0-1",
+                         "this_system": True},
+            "openmp": {"_OPENMP": 201511, "version": "4.5",
+                       "vendor": "GNU libgomp" if gnu else "LLVM libomp",
+                       "library": "/usr/lib/x86_64-linux-gnu/" +
+                                  ("libgomp.so.1.0.0" if gnu else "libomp.so.5"),
+                       "max_threads": 2, "proc_bind": "close" if gnu else "spread",
+                       "num_places": 2},
+            "environment": ({"OMP_PLACES": "cores", "OMP_PROC_BIND": "close"} if gnu else
+                            {"OMP_PROC_BIND": "spread", "OMP_WAIT_POLICY": "passive"}),
+            "compiler": "GNU 12.2.0", "compiler_flags": "-O3", "optimized": True,
+            "build_type": "Release", "load_avg": [0.1, 0.2, 0.3], "default_threads": 2,
+            "cpu_governor": "performance",
+            "pin": {"policy": "compact", "given": False, "binder": "ompbench",
+                    "description": "ompbench binds each team thread", "plans": []},
+            "warnings": [],
+        },
+    }
+
+
+def jitter(center, n, spread=0.01):
+    """n deterministic per-iteration times around center (+-spread), 3 decimals."""
+    return [round(center * (1 + spread * (((i * 7) % 5) - 2) / 2), 3) for i in range(n)]
+
+
+def entry(name, samples, threads=2, busy_ratio=1.0, failed=None):
+    e = {"name": name, "family_index": 0, "per_family_instance_index": 0,
+         "run_name": name, "run_type": "iteration", "repetitions": 1,
+         "repetition_index": 0, "threads": threads, "time_unit": "ns"}
+    if failed:
+        e.update({"error_occurred": True, "error_message": failed, "iterations": 0,
+                  "real_time": 0, "cpu_time": 0})
+        e["ompbench"] = {"threads": threads}
+        return e
+    mk = [int(round(s * SAMPLE_SIZE)) for s in samples]
+    rounds = len(mk)
+    # Thread 0 is the slowest by busy_ratio: imbalance = max / mean.
+    busy = [[m - 50] + [int((m - 50) / busy_ratio)] * (threads - 1) for m in mk]
+    mean = sum(samples) / rounds
+    e.update({"iterations": rounds * SAMPLE_SIZE, "real_time": mean,
+              "cpu_time": mean * threads})
+    e["ompbench"] = {
+        "uri": "benches/examples.c::" + name, "threads": threads,
+        "sample_size": SAMPLE_SIZE, "rounds": rounds, "warmup_rounds": 3,
+        "warmup_iters": 3000, "calibration_rounds": 4, "migrations": 0,
+        "pu_map": list(range(threads)),
+        "stats": {"min_ns": min(samples), "max_ns": max(samples), "mean_ns": mean,
+                  "median_ns": statistics.median(samples)},
+        "samples": {"makespan_ns": mk, "start_skew_ns": [300] * rounds, "busy_ns": busy},
+    }
+    return e
+
+
+def aggregates(e):
+    out = []
+    for agg in ("mean", "median", "stddev", "cv"):
+        a = {k: e[k] for k in ("name", "run_name", "threads", "time_unit")}
+        a.update({"name": e["name"] + "_" + agg, "run_type": "aggregate",
+                  "aggregate_name": agg, "real_time": e.get("real_time", 0),
+                  "cpu_time": 0, "iterations": 1})
+        out.append(a)
+    return out
+
+
+def result(entries, ctx=None):
+    benches = []
+    for e in entries:
+        benches.append(e)
+        if not e.get("error_occurred"):
+            benches += aggregates(e)
+    return {"context": ctx or context(), "benchmarks": benches}
+
+
+def write(name, doc):
+    with open(os.path.join(HERE, name), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+# Every verdict. 20 rounds give the U test plenty of power; "wide" is beyond the
+# threshold in the median but the samples overlap too much to reject equality.
+WIDE_BASE = [90, 100, 110, 120, 130, 95, 105, 115, 125, 135]
+WIDE_HEAD = [99, 109, 119, 129, 139, 104, 114, 124, 134, 144]
+base = [
+    entry("improved[t=2]", jitter(1000.0, 20)),
+    entry("regressed[t=2]", jitter(1000.0, 20)),
+    entry("noise[t=2]", jitter(1000.0, 20)),
+    entry("wide[t=2]", WIDE_BASE),
+    entry("few[t=2]", [100.0, 101.0, 99.0]),
+    entry("edge[t=2]", [100.0] * 10),
+    entry("edge_above[t=2]", [100.0] * 10),
+    entry("gone[t=2]", jitter(500.0, 20)),
+    entry("broken[t=2]", jitter(200.0, 20)),
+]
+head = [
+    entry("improved[t=2]", jitter(800.0, 20)),
+    entry("regressed[t=2]", jitter(1200.0, 20)),
+    entry("noise[t=2]", jitter(1010.0, 20)),
+    entry("wide[t=2]", WIDE_HEAD),
+    entry("few[t=2]", [120.0, 121.0, 119.0]),
+    entry("edge[t=2]", [105.0] * 10),
+    entry("edge_above[t=2]", [105.1] * 10),
+    entry("broken[t=2]", None, failed="benchmark left its loop early"),
+    entry("fresh[t=2]", jitter(300.0, 20)),
+]
+write("base.json", result(base))
+write("head.json", result(head))
+
+# The same measurements as base.json on a different machine and runtime.
+write("base_other_env.json",
+      result(base, context(host="node02", runtime="llvm", cpu="Other CPU 2000")))
+
+# Plain Google Benchmark: one run per instance (threshold only), and with
+# repetitions (each repetition a sample).
+def gbench(name, times, reps=False):
+    out = []
+    for i, t in enumerate(times):
+        out.append({"name": name, "family_index": 0, "per_family_instance_index": 0,
+                    "run_name": name, "run_type": "iteration",
+                    "repetitions": len(times), "repetition_index": i, "threads": 1,
+                    "iterations": 1000, "real_time": t, "cpu_time": t,
+                    "time_unit": "us"})
+    if reps:
+        out.append({"name": name + "_mean", "run_name": name, "run_type": "aggregate",
+                    "aggregate_name": "mean", "repetitions": len(times), "threads": 1,
+                    "iterations": len(times), "real_time": sum(times) / len(times),
+                    "cpu_time": 0, "time_unit": "us"})
+    return out
+
+
+gb_ctx = {"date": "2026-11-29T17:30:00+00:00", "host_name": "node01",
+          "executable": "./bm", "num_cpus": 2, "mhz_per_cpu": 2900,
+          "cpu_scaling_enabled": False, "caches": [], "load_avg": [0.1, 0.1, 0.1],
+          "library_build_type": "release", "json_schema_version": 1}
+write("gbench_base.json", {"context": gb_ctx, "benchmarks":
+      gbench("BM_sort/1024", [10.0]) + gbench("BM_copy/64", [2.0]) +
+      gbench("BM_hash", [5.0])})
+write("gbench_head.json", {"context": gb_ctx, "benchmarks":
+      gbench("BM_sort/1024", [8.0]) + gbench("BM_copy/64", [2.3]) +
+      gbench("BM_hash", [5.1])})
+write("gbench_reps_base.json", {"context": gb_ctx, "benchmarks":
+      gbench("BM_sort/1024", [10.0, 10.1, 9.9, 10.2, 9.8, 10.05, 9.95, 10.15], True)})
+write("gbench_reps_head.json", {"context": gb_ctx, "benchmarks":
+      gbench("BM_sort/1024", [8.0, 8.1, 7.9, 8.2, 7.8, 8.05, 7.95, 8.15], True)})
+
+# Malformed inputs for the command line (the unit test covers each check with
+# inline JSON): cut in the middle, not JSON, JSON of the wrong shape.
+with open(os.path.join(HERE, "base.json")) as f:
+    text = f.read()
+with open(os.path.join(HERE, "truncated.json"), "w") as f:
+    f.write(text[: len(text) // 2])
+with open(os.path.join(HERE, "not_json.txt"), "w") as f:
+    f.write("name,real_time\ntriad,1.5\n")
+write("wrong_schema.json", {"creator": {"name": "codspeed-cpp", "version": "1", "pid": 1},
+                            "instrument": {"type": "walltime"},
+                            "benchmarks": [{"name": "x", "uri": "x", "stats": {}}]})
+write("no_samples.json", result([{
+    **entry("triad[t=2]", [1.0]), "ompbench": {"threads": 2, "sample_size": 1000}}]))
+
+# Scaling: triad at 1, 2, 4 threads, stream from 2 threads, a benchmark at a
+# single width (skipped) and one without a thread part.
+scaling = [
+    entry("triad[1048576, t=1]", [1000.0] * 5, threads=1),
+    entry("triad[1048576, t=2]", [520.0] * 5, threads=2, busy_ratio=1.04),
+    entry("triad[1048576, t=4]", [300.0] * 5, threads=4, busy_ratio=1.25),
+    entry("stream[t=2]", [800.0] * 5, threads=2),
+    entry("stream[t=4]", [500.0] * 5, threads=4),
+    entry("lonely[t=2]", [10.0] * 5, threads=2),
+    entry("fib[20]", [40.0] * 5, threads=1),
+]
+write("scaling.json", result(scaling))

@@ -1,0 +1,749 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results analysis: the Mann-Whitney U test, loading result files (every
+ * validation path), and `ompbench compare` verdicts and reports on the
+ * crafted files of tests/data/compare (written by make_data.py there).
+ *
+ * U-test references: SciPy 1.10 scipy.stats.mannwhitneyu(x, y,
+ * alternative="two-sided", method="exact" or "asymptotic", use_continuity=True),
+ * run with /usr/bin/python3 on the very samples below; critical values from
+ * the published two-tailed alpha = 0.05 table of U (n1 = n2 = 5: 2, 8: 13,
+ * 10: 23, 20: 127).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analysis/compare.h"
+#include "analysis/mannwhitney.h"
+#include "analysis/resultfile.h"
+#include "suite.h"
+
+#define DATA OMPB_TEST_DATA_DIR "/compare/"
+#define REL 1e-12
+
+static void check_rel(double got, double want)
+{
+    CU_ASSERT_DOUBLE_EQUAL(got, want, REL * fabs(want));
+}
+
+/* ---- Mann-Whitney U -------------------------------------------------------- */
+
+static void mw(const double *x, size_t nx, const double *y, size_t ny, ompb__mw_method m,
+               ompb__mw_result *r)
+{
+    CU_ASSERT_EQUAL_FATAL(ompb__mann_whitney(x, nx, y, ny, m, r), 0);
+}
+
+/* scipy: U = 3.0, exact p = 0.030303030303030304, asymptotic 0.03576376659097789. */
+static void test_mw_small_exact(void)
+{
+    const double x[] = {1.1, 2.3, 3.2, 4.8, 5.0};
+    const double y[] = {6.1, 7.2, 2.5, 8.3, 9.9, 10.4};
+    ompb__mw_result r;
+    mw(x, 5, y, 6, OMPB__MW_AUTO, &r);
+    CU_ASSERT_EQUAL(r.method, OMPB__MW_EXACT);
+    CU_ASSERT_FALSE(r.ties);
+    CU_ASSERT_EQUAL(r.u, 3.0);
+    check_rel(r.p, 0.030303030303030304);
+    mw(x, 5, y, 6, OMPB__MW_NORMAL, &r);
+    check_rel(r.p, 0.03576376659097789);
+}
+
+/* scipy: U = 13.0, exact 0.0011289020576946275, asymptotic 0.0021685684190888687. */
+static void test_mw_twelve_by_ten(void)
+{
+    const double x[] = {19.5, 21.2, 20.3, 22.8, 18.1, 23.4, 20.9, 21.7, 19.9, 22.1, 20.6, 24.0};
+    const double y[] = {22.4, 23.9, 21.5, 25.3, 24.6, 22.9, 26.1, 23.3, 24.2, 25.8};
+    ompb__mw_result r;
+    mw(x, 12, y, 10, OMPB__MW_EXACT, &r);
+    CU_ASSERT_EQUAL(r.u, 13.0);
+    check_rel(r.p, 0.0011289020576946275);
+    mw(x, 12, y, 10, OMPB__MW_NORMAL, &r);
+    check_rel(r.p, 0.0021685684190888687);
+    /* Swapping the samples: U' = nx ny - U, same two-sided p. */
+    mw(y, 10, x, 12, OMPB__MW_EXACT, &r);
+    CU_ASSERT_EQUAL(r.u, 120.0 - 13.0);
+    check_rel(r.p, 0.0011289020576946275);
+}
+
+/* Ties: midranks and the tie-corrected variance. scipy asymptotic: U = 17.5,
+ * p = 0.008507986774119168. The exact method refuses tied data. */
+static void test_mw_ties(void)
+{
+    const double x[] = {1, 2, 2, 3, 3, 3, 4, 5, 5, 6};
+    const double y[] = {3, 4, 4, 5, 5, 6, 6, 7, 8, 8, 9};
+    ompb__mw_result r;
+    mw(x, 10, y, 11, OMPB__MW_AUTO, &r);
+    CU_ASSERT_EQUAL(r.method, OMPB__MW_NORMAL);
+    CU_ASSERT_TRUE(r.ties);
+    CU_ASSERT_EQUAL(r.u, 17.5);
+    check_rel(r.p, 0.008507986774119168);
+    CU_ASSERT_EQUAL(ompb__mann_whitney(x, 10, y, 11, OMPB__MW_EXACT, &r), OMPB_ENOTSUP);
+}
+
+/* Every value equal: zero variance, nothing to tell apart (scipy: p = 1). */
+static void test_mw_all_equal(void)
+{
+    const double x[] = {5, 5, 5}, y[] = {5, 5, 5, 5};
+    ompb__mw_result r;
+    mw(x, 3, y, 4, OMPB__MW_AUTO, &r);
+    CU_ASSERT_EQUAL(r.u, 6.0);
+    CU_ASSERT_EQUAL(r.p, 1.0);
+}
+
+/* 40 + 40 interleaved values, the exact recurrence at a size where counts
+ * exceed 2^64: scipy exact 0.8519829474864004, asymptotic 0.8511597790430957. */
+static void test_mw_forty(void)
+{
+    double x[40], y[40];
+    for (int i = 0; i < 40; i++) {
+        x[i] = i * 2.0;
+        y[i] = i * 2.0 + 1.3;
+    }
+    ompb__mw_result r;
+    mw(x, 40, y, 40, OMPB__MW_AUTO, &r);
+    CU_ASSERT_EQUAL(r.method, OMPB__MW_EXACT);
+    CU_ASSERT_EQUAL(r.u, 780.0);
+    CU_ASSERT_DOUBLE_EQUAL(r.p, 0.8519829474864004, 1e-10);
+    mw(x, 40, y, 40, OMPB__MW_NORMAL, &r);
+    check_rel(r.p, 0.8511597790430957);
+}
+
+/* Samples of n + n untied values whose U is exactly u: x_i beats c_i of the y
+ * values (y_j = 2j + 1, x_i = 2 c_i + i / 1000), with sum c_i = u. */
+static void samples_with_u(int n, int u, double *x, double *y)
+{
+    for (int j = 0; j < n; j++)
+        y[j] = 2.0 * j + 1.0;
+    for (int i = 0; i < n; i++) {
+        int c = u > n ? n : u;
+        u -= c;
+        x[i] = 2.0 * c + i / 1000.0;
+    }
+}
+
+/* The published table: U at the critical value rejects at 0.05, one above
+ * does not. Exact p-values from scipy for both. */
+static void test_mw_critical_values(void)
+{
+    static const struct { int n, u; double p_at, p_above; } table[] = {
+        {5, 2, 0.031746031746031744, 0.05555555555555555},
+        {8, 13, 0.04988344988344988, 0.06495726495726495},
+        {10, 23, 0.04325705254497823, 0.0524259022711035},
+        {20, 127, 0.04909032518937244, 0.05239952187284972},
+    };
+    for (size_t c = 0; c < sizeof table / sizeof table[0]; c++) {
+        double x[20], y[20];
+        ompb__mw_result r;
+        for (int k = 0; k < 2; k++) {
+            samples_with_u(table[c].n, table[c].u + k, x, y);
+            mw(x, (size_t)table[c].n, y, (size_t)table[c].n, OMPB__MW_AUTO, &r);
+            CU_ASSERT_EQUAL(r.method, OMPB__MW_EXACT);
+            CU_ASSERT_EQUAL(r.u, (double)(table[c].u + k));
+            CU_ASSERT_DOUBLE_EQUAL(r.p, k ? table[c].p_above : table[c].p_at, 1e-12);
+            CU_ASSERT(k ? r.p > 0.05 : r.p < 0.05);
+        }
+    }
+}
+
+static void test_mw_limits(void)
+{
+    const double x[] = {1, 2, 3};
+    double big[51];
+    ompb__mw_result r;
+    for (int i = 0; i < 51; i++)
+        big[i] = i + 0.5;
+    CU_ASSERT_EQUAL(ompb__mann_whitney(x, 0, x, 3, OMPB__MW_AUTO, &r), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__mann_whitney(x, 3, x, 0, OMPB__MW_AUTO, &r), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__mann_whitney(big, 51, x, 3, OMPB__MW_EXACT, &r), OMPB_ENOTSUP);
+    mw(big, 51, x, 3, OMPB__MW_AUTO, &r);
+    CU_ASSERT_EQUAL(r.method, OMPB__MW_NORMAL);
+    /* 2 / C(6, 3) = 0.1: three rounds each can never reach 0.05. */
+    check_rel(ompb__mw_min_p(3, 3), 0.1);
+    check_rel(ompb__mw_min_p(4, 4), 2.0 / 70.0);
+    CU_ASSERT_EQUAL(ompb__mw_min_p(0, 4), 1.0);
+    CU_ASSERT_EQUAL(ompb__mw_min_p(1, 1), 1.0);
+}
+
+/* ---- result files -------------------------------------------------------- */
+
+static void load(const char *name, ompb__resultfile *rf)
+{
+    ompb_error err = {0};
+    int rc = ompb__resultfile_load(name, rf, &err);
+    if (rc)
+        fprintf(stderr, "\n%s\n", err.text);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+static void test_load_ompbench(void)
+{
+    ompb__resultfile rf;
+    load(DATA "base.json", &rf);
+    CU_ASSERT_TRUE(rf.ours);
+    CU_ASSERT_EQUAL(rf.n, 9); /* aggregates skipped */
+    CU_ASSERT_PTR_NOT_NULL(rf.context);
+    const ompb__rf_instance *in = ompb__resultfile_find(&rf, "improved[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL(in->threads, 2);
+    CU_ASSERT_EQUAL(in->n_samples, 20);
+    CU_ASSERT_TRUE(in->rounds);
+    CU_ASSERT_EQUAL(in->value_ns, 1000.0);
+    /* makespan_ns[0] = 990000 at sample_size 1000. */
+    CU_ASSERT_EQUAL(in->samples_ns[0], 990.0);
+    CU_ASSERT_EQUAL(in->imbalance, 1.0); /* equal busy times */
+    CU_ASSERT_FALSE(in->failed);
+    CU_ASSERT_PTR_NULL(ompb__resultfile_find(&rf, "improved[t=2]_mean"));
+    ompb__resultfile_free(&rf);
+}
+
+static void test_load_failed_instance(void)
+{
+    ompb__resultfile rf;
+    load(DATA "head.json", &rf);
+    const ompb__rf_instance *in = ompb__resultfile_find(&rf, "broken[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_TRUE(in->failed);
+    CU_ASSERT_STRING_EQUAL(in->error_message, "benchmark left its loop early");
+    CU_ASSERT_EQUAL(in->n_samples, 0);
+    ompb__resultfile_free(&rf);
+}
+
+static void test_load_gbench(void)
+{
+    ompb__resultfile rf;
+    load(DATA "gbench_base.json", &rf);
+    CU_ASSERT_FALSE(rf.ours);
+    CU_ASSERT_EQUAL(rf.n, 3);
+    const ompb__rf_instance *in = ompb__resultfile_find(&rf, "BM_sort/1024");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL(in->value_ns, 10000.0); /* 10 us */
+    CU_ASSERT_EQUAL(in->n_samples, 0);
+    CU_ASSERT_PTR_NULL(in->samples_ns);
+    CU_ASSERT_TRUE(isnan(in->imbalance));
+    ompb__resultfile_free(&rf);
+
+    /* Eight repetitions: eight samples, value = their median. */
+    load(DATA "gbench_reps_base.json", &rf);
+    CU_ASSERT_EQUAL(rf.n, 1);
+    CU_ASSERT_EQUAL(rf.inst[0].n_samples, 8);
+    CU_ASSERT_FALSE(rf.inst[0].rounds);
+    CU_ASSERT_DOUBLE_EQUAL(rf.inst[0].value_ns, 10025.0, 1e-9);
+    ompb__resultfile_free(&rf);
+}
+
+/* Busy times [[300, 100]] -> imbalance 300 / 200 = 1.5 when the stats object
+ * does not carry mean_imbalance. */
+static void test_load_imbalance_from_busy(void)
+{
+    const char *text =
+        "{\"benchmarks\": [{\"name\": \"a[t=2]\", \"run_type\": \"iteration\", "
+        "\"real_time\": 1, \"time_unit\": \"ns\", \"threads\": 2, \"ompbench\": {"
+        "\"threads\": 2, \"sample_size\": 4, \"rounds\": 2, \"samples\": {"
+        "\"makespan_ns\": [400, 600], \"busy_ns\": [[300, 100], [200, 200]]}}}]}";
+    ompb__resultfile rf;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(ompb__resultfile_parse(text, "inline", &rf, &err), 0);
+    CU_ASSERT_EQUAL(rf.inst[0].n_samples, 2);
+    CU_ASSERT_EQUAL(rf.inst[0].samples_ns[1], 150.0);
+    CU_ASSERT_EQUAL(rf.inst[0].value_ns, 125.0);
+    CU_ASSERT_DOUBLE_EQUAL(rf.inst[0].imbalance, (1.5 + 1.0) / 2.0, 1e-12);
+    ompb__resultfile_free(&rf);
+}
+
+#define ENTRY(extra) \
+    "{\"benchmarks\": [{\"name\": \"a\", \"run_type\": \"iteration\", " extra "}]}"
+#define OMPB_ENTRY(omp) \
+    ENTRY("\"real_time\": 1, \"time_unit\": \"ns\", \"ompbench\": " omp)
+
+/* Each check of the loader: the message names the input and the problem. */
+static void test_load_malformed_text(void)
+{
+    static const struct { const char *text, *want; } cases[] = {
+        {"", "not valid JSON"},
+        {"{\"benchmarks\": [", "not valid JSON"},
+        {"[1, 2]", "top level is not an object"},
+        {"{\"context\": {}}", "no \"benchmarks\" array"},
+        {"{\"benchmarks\": {}}", "no \"benchmarks\" array"},
+        {"{\"context\": [], \"benchmarks\": []}", "\"context\" is not an object"},
+        {"{\"context\": {\"json_schema_version\": 2}, \"benchmarks\": []}",
+         "json_schema_version"},
+        {"{\"creator\": {}, \"instrument\": {}, \"benchmarks\": []}", "CodSpeed"},
+        {"{\"benchmarks\": [42]}", "benchmarks[0] is not an object"},
+        {"{\"benchmarks\": [{\"real_time\": 1}]}", "non-empty \"name\""},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"run_type\": \"x\"}]}",
+         "benchmarks[0] \"a\": \"run_type\" is \"x\" (accepted: iteration, aggregate)"},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"run_type\": 3}]}", "run_type"},
+        {ENTRY("\"time_unit\": \"ns\""), "\"real_time\" is missing"},
+        {ENTRY("\"real_time\": \"1\", \"time_unit\": \"ns\""), "\"real_time\""},
+        {ENTRY("\"real_time\": -1, \"time_unit\": \"ns\""), "\"real_time\""},
+        {ENTRY("\"real_time\": 1"), "\"time_unit\" is missing"},
+        {ENTRY("\"real_time\": 1, \"time_unit\": \"fortnights\""),
+         "\"time_unit\" is \"fortnights\" (accepted: ns, us, ms, s)"},
+        {ENTRY("\"real_time\": 1, \"time_unit\": \"ns\", \"threads\": 0"),
+         "\"threads\" is not a positive integer"},
+        {OMPB_ENTRY("[]"), "\"ompbench\" is not an object"},
+        {OMPB_ENTRY("{\"threads\": -2}"), "\"ompbench.threads\" is not a positive"},
+        {OMPB_ENTRY("{\"sample_size\": 10}"), "\"ompbench.samples\" is missing"},
+        {OMPB_ENTRY("{\"samples\": {\"makespan_ns\": [1]}}"), "sample_size"},
+        {OMPB_ENTRY("{\"sample_size\": 0, \"samples\": {\"makespan_ns\": [1]}}"),
+         "sample_size"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": []}}"),
+         "makespan_ns\" is missing or empty"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1, \"2\"]}}"),
+         "makespan_ns[1] is not a non-negative number"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"rounds\": 3, \"samples\": "
+                    "{\"makespan_ns\": [1, 2]}}"),
+         "says 3 but makespan_ns holds 2 values"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1, 2], "
+                    "\"busy_ns\": [[1]]}}"),
+         "busy_ns\" is not an array of 2 rounds"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1], "
+                    "\"busy_ns\": [[1, null]]}}"),
+         "busy_ns[0][1]"},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"time_unit\": \"ns\", "
+         "\"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]}}}, "
+         "{\"name\": \"a\", \"real_time\": 1, \"time_unit\": \"ns\"}]}",
+         "benchmarks[1] \"a\": the name occurs twice"},
+        {"{\"benchmarks\": [], \"benchmarks\": []}", "duplicate object key"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ompb__resultfile rf;
+        ompb_error err = {0};
+        int rc = ompb__resultfile_parse(cases[i].text, "in.json", &rf, &err);
+        CU_ASSERT_EQUAL(rc, OMPB_EINVAL);
+        CU_ASSERT_EQUAL(err.code, OMPB_EINVAL);
+        CU_ASSERT_EQUAL(strncmp(err.text, "in.json: ", 9), 0);
+        if (!strstr(err.text, cases[i].want))
+            fprintf(stderr, "\ncase %zu: '%s' lacks '%s'\n", i, err.text, cases[i].want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, cases[i].want));
+        CU_ASSERT_EQUAL(rf.n, 0);
+    }
+}
+
+static void test_load_malformed_files(void)
+{
+    static const struct { const char *path, *want; int code; } cases[] = {
+        {DATA "truncated.json", "not valid JSON (truncated?) at line", OMPB_EINVAL},
+        {DATA "not_json.txt", "not valid JSON", OMPB_EINVAL},
+        {DATA "wrong_schema.json", "CodSpeed runner results file", OMPB_EINVAL},
+        {DATA "no_samples.json", "\"ompbench.samples\" is missing", OMPB_EINVAL},
+        {DATA "does-not-exist.json", "cannot open: No such file", OMPB_EIO},
+        {DATA, "is a directory", OMPB_EIO},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ompb__resultfile rf;
+        ompb_error err = {0};
+        CU_ASSERT_EQUAL(ompb__resultfile_load(cases[i].path, &rf, &err), cases[i].code);
+        CU_ASSERT_EQUAL(strncmp(err.text, cases[i].path, strlen(cases[i].path)), 0);
+        if (!strstr(err.text, cases[i].want))
+            fprintf(stderr, "\n'%s' lacks '%s'\n", err.text, cases[i].want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, cases[i].want));
+    }
+}
+
+/* ---- compare ------------------------------------------------------------- */
+
+typedef struct pair {
+    ompb__resultfile base, head;
+    ompb__comparison cmp;
+} pair;
+
+static void compare_files(const char *base, const char *head, double threshold, pair *p)
+{
+    ompb__compare_opts opts = {threshold, OMPB__COMPARE_DEFAULT_ALPHA};
+    load(base, &p->base);
+    load(head, &p->head);
+    CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&p->base, &p->head, &opts, &p->cmp), 0);
+}
+
+static void release(pair *p)
+{
+    ompb__comparison_free(&p->cmp);
+    ompb__resultfile_free(&p->base);
+    ompb__resultfile_free(&p->head);
+}
+
+static const ompb__compare_row *row(const ompb__comparison *cmp, const char *name)
+{
+    for (size_t i = 0; i < cmp->n; i++)
+        if (strcmp(cmp->rows[i].name, name) == 0)
+            return &cmp->rows[i];
+    CU_FAIL("row not found");
+    return &cmp->rows[0];
+}
+
+/* head.json holds one instance per verdict (see make_data.py). p-values from
+ * scipy on the same samples (ties: asymptotic; wide: exact). */
+static void test_every_verdict(void)
+{
+    static const struct { const char *name; ompb__verdict v; ompb__basis basis; double p; }
+    want[] = {
+        {"improved[t=2]", OMPB__VERDICT_IMPROVED, OMPB__BASIS_U_TEST, 5.894111539564462e-08},
+        {"regressed[t=2]", OMPB__VERDICT_REGRESSED, OMPB__BASIS_U_TEST, 5.894111539564462e-08},
+        {"noise[t=2]", OMPB__VERDICT_UNTOUCHED, OMPB__BASIS_U_TEST, 0.002369265530602953},
+        {"wide[t=2]", OMPB__VERDICT_UNTOUCHED, OMPB__BASIS_U_TEST, 0.31499924224382436},
+        {"few[t=2]", OMPB__VERDICT_TOO_FEW, OMPB__BASIS_TOO_FEW, 0.1},
+        {"edge[t=2]", OMPB__VERDICT_UNTOUCHED, OMPB__BASIS_U_TEST, 1.5937911688066244e-05},
+        {"edge_above[t=2]", OMPB__VERDICT_REGRESSED, OMPB__BASIS_U_TEST,
+         1.5937911688066244e-05},
+        {"gone[t=2]", OMPB__VERDICT_MISSING, OMPB__BASIS_NONE, NAN},
+        {"broken[t=2]", OMPB__VERDICT_MISSING, OMPB__BASIS_NONE, NAN},
+        {"fresh[t=2]", OMPB__VERDICT_NEW, OMPB__BASIS_NONE, NAN},
+    };
+    pair p;
+    compare_files(DATA "base.json", DATA "head.json", 0.05, &p);
+    CU_ASSERT_EQUAL(p.cmp.n, 10);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const ompb__compare_row *r = row(&p.cmp, want[i].name);
+        CU_ASSERT_EQUAL(r->verdict, want[i].v);
+        CU_ASSERT_EQUAL(r->basis, want[i].basis);
+        if (isnan(want[i].p)) {
+            CU_ASSERT_TRUE(isnan(r->p));
+        } else {
+            CU_ASSERT_DOUBLE_EQUAL(r->p, want[i].p, 1e-12 + 1e-9 * want[i].p);
+        }
+    }
+    const ompb__compare_row *r = row(&p.cmp, "improved[t=2]");
+    CU_ASSERT_EQUAL(r->base_ns, 1000.0);
+    CU_ASSERT_EQUAL(r->head_ns, 800.0);
+    CU_ASSERT_DOUBLE_EQUAL(r->change, -0.2, 1e-12);
+    CU_ASSERT_TRUE(isnan(row(&p.cmp, "fresh[t=2]")->base_ns));
+    CU_ASSERT_EQUAL(row(&p.cmp, "fresh[t=2]")->head_ns, 300.0);
+    const size_t *c = p.cmp.counts;
+    CU_ASSERT_EQUAL(c[OMPB__VERDICT_REGRESSED], 2);
+    CU_ASSERT_EQUAL(c[OMPB__VERDICT_IMPROVED], 1);
+    CU_ASSERT_EQUAL(c[OMPB__VERDICT_TOO_FEW], 1);
+    CU_ASSERT_EQUAL(c[OMPB__VERDICT_UNTOUCHED], 3);
+    CU_ASSERT_EQUAL(c[OMPB__VERDICT_NEW], 1);
+    CU_ASSERT_EQUAL(c[OMPB__VERDICT_MISSING], 2);
+    /* numpy: exp(mean(log(head / base))) - 1 over the seven matched pairs. */
+    CU_ASSERT_DOUBLE_EQUAL(p.cmp.geomean_change, 0.04781408467964776, 1e-12);
+    CU_ASSERT_EQUAL(p.cmp.n_env_diffs, 0);
+    CU_ASSERT_EQUAL(p.cmp.threshold_only, 0);
+    release(&p);
+}
+
+/* "edge" changes by exactly 5% (105 / 100), "edge_above" by 5.1%; both are
+ * significant. A change counts only when it exceeds the threshold. */
+static void test_threshold_edge(void)
+{
+    static const struct { double threshold; ompb__verdict edge, above; } cases[] = {
+        {0.05, OMPB__VERDICT_UNTOUCHED, OMPB__VERDICT_REGRESSED},
+        {0.0499, OMPB__VERDICT_REGRESSED, OMPB__VERDICT_REGRESSED},
+        {0.051, OMPB__VERDICT_UNTOUCHED, OMPB__VERDICT_UNTOUCHED},
+        {0.0, OMPB__VERDICT_REGRESSED, OMPB__VERDICT_REGRESSED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pair p;
+        compare_files(DATA "base.json", DATA "head.json", cases[i].threshold, &p);
+        CU_ASSERT_EQUAL(row(&p.cmp, "edge[t=2]")->verdict, cases[i].edge);
+        CU_ASSERT_EQUAL(row(&p.cmp, "edge_above[t=2]")->verdict, cases[i].above);
+        release(&p);
+    }
+}
+
+/* The U test decides when the threshold is passed: "wide" (+8%, p = 0.315)
+ * counts at alpha 0.5; "noise" (+1%) never passes the 5% threshold. */
+static void test_alpha(void)
+{
+    ompb__compare_opts opts = {0.05, 0.5};
+    pair p;
+    load(DATA "base.json", &p.base);
+    load(DATA "head.json", &p.head);
+    CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&p.base, &p.head, &opts, &p.cmp), 0);
+    CU_ASSERT_EQUAL(row(&p.cmp, "wide[t=2]")->verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "noise[t=2]")->verdict, OMPB__VERDICT_UNTOUCHED);
+    /* 3 + 3 samples can reach p = 0.1 < 0.5: no longer too few. */
+    CU_ASSERT_EQUAL(row(&p.cmp, "few[t=2]")->verdict, OMPB__VERDICT_REGRESSED);
+    release(&p);
+}
+
+static void test_identical_runs(void)
+{
+    pair p;
+    compare_files(DATA "base.json", DATA "base.json", 0.05, &p);
+    CU_ASSERT_EQUAL(p.cmp.n, 9);
+    CU_ASSERT_EQUAL(p.cmp.counts[OMPB__VERDICT_UNTOUCHED], 9);
+    for (size_t i = 0; i < p.cmp.n; i++) {
+        CU_ASSERT_EQUAL(p.cmp.rows[i].verdict, OMPB__VERDICT_UNTOUCHED);
+        CU_ASSERT_EQUAL(p.cmp.rows[i].change, 0.0);
+    }
+    CU_ASSERT_EQUAL(p.cmp.geomean_change, 0.0);
+    CU_ASSERT_EQUAL(p.cmp.n_env_diffs, 0);
+    release(&p);
+}
+
+/* The contexts differ in host, CPU, OpenMP runtime and OMP_ variables; the
+ * "environment" object lists every variable, so one set on one side only is
+ * reported as unset on the other. */
+static void test_different_environments(void)
+{
+    static const char *const want[] = {
+        "host_name: \"node01\" vs \"node02\"",
+        "ompbench.cpu_model: \"Example CPU 3000\" vs \"Other CPU 2000\"",
+        "ompbench.openmp.vendor: \"GNU libgomp\" vs \"LLVM libomp\"",
+        ("ompbench.openmp.library: \"/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0\" vs "
+         "\"/usr/lib/x86_64-linux-gnu/libomp.so.5\""),
+        "ompbench.openmp.proc_bind: \"close\" vs \"spread\"",
+        "ompbench.environment.OMP_PROC_BIND: \"close\" vs \"spread\"",
+        "ompbench.environment.OMP_PLACES: \"cores\" vs (unset)",
+        "ompbench.environment.OMP_WAIT_POLICY: (unset) vs \"passive\"",
+    };
+    const size_t n = sizeof want / sizeof want[0];
+    pair p;
+    compare_files(DATA "base.json", DATA "base_other_env.json", 0.05, &p);
+    CU_ASSERT_EQUAL_FATAL(p.cmp.n_env_diffs, n);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_STRING_EQUAL(p.cmp.env_diffs[i], want[i]);
+    CU_ASSERT_EQUAL(p.cmp.counts[OMPB__VERDICT_UNTOUCHED], 9);
+    release(&p);
+}
+
+static void parse_inline(const char *text, ompb__resultfile *rf)
+{
+    ompb_error err = {0};
+    int rc = ompb__resultfile_parse(text, "inline", rf, &err);
+    if (rc)
+        fprintf(stderr, "\n%s\n", err.text);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+/* A field only one side has is unknown, not a difference; dates, loads and
+ * versions are not the environment; thread-count sets are. */
+static void test_environment_rules(void)
+{
+    ompb__resultfile a, b;
+    parse_inline("{\"context\": {\"host_name\": \"n1\", \"date\": \"mon\", \"load_avg\": [1],"
+                 " \"ompbench\": {\"version\": \"0.1.0\", \"openmp\": {\"runtime\": "
+                 "\"libgomp\"}}}, \"benchmarks\": [{\"name\": \"x[t=1]\", \"threads\": 1, "
+                 "\"real_time\": 1, \"time_unit\": \"ns\"}, {\"name\": \"x[t=2]\", "
+                 "\"threads\": 2, \"real_time\": 1, \"time_unit\": \"ns\"}]}",
+                 &a);
+    parse_inline("{\"context\": {\"date\": \"tue\", \"load_avg\": [9], \"ompbench\": {"
+                 "\"version\": \"0.2.0\", \"env\": {\"OMP_PROC_BIND\": \"true\"}}}, "
+                 "\"benchmarks\": [{\"name\": \"x[t=1]\", \"threads\": 1, \"real_time\": 1,"
+                 " \"time_unit\": \"ns\"}, {\"name\": \"x[t=4]\", \"threads\": 4, "
+                 "\"real_time\": 1, \"time_unit\": \"ns\"}]}",
+                 &b);
+    char **diffs = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &b, &diffs, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_STRING_EQUAL(diffs[0], "thread counts: 1,2 vs 1,4");
+    free(diffs[0]);
+    free(diffs);
+    diffs = NULL;
+    n = 0;
+    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &a, &diffs, &n), 0);
+    CU_ASSERT_EQUAL(n, 0);
+    free(diffs);
+    ompb__resultfile_free(&a);
+    ompb__resultfile_free(&b);
+}
+
+/* Single Google Benchmark runs: no samples, the threshold alone decides. */
+static void test_gbench_threshold_only(void)
+{
+    pair p;
+    compare_files(DATA "gbench_base.json", DATA "gbench_head.json", 0.05, &p);
+    CU_ASSERT_EQUAL(p.cmp.threshold_only, 3);
+    CU_ASSERT_EQUAL(row(&p.cmp, "BM_sort/1024")->verdict, OMPB__VERDICT_IMPROVED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "BM_copy/64")->verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "BM_hash")->verdict, OMPB__VERDICT_UNTOUCHED);
+    for (size_t i = 0; i < p.cmp.n; i++) {
+        CU_ASSERT_EQUAL(p.cmp.rows[i].basis, OMPB__BASIS_THRESHOLD);
+        CU_ASSERT_TRUE(isnan(p.cmp.rows[i].p));
+    }
+    release(&p);
+
+    /* With repetitions each one is a sample: scipy exact p = 0.0001554001554001554. */
+    compare_files(DATA "gbench_reps_base.json", DATA "gbench_reps_head.json", 0.05, &p);
+    CU_ASSERT_EQUAL(p.cmp.threshold_only, 0);
+    CU_ASSERT_EQUAL(p.cmp.rows[0].basis, OMPB__BASIS_U_TEST);
+    CU_ASSERT_EQUAL(p.cmp.rows[0].verdict, OMPB__VERDICT_IMPROVED);
+    check_rel(p.cmp.rows[0].p, 0.0001554001554001554);
+    release(&p);
+}
+
+/* Our file against a plain Google Benchmark one: threshold only. */
+static void test_mixed_formats(void)
+{
+    ompb__resultfile a, b;
+    ompb__comparison cmp;
+    ompb__compare_opts opts = {0.05, 0.05};
+    parse_inline(OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": "
+                            "[100, 101, 99, 100, 102, 98, 100, 100]}}"),
+                 &a);
+    parse_inline(ENTRY("\"real_time\": 0.12, \"time_unit\": \"us\""), &b);
+    CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&a, &b, &opts, &cmp), 0);
+    CU_ASSERT_EQUAL(cmp.rows[0].basis, OMPB__BASIS_THRESHOLD);
+    CU_ASSERT_EQUAL(cmp.rows[0].verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_DOUBLE_EQUAL(cmp.rows[0].change, 0.2, 1e-12);
+    ompb__comparison_free(&cmp);
+    ompb__resultfile_free(&a);
+    ompb__resultfile_free(&b);
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+/* The whole content of a temporary file, NUL-terminated; closes it. */
+static char *slurp(FILE *f)
+{
+    long len = ftell(f);
+    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    rewind(f);
+    CU_ASSERT_EQUAL(fread(buf, 1, (size_t)len, f), (size_t)len);
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static char *render(const pair *p, ompb__compare_format fmt)
+{
+    FILE *out = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(ompb__compare_print(out, &p->cmp, fmt), 0);
+    return slurp(out);
+}
+
+/* a occurs in text, and before b. */
+static void check_order(const char *text, const char *a, const char *b)
+{
+    const char *pa = strstr(text, a), *pb = strstr(text, b);
+    CU_ASSERT_PTR_NOT_NULL(pa);
+    CU_ASSERT_PTR_NOT_NULL(pb);
+    CU_ASSERT(pa && pb && pa < pb);
+}
+
+static void test_report_console(void)
+{
+    pair p;
+    compare_files(DATA "base.json", DATA "head.json", 0.05, &p);
+    char *text = render(&p, OMPB__COMPARE_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "2 regressed, 1 improved, 3 untouched, 1 new, "
+                                        "2 missing, 1 with too few samples; geometric "
+                                        "mean change +4.78%"));
+    CU_ASSERT_PTR_NULL(strstr(text, "different runtime environments"));
+    check_order(text, "regressed[t=2] ", "edge_above[t=2] "); /* +20% before +5.1% */
+    check_order(text, "edge_above[t=2] ", "improved[t=2] ");
+    check_order(text, "improved[t=2] ", "few[t=2] ");
+    check_order(text, "few[t=2] ", "wide[t=2] ");
+    check_order(text, "wide[t=2] ", "fresh[t=2] ");
+    check_order(text, "fresh[t=2] ", "gone[t=2] ");
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1.000 us      800.0 ns    -20.00%  improved"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "failed in HEAD: benchmark left its loop early"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "3 vs 3 samples"));
+    free(text);
+    release(&p);
+
+    compare_files(DATA "base.json", DATA "base_other_env.json", 0.05, &p);
+    text = render(&p, OMPB__COMPARE_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "warning: different runtime environments:\n"
+                                        "  host_name: \"node01\" vs \"node02\"\n"));
+    free(text);
+    release(&p);
+}
+
+static void test_report_markdown(void)
+{
+    pair p;
+    compare_files(DATA "base.json", DATA "base_other_env.json", 0.05, &p);
+    char *text = render(&p, OMPB__COMPARE_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "> **Warning:** different runtime environments"));
+    free(text);
+    release(&p);
+
+    compare_files(DATA "base.json", DATA "head.json", 0.05, &p);
+    text = render(&p, OMPB__COMPARE_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| Benchmark | BASE | HEAD | Change | Verdict | "
+                                        "Note |\n|:--|--:|--:|--:|:--|:--|\n"
+                                        "| `regressed[t=2]` | 1.000 us | 1.200 us | "
+                                        "**+20.00%** | **regressed** | p<0.0001 |\n"));
+    check_order(text, "`edge_above[t=2]`", "`improved[t=2]`");
+    check_order(text, "`improved[t=2]`", "`wide[t=2]`");
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "**2 regressed**"));
+    CU_ASSERT_PTR_NULL(strstr(text, "Warning"));
+    free(text);
+    release(&p);
+}
+
+static void test_report_json(void)
+{
+    pair p;
+    compare_files(DATA "base.json", DATA "head.json", 0.05, &p);
+    char *text = render(&p, OMPB__COMPARE_JSON);
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *summary = json_object_get(root, "summary");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "regressed")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "too_few_samples")), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "missing")), 2);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(summary, "geomean_change_pct")),
+                           4.781408467964776, 1e-8);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(json_object_get(root, "environment"),
+                                                 "differs")));
+    json_t *rows = json_object_get(root, "instances");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(rows), 10);
+    json_t *wide = json_array_get(rows, 3); /* comparison order = BASE order */
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(wide, "name")), "wide[t=2]");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(wide, "verdict")), "untouched");
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(wide, "p_value")),
+                           0.31499924224382436, 1e-9);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(wide, "base_samples")), 10);
+    json_t *gone = json_array_get(rows, 7);
+    CU_ASSERT_TRUE(json_is_null(json_object_get(gone, "head_ns")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(gone, "verdict")), "missing");
+    json_decref(root);
+    free(text);
+    release(&p);
+}
+
+static void test_parse_format(void)
+{
+    ompb__compare_format f;
+    CU_ASSERT_EQUAL(ompb__compare_parse_format("markdown", &f), 0);
+    CU_ASSERT_EQUAL(f, OMPB__COMPARE_MARKDOWN);
+    CU_ASSERT_EQUAL(ompb__compare_parse_format("json", &f), 0);
+    CU_ASSERT_EQUAL(f, OMPB__COMPARE_JSON);
+    CU_ASSERT_EQUAL(ompb__compare_parse_format("html", &f), OMPB_EINVAL);
+    CU_ASSERT_STRING_EQUAL(ompb__verdict_name(OMPB__VERDICT_TOO_FEW), "too few samples");
+    CU_ASSERT_STRING_EQUAL(ompb__verdict_key(OMPB__VERDICT_TOO_FEW), "too_few_samples");
+}
+
+static const ompb_test_case cases[] = {
+    {"mw_small_exact", test_mw_small_exact},
+    {"mw_twelve_by_ten", test_mw_twelve_by_ten},
+    {"mw_ties", test_mw_ties},
+    {"mw_all_equal", test_mw_all_equal},
+    {"mw_forty", test_mw_forty},
+    {"mw_critical_values", test_mw_critical_values},
+    {"mw_limits", test_mw_limits},
+    {"load_ompbench", test_load_ompbench},
+    {"load_failed_instance", test_load_failed_instance},
+    {"load_gbench", test_load_gbench},
+    {"load_imbalance_from_busy", test_load_imbalance_from_busy},
+    {"load_malformed_text", test_load_malformed_text},
+    {"load_malformed_files", test_load_malformed_files},
+    {"every_verdict", test_every_verdict},
+    {"threshold_edge", test_threshold_edge},
+    {"alpha", test_alpha},
+    {"identical_runs", test_identical_runs},
+    {"different_environments", test_different_environments},
+    {"environment_rules", test_environment_rules},
+    {"gbench_threshold_only", test_gbench_threshold_only},
+    {"mixed_formats", test_mixed_formats},
+    {"report_console", test_report_console},
+    {"report_markdown", test_report_markdown},
+    {"report_json", test_report_json},
+    {"parse_format", test_parse_format},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_compare = {"compare", NULL, NULL, cases};

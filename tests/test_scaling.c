@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Strong scaling: family names, speedup and efficiency against the smallest
+ * thread count, the tables and the SVG plot, on the crafted
+ * tests/data/compare/scaling.json (make_data.py there). Expected values are
+ * worked out by hand from the samples in that file. The SVG is checked for
+ * well-formedness by a small XML checker below (the integration test also runs
+ * xmllint on it) and for the series it must contain.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analysis/scaling.h"
+#include "suite.h"
+
+#define SCALING_JSON OMPB_TEST_DATA_DIR "/compare/scaling.json"
+#define XML_MAX_DEPTH 64
+
+/* ---- a minimal XML well-formedness check ----------------------------------- */
+
+/* Length of a predefined or numeric entity at s ("&amp;"), 0 if none. */
+static size_t entity_len(const char *s)
+{
+    static const char *const names[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strncmp(s, names[i], strlen(names[i])) == 0)
+            return strlen(names[i]);
+    if (s[1] == '#') {
+        size_t n = 2;
+        while (isalnum((unsigned char)s[n]))
+            n++;
+        return s[n] == ';' && n > 2 ? n + 1 : 0;
+    }
+    return 0;
+}
+
+/* End of a start tag's '>' with quoted attribute values skipped; NULL if the
+ * tag is broken (unterminated quote, '<' or a bare '&' in a value). */
+static const char *tag_end(const char *p)
+{
+    while (*p && *p != '>') {
+        if (*p == '<')
+            return NULL;
+        if (*p == '"' || *p == '\'') {
+            char q = *p++;
+            for (; *p && *p != q; p++) {
+                if (*p == '<' || (*p == '&' && !entity_len(p)))
+                    return NULL;
+            }
+            if (!*p)
+                return NULL;
+        }
+        p++;
+    }
+    return *p ? p : NULL;
+}
+
+static bool xml_well_formed(const char *s)
+{
+    const char *open[XML_MAX_DEPTH];
+    size_t open_len[XML_MAX_DEPTH];
+    int depth = 0;
+    bool root_seen = false;
+    while (*s) {
+        if (strncmp(s, "<?", 2) == 0 || strncmp(s, "<!--", 4) == 0) {
+            const char *end = strstr(s, s[1] == '?' ? "?>" : "-->");
+            if (!end || root_seen)
+                return false;
+            s = end + (s[1] == '?' ? 2 : 3);
+        } else if (strncmp(s, "</", 2) == 0) {
+            size_t n = strcspn(s + 2, " \t\n>");
+            if (depth == 0 || n != open_len[depth - 1] ||
+                strncmp(s + 2, open[depth - 1], n) != 0 || s[2 + n] != '>')
+                return false;
+            depth--;
+            s += 3 + n;
+        } else if (*s == '<') {
+            size_t n = strcspn(s + 1, " \t\n/>");
+            const char *end = tag_end(s + 1 + n);
+            if (n == 0 || !end || (depth == 0 && root_seen) || depth == XML_MAX_DEPTH)
+                return false;
+            root_seen = true;
+            if (end[-1] != '/') {
+                open[depth] = s + 1;
+                open_len[depth++] = n;
+            }
+            s = end + 1;
+        } else if (*s == '&') {
+            size_t n = entity_len(s);
+            if (!n)
+                return false;
+            s += n;
+        } else {
+            if (depth == 0 && !isspace((unsigned char)*s))
+                return false;
+            s++;
+        }
+    }
+    return root_seen && depth == 0;
+}
+
+/* The checker must be able to fail, or the SVG tests prove nothing. */
+static void test_xml_checker(void)
+{
+    CU_ASSERT_TRUE(xml_well_formed("<?xml version=\"1.0\"?>\n<a x=\"1&amp;2\"><b/>t</a>\n"));
+    CU_ASSERT_FALSE(xml_well_formed("<a><b></a></b>"));
+    CU_ASSERT_FALSE(xml_well_formed("<a x=\"1></a>"));
+    CU_ASSERT_FALSE(xml_well_formed("<a>&</a>"));
+    CU_ASSERT_FALSE(xml_well_formed("<a x=\"<\"/>"));
+    CU_ASSERT_FALSE(xml_well_formed("<a/><b/>"));
+    CU_ASSERT_FALSE(xml_well_formed("<a>"));
+    CU_ASSERT_FALSE(xml_well_formed(""));
+}
+
+/* ---- families ------------------------------------------------------------ */
+
+static void test_family_name(void)
+{
+    static const char *const cases[][2] = {
+        {"triad[t=2]", "triad"},
+        {"triad[1048576, t=4]", "triad[1048576]"},
+        {"triad[1048576,t=16]", "triad[1048576]"},
+        {"pair[1, 2, t=8]", "pair[1, 2]"},
+        {"add_two_integers[(42, 13), t=2]", "add_two_integers[(42, 13)]"},
+        {"BM_sort/1024/threads:4", "BM_sort/1024"},
+        {"fib[20]", "fib[20]"},
+        {"plain", "plain"},
+        {"at[t=]", "at[t=]"},
+        {"tx[at=2]", "tx[at=2]"},
+        {"[t=2]", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *f = ompb__scaling_family_name(cases[i][0]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        if (strcmp(f, cases[i][1]) != 0)
+            fprintf(stderr, "\n'%s' -> '%s', want '%s'\n", cases[i][0], f, cases[i][1]);
+        CU_ASSERT_STRING_EQUAL(f, cases[i][1]);
+        free(f);
+    }
+}
+
+static void test_point_fill(void)
+{
+    ompb__scaling_point base = {2, 800.0, 0, 0, NAN}, pt = {4, 500.0, 0, 0, NAN};
+    ompb__scaling_point_fill(&base, &base);
+    ompb__scaling_point_fill(&pt, &base);
+    CU_ASSERT_EQUAL(base.speedup, 1.0);
+    CU_ASSERT_EQUAL(base.efficiency, 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(pt.speedup, 1.6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(pt.efficiency, 0.8, 1e-12); /* 1.6 * 2 / 4 */
+    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN};
+    ompb__scaling_point_fill(&zero, &base);
+    CU_ASSERT_TRUE(isnan(zero.speedup));
+}
+
+static void build(ompb__resultfile *rf, ompb__scaling *s)
+{
+    ompb_error err = {0};
+    int rc = ompb__resultfile_load(SCALING_JSON, rf, &err);
+    if (rc)
+        fprintf(stderr, "\n%s\n", err.text);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build(rf, s), 0);
+}
+
+/*
+ * triad: medians 1000, 520, 300 ns at 1, 2, 4 threads. Busy times per round
+ * (make_data.py): thread 0 = makespan - 50, the others int(that / ratio), with
+ * ratio 1.04 at 2 threads and 1.25 at 4: 519950 vs 499951, and 299950 vs
+ * 3 x 239960. stream starts at 2 threads: 800 -> 500 ns.
+ */
+static void test_build(void)
+{
+    ompb__resultfile rf;
+    ompb__scaling s;
+    build(&rf, &s);
+    CU_ASSERT_EQUAL_FATAL(s.n, 2);
+    CU_ASSERT_EQUAL(s.single, 2); /* lonely[t=2], fib[20] */
+    const ompb__scaling_family *triad = &s.families[0], *stream = &s.families[1];
+    CU_ASSERT_STRING_EQUAL(triad->name, "triad[1048576]");
+    CU_ASSERT_EQUAL_FATAL(triad->n, 3);
+    CU_ASSERT_EQUAL(triad->points[0].threads, 1);
+    CU_ASSERT_EQUAL(triad->points[2].threads, 4);
+    CU_ASSERT_EQUAL(triad->points[1].median_ns, 520.0);
+    CU_ASSERT_DOUBLE_EQUAL(triad->points[1].speedup, 1000.0 / 520.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(triad->points[1].efficiency, 1000.0 / 520.0 / 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(triad->points[2].speedup, 1000.0 / 300.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(triad->points[2].efficiency, 1000.0 / 300.0 / 4.0, 1e-12);
+    CU_ASSERT_EQUAL(triad->points[0].imbalance, 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(triad->points[1].imbalance,
+                           519950.0 / ((519950.0 + 499951.0) / 2.0), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(triad->points[2].imbalance,
+                           299950.0 / ((299950.0 + 3 * 239960.0) / 4.0), 1e-12);
+    CU_ASSERT_STRING_EQUAL(stream->name, "stream");
+    CU_ASSERT_EQUAL(stream->points[0].threads, 2);
+    CU_ASSERT_DOUBLE_EQUAL(stream->points[1].speedup, 1.6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(stream->points[1].efficiency, 0.8, 1e-12);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+typedef int (*render_fn)(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt);
+
+static int svg_render(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt)
+{
+    (void)fmt;
+    return ompb__scaling_svg(out, s);
+}
+
+/* The whole content of a temporary file, NUL-terminated; closes it. */
+static char *slurp(FILE *f)
+{
+    long len = ftell(f);
+    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    rewind(f);
+    CU_ASSERT_EQUAL(fread(buf, 1, (size_t)len, f), (size_t)len);
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static char *render(const ompb__scaling *s, render_fn fn, ompb__scaling_format fmt)
+{
+    FILE *out = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(fn(out, s, fmt), 0);
+    return slurp(out);
+}
+
+static void test_tables(void)
+{
+    ompb__resultfile rf;
+    ompb__scaling s;
+    build(&rf, &s);
+    char *text = render(&s, ompb__scaling_print, OMPB__SCALING_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "triad[1048576] (against 1 thread)\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "       2      520.0 ns     1.92x       96.2%      "
+                                        "1.020\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "stream (against 2 threads)\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "       4      500.0 ns     1.60x       80.0%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "2 benchmarks measured at a single thread count"));
+    free(text);
+    text = render(&s, ompb__scaling_print, OMPB__SCALING_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| 4 | 300.0 ns | 3.33x | 83.3% | 1.176 |\n"));
+    free(text);
+    text = render(&s, ompb__scaling_print, OMPB__SCALING_JSON);
+    json_t *root = json_loads(text, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *fam = json_array_get(json_object_get(root, "families"), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(fam, "baseline_threads")), 2);
+    json_t *pt = json_array_get(json_object_get(fam, "points"), 1);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(pt, "efficiency")), 0.8, 1e-9);
+    json_decref(root);
+    free(text);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
+/* The value of the points attribute of the polyline with id, or NULL. The key
+ * is static only to keep GCC's -Wdangling-pointer from mistaking strstr's
+ * result for a pointer into it. */
+static const char *points_of(const char *svg, const char *id)
+{
+    static char key[64];
+    snprintf(key, sizeof key, "id=\"%s\"", id);
+    const char *at = strstr(svg, key);
+    const char *p = at ? strstr(at, "points=\"") : NULL;
+    return p ? p + 8 : NULL;
+}
+
+/* Number of "x,y" pairs in the points attribute of the polyline with id. */
+static int polyline_points(const char *svg, const char *id)
+{
+    const char *p = points_of(svg, id);
+    int n = 0;
+    if (!p)
+        return -1;
+    for (; *p && *p != '"'; p++)
+        n += *p == ',';
+    return n;
+}
+
+/* y of the last point of the polyline with id, -1 when absent. */
+static double last_y(const char *svg, const char *id)
+{
+    const char *p = points_of(svg, id), *comma = NULL;
+    for (; p && *p && *p != '"'; p++)
+        if (*p == ',')
+            comma = p;
+    return comma ? atof(comma + 1) : -1.0;
+}
+
+static size_t count(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, what)); p++)
+        n++;
+    return n;
+}
+
+static void test_svg(void)
+{
+    ompb__resultfile rf;
+    ompb__scaling s;
+    build(&rf, &s);
+    char *svg = render(&s, svg_render, OMPB__SCALING_CONSOLE);
+    CU_ASSERT_TRUE(xml_well_formed(svg));
+    CU_ASSERT_EQUAL(strncmp(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 44), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "xmlns=\"http://www.w3.org/2000/svg\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "viewBox=\"0 0 960 "));
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-measured"), 3);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-ideal"), 3);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-efficiency-measured"), 3);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-efficiency-ideal"), 3);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f1-time-measured"), 2);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f1-efficiency-ideal"), 2);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f2-time-measured"), -1);
+    CU_ASSERT_EQUAL(count(svg, "<circle "), 10); /* (3 + 2) points x 2 panels */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "data-name=\"triad[1048576]\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<title>4 threads: 300.0 ns, speedup 3.33x, "
+                                       "efficiency 83.3%</title>"));
+    /* Ideal time at 4 threads is 250 ns, below the measured 300 ns: the ideal
+     * line ends lower on the page (larger y). */
+    CU_ASSERT(last_y(svg, "f0-time-ideal") > last_y(svg, "f0-time-measured"));
+    free(svg);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
+/* Names are escaped; an empty report is still a valid document. */
+static void test_svg_escaping_and_empty(void)
+{
+    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN}, {2, 60.0, 0, 0, NAN}};
+    ompb__scaling_point_fill(&pts[1], &pts[0]);
+    ompb__scaling_family fam = {(char *)"a<b>&\"c", pts, 2};
+    ompb__scaling s = {&fam, 1, 0};
+    char *svg = render(&s, svg_render, OMPB__SCALING_CONSOLE);
+    CU_ASSERT_TRUE(xml_well_formed(svg));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "a&lt;b&gt;&amp;&quot;c"));
+    free(svg);
+    ompb__scaling empty = {NULL, 0, 3};
+    svg = render(&empty, svg_render, OMPB__SCALING_CONSOLE);
+    CU_ASSERT_TRUE(xml_well_formed(svg));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "no benchmark was measured at more than one"));
+    free(svg);
+    char *text = render(&empty, ompb__scaling_print, OMPB__SCALING_CONSOLE);
+    CU_ASSERT_STRING_EQUAL(text, "no benchmark was measured at more than one thread count\n");
+    free(text);
+}
+
+static void test_parse_format(void)
+{
+    ompb__scaling_format f;
+    CU_ASSERT_EQUAL(ompb__scaling_parse_format("markdown", &f), 0);
+    CU_ASSERT_EQUAL(f, OMPB__SCALING_MARKDOWN);
+    CU_ASSERT_EQUAL(ompb__scaling_parse_format("svg", &f), OMPB_EINVAL);
+}
+
+static const ompb_test_case cases[] = {
+    {"xml_checker", test_xml_checker},
+    {"family_name", test_family_name},
+    {"point_fill", test_point_fill},
+    {"build", test_build},
+    {"tables", test_tables},
+    {"svg", test_svg},
+    {"svg_escaping_and_empty", test_svg_escaping_and_empty},
+    {"parse_format", test_parse_format},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_scaling = {"scaling", NULL, NULL, cases};

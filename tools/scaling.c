@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ompbench scaling [options] RESULT.json`: the command line over
+ * lib/analysis/scaling. Loads one result file (problems: one line naming the
+ * file, exit 2), prints the strong-scaling table and, with --svg, writes the
+ * plot; every file is written atomically, so a failed run leaves none behind.
+ */
+#include "tools.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/scaling.h"
+#include "cli.h"
+#include "outfile.h"
+
+#define OMPB__TOOL "ompbench scaling"
+
+typedef struct scaling_args {
+    const char *file;
+    ompb__scaling_format format;
+    const char *output;
+    const char *svg;
+    bool help;
+} scaling_args;
+
+typedef int (*render_fn)(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt);
+
+static void usage(FILE *out)
+{
+    fputs("usage: ompbench scaling [options] RESULT.json\n"
+          "For each benchmark measured at several thread counts: median time, speedup\n"
+          "and parallel efficiency against its smallest thread count, imbalance.\n"
+          "  --format FMT    console (default), markdown or json\n"
+          "  --output FILE   write the table to FILE instead of stdout\n"
+          "  --svg FILE      also draw the strong-scaling plot into FILE (standalone SVG)\n"
+          "  -h, --help      this text\n"
+          "Exit status: 0, 2 (bad input).\n",
+          out);
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* One line on stderr for bad input; returns the exit status 2. */
+static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(OMPB__TOOL ": ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* The option's value from "--opt=value" or the next argument. */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != '\0' || *i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int parse_option(int argc, char **argv, int *i, scaling_args *a)
+{
+    const char *arg = argv[*i], *v;
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+        a->help = true;
+    else if ((v = option_value(argc, argv, i, "--output")))
+        a->output = v;
+    else if ((v = option_value(argc, argv, i, "--svg")))
+        a->svg = v;
+    else if ((v = option_value(argc, argv, i, "--format"))) {
+        if (ompb__scaling_parse_format(v, &a->format))
+            return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
+    } else
+        return bad("unknown option or missing value: '%s' (accepted: --format FMT, "
+                   "--output FILE, --svg FILE, --help)", arg);
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, scaling_args *a)
+{
+    *a = (scaling_args){0};
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            int rc = parse_option(argc, argv, &i, a);
+            if (rc)
+                return rc;
+        } else if (!a->file) {
+            a->file = argv[i];
+        } else {
+            return bad("unexpected argument '%s' (accepted: one RESULT.json)", argv[i]);
+        }
+    }
+    if (!a->help && !a->file)
+        return bad("expected a result file (accepted: RESULT.json; see --help)");
+    if (a->svg && a->output && strcmp(a->svg, a->output) == 0)
+        return bad("--svg and --output both name '%s' (accepted: two different files)",
+                   a->svg);
+    return 0;
+}
+
+static int svg_render(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt)
+{
+    (void)fmt;
+    return ompb__scaling_svg(out, s);
+}
+
+static int open_file(ompb__outfile *of, const char *path)
+{
+    ompb_error err = {0};
+    if (ompb__outfile_open(of, path, &err) == 0)
+        return 0;
+    fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+    return 2;
+}
+
+/* Renders into a temporary file next to path, kept only if all went well. */
+static int render_to(ompb__outfile *of, const ompb__scaling *s, render_fn render,
+                     ompb__scaling_format fmt)
+{
+    if (render(of->fp, s, fmt) == 0)
+        return 0;
+    fprintf(stderr, OMPB__TOOL ": %s: cannot write\n", of->path);
+    return 2;
+}
+
+static int commit(ompb__outfile *of)
+{
+    ompb_error err = {0};
+    if (ompb__outfile_commit(of, &err) == 0)
+        return 0;
+    fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+    return 2;
+}
+
+/* Both files are rendered before either is committed: a failure on one
+ * leaves neither behind. */
+static int write_outputs(const scaling_args *a, const ompb__scaling *s)
+{
+    const char *paths[2] = {a->output, a->svg};
+    const render_fn renders[2] = {ompb__scaling_print, svg_render};
+    ompb__outfile files[2];
+    bool opened[2] = {false, false};
+    int rc = 0;
+    for (int i = 0; i < 2 && !rc; i++) {
+        if (!paths[i])
+            continue;
+        rc = open_file(&files[i], paths[i]);
+        opened[i] = rc == 0;
+        if (!rc)
+            rc = render_to(&files[i], s, renders[i], a->format);
+    }
+    if (!rc && !a->output)
+        rc = ompb__scaling_print(stdout, s, a->format) ? 2 : 0;
+    for (int i = 0; i < 2; i++) {
+        if (!opened[i])
+            continue;
+        if (rc)
+            ompb__outfile_abort(&files[i]);
+        else
+            rc = commit(&files[i]);
+    }
+    return rc;
+}
+
+int ompb__tool_scaling(int argc, char **argv)
+{
+    scaling_args a;
+    if (parse_args(argc, argv, &a))
+        return 2;
+    if (a.help) {
+        usage(stdout);
+        return 0;
+    }
+    ompb__resultfile rf;
+    ompb_error err = {0};
+    if (ompb__resultfile_load(a.file, &rf, &err)) {
+        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+        return 2;
+    }
+    ompb__scaling s;
+    int status = 2;
+    if (ompb__scaling_build(&rf, &s) == 0) {
+        status = write_outputs(&a, &s);
+        ompb__scaling_free(&s);
+    } else {
+        fprintf(stderr, OMPB__TOOL ": out of memory\n");
+    }
+    ompb__resultfile_free(&rf);
+    return status;
+}
