@@ -50,6 +50,18 @@ static inline uint64_t ompb__record_makespan(const ompb__record *rec, size_t r)
     return rec->end_ns[r] - rec->start_ns[r];
 }
 
+/* Start skew of round r: max s_t - min s_t, how late the last thread started. */
+static inline uint64_t ompb__record_start_skew(const ompb__record *rec, size_t r)
+{
+    const uint64_t *st = rec->thread_start_ns + r * (size_t)rec->threads;
+    uint64_t smin = st[0], smax = st[0];
+    for (int t = 1; t < rec->threads; t++) {
+        smin = st[t] < smin ? st[t] : smin;
+        smax = st[t] > smax ? st[t] : smax;
+    }
+    return smax - smin;
+}
+
 /*
  * Runs one instance with the configuration's sampling settings and fills
  * *rec (zeroed by the caller). plan may be NULL (no binding by us).

@@ -51,14 +51,8 @@ static json_t *samples_json(const ompb__record *rec)
     json_t *makespan = json_array(), *skew = json_array(), *busy = json_array();
     int bad = !makespan || !skew || !busy;
     for (size_t r = 0; r < rec->rounds && !bad; r++) {
-        const uint64_t *st = rec->thread_start_ns + r * T;
-        uint64_t smin = st[0], smax = st[0];
-        for (size_t t = 1; t < T; t++) {
-            smin = st[t] < smin ? st[t] : smin;
-            smax = st[t] > smax ? st[t] : smax;
-        }
         bad |= json_array_append_new(makespan, json_integer((json_int_t)ompb__record_makespan(rec, r)));
-        bad |= json_array_append_new(skew, json_integer((json_int_t)(smax - smin)));
+        bad |= json_array_append_new(skew, json_integer((json_int_t)ompb__record_start_skew(rec, r)));
         bad |= json_array_append_new(busy, u64_array(rec->busy_ns + r * T, T, 1));
     }
     json_t *o = json_object();
