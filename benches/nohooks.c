@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The instrument facade compiled out, for one comparison only: linked into
+ * build/benches/examples_nohooks ahead of the library, these empty
+ * definitions take the place of lib/hooks/instrument.c, so that binary is
+ * the example suite built without hooks (docs/performance.md, "Hook
+ * transport"). Nothing else uses this file.
+ */
+#include "hooks/instrument.h"
+
+void ompb__instrument_init(void)
+{
+}
+
+ompb__mode ompb__instrument_mode(void)
+{
+    return OMPB__MODE_NONE;
+}
+
+void ompb__instrument_instance_begin(const ompb__instance *inst)
+{
+    (void)inst;
+}
+
+void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns)
+{
+    (void)start_ns, (void)end_ns;
+}
+
+void ompb__instrument_instance_end(const ompb__instance *inst)
+{
+    (void)inst;
+}
+
+void ompb__instrument_sim_start(void)
+{
+}
+
+void ompb__instrument_sim_stop(void)
+{
+}
+
+bool ompb__instrument_runner_walltime(void)
+{
+    return false;
+}

@@ -1,0 +1,770 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner's side of the protocol, with the checks of collector.h. It is
+ * a small state machine over the command stream: idle, a window open, a
+ * window stopped and waiting for its CurrentBenchmark. Violations are kept
+ * as readable sentences naming the window by index (and URI once known), so
+ * a failing integration test says what went wrong, not just that it did.
+ */
+#include "collector.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../cli.h"
+#include "../clock.h"
+
+/* Violations kept as text; more are only counted. */
+#define MAX_VIOLATION_TEXTS 200
+#define VIOLATION_MAX 400
+#define READ_CHUNK 65536
+#define POLL_TICK_MS 50
+/* Results-file numbers are doubles printed by jansson: allow rounding. */
+#define REL_TOLERANCE 1e-9
+
+typedef enum { ST_IDLE, ST_OPEN, ST_STOPPED } window_state;
+
+struct ompb__collector {
+    ompb__runner_mode mode;
+    uint64_t t0;
+    char *name, *version;
+    uint64_t protocol_version;
+    size_t frames, undecodable, counts[OMPB__CMD_COUNT];
+    bool framing_lost, hello_checked;
+
+    ompb__collector_window *windows;
+    size_t n_windows, cap_windows;
+    window_state state;
+
+    ompb__collector_dump *dumps;
+    size_t n_dumps, cap_dumps;
+
+    char **violations;
+    size_t n_violations, n_texts;
+
+    uint8_t *in, *out;
+    size_t in_len, in_cap, out_len, out_cap;
+};
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static bool grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? *cap * 2 : 16;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *p = realloc(*buf, cap2 * elem);
+    if (!p)
+        return false;
+    *buf = p;
+    *cap = cap2;
+    return true;
+}
+
+static void vviolation(ompb__collector *c, const char *fmt, va_list ap)
+{
+    c->n_violations++;
+    if (c->n_texts >= MAX_VIOLATION_TEXTS)
+        return;
+    char *text = malloc(VIOLATION_MAX);
+    if (!text)
+        return;
+    vsnprintf(text, VIOLATION_MAX, fmt, ap);
+    c->violations[c->n_texts++] = text;
+}
+
+void ompb__collector_violation(ompb__collector *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vviolation(c, fmt, ap);
+    va_end(ap);
+}
+
+static ompb__collector_window *current(ompb__collector *c)
+{
+    return c->n_windows ? &c->windows[c->n_windows - 1] : NULL;
+}
+
+/* "window #3 (benches/x.c::y)" or "window #3" before it is named. */
+static const char *window_label(const ompb__collector *c, const ompb__collector_window *w,
+                                char *buf, size_t len)
+{
+    size_t idx = (size_t)(w - c->windows) + 1;
+    if (w->uri)
+        snprintf(buf, len, "window #%zu (%s)", idx, w->uri);
+    else
+        snprintf(buf, len, "window #%zu", idx);
+    return buf;
+}
+
+static char *copy_string(const char *s, size_t len)
+{
+    char *p = malloc(len + 1);
+    if (p) {
+        if (len)
+            memcpy(p, s, len);
+        p[len] = '\0';
+    }
+    return p;
+}
+
+/* ---- command handlers ----------------------------------------------------- */
+
+static void check_hello(ompb__collector *c)
+{
+    if (c->hello_checked)
+        return;
+    c->hello_checked = true;
+    if (c->protocol_version == 0)
+        ompb__collector_violation(c, "StartBenchmark before SetVersion");
+    if (!c->name)
+        ompb__collector_violation(c, "StartBenchmark before SetIntegration");
+}
+
+/* A window left stopped but unnamed, or open, when something else begins. */
+static void close_dangling(ompb__collector *c, uint64_t now, const char *why)
+{
+    char label[OMPB__STRING_MAX + 32];
+    ompb__collector_window *w = current(c);
+    if (c->state == ST_OPEN) {
+        ompb__collector_violation(c, "%s is still open at %s (no StopBenchmark)",
+                                  window_label(c, w, label, sizeof label), why);
+        w->stop_ns = now;
+    } else if (c->state == ST_STOPPED) {
+        ompb__collector_violation(c, "%s was never named by CurrentBenchmark before %s",
+                                  window_label(c, w, label, sizeof label), why);
+    }
+    c->state = ST_IDLE;
+}
+
+static int on_start(ompb__collector *c, uint64_t now)
+{
+    check_hello(c);
+    close_dangling(c, now, "StartBenchmark");
+    if (!grow((void **)&c->windows, &c->cap_windows, c->n_windows + 1, sizeof *c->windows))
+        return OMPB_ENOMEM;
+    ompb__collector_window *w = &c->windows[c->n_windows++];
+    memset(w, 0, sizeof *w);
+    w->pid = w->marker_pid = -1;
+    w->start_ns = now;
+    c->state = ST_OPEN;
+    return 0;
+}
+
+static void on_stop(ompb__collector *c, uint64_t now)
+{
+    char label[OMPB__STRING_MAX + 32];
+    ompb__collector_window *w = current(c);
+    if (c->state != ST_OPEN) {
+        ompb__collector_violation(c, "StopBenchmark without an open window");
+        return;
+    }
+    if (w->n_bounds % 2)
+        ompb__collector_violation(c, "%s ends with an unmatched BenchmarkStart",
+                                  window_label(c, w, label, sizeof label));
+    w->stop_ns = now;
+    c->state = ST_STOPPED;
+}
+
+static void check_uri(ompb__collector *c, ompb__collector_window *w)
+{
+    if (!w->uri[0])
+        ompb__collector_violation(c, "window #%zu is named by an empty URI",
+                                  (size_t)(w - c->windows) + 1);
+    for (ompb__collector_window *o = c->windows; o < w; o++)
+        if (o->uri && strcmp(o->uri, w->uri) == 0)
+            ompb__collector_violation(c, "URI %s names both window #%zu and window #%zu",
+                                      w->uri, (size_t)(o - c->windows) + 1,
+                                      (size_t)(w - c->windows) + 1);
+    if (w->marker_pid >= 0 && w->marker_pid != w->pid)
+        ompb__collector_violation(c, "%s: markers came with pid %d, CurrentBenchmark with "
+                                  "pid %d", w->uri, (int)w->marker_pid, (int)w->pid);
+}
+
+static int on_current(ompb__collector *c, const ompb__cmd *cmd)
+{
+    if (c->state != ST_STOPPED) {
+        ompb__collector_violation(c, "CurrentBenchmark(%.*s) %s", (int)cmd->len[0],
+                                  cmd->str[0], c->state == ST_OPEN
+                                  ? "inside an open window (before StopBenchmark)"
+                                  : "names no window (no StopBenchmark since the last one)");
+        return 0;
+    }
+    ompb__collector_window *w = current(c);
+    w->uri = copy_string(cmd->str[0], cmd->len[0]);
+    if (!w->uri)
+        return OMPB_ENOMEM;
+    w->pid = cmd->pid;
+    c->state = ST_IDLE;
+    check_uri(c, w);
+    return 0;
+}
+
+/* Strict alternation, time order, and the window's lower bound. */
+static void check_bound(ompb__collector *c, ompb__collector_window *w, const ompb__cmd *cmd,
+                        uint64_t now)
+{
+    char label[OMPB__STRING_MAX + 32];
+    const char *what = ompb__marker_name(cmd->marker);
+    uint32_t want = w->n_bounds % 2 ? OMPB_MARKER_BENCHMARK_END : OMPB_MARKER_BENCHMARK_START;
+    window_label(c, w, label, sizeof label);
+    if (cmd->marker != want)
+        ompb__collector_violation(c, "%s: %s where %s was due (marker %zu)", label, what,
+                                  ompb__marker_name(want), w->n_bounds + 1);
+    if (w->n_bounds && cmd->ns < w->bounds[w->n_bounds - 1])
+        ompb__collector_violation(c, "%s: %s at %llu ns is earlier than the marker before it "
+                                  "(%llu ns)", label, what, (unsigned long long)cmd->ns,
+                                  (unsigned long long)w->bounds[w->n_bounds - 1]);
+    if (cmd->ns < w->start_ns)
+        ompb__collector_violation(c, "%s: %s at %llu ns precedes its StartBenchmark "
+                                  "(%llu ns)", label, what, (unsigned long long)cmd->ns,
+                                  (unsigned long long)w->start_ns);
+    if (cmd->ns > now)
+        ompb__collector_violation(c, "%s: %s at %llu ns is later than its arrival (%llu ns)",
+                                  label, what, (unsigned long long)cmd->ns,
+                                  (unsigned long long)now);
+}
+
+static int on_marker(ompb__collector *c, const ompb__cmd *cmd, uint64_t now)
+{
+    ompb__collector_window *w = current(c);
+    if (c->state != ST_OPEN) {
+        ompb__collector_violation(c, "AddMarker(%s) outside a benchmark window",
+                                  ompb__marker_name(cmd->marker));
+        return 0;
+    }
+    if (w->marker_pid < 0)
+        w->marker_pid = cmd->pid;
+    else if (w->marker_pid != cmd->pid)
+        ompb__collector_violation(c, "window #%zu: markers from pids %d and %d",
+                                  (size_t)(w - c->windows) + 1, (int)w->marker_pid,
+                                  (int)cmd->pid);
+    if (cmd->marker < OMPB_MARKER_BENCHMARK_START) {
+        w->sample_markers++;
+        return 0;
+    }
+    check_bound(c, w, cmd, now);
+    if (!grow((void **)&w->bounds, &w->cap_bounds, w->n_bounds + 1, sizeof *w->bounds))
+        return OMPB_ENOMEM;
+    w->bounds[w->n_bounds++] = cmd->ns;
+    return 0;
+}
+
+static int on_integration(ompb__collector *c, const ompb__cmd *cmd)
+{
+    free(c->name);
+    free(c->version);
+    c->name = copy_string(cmd->str[0], cmd->len[0]);
+    c->version = copy_string(cmd->str[1], cmd->len[1]);
+    return c->name && c->version ? 0 : OMPB_ENOMEM;
+}
+
+static bool on_version(ompb__collector *c, const ompb__cmd *cmd)
+{
+    if (cmd->version < 1 || cmd->version > OMPB__PROTOCOL_VERSION) {
+        ompb__collector_violation(c, "SetVersion(%llu) outside [1, %u]: the runner aborts "
+                                  "the run", (unsigned long long)cmd->version,
+                                  OMPB__PROTOCOL_VERSION);
+        return false;
+    }
+    c->protocol_version = cmd->version;
+    return true;
+}
+
+/* Returns false when the reply must be Err. */
+static bool dispatch(ompb__collector *c, const ompb__cmd *cmd, uint64_t now, int *rc)
+{
+    switch (cmd->kind) {
+    case OMPB__CMD_START_BENCHMARK: *rc = on_start(c, now); return true;
+    case OMPB__CMD_STOP_BENCHMARK: on_stop(c, now); return true;
+    case OMPB__CMD_CURRENT_BENCHMARK: *rc = on_current(c, cmd); return true;
+    case OMPB__CMD_ADD_MARKER: *rc = on_marker(c, cmd, now); return true;
+    case OMPB__CMD_SET_INTEGRATION: *rc = on_integration(c, cmd); return true;
+    case OMPB__CMD_SET_VERSION: return on_version(c, cmd);
+    case OMPB__CMD_PING_PERF: return true;
+    case OMPB__CMD_GET_INTEGRATION_MODE: return true;
+    default:
+        ompb__collector_violation(c, "%s sent by the integration (a runner-only command)",
+                                  ompb__cmd_name(cmd->kind));
+        return false;
+    }
+}
+
+/* ---- framing -------------------------------------------------------------- */
+
+static int queue_reply(ompb__collector *c, const ompb__cmd *reply)
+{
+    size_t len;
+    if (!grow((void **)&c->out, &c->out_cap, c->out_len + OMPB__FRAME_MIN + 8, 1))
+        return OMPB_ENOMEM;
+    ompb__cmd_encode(reply, c->out + c->out_len, c->out_cap - c->out_len, &len);
+    c->out_len += len;
+    return 0;
+}
+
+static int handle_frame(ompb__collector *c, const uint8_t *frame, size_t len)
+{
+    ompb__cmd cmd, reply;
+    ompb_error err = {0};
+    c->frames++;
+    if (ompb__cmd_decode(frame + OMPB__FRAME_HEADER, len - OMPB__FRAME_HEADER, &cmd, &err)) {
+        c->undecodable++;
+        ompb__collector_violation(c, "frame %zu: %s", c->frames, err.text);
+        reply = ompb__cmd_simple(OMPB__CMD_ERR);
+    } else {
+        ompb__collector_handle(c, &cmd, ompb__now_ns(), &reply);
+    }
+    return queue_reply(c, &reply);
+}
+
+static int lose_framing(ompb__collector *c)
+{
+    uint32_t n = (uint32_t)c->in[0] | (uint32_t)c->in[1] << 8 | (uint32_t)c->in[2] << 16
+                 | (uint32_t)c->in[3] << 24;
+    c->framing_lost = true;
+    c->undecodable++;
+    ompb__collector_violation(c, "frame %zu declares a %u-byte payload: framing lost, "
+                              "nothing after it is read (the runner would abort)",
+                              c->frames + 1, n);
+    c->in_len = 0;
+    return OMPB_EPROTO;
+}
+
+/* ---- public functions ----------------------------------------------------- */
+
+ompb__collector *ompb__collector_new(ompb__runner_mode mode)
+{
+    ompb__collector *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->violations = calloc(MAX_VIOLATION_TEXTS, sizeof *c->violations);
+    if (!c->violations) {
+        free(c);
+        return NULL;
+    }
+    c->mode = mode;
+    c->t0 = ompb__now_ns();
+    return c;
+}
+
+void ompb__collector_free(ompb__collector *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n_windows; i++) {
+        free(c->windows[i].uri);
+        free(c->windows[i].bounds);
+    }
+    for (size_t i = 0; i < c->n_dumps; i++)
+        free(c->dumps[i].name);
+    for (size_t i = 0; i < c->n_texts; i++)
+        free(c->violations[i]);
+    free(c->violations);
+    free(c->windows);
+    free(c->dumps);
+    free(c->name);
+    free(c->version);
+    free(c->in);
+    free(c->out);
+    free(c);
+}
+
+void ompb__collector_handle(ompb__collector *c, const ompb__cmd *cmd, uint64_t now_ns,
+                            ompb__cmd *reply)
+{
+    int rc = 0;
+    if ((unsigned)cmd->kind < OMPB__CMD_COUNT)
+        c->counts[cmd->kind]++;
+    bool ok = dispatch(c, cmd, now_ns, &rc);
+    if (rc == OMPB_ENOMEM)
+        ompb__collector_violation(c, "collector out of memory");
+    if (!ok)
+        *reply = ompb__cmd_simple(OMPB__CMD_ERR);
+    else if (cmd->kind == OMPB__CMD_GET_INTEGRATION_MODE)
+        *reply = ompb__cmd_mode_response(c->mode);
+    else
+        *reply = ompb__cmd_simple(OMPB__CMD_ACK);
+}
+
+int ompb__collector_feed(ompb__collector *c, const uint8_t *buf, size_t len)
+{
+    if (c->framing_lost)
+        return OMPB_EPROTO;
+    if (!grow((void **)&c->in, &c->in_cap, c->in_len + len, 1))
+        return OMPB_ENOMEM;
+    memcpy(c->in + c->in_len, buf, len);
+    c->in_len += len;
+    size_t off = 0, flen;
+    int r;
+    while ((r = ompb__frame_peek(c->in + off, c->in_len - off, &flen)) == 1) {
+        int rc = handle_frame(c, c->in + off, flen);
+        if (rc)
+            return rc;
+        off += flen;
+    }
+    memmove(c->in, c->in + off, c->in_len - off);
+    c->in_len -= off;
+    return r < 0 ? lose_framing(c) : 0;
+}
+
+const uint8_t *ompb__collector_replies(const ompb__collector *c, size_t *len)
+{
+    *len = c->out_len;
+    return c->out;
+}
+
+void ompb__collector_consume(ompb__collector *c, size_t n)
+{
+    n = n < c->out_len ? n : c->out_len;
+    memmove(c->out, c->out + n, c->out_len - n);
+    c->out_len -= n;
+}
+
+/* Reads what ctl holds and answers; returns 1 when something was read. */
+static int serve_once(ompb__collector *c, int ctl_fd, int ack_fd, uint8_t *buf)
+{
+    ssize_t r = read(ctl_fd, buf, READ_CHUNK);
+    if (r < 0 && errno != EAGAIN && errno != EINTR)
+        return OMPB_EIO;
+    if (r > 0)
+        ompb__collector_feed(c, buf, (size_t)r);
+    while (c->out_len) {
+        ssize_t w = write(ack_fd, c->out, c->out_len);
+        if (w <= 0)
+            break;
+        ompb__collector_consume(c, (size_t)w);
+    }
+    return r > 0;
+}
+
+int ompb__collector_serve(ompb__collector *c, int ctl_fd, int ack_fd, int stop_fd,
+                          const volatile bool *stop)
+{
+    uint8_t *buf = malloc(READ_CHUNK);
+    if (!buf)
+        return OMPB_ENOMEM;
+    int rc = 0;
+    while (!(stop && *stop)) {
+        struct pollfd fds[3] = {{.fd = ctl_fd, .events = POLLIN},
+                                {.fd = stop_fd, .events = POLLIN},
+                                {.fd = ack_fd, .events = c->out_len ? POLLOUT : 0}};
+        int n = poll(fds, 3, POLL_TICK_MS);
+        if (n < 0 && errno != EINTR) {
+            rc = OMPB_EIO;
+            break;
+        }
+        if ((rc = serve_once(c, ctl_fd, ack_fd, buf)) < 0)
+            break;
+        rc = 0;
+        if (stop_fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            break;
+    }
+    while (rc == 0 && serve_once(c, ctl_fd, ack_fd, buf) > 0)
+        continue;
+    free(buf);
+    return rc;
+}
+
+void ompb__collector_finish(ompb__collector *c, bool expect_frames)
+{
+    close_dangling(c, ompb__now_ns(), "the end of the run");
+    if (expect_frames && c->frames == 0)
+        ompb__collector_violation(c, "no frame received: the command never talked to the "
+                                  "runner");
+}
+
+/* ---- results file --------------------------------------------------------- */
+
+static const ompb__collector_window *find_window(const ompb__collector *c, const char *uri)
+{
+    for (size_t i = 0; i < c->n_windows; i++)
+        if (c->windows[i].uri && strcmp(c->windows[i].uri, uri) == 0)
+            return &c->windows[i];
+    return NULL;
+}
+
+static bool close_enough(double a, double b)
+{
+    return fabs(a - b) <= REL_TOLERANCE * fmax(fabs(a), fabs(b)) + 1e-6;
+}
+
+/* Per-iteration extremes and total of a window's pairs. */
+static void window_times(const ompb__collector_window *w, double iters, double *min,
+                         double *max, double *total)
+{
+    *min = INFINITY;
+    *max = *total = 0;
+    for (size_t i = 0; i + 1 < w->n_bounds; i += 2) {
+        /* Signed: a reversed pair (already a violation) must not wrap. */
+        double span = (double)w->bounds[i + 1] - (double)w->bounds[i];
+        *min = fmin(*min, span / iters);
+        *max = fmax(*max, span / iters);
+        *total += span;
+    }
+}
+
+static void check_entry(ompb__collector *c, const char *path, json_t *b)
+{
+    const char *uri = NULL;
+    json_int_t rounds = -1, iters = 0;
+    double min_ns = 0, max_ns = 0, total_s = 0, wmin, wmax, wtotal;
+    if (json_unpack(b, "{s:s, s:{s:I, s:I, s:F, s:F, s:F}}", "uri", &uri, "stats", "rounds",
+                    &rounds, "iter_per_round", &iters, "min_ns", &min_ns, "max_ns", &max_ns,
+                    "total_time", &total_s) != 0 || iters <= 0) {
+        ompb__collector_violation(c, "%s: a benchmark entry lacks uri or stats", path);
+        return;
+    }
+    const ompb__collector_window *w = find_window(c, uri);
+    if (!w) {
+        ompb__collector_violation(c, "%s: %s has results but no benchmark window", path, uri);
+        return;
+    }
+    if ((size_t)rounds != w->n_bounds / 2) {
+        ompb__collector_violation(c, "%s: %s reports %lld rounds, the runner saw %zu marker "
+                                  "pairs", path, uri, (long long)rounds, w->n_bounds / 2);
+        return;
+    }
+    window_times(w, (double)iters, &wmin, &wmax, &wtotal);
+    if (!close_enough(min_ns, wmin) || !close_enough(max_ns, wmax)
+        || !close_enough(total_s * 1e9, wtotal))
+        ompb__collector_violation(c, "%s: %s: stats (min %.6g ns, max %.6g ns, total %.9g s) "
+                                  "do not match its markers (min %.6g, max %.6g, total %.9g s)",
+                                  path, uri, min_ns, max_ns, total_s, wmin, wmax, wtotal * 1e-9);
+}
+
+int ompb__collector_check_results(ompb__collector *c, const char *path)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr), *benchmarks = NULL;
+    const char *type = NULL;
+    if (!root) {
+        ompb__collector_violation(c, "%s: unreadable results file: %s", path, jerr.text);
+        return OMPB_EIO;
+    }
+    if (json_unpack(root, "{s:{s:s}, s:o}", "instrument", "type", &type, "benchmarks",
+                    &benchmarks) != 0 || strcmp(type, "walltime") != 0
+        || !json_is_array(benchmarks)) {
+        ompb__collector_violation(c, "%s: not a walltime results file", path);
+        json_decref(root);
+        return OMPB_EPROTO;
+    }
+    size_t i;
+    json_t *b;
+    json_array_foreach(benchmarks, i, b)
+        check_entry(c, path, b);
+    json_decref(root);
+    return 0;
+}
+
+/* ---- callgrind dumps ------------------------------------------------------ */
+
+int ompb__collector_add_dump(ompb__collector *c, const char *name, uint64_t ir)
+{
+    if (!grow((void **)&c->dumps, &c->cap_dumps, c->n_dumps + 1, sizeof *c->dumps))
+        return OMPB_ENOMEM;
+    char *copy = copy_string(name, strlen(name));
+    if (!copy)
+        return OMPB_ENOMEM;
+    c->dumps[c->n_dumps].name = copy;
+    c->dumps[c->n_dumps++].ir = ir;
+    return 0;
+}
+
+static bool is_metadata(const char *name)
+{
+    return strncmp(name, "Metadata: ", 10) == 0;
+}
+
+void ompb__collector_check_dumps(ompb__collector *c)
+{
+    size_t metadata = 0, benches = 0;
+    for (size_t i = 0; i < c->n_dumps; i++) {
+        const char *name = c->dumps[i].name;
+        if (is_metadata(name)) {
+            metadata++;
+            continue;
+        }
+        benches++;
+        if (!name[0])
+            ompb__collector_violation(c, "callgrind dump %zu has an empty name", i + 1);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(c->dumps[j].name, name) == 0)
+                ompb__collector_violation(c, "callgrind dumps %zu and %zu are both named %s",
+                                          j + 1, i + 1, name);
+    }
+    if (metadata != 1)
+        ompb__collector_violation(c, "%zu \"Metadata: \" callgrind dumps (expected 1)",
+                                  metadata);
+    if (benches == 0)
+        ompb__collector_violation(c, "no benchmark callgrind dump");
+}
+
+/* ---- read access ---------------------------------------------------------- */
+
+const ompb__collector_window *ompb__collector_windows(const ompb__collector *c, size_t *n)
+{
+    *n = c->n_windows;
+    return c->windows;
+}
+
+const ompb__collector_dump *ompb__collector_dumps(const ompb__collector *c, size_t *n)
+{
+    *n = c->n_dumps;
+    return c->dumps;
+}
+
+size_t ompb__collector_violation_count(const ompb__collector *c)
+{
+    return c->n_violations;
+}
+
+const char *ompb__collector_violation_text(const ompb__collector *c, size_t i)
+{
+    return i < c->n_texts ? c->violations[i] : "(more violations, not kept)";
+}
+
+size_t ompb__collector_frames(const ompb__collector *c)
+{
+    return c->frames;
+}
+
+size_t ompb__collector_command_count(const ompb__collector *c, ompb__cmd_kind kind)
+{
+    return (unsigned)kind < OMPB__CMD_COUNT ? c->counts[kind] : 0;
+}
+
+size_t ompb__collector_undecodable(const ompb__collector *c)
+{
+    return c->undecodable;
+}
+
+const char *ompb__collector_integration(const ompb__collector *c, const char **version)
+{
+    if (version)
+        *version = c->version;
+    return c->name;
+}
+
+uint64_t ompb__collector_protocol_version(const ompb__collector *c)
+{
+    return c->protocol_version;
+}
+
+/* ---- reports -------------------------------------------------------------- */
+
+static uint64_t marked_ns(const ompb__collector_window *w)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i + 1 < w->n_bounds; i += 2)
+        if (w->bounds[i + 1] >= w->bounds[i])
+            sum += w->bounds[i + 1] - w->bounds[i];
+    return sum;
+}
+
+static void print_window(const ompb__collector *c, const ompb__collector_window *w, FILE *out)
+{
+    char first[32] = "-", last[32] = "-", marked[32];
+    if (w->n_bounds) {
+        ompb__format_duration((double)w->bounds[0] - (double)c->t0, first, sizeof first);
+        ompb__format_duration((double)w->bounds[w->n_bounds - 1] - (double)c->t0, last,
+                              sizeof last);
+    }
+    ompb__format_duration((double)marked_ns(w), marked, sizeof marked);
+    fprintf(out, "  %6zu  %12s  %12s  %12s  %s\n", w->n_bounds / 2, first, last, marked,
+            w->uri ? w->uri : "(unnamed)");
+}
+
+static void print_dumps(const ompb__collector *c, FILE *out)
+{
+    fprintf(out, "  %14s  %s\n", "instructions", "callgrind dump");
+    for (size_t i = 0; i < c->n_dumps; i++)
+        fprintf(out, "  %14llu  %s\n", (unsigned long long)c->dumps[i].ir, c->dumps[i].name);
+}
+
+void ompb__collector_print(const ompb__collector *c, FILE *out)
+{
+    if (c->mode == OMPB__RUNNER_SIMULATION)
+        fprintf(out, "ompbench collect: CPU simulation, %zu callgrind dumps", c->n_dumps);
+    else if (c->name)
+        fprintf(out, "ompbench collect: integration %s %s, protocol v%llu", c->name,
+                c->version, (unsigned long long)c->protocol_version);
+    else
+        fprintf(out, "ompbench collect: no integration announced");
+    fprintf(out, "; %zu frames (%zu undecodable), %zu windows\n", c->frames, c->undecodable,
+            c->n_windows);
+    if (c->n_windows)
+        fprintf(out, "  %6s  %12s  %12s  %12s  %s\n", "rounds", "first marker",
+                "last marker", "marked time", "URI");
+    for (size_t i = 0; i < c->n_windows; i++)
+        print_window(c, &c->windows[i], out);
+    if (c->n_dumps)
+        print_dumps(c, out);
+    if (c->n_violations == 0) {
+        fprintf(out, "ompbench collect: all checks passed\n");
+        return;
+    }
+    fprintf(out, "ompbench collect: %zu violation%s:\n", c->n_violations,
+            c->n_violations == 1 ? "" : "s");
+    for (size_t i = 0; i < c->n_violations && i <= c->n_texts; i++)
+        fprintf(out, "  - %s\n", ompb__collector_violation_text(c, i));
+}
+
+static json_t *window_json(const ompb__collector_window *w)
+{
+    json_t *pairs = json_array();
+    for (size_t i = 0; pairs && i + 1 < w->n_bounds; i += 2)
+        json_array_append_new(pairs, json_pack("[I, I]", (json_int_t)w->bounds[i],
+                                               (json_int_t)w->bounds[i + 1]));
+    return json_pack("{s:s?, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+                     "uri", w->uri, "pid", (int)w->pid,
+                     "window_start_ns", (json_int_t)w->start_ns,
+                     "window_stop_ns", (json_int_t)w->stop_ns,
+                     "rounds", (json_int_t)(w->n_bounds / 2),
+                     "first_marker_ns", (json_int_t)(w->n_bounds ? w->bounds[0] : 0),
+                     "last_marker_ns",
+                     (json_int_t)(w->n_bounds ? w->bounds[w->n_bounds - 1] : 0),
+                     "marked_ns", (json_int_t)marked_ns(w),
+                     "sample_markers", (json_int_t)w->sample_markers, "pairs", pairs);
+}
+
+static json_t *lists_json(const ompb__collector *c, json_t *root)
+{
+    json_t *windows = json_array(), *dumps = json_array(), *violations = json_array();
+    json_t *counts = json_object();
+    for (size_t i = 0; i < c->n_windows; i++)
+        json_array_append_new(windows, window_json(&c->windows[i]));
+    for (size_t i = 0; i < c->n_dumps; i++)
+        json_array_append_new(dumps, json_pack("{s:s, s:I}", "name", c->dumps[i].name,
+                                               "ir", (json_int_t)c->dumps[i].ir));
+    for (size_t i = 0; i < c->n_texts; i++)
+        json_array_append_new(violations, json_string(c->violations[i]));
+    for (int k = 0; k < OMPB__CMD_COUNT; k++)
+        if (c->counts[k])
+            json_object_set_new(counts, ompb__cmd_name((uint32_t)k),
+                                json_integer((json_int_t)c->counts[k]));
+    json_object_set_new(root, "commands", counts);
+    json_object_set_new(root, "windows", windows);
+    json_object_set_new(root, "dumps", dumps);
+    json_object_set_new(root, "violations", violations);
+    return root;
+}
+
+json_t *ompb__collector_to_json(const ompb__collector *c)
+{
+    json_t *root = json_pack("{s:b, s:I, s:{s:s?, s:s?}, s:I, s:I, s:I}",
+                             "ok", c->n_violations == 0,
+                             "violation_count", (json_int_t)c->n_violations,
+                             "integration", "name", c->name, "version", c->version,
+                             "protocol_version", (json_int_t)c->protocol_version,
+                             "frames", (json_int_t)c->frames,
+                             "undecodable_frames", (json_int_t)c->undecodable);
+    return root ? lists_json(c, root) : NULL;
+}

@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner transport over two named pipes. Every frame we send fits in
+ * PIPE_BUF and goes out in one write(2), which the kernel makes atomic; the
+ * process-wide lock additionally keeps each request and its reply together,
+ * so no other thread can send in between or read the reply. Replies are
+ * read with exact lengths (header first, never past the frame), which keeps
+ * the ack pipe's framing intact for whoever holds the lock next. Waiting is
+ * poll(2) against a deadline; nothing sleeps.
+ */
+#include "transport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../cli.h"
+#include "../clock.h"
+
+/* Longest reply we accept (IntegrationModeResponse has 8 payload bytes);
+ * anything longer is garbage on the ack pipe. */
+#define REPLY_PAYLOAD_MAX 64
+/* Frames per pipelined write: kept within PIPE_BUF so each write is atomic. */
+#define BATCH_BYTES PIPE_BUF
+#define ACK_BUF_FRAMES 512
+
+struct ompb__transport {
+    int ctl;
+    int ack;
+    int timeout_ms;
+};
+
+static pthread_mutex_t transport_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool transport_dead;
+
+/* ---- waiting and exact I/O ------------------------------------------------ */
+
+static uint64_t deadline_after(const ompb__transport *t)
+{
+    return ompb__now_ns() + (uint64_t)t->timeout_ms * 1000000u;
+}
+
+/* Waits until one of fds is ready or the deadline passes. */
+static int wait_ready(struct pollfd *fds, nfds_t n, uint64_t deadline)
+{
+    for (;;) {
+        uint64_t now = ompb__now_ns();
+        if (now >= deadline)
+            return OMPB_ETIMEDOUT;
+        /* Round up: poll must never return before the deadline. */
+        int ms = (int)((deadline - now + 999999u) / 1000000u);
+        int r = poll(fds, n, ms);
+        if (r > 0) {
+            for (nfds_t i = 0; i < n; i++)
+                if (fds[i].revents & (POLLERR | POLLNVAL))
+                    return OMPB_EIO;
+            return 0;
+        }
+        if (r < 0 && errno != EINTR)
+            return OMPB_EIO;
+    }
+}
+
+static int wait_fd(int fd, short events, uint64_t deadline)
+{
+    struct pollfd p = {.fd = fd, .events = events};
+    return wait_ready(&p, 1, deadline);
+}
+
+static int write_all(int fd, const uint8_t *buf, size_t len, uint64_t deadline)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+        if (w > 0) {
+            buf += w;
+            len -= (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno != EAGAIN)
+            return OMPB_EIO;
+        int rc = wait_fd(fd, POLLOUT, deadline);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Reads exactly len bytes, waiting with poll only when the pipe is empty. */
+static int read_exact(int fd, uint8_t *buf, size_t len, uint64_t deadline)
+{
+    while (len > 0) {
+        ssize_t r = read(fd, buf, len);
+        if (r > 0) {
+            buf += r;
+            len -= (size_t)r;
+            continue;
+        }
+        if (r == 0 || (errno != EINTR && errno != EAGAIN))
+            return OMPB_EIO;
+        int rc = wait_fd(fd, POLLIN, deadline);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static void drain(int fd)
+{
+    uint8_t junk[512];
+    for (;;) {
+        ssize_t r = read(fd, junk, sizeof junk);
+        if (r > 0 || (r < 0 && errno == EINTR))
+            continue;
+        break;
+    }
+}
+
+/* ---- replies -------------------------------------------------------------- */
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int read_reply(const ompb__transport *t, uint8_t *buf, ompb__cmd *reply,
+                      uint64_t deadline, ompb_error *err)
+{
+    int rc = read_exact(t->ack, buf, OMPB__FRAME_MIN, deadline);
+    if (rc)
+        return rc;
+    uint32_t n = le32(buf);
+    if (n < 4 || n > REPLY_PAYLOAD_MAX)
+        return ompb__error_set(err, OMPB_EPROTO,
+                               "undecodable reply from the runner (declared length %u)", n);
+    rc = read_exact(t->ack, buf + OMPB__FRAME_MIN, n - 4, deadline);
+    if (rc)
+        return rc;
+    return ompb__cmd_decode(buf + OMPB__FRAME_HEADER, n, reply, err);
+}
+
+static int check_reply(const ompb__cmd *req, const ompb__cmd *reply, ompb_error *err)
+{
+    ompb__cmd_kind want = req->kind == OMPB__CMD_GET_INTEGRATION_MODE
+                              ? OMPB__CMD_INTEGRATION_MODE_RESPONSE : OMPB__CMD_ACK;
+    if (reply->kind == want)
+        return 0;
+    if (req->kind == OMPB__CMD_SET_VERSION && reply->kind == OMPB__CMD_ERR)
+        return ompb__error_set(err, OMPB_EPROTO,
+                               "the runner refused protocol version %llu (answered Err to "
+                               "SetVersion)", (unsigned long long)req->version);
+    return ompb__error_set(err, OMPB_EPROTO, "the runner answered %s to %s (expected %s)",
+                           ompb__cmd_name(reply->kind), ompb__cmd_name(req->kind),
+                           ompb__cmd_name(want));
+}
+
+/* Fills err for an I/O-level failure of a request of the given kind. */
+static int describe(const ompb__transport *t, int rc, const char *what, ompb_error *err)
+{
+    if (rc == OMPB_ETIMEDOUT)
+        return ompb__error_set(err, rc, "no answer from the runner to %s within %d ms (%s)",
+                               what, t->timeout_ms, OMPB__TIMEOUT_ENV);
+    if (rc == OMPB_EIO)
+        return ompb__error_set(err, rc, "runner pipe error during %s: %s", what,
+                               strerror(errno));
+    return rc;
+}
+
+static int fail(int rc, ompb_error *local, ompb_error *err)
+{
+    ompb__transport_disable(local->text);
+    if (err)
+        *err = *local;
+    return rc;
+}
+
+/* ---- pipelining ----------------------------------------------------------- */
+
+typedef struct pipeline {
+    const ompb__cmd *reqs;
+    size_t n, packed, acked;
+    uint8_t out[BATCH_BYTES];
+    size_t out_len, out_off;
+    uint8_t acks[ACK_BUF_FRAMES * OMPB__FRAME_MIN];
+    size_t ack_have;
+} pipeline;
+
+/* Packs as many whole frames as fit into one atomic write. */
+static int pack_batch(pipeline *pl, ompb_error *err)
+{
+    pl->out_len = pl->out_off = 0;
+    while (pl->packed < pl->n) {
+        size_t len;
+        if (ompb__cmd_frame_size(&pl->reqs[pl->packed]) > sizeof pl->out - pl->out_len)
+            break;
+        if (ompb__cmd_encode(&pl->reqs[pl->packed], pl->out + pl->out_len,
+                             sizeof pl->out - pl->out_len, &len) != 0)
+            return ompb__error_set(err, OMPB_EINVAL, "cannot encode %s",
+                                   ompb__cmd_name(pl->reqs[pl->packed].kind));
+        pl->out_len += len;
+        pl->packed++;
+    }
+    return 0;
+}
+
+/* Writes what the pipe takes; returns 1 on progress, 0 on EAGAIN. */
+static int pump_out(const ompb__transport *t, pipeline *pl)
+{
+    ssize_t w = write(t->ctl, pl->out + pl->out_off, pl->out_len - pl->out_off);
+    if (w > 0) {
+        pl->out_off += (size_t)w;
+        return 1;
+    }
+    if (w < 0 && errno != EAGAIN && errno != EINTR)
+        return OMPB_EIO;
+    return 0;
+}
+
+/* Reads acks for frames already packed, never more: bytes past them are
+ * not ours. Returns 1 on progress, 0 on EAGAIN. */
+static int pump_in(const ompb__transport *t, pipeline *pl, ompb_error *err)
+{
+    size_t owed = (pl->packed - pl->acked) * OMPB__FRAME_MIN - pl->ack_have;
+    size_t room = sizeof pl->acks - pl->ack_have;
+    ssize_t r = read(t->ack, pl->acks + pl->ack_have, owed < room ? owed : room);
+    if (r <= 0)
+        return r < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : OMPB_EIO;
+    pl->ack_have += (size_t)r;
+    size_t whole = pl->ack_have / OMPB__FRAME_MIN;
+    for (size_t i = 0; i < whole; i++) {
+        const uint8_t *f = pl->acks + i * OMPB__FRAME_MIN;
+        if (le32(f) != 4 || le32(f + 4) != OMPB__CMD_ACK) {
+            const char *what = ompb__cmd_name(pl->reqs[pl->acked].kind);
+            if (le32(f) != 4)
+                return ompb__error_set(err, OMPB_EPROTO, "the runner answered a frame of "
+                                       "%u payload bytes to %s (expected Ack)", le32(f), what);
+            return ompb__error_set(err, OMPB_EPROTO, "the runner answered %s to %s (expected "
+                                   "Ack)", ompb__cmd_name(le32(f + 4)), what);
+        }
+        pl->acked++;
+    }
+    pl->ack_have -= whole * OMPB__FRAME_MIN;
+    memmove(pl->acks, pl->acks + whole * OMPB__FRAME_MIN, pl->ack_have);
+    return 1;
+}
+
+static int pipeline_step(const ompb__transport *t, pipeline *pl, ompb_error *err)
+{
+    int progress = 0, rc;
+    if (pl->out_off == pl->out_len && pl->packed < pl->n && (rc = pack_batch(pl, err)))
+        return rc;
+    if (pl->out_off < pl->out_len) {
+        if ((rc = pump_out(t, pl)) < 0)
+            return rc;
+        progress |= rc;
+    }
+    if (pl->acked < pl->packed) {
+        if ((rc = pump_in(t, pl, err)) < 0)
+            return rc;
+        progress |= rc;
+    }
+    return progress;
+}
+
+static int run_pipeline(const ompb__transport *t, pipeline *pl, ompb_error *err)
+{
+    uint64_t deadline = deadline_after(t);
+    while (pl->acked < pl->n) {
+        int rc = pipeline_step(t, pl, err);
+        if (rc < 0)
+            return rc;
+        if (rc > 0) {
+            deadline = deadline_after(t);
+            continue;
+        }
+        struct pollfd fds[2] = {{.fd = t->ack, .events = POLLIN},
+                                {.fd = t->ctl, .events = 0}};
+        if (pl->out_off < pl->out_len)
+            fds[1].events = POLLOUT;
+        if ((rc = wait_ready(fds, 2, deadline)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- public functions ----------------------------------------------------- */
+
+const char *ompb__transport_ctl_path(void)
+{
+    const char *p = getenv(OMPB__CTL_FIFO_ENV);
+    return p && *p ? p : OMPB__CTL_FIFO_DEFAULT;
+}
+
+const char *ompb__transport_ack_path(void)
+{
+    const char *p = getenv(OMPB__ACK_FIFO_ENV);
+    return p && *p ? p : OMPB__ACK_FIFO_DEFAULT;
+}
+
+int ompb__transport_timeout_ms(void)
+{
+    const char *v = getenv(OMPB__TIMEOUT_ENV);
+    char *end;
+    long ms = v ? strtol(v, &end, 10) : 0;
+    if (!v || end == v || *end != '\0' || ms <= 0 || ms > INT_MAX / 2)
+        return OMPB__TIMEOUT_DEFAULT_MS;
+    return (int)ms;
+}
+
+static bool is_fifo(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+bool ompb__transport_present(const char *ctl_path, const char *ack_path)
+{
+    return is_fifo(ctl_path) && is_fifo(ack_path);
+}
+
+static int open_fifo(const char *path, int *fd, ompb_error *err)
+{
+    struct stat st;
+    *fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        return ompb__error_set(err, errno == ENOENT ? OMPB_ENOENT : OMPB_EIO,
+                               "cannot open runner pipe '%s': %s", path, strerror(errno));
+    if (fstat(*fd, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+        close(*fd);
+        *fd = -1;
+        return ompb__error_set(err, OMPB_ENOENT, "runner pipe '%s' is not a FIFO", path);
+    }
+    return 0;
+}
+
+int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout_ms,
+                         ompb__transport **out, ompb_error *err)
+{
+    ompb__transport *t = malloc(sizeof *t);
+    *out = NULL;
+    if (!t)
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    t->timeout_ms = timeout_ms > 0 ? timeout_ms : OMPB__TIMEOUT_DEFAULT_MS;
+    t->ack = -1;
+    int rc = open_fifo(ctl_path, &t->ctl, err);
+    if (rc == 0)
+        rc = open_fifo(ack_path, &t->ack, err);
+    if (rc) {
+        ompb__transport_close(t);
+        return rc;
+    }
+    /* Under the lock: another transport may be mid-request on this pipe. */
+    pthread_mutex_lock(&transport_lock);
+    drain(t->ack);
+    pthread_mutex_unlock(&transport_lock);
+    *out = t;
+    return 0;
+}
+
+void ompb__transport_close(ompb__transport *t)
+{
+    if (!t)
+        return;
+    if (t->ctl >= 0)
+        close(t->ctl);
+    if (t->ack >= 0)
+        close(t->ack);
+    free(t);
+}
+
+static int request_locked(ompb__transport *t, const uint8_t *frame, size_t len,
+                          const ompb__cmd *req, ompb__cmd *reply, ompb_error *err)
+{
+    uint8_t buf[OMPB__FRAME_MIN + REPLY_PAYLOAD_MAX];
+    uint64_t deadline = deadline_after(t);
+    const char *what = ompb__cmd_name(req->kind);
+    int rc = write_all(t->ctl, frame, len, deadline);
+    if (rc == 0)
+        rc = read_reply(t, buf, reply, deadline, err);
+    if (rc == OMPB_ETIMEDOUT || rc == OMPB_EIO)
+        return describe(t, rc, what, err);
+    if (rc == 0)
+        rc = check_reply(req, reply, err);
+    return rc;
+}
+
+int ompb__transport_request(ompb__transport *t, const ompb__cmd *req, ompb__cmd *reply,
+                            ompb_error *err)
+{
+    uint8_t frame[OMPB__FRAME_MAX];
+    size_t len;
+    ompb__cmd local_reply;
+    ompb_error local = {0};
+    if (atomic_load_explicit(&transport_dead, memory_order_relaxed))
+        return ompb__error_set(err, OMPB_ENOTSUP, "runner hooks are disabled");
+    if (ompb__cmd_encode(req, frame, sizeof frame, &len) != 0)
+        return ompb__error_set(err, OMPB_EINVAL, "cannot encode %s (string too long or "
+                               "not UTF-8)", ompb__cmd_name(req->kind));
+    pthread_mutex_lock(&transport_lock);
+    int rc = OMPB_ENOTSUP;
+    if (!atomic_load(&transport_dead))
+        rc = request_locked(t, frame, len, req, reply ? reply : &local_reply, &local);
+    pthread_mutex_unlock(&transport_lock);
+    if (rc == OMPB_ENOTSUP)
+        return ompb__error_set(err, rc, "runner hooks are disabled");
+    return rc ? fail(rc, &local, err) : 0;
+}
+
+int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n,
+                             ompb_error *err)
+{
+    ompb_error local = {0};
+    if (atomic_load_explicit(&transport_dead, memory_order_relaxed))
+        return ompb__error_set(err, OMPB_ENOTSUP, "runner hooks are disabled");
+    for (size_t i = 0; i < n; i++)
+        if (ompb__cmd_frame_size(&reqs[i]) == 0)
+            return ompb__error_set(err, OMPB_EINVAL, "cannot encode %s",
+                                   ompb__cmd_name(reqs[i].kind));
+    pipeline *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    pl->reqs = reqs;
+    pl->n = n;
+    pthread_mutex_lock(&transport_lock);
+    int rc = OMPB_ENOTSUP;
+    if (!atomic_load(&transport_dead)) {
+        rc = run_pipeline(t, pl, &local);
+        if (rc == OMPB_ETIMEDOUT || rc == OMPB_EIO)
+            describe(t, rc, pl->acked < n ? ompb__cmd_name(reqs[pl->acked].kind) : "?",
+                     &local);
+    }
+    pthread_mutex_unlock(&transport_lock);
+    free(pl);
+    if (rc == OMPB_ENOTSUP)
+        return ompb__error_set(err, rc, "runner hooks are disabled");
+    return rc ? fail(rc, &local, err) : 0;
+}
+
+bool ompb__transport_disabled(void)
+{
+    return atomic_load_explicit(&transport_dead, memory_order_relaxed);
+}
+
+void ompb__transport_disable(const char *why)
+{
+    if (!atomic_exchange(&transport_dead, true))
+        fprintf(stderr, "ompbench: warning: %s; no longer talking to the CodSpeed runner "
+                "(benchmarks still run and local results are still written)\n", why);
+}
+
+void ompb__transport_revive(void)
+{
+    atomic_store(&transport_dead, false);
+}

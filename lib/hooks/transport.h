@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner transport: two named pipes, ctl (to the runner) and ack (from
+ * it), each opened O_RDWR|O_NONBLOCK. One process-wide lock serializes each
+ * request and its reply across all threads and all transports, so frames
+ * never interleave and acknowledgements are never stolen. Replies are
+ * awaited with poll(2) against a deadline.
+ *
+ * Failure policy: the first fatal failure anywhere in the process (timeout,
+ * Err, undecodable or unexpected reply, write error, refused protocol
+ * version) prints one warning to stderr and disables every transport of the
+ * process; later requests return OMPB_ENOTSUP at once without touching the
+ * pipes.
+ */
+#ifndef OMPB_HOOKS_TRANSPORT_H
+#define OMPB_HOOKS_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "codec.h"
+
+typedef struct ompb__transport ompb__transport;
+
+/* Default pipe paths and the variables that override them. */
+#define OMPB__CTL_FIFO_DEFAULT "/tmp/runner.ctl.fifo"
+#define OMPB__ACK_FIFO_DEFAULT "/tmp/runner.ack.fifo"
+#define OMPB__CTL_FIFO_ENV "OMPB_RUNNER_CTL_FIFO"
+#define OMPB__ACK_FIFO_ENV "OMPB_RUNNER_ACK_FIFO"
+#define OMPB__TIMEOUT_ENV "OMPB_HOOKS_TIMEOUT_MS"
+#define OMPB__TIMEOUT_DEFAULT_MS 1000
+
+/* Pipe paths from the environment, else the defaults. Static or environment
+ * strings; never freed. */
+const char *ompb__transport_ctl_path(void);
+const char *ompb__transport_ack_path(void);
+/* OMPB_HOOKS_TIMEOUT_MS when it is a positive integer, else 1000. */
+int ompb__transport_timeout_ms(void);
+
+/* True when both paths name existing FIFOs (cheap: two stat calls). */
+bool ompb__transport_present(const char *ctl_path, const char *ack_path);
+
+/*
+ * Opens both pipes and drains stale bytes from the ack pipe. Returns 0 and
+ * a transport in *out (free with ompb__transport_close), OMPB_ENOENT when a
+ * path is missing or not a FIFO, OMPB_EIO, or OMPB_ENOMEM; err says why.
+ */
+int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout_ms,
+                         ompb__transport **out, ompb_error *err);
+void ompb__transport_close(ompb__transport *t);
+
+/*
+ * Sends req and waits for its reply under the process-wide lock. The reply
+ * must be IntegrationModeResponse for GetIntegrationMode and Ack otherwise;
+ * *reply (optional) receives it. Returns 0; OMPB_ENOTSUP when the process's
+ * transports are disabled; OMPB_EINVAL when req cannot be encoded (nothing
+ * sent, nothing disabled); OMPB_ETIMEDOUT, OMPB_EPROTO or OMPB_EIO after
+ * disabling (err says why).
+ */
+int ompb__transport_request(ompb__transport *t, const ompb__cmd *req, ompb__cmd *reply,
+                            ompb_error *err);
+
+/*
+ * Sends n requests, each answered by Ack, pipelined under one hold of the
+ * lock: frames are written as fast as the pipe takes them while the acks
+ * are read as they come, in order. The deadline restarts at every sign of
+ * progress, so a silent peer costs one timeout. Returns as _request.
+ */
+int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n,
+                             ompb_error *err);
+
+/* True once a failure has disabled the process's transports. */
+bool ompb__transport_disabled(void);
+/* Disables them with one warning (the first caller's text wins). */
+void ompb__transport_disable(const char *why);
+/* Tests only: forget a previous failure so the next test starts fresh. */
+void ompb__transport_revive(void);
+
+#endif

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runners that misbehave: absent, silent, dying mid-run, answering Err,
+# answering garbage, refusing protocol version 2, or leaving stale acks in
+# the pipe. Each time the benchmarks must complete (exit 0) with a complete
+# local JSON report, without a hang (a bounded OMPB_HOOKS_TIMEOUT_MS, a
+# generous outer timeout), and with exactly one warning saying why the
+# runner was dropped (none when there is nothing wrong). The runner is a
+# small Python peer speaking the protocol on a private pair of FIFOs.
+set -uo pipefail
+build=$1
+bin="$build/benches/examples"
+tmp=$(mktemp -d)
+peer_pid=
+trap '[ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail=0
+filter='^(count_set_bits\[42\]|fibonacci_iterative\[5\])$'
+export OMP_NUM_THREADS=1 OMPB_HOOKS_TIMEOUT_MS=300
+export OMPB_RUNNER_CTL_FIFO="$tmp/ctl.fifo" OMPB_RUNNER_ACK_FIFO="$tmp/ack.fifo"
+warning='no longer talking to the CodSpeed runner'
+
+cat > "$tmp/peer.py" <<'PY'
+import os, struct, sys
+ctl, ack, behavior, limit, ready = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+c, a = os.open(ctl, os.O_RDWR), os.open(ack, os.O_RDWR)
+def frame(tag, extra=b""):
+    payload = struct.pack("<I", tag) + extra
+    return struct.pack("<I", len(payload)) + payload
+if behavior == "stale":
+    os.write(a, frame(6) + frame(10, struct.pack("<I", 2)) + b"\x07\x00")
+open(ready, "w").close()
+buf, n = b"", 0
+while True:
+    buf += os.read(c, 65536)
+    while len(buf) >= 4 and len(buf) >= 4 + struct.unpack("<I", buf[:4])[0]:
+        size = struct.unpack("<I", buf[:4])[0]
+        tag = struct.unpack("<I", buf[4:8])[0]
+        buf, n = buf[4 + size:], n + 1
+        if 0 <= limit < n:
+            os._exit(0)                      # the runner dies
+        if behavior == "silent":
+            continue
+        if behavior == "err":
+            os.write(a, frame(6))
+        elif behavior == "garbage":
+            os.write(a, b"\xff\xff\xff\x7f\xde\xad\xbe\xef")
+        elif tag == 9:
+            os.write(a, frame(10, struct.pack("<I", 0)))
+        elif tag == 8 and behavior == "refuse":
+            os.write(a, frame(6))
+        else:
+            os.write(a, frame(3))
+PY
+
+# run_case NAME BEHAVIOR LIMIT EXPECTED_WARNINGS [PHRASE]
+run_case() {
+  local name=$1 behavior=$2 limit=$3 want=$4 phrase=${5:-}
+  rm -f "$tmp"/*.fifo "$tmp/ready" "$tmp/r.json"
+  peer_pid=
+  if [ "$behavior" != absent ]; then
+    mkfifo "$tmp/ctl.fifo" "$tmp/ack.fifo"
+    python3 "$tmp/peer.py" "$tmp/ctl.fifo" "$tmp/ack.fifo" "$behavior" "$limit" "$tmp/ready" &
+    peer_pid=$!
+    for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
+  fi
+  timeout 300 "$bin" --filter "$filter" --test --format json --output "$tmp/r.json" \
+    > /dev/null 2> "$tmp/err"
+  local rc=$?
+  [ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null && wait "$peer_pid" 2>/dev/null
+  peer_pid=
+  local got
+  got=$(grep -c "$warning" "$tmp/err")
+  if [ $rc -ne 0 ] || [ "$got" -ne "$want" ]; then
+    echo "FAIL: $name: exit $rc, $got warnings (want 0 and $want):"; cat "$tmp/err"; fail=1; return
+  fi
+  if [ -n "$phrase" ] && ! grep -qF "$phrase" "$tmp/err"; then
+    echo "FAIL: $name: the warning does not say '$phrase':"; cat "$tmp/err"; fail=1; return
+  fi
+  python3 - "$tmp/r.json" <<'PY' || { echo "FAIL: $name: local report incomplete"; fail=1; }
+import json, sys
+runs = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("run_type") == "iteration"]
+names = sorted(b["name"] for b in runs)
+ok = names == ["count_set_bits[42]", "fibonacci_iterative[5]"] and all(
+    not b.get("error_occurred") and b["ompbench"]["rounds"] == 1 for b in runs)
+sys.exit(0 if ok else "runs: %r" % names)
+PY
+}
+
+run_case absent absent -1 0
+run_case healthy ok -1 0
+run_case stale stale -1 0
+run_case silent silent -1 1 "no answer from the runner to GetIntegrationMode within 300 ms"
+run_case dies_after_hello ok 4 1 "no answer from the runner to"
+run_case dies_mid_flush ok 5 1 "no answer from the runner to AddMarker"
+run_case err err -1 1 "answered Err to GetIntegrationMode"
+run_case garbage garbage -1 1 "undecodable reply"
+run_case refuses_v2 refuse -1 1 "refused protocol version 2"
+exit $fail

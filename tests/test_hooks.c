@@ -1,0 +1,765 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hooks tests: the public API (include/ompbench/hooks.h) and the instrument
+ * facade against a collector peer and against failing runners, a stress
+ * test with many more threads than cores sharing the pipes, the collector's
+ * checks one violation at a time, and the CodSpeed walltime results file
+ * cross-checked against the markers of the same rounds.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "clock.h"
+#include "hooks/collector.h"
+#include "hooks/hooks_internal.h"
+#include "hooks/instrument.h"
+#include "hooks_peer.h"
+#include "ompbench/version.h"
+#include "report/report.h"
+#include "suite.h"
+
+#define LONG_TIMEOUT_MS 10000
+#define SHORT_TIMEOUT_MS 100
+#define STRESS_THREADS 32
+#define STRESS_SHARED 16          /* threads [0, 16) share one handle */
+#define STRESS_REQUESTS 1000
+
+static void set_timeout(int ms)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%d", ms * ompb_test_timeout_multiplier());
+    setenv("OMPB_HOOKS_TIMEOUT_MS", v, 1);
+}
+
+/* No runner: pipe paths that cannot exist. */
+static void point_at_nothing(void)
+{
+    setenv("OMPB_RUNNER_CTL_FIFO", "/nonexistent/ompb.ctl", 1);
+    setenv("OMPB_RUNNER_ACK_FIFO", "/nonexistent/ompb.ack", 1);
+}
+
+static void cleanup_env(void)
+{
+    unsetenv("OMPB_HOOKS_TIMEOUT_MS");
+    unsetenv("OMPB_RUNNER_CTL_FIFO");
+    unsetenv("OMPB_RUNNER_ACK_FIFO");
+    ompb__instrument_reset();
+    ompb__transport_revive();
+}
+
+static bool has_violation(const ompb__collector *c, const char *needle)
+{
+    for (size_t i = 0; i < ompb__collector_violation_count(c); i++)
+        if (strstr(ompb__collector_violation_text(c, i), needle))
+            return true;
+    return false;
+}
+
+static void print_violations(const ompb__collector *c)
+{
+    for (size_t i = 0; i < ompb__collector_violation_count(c); i++)
+        fprintf(stderr, "    violation: %s\n", ompb__collector_violation_text(c, i));
+}
+
+/* ---- public API ----------------------------------------------------------- */
+
+static void test_api_off_is_noop(void)
+{
+    point_at_nothing();
+    ompb_hooks *h = ompb_hooks_init();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_OFF);
+    CU_ASSERT_FALSE(ompb_hooks_is_instrumented(h));
+    CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "x", "1"), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_add_marker(h, 1, OMPB_MARKER_BENCHMARK_START, 5), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_stop_benchmark(h), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 1, NULL), 0);
+    ompb_hooks_free(h);
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(NULL), OMPB_HOOKS_OFF);
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(NULL), 0);
+    CU_ASSERT(ompb_hooks_current_timestamp() > 0);
+    ompb_hooks_free(NULL);
+    cleanup_env();
+}
+
+static void test_api_walltime_sequence(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *h = ompb_hooks_init();
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
+    CU_ASSERT_TRUE(ompb_hooks_is_instrumented(h));
+    CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "mytool", "1.2.3"), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), 0);
+    uint64_t t[6];
+    for (int i = 0; i < 6; i++)
+        t[i] = ompb_hooks_current_timestamp();
+    for (int i = 0; i < 6; i++)
+        CU_ASSERT_EQUAL(ompb_hooks_add_marker(h, 77, i % 2 ? OMPB_MARKER_BENCHMARK_END
+                                                           : OMPB_MARKER_BENCHMARK_START, t[i]), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_stop_benchmark(h), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 77, "my.c::bench[1]"), 0);
+    hooks_peer_stop(&p);
+    ompb__collector_finish(p.collector, true);
+    print_violations(p.collector);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    const char *version;
+    CU_ASSERT_STRING_EQUAL(ompb__collector_integration(p.collector, &version), "mytool");
+    CU_ASSERT_STRING_EQUAL(version, "1.2.3");
+    size_t n;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_STRING_EQUAL(w[0].uri, "my.c::bench[1]");
+    CU_ASSERT_EQUAL(w[0].pid, 77);
+    CU_ASSERT_EQUAL_FATAL(w[0].n_bounds, 6);
+    CU_ASSERT(memcmp(w[0].bounds, t, sizeof t) == 0);
+    ompb_hooks_free(h);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+static void test_api_invalid_arguments(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *h = ompb_hooks_init();
+    char *long_uri = calloc(2000, 1);
+    memset(long_uri, 'x', 1999);
+    CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 1, NULL), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 1, "bad\xff"), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 1, long_uri), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "x", NULL), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_hooks_add_marker(h, 1, (ompb_marker)7, 0), OMPB_EINVAL);
+    CU_ASSERT_TRUE(ompb_hooks_is_instrumented(h));
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 2);   /* the handshake only */
+    free(long_uri);
+    ompb_hooks_free(h);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+static void test_api_refused_version(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_REFUSE_VERSION), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *h = ompb_hooks_init();
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_OFF);
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), 0);
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 2);   /* nothing after the refusal */
+    ompb_hooks_free(h);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+static void test_api_off_after_failure(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
+    p.answer_limit = 2;   /* the handshake, then silence */
+    set_timeout(SHORT_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *h = ompb_hooks_init();
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), OMPB_ETIMEDOUT);
+    CU_ASSERT_FALSE(ompb_hooks_is_instrumented(h));
+    CU_ASSERT_EQUAL(ompb_hooks_stop_benchmark(h), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 1, "x"), 0);
+    /* A new handle does not try again either. */
+    ompb_hooks *h2 = ompb_hooks_init();
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(h2), OMPB_HOOKS_OFF);
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 3);
+    ompb_hooks_free(h);
+    ompb_hooks_free(h2);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+/* ---- stress: many threads, many handles, one pair of pipes ---------------- */
+
+typedef struct stress_arg {
+    ompb_hooks *shared;
+    int index;
+    int failures;
+} stress_arg;
+
+static void *stress_thread(void *argp)
+{
+    stress_arg *a = argp;
+    ompb_hooks *h = a->shared ? a->shared : ompb_hooks_init();
+    if (ompb_hooks_get_mode(h) != OMPB_HOOKS_WALLTIME)
+        a->failures++;
+    for (uint64_t k = 0; k < STRESS_REQUESTS; k++)
+        a->failures += ompb_hooks_add_marker(h, a->index, OMPB_MARKER_SAMPLE_START, k) != 0;
+    if (!a->shared)
+        ompb_hooks_free(h);
+    return NULL;
+}
+
+static void test_stress_threads_share_pipes(void)
+{
+    hooks_peer p;
+    pthread_t threads[STRESS_THREADS];
+    stress_arg args[STRESS_THREADS];
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *shared = ompb_hooks_init();
+    for (int i = 0; i < STRESS_THREADS; i++) {
+        args[i] = (stress_arg){i < STRESS_SHARED ? shared : NULL, i, 0};
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[i], NULL, stress_thread, &args[i]), 0);
+    }
+    int failures = 0;
+    for (int i = 0; i < STRESS_THREADS; i++) {
+        pthread_join(threads[i], NULL);
+        failures += args[i].failures;
+    }
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(failures, 0);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    CU_ASSERT_EQUAL(atomic_load(&p.undecodable), 0);
+    CU_ASSERT_EQUAL(atomic_load(&p.sequence_errors), 0);
+    for (int i = 0; i < STRESS_THREADS; i++)
+        CU_ASSERT_EQUAL(p.next_seq[i], STRESS_REQUESTS);
+    size_t handles = 1 + STRESS_THREADS - STRESS_SHARED;
+    CU_ASSERT_EQUAL(atomic_load(&p.frames),
+                    (size_t)STRESS_THREADS * STRESS_REQUESTS + 2 * handles);
+    /* Every ack was taken by the request it answered: none is left over. */
+    uint8_t byte;
+    CU_ASSERT_EQUAL(read(p.ack_fd, &byte, 1), -1);
+    CU_ASSERT_EQUAL(errno, EAGAIN);
+    ompb_hooks_free(shared);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+/* ---- instrument facade ---------------------------------------------------- */
+
+static ompb__instance make_instance(const char *name, const char *uri)
+{
+    ompb__instance inst;
+    memset(&inst, 0, sizeof inst);
+    snprintf(inst.name, sizeof inst.name, "%s", name);
+    snprintf(inst.uri, sizeof inst.uri, "%s", uri);
+    return inst;
+}
+
+/* One instance as the round engine drives it; bounds[] gets the aggregates. */
+static void drive_instance(const ompb__instance *inst, int rounds, uint64_t *bounds)
+{
+    ompb__instrument_instance_begin(inst);
+    for (int r = 0; r < rounds; r++) {
+        uint64_t s = ompb__now_ns(), e = ompb__now_ns();
+        ompb__instrument_round(s, e);
+        bounds[2 * r] = s;
+        bounds[2 * r + 1] = e;
+    }
+    ompb__instrument_instance_end(inst);
+}
+
+static void test_facade_walltime(void)
+{
+    hooks_peer p;
+    uint64_t a[10], b[6];
+    ompb__instance ia = make_instance("count[42]", "benches/examples.c::count[42]");
+    ompb__instance ib = make_instance("thread_example[t=4]",
+                                      "benches/examples.c::thread_example[t=4]");
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    ompb__instrument_init();   /* idempotent: one handshake */
+    CU_ASSERT_EQUAL(ompb__instrument_mode(), OMPB__MODE_WALLTIME);
+    CU_ASSERT_TRUE(ompb__instrument_runner_walltime());
+    drive_instance(&ia, 5, a);
+    drive_instance(&ib, 3, b);
+    hooks_peer_stop(&p);
+    ompb__collector_finish(p.collector, true);
+    print_violations(p.collector);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    CU_ASSERT_EQUAL(ompb__collector_command_count(p.collector, OMPB__CMD_GET_INTEGRATION_MODE), 1);
+    CU_ASSERT_EQUAL(ompb__collector_protocol_version(p.collector), 2);
+    const char *version;
+    CU_ASSERT_STRING_EQUAL(ompb__collector_integration(p.collector, &version), "ompbench");
+    CU_ASSERT_STRING_EQUAL(version, OMPB_VERSION_STRING);
+    size_t n;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_STRING_EQUAL(w[0].uri, ia.uri);
+    CU_ASSERT_STRING_EQUAL(w[1].uri, ib.uri);
+    CU_ASSERT_EQUAL(w[0].pid, (int32_t)getpid());
+    CU_ASSERT(w[0].n_bounds == 10 && memcmp(w[0].bounds, a, sizeof a) == 0);
+    CU_ASSERT(w[1].n_bounds == 6 && memcmp(w[1].bounds, b, sizeof b) == 0);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+static void test_facade_none(void)
+{
+    uint64_t a[4];
+    ompb__instance ia = make_instance("x", "x.c::x");
+    point_at_nothing();
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    CU_ASSERT_EQUAL(ompb__instrument_mode(), OMPB__MODE_NONE);
+    CU_ASSERT_FALSE(ompb__instrument_runner_walltime());
+    drive_instance(&ia, 2, a);
+    ompb__instrument_sim_start();
+    ompb__instrument_sim_stop();
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    cleanup_env();
+}
+
+static void test_facade_silent_runner(void)
+{
+    hooks_peer p;
+    uint64_t a[4];
+    ompb__instance ia = make_instance("x", "x.c::x");
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SILENT), 0);
+    set_timeout(SHORT_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    CU_ASSERT_EQUAL(ompb__instrument_mode(), OMPB__MODE_NONE);
+    drive_instance(&ia, 2, a);
+    drive_instance(&ia, 2, a);
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 1);   /* one timeout, then silence */
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+static void test_facade_runner_dies_mid_run(void)
+{
+    hooks_peer p;
+    uint64_t a[20];
+    ompb__instance ia = make_instance("a", "x.c::a"), ib = make_instance("b", "x.c::b");
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
+    p.answer_limit = 4;   /* handshake, SetIntegration, StartBenchmark; dies in the flush */
+    p.exit_at_limit = true;
+    set_timeout(SHORT_TIMEOUT_MS);
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_start_process(&p), 0);
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    CU_ASSERT_EQUAL(ompb__instrument_mode(), OMPB__MODE_WALLTIME);
+    drive_instance(&ia, 10, a);
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    drive_instance(&ib, 10, a);   /* returns at once: nothing left to talk to */
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+static void test_facade_refused_version(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_REFUSE_VERSION), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    CU_ASSERT_EQUAL(ompb__instrument_mode(), OMPB__MODE_NONE);
+    hooks_peer_stop(&p);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+/* ---- collector checks ----------------------------------------------------- */
+
+typedef struct step {
+    ompb__cmd cmd;
+    uint64_t now;
+} step;
+
+#define HELLO {ompb__cmd_set_version(2), 1}, {ompb__cmd_set_integration("t", "1"), 2}
+#define START(t) {ompb__cmd_simple(OMPB__CMD_START_BENCHMARK), t}
+#define STOP(t) {ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK), t}
+#define BS(ns, t) {ompb__cmd_marker(5, OMPB_MARKER_BENCHMARK_START, ns), t}
+#define BE(ns, t) {ompb__cmd_marker(5, OMPB_MARKER_BENCHMARK_END, ns), t}
+#define NAME(uri, t) {ompb__cmd_current_benchmark(5, uri), t}
+
+static ompb__collector *run_steps(const step *steps, size_t n, ompb__cmd *last_reply)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    ompb__cmd reply;
+    for (size_t i = 0; i < n; i++)
+        ompb__collector_handle(c, &steps[i].cmd, steps[i].now, &reply);
+    if (last_reply)
+        *last_reply = reply;
+    ompb__collector_finish(c, false);
+    return c;
+}
+
+#define EXPECT_VIOLATION(needle, ...)                                          \
+    do {                                                                      \
+        const step s_[] = {__VA_ARGS__};                                      \
+        ompb__collector *c_ = run_steps(s_, sizeof s_ / sizeof s_[0], NULL);  \
+        CU_ASSERT(has_violation(c_, needle));                                 \
+        if (!has_violation(c_, needle)) {                                     \
+            fprintf(stderr, "    wanted \"%s\"\n", needle);                  \
+            print_violations(c_);                                             \
+        }                                                                     \
+        ompb__collector_free(c_);                                             \
+    } while (0)
+
+static void test_collector_accepts_valid_run(void)
+{
+    const step s[] = {{ompb__cmd_simple(OMPB__CMD_GET_INTEGRATION_MODE), 0}, HELLO,
+                      START(10), BS(11, 20), BE(12, 20), BS(12, 20), BE(15, 20), STOP(30),
+                      NAME("a.c::x", 31), START(40), BS(41, 50), BE(41, 50), STOP(60),
+                      NAME("a.c::y", 61)};
+    ompb__cmd reply;
+    ompb__collector *c = run_steps(s, sizeof s / sizeof s[0], &reply);
+    print_violations(c);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    CU_ASSERT_EQUAL(reply.kind, OMPB__CMD_ACK);
+    size_t n;
+    const ompb__collector_window *w = ompb__collector_windows(c, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL(w[0].n_bounds, 4);
+    CU_ASSERT_EQUAL(w[0].start_ns, 10);
+    CU_ASSERT_EQUAL(w[0].stop_ns, 30);
+    json_t *j = ompb__collector_to_json(c);
+    CU_ASSERT_TRUE(json_is_true(json_object_get(j, "ok")));
+    json_t *w0 = json_array_get(json_object_get(j, "windows"), 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(w0, "rounds")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(w0, "marked_ns")), 4);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(w0, "pairs")), 2);
+    json_decref(j);
+    ompb__collector_free(c);
+}
+
+static void test_collector_flags_each_violation(void)
+{
+    EXPECT_VIOLATION("before SetVersion", START(1), STOP(2), NAME("u", 3));
+    EXPECT_VIOLATION("before SetIntegration", START(1), STOP(2), NAME("u", 3));
+    EXPECT_VIOLATION("still open at StartBenchmark", HELLO, START(3), START(4));
+    EXPECT_VIOLATION("StopBenchmark without an open window", HELLO, STOP(3));
+    EXPECT_VIOLATION("outside a benchmark window", HELLO, BS(3, 3));
+    EXPECT_VIOLATION("BenchmarkEnd where BenchmarkStart was due", HELLO, START(10), BE(20, 30));
+    EXPECT_VIOLATION("BenchmarkStart where BenchmarkEnd was due", HELLO, START(10), BS(20, 30),
+                     BS(21, 30));
+    EXPECT_VIOLATION("earlier than the marker before it", HELLO, START(10), BS(30, 40),
+                     BE(20, 40));
+    EXPECT_VIOLATION("precedes its StartBenchmark", HELLO, START(100), BS(50, 110));
+    EXPECT_VIOLATION("later than its arrival", HELLO, START(100), BS(500, 110));
+    EXPECT_VIOLATION("unmatched BenchmarkStart", HELLO, START(10), BS(11, 12), STOP(13));
+    EXPECT_VIOLATION("never named by CurrentBenchmark", HELLO, START(10), STOP(11), START(12));
+    EXPECT_VIOLATION("names both window #1 and window #2", HELLO, START(10), STOP(11),
+                     NAME("u", 12), START(13), STOP(14), NAME("u", 15));
+    EXPECT_VIOLATION("names no window", HELLO, START(10), STOP(11), NAME("u", 12),
+                     NAME("v", 13));
+    EXPECT_VIOLATION("inside an open window", HELLO, START(10), NAME("u", 12));
+    EXPECT_VIOLATION("markers came with pid 5, CurrentBenchmark with pid 6", HELLO, START(10),
+                     BS(11, 12), BE(12, 12), STOP(13),
+                     {ompb__cmd_current_benchmark(6, "u"), 14});
+    EXPECT_VIOLATION("empty URI", HELLO, START(10), STOP(11), NAME("", 12));
+    EXPECT_VIOLATION("still open at the end of the run", HELLO, START(10));
+    EXPECT_VIOLATION("outside [1, 2]", {ompb__cmd_set_version(3), 1});
+    EXPECT_VIOLATION("runner-only command", {ompb__cmd_simple(OMPB__CMD_ACK), 1});
+}
+
+static void test_collector_replies(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_SIMULATION);
+    ompb__cmd reply, cmd = ompb__cmd_simple(OMPB__CMD_GET_INTEGRATION_MODE);
+    ompb__collector_handle(c, &cmd, 1, &reply);
+    CU_ASSERT(reply.kind == OMPB__CMD_INTEGRATION_MODE_RESPONSE && reply.mode == 1);
+    cmd = ompb__cmd_set_version(0);
+    ompb__collector_handle(c, &cmd, 2, &reply);
+    CU_ASSERT_EQUAL(reply.kind, OMPB__CMD_ERR);
+    cmd = ompb__cmd_set_version(1);
+    ompb__collector_handle(c, &cmd, 3, &reply);
+    CU_ASSERT_EQUAL(reply.kind, OMPB__CMD_ACK);
+    ompb__collector_finish(c, false);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 1);
+    ompb__collector_free(c);
+    c = ompb__collector_new(OMPB__RUNNER_PERF);
+    ompb__collector_finish(c, true);
+    CU_ASSERT(has_violation(c, "no frame received"));
+    ompb__collector_free(c);
+}
+
+/* Encodes a whole session into one byte stream. */
+static size_t encode_steps(const step *s, size_t n, uint8_t *buf, size_t cap)
+{
+    size_t off = 0, len;
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL_FATAL(ompb__cmd_encode(&s[i].cmd, buf + off, cap - off, &len), 0);
+        off += len;
+    }
+    return off;
+}
+
+/* Feeds the encoded steps one byte at a time. */
+static void feed_bytewise(ompb__collector *c, const step *s, size_t n)
+{
+    uint8_t stream[1024];
+    size_t len = encode_steps(s, n, stream, sizeof stream);
+    for (size_t i = 0; i < len; i++)
+        CU_ASSERT_EQUAL(ompb__collector_feed(c, stream + i, 1), 0);
+}
+
+static void test_collector_feed_bytewise(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    const step opening[] = {{ompb__cmd_simple(OMPB__CMD_GET_INTEGRATION_MODE), 0}, HELLO,
+                            START(0)};
+    feed_bytewise(c, opening, sizeof opening / sizeof opening[0]);
+    /* Markers are stamped after the window opened, as a real integration does. */
+    uint64_t t = ompb__now_ns();
+    const step closing[] = {BS(t, 0), BE(t, 0), STOP(0), NAME("a.c::b", 0)};
+    feed_bytewise(c, closing, sizeof closing / sizeof closing[0]);
+    size_t rlen;
+    const uint8_t *r = ompb__collector_replies(c, &rlen);
+    /* IntegrationModeResponse (12 bytes) then seven Acks (8 bytes each). */
+    CU_ASSERT_EQUAL_FATAL(rlen, 12 + 7 * 8);
+    CU_ASSERT_EQUAL(r[4], OMPB__CMD_INTEGRATION_MODE_RESPONSE);
+    for (size_t i = 12; i < rlen; i += 8)
+        CU_ASSERT_EQUAL(r[i + 4], OMPB__CMD_ACK);
+    ompb__collector_consume(c, rlen);
+    ompb__collector_replies(c, &rlen);
+    CU_ASSERT_EQUAL(rlen, 0);
+    ompb__collector_finish(c, true);
+    print_violations(c);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    CU_ASSERT_EQUAL(ompb__collector_frames(c), 8);
+    size_t n;
+    const ompb__collector_window *w = ompb__collector_windows(c, &n);
+    CU_ASSERT(n == 1 && w[0].n_bounds == 2 && strcmp(w[0].uri, "a.c::b") == 0);
+    ompb__collector_free(c);
+}
+
+static void test_collector_feed_bad_frames(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    uint8_t unknown[8] = {4, 0, 0, 0, 42, 0, 0, 0}, ack_me[8] = {4, 0, 0, 0, 4, 0, 0, 0};
+    uint8_t absurd[8] = {0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0};
+    size_t rlen;
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, unknown, 8), 0);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, ack_me, 8), 0);   /* framing intact: goes on */
+    const uint8_t *r = ompb__collector_replies(c, &rlen);
+    CU_ASSERT(rlen == 16 && r[4] == OMPB__CMD_ERR && r[12] == OMPB__CMD_ACK);
+    CU_ASSERT_EQUAL(ompb__collector_undecodable(c), 1);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, absurd, 8), OMPB_EPROTO);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, ack_me, 8), OMPB_EPROTO);   /* lost for good */
+    CU_ASSERT_EQUAL(ompb__collector_frames(c), 2);
+    CU_ASSERT(has_violation(c, "framing lost"));
+    CU_ASSERT(has_violation(c, "unknown command tag"));
+    ompb__collector_free(c);
+}
+
+static void test_collector_dumps(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_SIMULATION);
+    ompb__collector_add_dump(c, "Metadata: ompbench 0.1.0", 0);
+    ompb__collector_add_dump(c, "b.c::x", 100);
+    ompb__collector_add_dump(c, "b.c::y[t=4]", 200);
+    ompb__collector_check_dumps(c);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    ompb__collector_free(c);
+    c = ompb__collector_new(OMPB__RUNNER_SIMULATION);
+    ompb__collector_add_dump(c, "b.c::x", 100);
+    ompb__collector_add_dump(c, "b.c::x", 100);
+    ompb__collector_check_dumps(c);
+    CU_ASSERT(has_violation(c, "Metadata"));
+    CU_ASSERT(has_violation(c, "both named b.c::x"));
+    ompb__collector_free(c);
+}
+
+/* ---- walltime results file ------------------------------------------------ */
+
+typedef struct fake_run {
+    ompb__instance inst[2];
+    uint64_t start[3], end[3];
+    ompb__result res[2];
+    ompb__config cfg;
+} fake_run;
+
+/* Two instances: one measured (3 rounds of 10 iterations), one failed. */
+static void make_fake_run(fake_run *f, uint64_t base)
+{
+    static const uint64_t spans[3] = {1000, 2000, 1500};
+    memset(f, 0, sizeof *f);
+    f->inst[0] = make_instance("count[42]", "benches/examples.c::count[42]");
+    f->inst[1] = make_instance("broken", "benches/examples.c::broken");
+    for (int r = 0; r < 3; r++) {
+        f->start[r] = base + 10000u * (uint64_t)r;
+        f->end[r] = f->start[r] + spans[r];
+    }
+    ompb__record *rec = &f->res[0].rec;
+    rec->inst = &f->inst[0];
+    rec->threads = 2;
+    rec->sample_size = 10;
+    rec->rounds = 3;
+    rec->start_ns = f->start;
+    rec->end_ns = f->end;
+    rec->warmup_iters = 70;
+    f->res[0].stats = (ompb__stats){.n = 3, .min = 100, .max = 200, .mean = 150, .stdev = 50,
+                                    .q1 = 125, .median = 150, .q3 = 175};
+    f->res[0].total_time_s = 4500e-9;
+    f->res[1].rec.inst = &f->inst[1];
+    f->res[1].rec.failed = true;
+    f->cfg.warmup_ns = 5000000;
+    f->cfg.min_time_ns = 1000000;
+    f->cfg.max_time_ns = 2000000000;
+    f->cfg.sample_count = 3;
+}
+
+/* A collector that saw the fake run's rounds as markers. */
+static ompb__collector *collector_for(const fake_run *f, size_t pairs)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    ompb__cmd reply, cmd = ompb__cmd_set_version(2);
+    ompb__collector_handle(c, &cmd, 0, &reply);
+    cmd = ompb__cmd_set_integration("ompbench", OMPB_VERSION_STRING);
+    ompb__collector_handle(c, &cmd, 0, &reply);
+    cmd = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK);
+    ompb__collector_handle(c, &cmd, f->start[0] - 1, &reply);
+    for (size_t r = 0; r < pairs; r++) {
+        cmd = ompb__cmd_marker(1, OMPB_MARKER_BENCHMARK_START, f->start[r]);
+        ompb__collector_handle(c, &cmd, f->end[2], &reply);
+        cmd = ompb__cmd_marker(1, OMPB_MARKER_BENCHMARK_END, f->end[r]);
+        ompb__collector_handle(c, &cmd, f->end[2], &reply);
+    }
+    cmd = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
+    ompb__collector_handle(c, &cmd, f->end[2] + 1, &reply);
+    cmd = ompb__cmd_current_benchmark(1, f->inst[0].uri);
+    ompb__collector_handle(c, &cmd, f->end[2] + 1, &reply);
+    return c;
+}
+
+static size_t count_entries(const char *dir)
+{
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void check_results_json(const char *path, const fake_run *f)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(root, "instrument"),
+                                                             "type")), "walltime");
+    json_t *creator = json_object_get(root, "creator");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(creator, "name")), "ompbench");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(creator, "pid")), getpid());
+    json_t *benchmarks = json_object_get(root, "benchmarks");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(benchmarks), 1);   /* the failed one is left out */
+    json_t *b = json_array_get(benchmarks, 0), *st = json_object_get(b, "stats");
+    json_t *cfg = json_object_get(b, "config");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(b, "uri")), f->inst[0].uri);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(b, "name")), f->inst[0].name);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(st, "rounds")), 3);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(st, "iter_per_round")), 10);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(st, "warmup_iters")), 70);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "median_ns")), 150, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "total_time")), 4.5e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(cfg, "warmup_time_ns")), 5e6, 1e-6);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(cfg, "max_rounds")), 3);
+    const char *keys[] = {"min_ns", "max_ns", "mean_ns", "stdev_ns", "q1_ns", "q3_ns",
+                          "iqr_outlier_rounds", "stdev_outlier_rounds"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        CU_ASSERT_PTR_NOT_NULL(json_object_get(st, keys[i]));
+    json_decref(root);
+}
+
+static void test_codspeed_results_file(void)
+{
+    char dir[] = "/tmp/ompb-profile.XXXXXX", results[64], path[128];
+    fake_run f;
+    ompb_error err = {0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(results, sizeof results, "%s/results", dir);
+    snprintf(path, sizeof path, "%s/%ld.json", results, (long)getpid());
+    make_fake_run(&f, ompb__now_ns());
+    point_at_nothing();
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
+    unsetenv("CODSPEED_RUNNER_MODE");
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &f.cfg, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(dir), 0);   /* not walltime: nothing written */
+    setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &f.cfg, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(results), 1);   /* the file, no temporary left */
+    check_results_json(path, &f);
+    /* The runner's view: statistics agree with the markers of the same rounds. */
+    ompb__collector *c = collector_for(&f, 3);
+    CU_ASSERT_EQUAL(ompb__collector_check_results(c, path), 0);
+    print_violations(c);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    ompb__collector_free(c);
+    c = collector_for(&f, 2);
+    ompb__collector_check_results(c, path);
+    CU_ASSERT(has_violation(c, "reports 3 rounds, the runner saw 2 marker pairs"));
+    ompb__collector_free(c);
+    unlink(path);
+    rmdir(results);
+    rmdir(dir);
+    unsetenv("CODSPEED_PROFILE_FOLDER");
+    unsetenv("CODSPEED_RUNNER_MODE");
+    cleanup_env();
+}
+
+static void test_codspeed_results_unwritable(void)
+{
+    fake_run f;
+    ompb_error err = {0};
+    make_fake_run(&f, 1000);
+    setenv("CODSPEED_PROFILE_FOLDER", "/nonexistent/dir/profile", 1);
+    setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &f.cfg, &err), OMPB_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "/nonexistent/dir/profile"));
+    unsetenv("CODSPEED_PROFILE_FOLDER");
+    unsetenv("CODSPEED_RUNNER_MODE");
+}
+
+static const ompb_test_case cases[] = {
+    {"api_off_is_noop", test_api_off_is_noop},
+    {"api_walltime_sequence", test_api_walltime_sequence},
+    {"api_invalid_arguments", test_api_invalid_arguments},
+    {"api_refused_version", test_api_refused_version},
+    {"api_off_after_failure", test_api_off_after_failure},
+    {"stress_threads_share_pipes", test_stress_threads_share_pipes},
+    {"facade_walltime", test_facade_walltime},
+    {"facade_none", test_facade_none},
+    {"facade_silent_runner", test_facade_silent_runner},
+    {"facade_runner_dies_mid_run", test_facade_runner_dies_mid_run},
+    {"facade_refused_version", test_facade_refused_version},
+    {"collector_accepts_valid_run", test_collector_accepts_valid_run},
+    {"collector_flags_each_violation", test_collector_flags_each_violation},
+    {"collector_replies", test_collector_replies},
+    {"collector_feed_bytewise", test_collector_feed_bytewise},
+    {"collector_feed_bad_frames", test_collector_feed_bad_frames},
+    {"collector_dumps", test_collector_dumps},
+    {"codspeed_results_file", test_codspeed_results_file},
+    {"codspeed_results_unwritable", test_codspeed_results_unwritable},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_hooks = {"hooks", NULL, NULL, cases};

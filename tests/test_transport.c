@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Transport tests against a peer in the test (tests/hooks_peer.c): a normal
+ * runner, and runners that stay silent, die, answer Err, answer garbage or
+ * leave stale acknowledgements. What must hold: a bounded wait, one warning,
+ * the process's transports disabled afterwards (no further traffic), and
+ * never a crash or a hang. Waits use short timeouts scaled by
+ * OMPB_TEST_TIMEOUT_MULTIPLIER; no test asserts how fast anything is.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "hooks/transport.h"
+#include "hooks_peer.h"
+#include "suite.h"
+
+#define SHORT_TIMEOUT_MS 100
+#define LONG_TIMEOUT_MS 10000
+#define FLUSH_PAIRS 1000
+
+static int short_timeout(void)
+{
+    return SHORT_TIMEOUT_MS * ompb_test_timeout_multiplier();
+}
+
+static int long_timeout(void)
+{
+    return LONG_TIMEOUT_MS * ompb_test_timeout_multiplier();
+}
+
+/* Opens a transport on the peer's pipes. */
+static ompb__transport *connect_to(const hooks_peer *p, int timeout_ms)
+{
+    ompb__transport *t = NULL;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(ompb__transport_open(p->ctl, p->ack, timeout_ms, &t, &err), 0);
+    return t;
+}
+
+static void request_kind(ompb__transport *t, ompb__cmd_kind kind, int want)
+{
+    ompb__cmd req = ompb__cmd_simple(kind);
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, NULL), want);
+}
+
+/* ---- normal runner -------------------------------------------------------- */
+
+static void test_request_reply(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd ask = ompb__cmd_simple(OMPB__CMD_GET_INTEGRATION_MODE), reply;
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &ask, &reply, NULL), 0);
+    CU_ASSERT_EQUAL(reply.kind, OMPB__CMD_INTEGRATION_MODE_RESPONSE);
+    CU_ASSERT_EQUAL(reply.mode, OMPB__RUNNER_PERF);
+    ompb__cmd version = ompb__cmd_set_version(2);
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &version, &reply, NULL), 0);
+    CU_ASSERT_EQUAL(reply.kind, OMPB__CMD_ACK);
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(ompb__collector_protocol_version(p.collector), 2);
+    CU_ASSERT_EQUAL(ompb__collector_frames(p.collector), 2);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+static void test_pipelined_flush(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd hello[] = {ompb__cmd_set_version(2), ompb__cmd_set_integration("t", "1"),
+                         ompb__cmd_simple(OMPB__CMD_START_BENCHMARK)};
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, hello, 3, NULL), 0);
+    size_t n = 2 * FLUSH_PAIRS + 2;
+    ompb__cmd *cmds = calloc(n, sizeof *cmds);
+    uint64_t base = ompb__now_ns();
+    for (size_t i = 0; i < 2 * FLUSH_PAIRS; i++)
+        cmds[i] = ompb__cmd_marker(7, i % 2 ? OMPB_MARKER_BENCHMARK_END
+                                            : OMPB_MARKER_BENCHMARK_START, base + i);
+    cmds[n - 2] = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
+    cmds[n - 1] = ompb__cmd_current_benchmark(7, "t.c::flush");
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, cmds, n, NULL), 0);
+    hooks_peer_stop(&p);
+    size_t nw;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &nw);
+    CU_ASSERT_EQUAL_FATAL(nw, 1);
+    CU_ASSERT_EQUAL(w[0].n_bounds, 2 * FLUSH_PAIRS);
+    CU_ASSERT_STRING_EQUAL(w[0].uri, "t.c::flush");
+    for (size_t i = 0; i < w[0].n_bounds; i++)
+        CU_ASSERT_EQUAL(w[0].bounds[i], base + i);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    free(cmds);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+static void test_two_transports_share_pipes(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *a = connect_to(&p, long_timeout()), *b = connect_to(&p, long_timeout());
+    for (int i = 0; i < 50; i++) {
+        request_kind(i % 2 ? a : b, OMPB__CMD_PING_PERF, 0);
+        ompb__cmd ask = ompb__cmd_simple(OMPB__CMD_GET_INTEGRATION_MODE), reply;
+        CU_ASSERT_EQUAL(ompb__transport_request(i % 2 ? b : a, &ask, &reply, NULL), 0);
+        CU_ASSERT_EQUAL(reply.kind, OMPB__CMD_INTEGRATION_MODE_RESPONSE);
+    }
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(ompb__collector_frames(p.collector), 100);
+    ompb__transport_close(a);
+    ompb__transport_close(b);
+    hooks_peer_destroy(&p);
+}
+
+/* ---- faults --------------------------------------------------------------- */
+
+static void test_silent_peer_times_out_once(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SILENT), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, short_timeout());
+    ompb_error err = {0};
+    ompb__cmd req = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK);
+    uint64_t t0 = ompb__now_ns();
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, &err), OMPB_ETIMEDOUT);
+    /* The deadline is honoured, never cut short. */
+    CU_ASSERT(ompb__now_ns() - t0 >= (uint64_t)short_timeout() * 1000000u);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "StartBenchmark"));
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    /* Disabled: nothing more reaches the pipe. */
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, NULL), OMPB_ENOTSUP);
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, &req, 1, NULL), OMPB_ENOTSUP);
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 1);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+static void test_silent_peer_pipelined(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SILENT), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, short_timeout());
+    ompb__cmd cmds[64];
+    for (int i = 0; i < 64; i++)
+        cmds[i] = ompb__cmd_marker(1, i % 2 ? OMPB_MARKER_BENCHMARK_END
+                                            : OMPB_MARKER_BENCHMARK_START, (uint64_t)i);
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, cmds, 64, NULL), OMPB_ETIMEDOUT);
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.undecodable), 0);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+static void test_dying_peer(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
+    p.answer_limit = 3;
+    p.exit_at_limit = true;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_start_process(&p), 0);
+    ompb__transport *t = connect_to(&p, short_timeout());
+    for (int i = 0; i < 3; i++)
+        request_kind(t, OMPB__CMD_PING_PERF, 0);
+    request_kind(t, OMPB__CMD_STOP_BENCHMARK, OMPB_ETIMEDOUT);
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    request_kind(t, OMPB__CMD_STOP_BENCHMARK, OMPB_ENOTSUP);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+static void test_err_answers(void)
+{
+    hooks_peer p;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_ERR), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd req = ompb__cmd_set_version(2);
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, &err), OMPB_EPROTO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "refused protocol version 2"));
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    ompb__transport_revive();
+    req = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK);
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, &err), OMPB_EPROTO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "answered Err to StartBenchmark"));
+    ompb__transport_revive();
+    ompb__cmd two[2] = {req, req};
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, two, 2, &err), OMPB_EPROTO);
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    hooks_peer_stop(&p);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+static void test_garbage_answers(void)
+{
+    hooks_peer p;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_GARBAGE), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd req = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK);
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, &err), OMPB_EPROTO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "undecodable reply"));
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    hooks_peer_stop(&p);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+static void test_wrong_reply(void)
+{
+    hooks_peer p;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_WRONG_REPLY), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd req = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, &err), OMPB_EPROTO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "IntegrationModeResponse to StopBenchmark"));
+    ompb__transport_revive();
+    /* Pipelined: a 12-byte reply where an 8-byte Ack was due. */
+    ompb__cmd two[2] = {req, req};
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, two, 2, &err), OMPB_EPROTO);
+    hooks_peer_stop(&p);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+/* Acks left in the pipe by an earlier process must not answer our requests. */
+static void test_stale_acks_drained(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    uint8_t stale[64];
+    size_t len, total = 0;
+    ompb__cmd m = ompb__cmd_mode_response(OMPB__RUNNER_ANALYSIS), ack = ompb__cmd_simple(OMPB__CMD_ACK);
+    ompb__cmd_encode(&m, stale, sizeof stale, &len);
+    total += len;
+    ompb__cmd_encode(&ack, stale + total, sizeof stale - total, &len);
+    total += len;
+    stale[total++] = 0x42;   /* and half a frame */
+    CU_ASSERT_EQUAL_FATAL(write(p.ack_fd, stale, total), (ssize_t)total);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd ask = ompb__cmd_simple(OMPB__CMD_GET_INTEGRATION_MODE), reply;
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &ask, &reply, NULL), 0);
+    CU_ASSERT_EQUAL(reply.mode, OMPB__RUNNER_PERF);
+    request_kind(t, OMPB__CMD_PING_PERF, 0);
+    hooks_peer_stop(&p);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+/* ---- setup and parameters ------------------------------------------------- */
+
+static void test_missing_or_wrong_pipes(void)
+{
+    ompb__transport *t = (ompb__transport *)&t;
+    ompb__transport_revive();
+    char dir[] = "/tmp/ompb-transport.XXXXXX", file[64], fifo[64];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/regular", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    close(open(file, O_CREAT | O_WRONLY, 0600));
+    mkfifo(fifo, 0600);
+    CU_ASSERT_FALSE(ompb__transport_present("/nonexistent/ctl", fifo));
+    CU_ASSERT_FALSE(ompb__transport_present(fifo, file));
+    CU_ASSERT_TRUE(ompb__transport_present(fifo, fifo));
+    CU_ASSERT_EQUAL(ompb__transport_open("/nonexistent/ctl", fifo, 10, &t, NULL), OMPB_ENOENT);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT_EQUAL(ompb__transport_open(fifo, file, 10, &t, NULL), OMPB_ENOENT);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    unlink(file);
+    unlink(fifo);
+    rmdir(dir);
+}
+
+static void test_paths_and_timeout_from_env(void)
+{
+    unsetenv(OMPB__CTL_FIFO_ENV);
+    unsetenv(OMPB__ACK_FIFO_ENV);
+    CU_ASSERT_STRING_EQUAL(ompb__transport_ctl_path(), "/tmp/runner.ctl.fifo");
+    CU_ASSERT_STRING_EQUAL(ompb__transport_ack_path(), "/tmp/runner.ack.fifo");
+    setenv(OMPB__CTL_FIFO_ENV, "/x/ctl", 1);
+    setenv(OMPB__ACK_FIFO_ENV, "/x/ack", 1);
+    CU_ASSERT_STRING_EQUAL(ompb__transport_ctl_path(), "/x/ctl");
+    CU_ASSERT_STRING_EQUAL(ompb__transport_ack_path(), "/x/ack");
+    unsetenv(OMPB__CTL_FIFO_ENV);
+    unsetenv(OMPB__ACK_FIFO_ENV);
+    static const struct { const char *v; int want; } cases[] = {
+        {"250", 250}, {"1", 1}, {"abc", 1000}, {"-5", 1000}, {"0", 1000}, {"12x", 1000},
+        {"", 1000}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setenv(OMPB__TIMEOUT_ENV, cases[i].v, 1);
+        CU_ASSERT_EQUAL(ompb__transport_timeout_ms(), cases[i].want);
+    }
+    unsetenv(OMPB__TIMEOUT_ENV);
+    CU_ASSERT_EQUAL(ompb__transport_timeout_ms(), 1000);
+}
+
+static void test_unencodable_request_sends_nothing(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd bad = ompb__cmd_current_benchmark(1, "\xc0\xaf");
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &bad, NULL, NULL), OMPB_EINVAL);
+    ompb__cmd two[2] = {ompb__cmd_simple(OMPB__CMD_PING_PERF), bad};
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, two, 2, NULL), OMPB_EINVAL);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    request_kind(t, OMPB__CMD_PING_PERF, 0);
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 1);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+static const ompb_test_case cases[] = {
+    {"request_reply", test_request_reply},
+    {"pipelined_flush", test_pipelined_flush},
+    {"two_transports_share_pipes", test_two_transports_share_pipes},
+    {"silent_peer_times_out_once", test_silent_peer_times_out_once},
+    {"silent_peer_pipelined", test_silent_peer_pipelined},
+    {"dying_peer", test_dying_peer},
+    {"err_answers", test_err_answers},
+    {"garbage_answers", test_garbage_answers},
+    {"wrong_reply", test_wrong_reply},
+    {"stale_acks_drained", test_stale_acks_drained},
+    {"missing_or_wrong_pipes", test_missing_or_wrong_pipes},
+    {"paths_and_timeout_from_env", test_paths_and_timeout_from_env},
+    {"unencodable_request_sends_nothing", test_unencodable_request_sends_nothing},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_transport = {"transport", NULL, NULL, cases};

@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ompbench collect`: plays the CodSpeed runner for one command. It creates
+ * the two pipes and a profile folder in a private temporary directory, runs
+ * the command with the runner's environment, answers it through the
+ * collector (lib/hooks/collector.c, which also does every check), then
+ * cross-checks the walltime results file or, in simulation, the callgrind
+ * dumps, and prints what the runner would have received.
+ */
+#include "tools.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "hooks/collector.h"
+#include "hooks/transport.h"
+#include "outfile.h"
+
+#define EXIT_CHECK 1
+#define EXIT_USAGE 2
+#define PATH_CAP 4096
+#define LINE_CAP 8192
+
+typedef struct collect_opts {
+    const char *ctl, *ack, *json;
+    bool simulation;
+    char **cmd;
+} collect_opts;
+
+typedef struct workspace {
+    char dir[PATH_CAP / 2];
+    char ctl[PATH_CAP], ack[PATH_CAP];
+    char profile[PATH_CAP], callgrind[PATH_CAP];
+    bool made_ctl, made_ack;
+    int ctl_fd, ack_fd;
+} workspace;
+
+static int child_pipe[2] = {-1, -1};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ompbench collect [--ctl PATH] [--ack PATH] [--mode walltime|simulation]\n"
+            "                        [--json FILE] -- CMD [ARGS...]\n"
+            "Runs CMD as the CodSpeed runner would, answers its hooks, checks the protocol\n"
+            "(frames, Start/End alternation, windows, URIs, results file) and prints what the\n"
+            "runner received. Exit status: 0 all checks passed, 1 a check failed or CMD\n"
+            "failed, 2 bad usage. See docs/protocol.md.\n");
+}
+
+static int bad_usage(const char *fmt, const char *value)
+{
+    fprintf(stderr, "ompbench collect: ");
+    fprintf(stderr, fmt, value);
+    fprintf(stderr, " (see ompbench collect --help)\n");
+    return EXIT_USAGE;
+}
+
+/* Value of "--opt VALUE" or "--opt=VALUE"; NULL when absent. */
+static const char *option_value(int argc, char **argv, int *i, const char *opt)
+{
+    size_t n = strlen(opt);
+    if (strncmp(argv[*i], opt, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != '\0' || *i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int parse_option(int argc, char **argv, int *i, collect_opts *o)
+{
+    const char *v;
+    if ((v = option_value(argc, argv, i, "--ctl")))
+        o->ctl = v;
+    else if ((v = option_value(argc, argv, i, "--ack")))
+        o->ack = v;
+    else if ((v = option_value(argc, argv, i, "--json")))
+        o->json = v;
+    else if ((v = option_value(argc, argv, i, "--mode"))) {
+        if (strcmp(v, "walltime") != 0 && strcmp(v, "simulation") != 0)
+            return bad_usage("--mode: invalid value '%s' (accepted: walltime, simulation)", v);
+        o->simulation = strcmp(v, "simulation") == 0;
+    } else {
+        return bad_usage("unknown option or missing value: '%s'", argv[*i]);
+    }
+    if (!*v)
+        return bad_usage("%san empty value is not accepted", "");
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, collect_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return -1;
+        }
+        if (strcmp(argv[i], "--") == 0 || argv[i][0] != '-') {
+            i += strcmp(argv[i], "--") == 0;
+            o->cmd = i < argc ? &argv[i] : NULL;
+            break;
+        }
+        int rc = parse_option(argc, argv, &i, o);
+        if (rc)
+            return rc;
+    }
+    if (!o->cmd)
+        return bad_usage("%sno command given", "");
+    return 0;
+}
+
+/* ---- workspace ------------------------------------------------------------ */
+
+static int ensure_fifo(const char *path, const char *opt, bool *made)
+{
+    struct stat st;
+    *made = false;
+    if (mkfifo(path, 0600) == 0) {
+        *made = true;
+        return 0;
+    }
+    if (errno == EEXIST && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+        return 0;
+    fprintf(stderr, "ompbench collect: %s: cannot create a FIFO at '%s': %s (accepted: a new "
+            "path or an existing FIFO)\n", opt, path, errno == EEXIST ? "exists and is not a "
+            "FIFO" : strerror(errno));
+    return EXIT_USAGE;
+}
+
+static int open_fifo(const char *path, int *fd)
+{
+    *fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        fprintf(stderr, "ompbench collect: cannot open '%s': %s\n", path, strerror(errno));
+    return *fd < 0 ? EXIT_USAGE : 0;
+}
+
+/* Frames left in a reused pipe by an earlier run are not ours to check. */
+static void drain_stale(int fd)
+{
+    char junk[4096];
+    while (read(fd, junk, sizeof junk) > 0)
+        continue;
+}
+
+static int workspace_open(workspace *ws, const collect_opts *o)
+{
+    const char *tmp = getenv("TMPDIR");
+    tmp = tmp && *tmp ? tmp : "/tmp";
+    int len = snprintf(ws->dir, sizeof ws->dir, "%s/ompbench-collect.XXXXXX", tmp);
+    if (len < 0 || (size_t)len >= sizeof ws->dir || !mkdtemp(ws->dir)) {
+        fprintf(stderr, "ompbench collect: cannot create a directory in '%s': %s\n", tmp,
+                len < 0 || (size_t)len >= sizeof ws->dir ? "path too long" : strerror(errno));
+        ws->dir[0] = '\0';
+        return EXIT_USAGE;
+    }
+    snprintf(ws->ctl, sizeof ws->ctl, "%s", o->ctl ? o->ctl : "");
+    snprintf(ws->ack, sizeof ws->ack, "%s", o->ack ? o->ack : "");
+    if (!o->ctl)
+        snprintf(ws->ctl, sizeof ws->ctl, "%s/runner.ctl.fifo", ws->dir);
+    if (!o->ack)
+        snprintf(ws->ack, sizeof ws->ack, "%s/runner.ack.fifo", ws->dir);
+    snprintf(ws->profile, sizeof ws->profile, "%s/profile", ws->dir);
+    snprintf(ws->callgrind, sizeof ws->callgrind, "%s/callgrind", ws->dir);
+    if (mkdir(ws->profile, 0700) != 0 || mkdir(ws->callgrind, 0700) != 0)
+        return bad_usage("cannot create the profile folder: %s", strerror(errno));
+    int rc = ensure_fifo(ws->ctl, "--ctl", &ws->made_ctl);
+    if (rc == 0)
+        rc = ensure_fifo(ws->ack, "--ack", &ws->made_ack);
+    if (rc == 0)
+        rc = open_fifo(ws->ctl, &ws->ctl_fd);
+    if (rc == 0)
+        rc = open_fifo(ws->ack, &ws->ack_fd);
+    if (rc == 0)
+        drain_stale(ws->ctl_fd);
+    return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void workspace_close(workspace *ws)
+{
+    if (ws->ctl_fd >= 0)
+        close(ws->ctl_fd);
+    if (ws->ack_fd >= 0)
+        close(ws->ack_fd);
+    if (ws->made_ctl)
+        unlink(ws->ctl);
+    if (ws->made_ack)
+        unlink(ws->ack);
+    if (ws->dir[0])
+        nftw(ws->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static void on_sigchld(int sig)
+{
+    int saved = errno;
+    (void)sig;
+    if (write(child_pipe[1], "x", 1) < 0)
+        errno = saved;
+    errno = saved;
+}
+
+static int watch_children(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigchld;
+    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigemptyset(&sa.sa_mask);
+    if (pipe2(child_pipe, O_NONBLOCK | O_CLOEXEC) != 0 || sigaction(SIGCHLD, &sa, NULL) != 0) {
+        fprintf(stderr, "ompbench collect: cannot watch the command: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void set_child_env(const workspace *ws, const collect_opts *o)
+{
+    setenv("CODSPEED_ENV", "runner", 1);
+    setenv("CODSPEED_RUNNER_MODE", o->simulation ? "instrumentation" : "walltime", 1);
+    setenv("CODSPEED_PROFILE_FOLDER", ws->profile, 1);
+    setenv(OMPB__CTL_FIFO_ENV, ws->ctl, 1);
+    setenv(OMPB__ACK_FIFO_ENV, ws->ack, 1);
+}
+
+/* In simulation the command runs under callgrind, as the runner runs it. */
+static char **child_argv(const workspace *ws, const collect_opts *o)
+{
+    static char out_file[PATH_CAP + 64];
+    size_t n = 0;
+    while (o->cmd[n])
+        n++;
+    char **argv = calloc(n + 7, sizeof *argv);   /* valgrind + 5 options + CMD + NULL */
+    if (!argv || !o->simulation)
+        return argv ? memcpy(argv, o->cmd, (n + 1) * sizeof *argv) : NULL;
+    snprintf(out_file, sizeof out_file, "--callgrind-out-file=%s/callgrind.%%p.out",
+             ws->callgrind);
+    char *pre[] = {"valgrind", "--tool=callgrind", "--instr-atstart=no",
+                   "--trace-children=yes", "--quiet", out_file};
+    memcpy(argv, pre, sizeof pre);
+    memcpy(argv + 6, o->cmd, n * sizeof *argv);
+    return argv;
+}
+
+static pid_t spawn(const workspace *ws, const collect_opts *o)
+{
+    char **argv = child_argv(ws, o);
+    if (!argv)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        set_child_env(ws, o);
+        execvp(argv[0], argv);
+        fprintf(stderr, "ompbench collect: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    if (pid < 0)
+        fprintf(stderr, "ompbench collect: fork: %s\n", strerror(errno));
+    free(argv);
+    return pid;
+}
+
+static bool wait_command(ompb__collector *c, pid_t pid, const char *name, int *exit_code)
+{
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        continue;
+    if (WIFEXITED(status)) {
+        *exit_code = WEXITSTATUS(status);
+        if (*exit_code == 0)
+            return true;
+        ompb__collector_violation(c, "command '%s' exited with status %d", name, *exit_code);
+    } else {
+        *exit_code = 128 + WTERMSIG(status);
+        ompb__collector_violation(c, "command '%s' was killed by signal %d", name,
+                                  WTERMSIG(status));
+    }
+    return false;
+}
+
+/* ---- after the run -------------------------------------------------------- */
+
+static void check_results_dir(ompb__collector *c, const workspace *ws)
+{
+    char dir[PATH_CAP + 16], path[2 * PATH_CAP];
+    size_t n_windows, files = 0, marked = 0;
+    const ompb__collector_window *w = ompb__collector_windows(c, &n_windows);
+    for (size_t i = 0; i < n_windows; i++)
+        marked += w[i].n_bounds > 0;
+    snprintf(dir, sizeof dir, "%s/results", ws->profile);
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ompb__collector_check_results(c, path);
+        files++;
+    }
+    if (d)
+        closedir(d);
+    /* ompbench writes the results file; a hand-written loop using the public
+     * hooks may not, and is not held to it. */
+    const char *name = ompb__collector_integration(c, NULL);
+    if (files == 0 && marked > 0 && name && strcmp(name, "ompbench") == 0)
+        ompb__collector_violation(c, "no walltime results file in $CODSPEED_PROFILE_FOLDER/"
+                                  "results: the runner would have markers but no statistics");
+}
+
+typedef struct dump_entry {
+    long part;
+    char name[LINE_CAP];
+    unsigned long long ir;
+} dump_entry;
+
+static void parse_dump_line(const char *line, dump_entry *e, bool *client)
+{
+    const char *trigger = "desc: Trigger: Client Request: ";
+    unsigned long long v;
+    if (strncmp(line, trigger, strlen(trigger)) == 0) {
+        snprintf(e->name, sizeof e->name, "%s", line + strlen(trigger));
+        e->name[strcspn(e->name, "\n")] = '\0';
+        *client = true;
+    } else if (sscanf(line, "part: %ld", &e->part) == 1) {
+        return;
+    } else if (sscanf(line, "totals: %llu", &v) == 1 || sscanf(line, "summary: %llu", &v) == 1) {
+        e->ir = v > e->ir ? v : e->ir;
+    }
+}
+
+/* Reads one callgrind output file; returns true for a client-request dump. */
+static bool read_dump(const char *path, dump_entry *e)
+{
+    char line[LINE_CAP];
+    bool client = false;
+    FILE *f = fopen(path, "r");
+    memset(e, 0, sizeof *e);
+    while (f && fgets(line, sizeof line, f))
+        parse_dump_line(line, e, &client);
+    if (f)
+        fclose(f);
+    return client;
+}
+
+static int by_part(const void *a, const void *b)
+{
+    const dump_entry *x = a, *y = b;
+    return (x->part > y->part) - (x->part < y->part);
+}
+
+static void collect_dumps(ompb__collector *c, const workspace *ws)
+{
+    dump_entry *entries = NULL;
+    size_t n = 0;
+    char path[2 * PATH_CAP];
+    DIR *d = opendir(ws->callgrind);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        dump_entry *grown = realloc(entries, (n + 1) * sizeof *entries);
+        if (!grown)
+            break;
+        entries = grown;
+        snprintf(path, sizeof path, "%s/%s", ws->callgrind, e->d_name);
+        n += e->d_name[0] != '.' && read_dump(path, &entries[n]);
+    }
+    if (d)
+        closedir(d);
+    qsort(entries, n, sizeof *entries, by_part);
+    for (size_t i = 0; i < n; i++)
+        ompb__collector_add_dump(c, entries[i].name, entries[i].ir);
+    free(entries);
+    ompb__collector_check_dumps(c);
+}
+
+static int write_json(const ompb__collector *c, ompb__outfile *of, const collect_opts *o,
+                      int exit_code)
+{
+    json_t *root = ompb__collector_to_json(c), *cmd = json_array();
+    ompb_error err = {0};
+    for (char **a = o->cmd; a && *a; a++)
+        json_array_append_new(cmd, json_string(*a));
+    json_object_set_new(root, "mode", json_string(o->simulation ? "simulation" : "walltime"));
+    json_object_set_new(root, "command", cmd);
+    json_object_set_new(root, "exit_status", json_integer(exit_code));
+    int rc = json_dumpf(root, of->fp, JSON_INDENT(2));
+    json_decref(root);
+    if (rc != 0) {
+        ompb__outfile_abort(of);
+        fprintf(stderr, "ompbench collect: cannot write '%s'\n", o->json);
+        return EXIT_CHECK;
+    }
+    if (ompb__outfile_commit(of, &err) != 0) {
+        fprintf(stderr, "ompbench collect: %s\n", err.text);
+        return EXIT_CHECK;
+    }
+    return 0;
+}
+
+static int run(const collect_opts *o, workspace *ws, ompb__outfile *of)
+{
+    ompb__collector *c = ompb__collector_new(o->simulation ? OMPB__RUNNER_SIMULATION
+                                                           : OMPB__RUNNER_PERF);
+    int exit_code = -1, rc = 0;
+    pid_t pid = c ? spawn(ws, o) : -1;
+    if (pid < 0) {
+        ompb__collector_free(c);
+        return EXIT_CHECK;
+    }
+    if (ompb__collector_serve(c, ws->ctl_fd, ws->ack_fd, child_pipe[0], NULL) != 0)
+        ompb__collector_violation(c, "pipe error while serving: %s", strerror(errno));
+    wait_command(c, pid, o->cmd[0], &exit_code);
+    ompb__collector_finish(c, !o->simulation);
+    if (o->simulation)
+        collect_dumps(c, ws);
+    else
+        check_results_dir(c, ws);
+    ompb__collector_print(c, stdout);
+    if (o->json)
+        rc = write_json(c, of, o, exit_code);
+    if (ompb__collector_violation_count(c) > 0)
+        rc = EXIT_CHECK;
+    ompb__collector_free(c);
+    return rc;
+}
+
+int ompb__tool_collect(int argc, char **argv)
+{
+    collect_opts o;
+    workspace ws;
+    ompb__outfile of = {0};
+    ompb_error err = {0};
+    memset(&ws, 0, sizeof ws);
+    ws.ctl_fd = ws.ack_fd = -1;
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (o.json && ompb__outfile_open(&of, o.json, &err) != 0) {
+        fprintf(stderr, "ompbench collect: --json: %s\n", err.text);
+        return EXIT_USAGE;
+    }
+    rc = watch_children();
+    if (rc == 0)
+        rc = workspace_open(&ws, &o);
+    if (rc == 0) {
+        fflush(stdout);
+        rc = run(&o, &ws, &of);
+    }
+    if (of.fp)
+        ompb__outfile_abort(&of);
+    workspace_close(&ws);
+    return rc;
+}
