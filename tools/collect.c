@@ -58,37 +58,20 @@ static void usage(FILE *out)
             "failed, 2 bad usage. See docs/protocol.md.\n");
 }
 
-static int bad_usage(const char *fmt, const char *value)
-{
-    fprintf(stderr, "ompbench collect: ");
-    fprintf(stderr, fmt, value);
-    fprintf(stderr, " (see ompbench collect --help)\n");
-    return EXIT_USAGE;
-}
-
-/* Value of "--opt VALUE" or "--opt=VALUE"; NULL when absent. */
-static const char *option_value(int argc, char **argv, int *i, const char *opt)
-{
-    size_t n = strlen(opt);
-    if (strncmp(argv[*i], opt, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0' || *i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
+/* One line on stderr for bad usage; the exit status 2. */
+#define bad_usage(fmt, value) \
+    ompb__tool_usage_error("ompbench collect", fmt " (see ompbench collect --help)", value)
 
 static int parse_option(int argc, char **argv, int *i, collect_opts *o)
 {
     const char *v;
-    if ((v = option_value(argc, argv, i, "--ctl")))
+    if ((v = ompb__tool_option_value(argc, argv, i, "--ctl")))
         o->ctl = v;
-    else if ((v = option_value(argc, argv, i, "--ack")))
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--ack")))
         o->ack = v;
-    else if ((v = option_value(argc, argv, i, "--json")))
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--json")))
         o->json = v;
-    else if ((v = option_value(argc, argv, i, "--mode"))) {
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--mode"))) {
         if (strcmp(v, "walltime") != 0 && strcmp(v, "simulation") != 0)
             return bad_usage("--mode: invalid value '%s' (accepted: walltime, simulation)", v);
         o->simulation = strcmp(v, "simulation") == 0;

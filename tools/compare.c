@@ -8,7 +8,6 @@
 #include "tools.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,19 +45,8 @@ static void usage(FILE *out)
           out);
 }
 
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* One line on stderr for bad input; returns the exit status 2. */
-static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs(OMPB__TOOL ": ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
-}
+/* One line on stderr for bad input; the exit status 2. */
+#define bad(...) ompb__tool_usage_error(OMPB__TOOL, __VA_ARGS__)
 
 static int parse_threshold(const char *v, double *out)
 {
@@ -84,19 +72,6 @@ static int parse_alpha(const char *v, double *out)
     return 0;
 }
 
-/* The option's value from "--opt=value" or the next argument. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0' || *i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
 static int parse_option(int argc, char **argv, int *i, compare_args *a)
 {
     const char *arg = argv[*i], *v;
@@ -104,13 +79,13 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
         a->help = true;
     else if (strcmp(arg, "--fail-on-regression") == 0)
         a->fail_on_regression = true;
-    else if ((v = option_value(argc, argv, i, "--threshold")))
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--threshold")))
         return parse_threshold(v, &a->opts.threshold);
-    else if ((v = option_value(argc, argv, i, "--alpha")))
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--alpha")))
         return parse_alpha(v, &a->opts.alpha);
-    else if ((v = option_value(argc, argv, i, "--output")))
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--output")))
         a->output = v;
-    else if ((v = option_value(argc, argv, i, "--format"))) {
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
         if (ompb__compare_parse_format(v, &a->format))
             return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
     } else
