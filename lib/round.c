@@ -430,8 +430,11 @@ int ompb__round_run(const ompb__instance *inst, const ompb__config *cfg,
         rc = OMPB_ERUN;
     } else {
         rc = run_team(&tm);
-        if (tm.instrumented)
+        if (tm.instrumented) {
+            if (rec->failed) /* partial rounds of a failed body are no result */
+                ompb__instrument_instance_discard();
             ompb__instrument_instance_end(inst);
+        }
         if (inst->bench->teardown)
             inst->bench->teardown(&tm.states[0]);
     }

@@ -24,6 +24,7 @@
 #include "hooks_peer.h"
 #include "ompbench/version.h"
 #include "report/report.h"
+#include "round.h"
 #include "suite.h"
 
 #define LONG_TIMEOUT_MS 10000
@@ -309,6 +310,54 @@ static void test_facade_walltime(void)
     CU_ASSERT_EQUAL(w[0].pid, (int32_t)getpid());
     CU_ASSERT(w[0].n_bounds == 10 && memcmp(w[0].bounds, a, sizeof a) == 0);
     CU_ASSERT(w[1].n_bounds == 6 && memcmp(w[1].bounds, b, sizeof b) == 0);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+/* Succeeds in its first three rounds (calibration and two measured), then
+ * leaves its loop early: the instance fails mid-measurement. */
+static int engine_calls;
+static void late_breaking_body(ompb_state *st)
+{
+    int call = ++engine_calls;
+    OMPB_ITER(st) {
+        if (call > 3)
+            break;
+    }
+}
+
+static void test_engine_failed_instance_sends_no_markers(void)
+{
+    hooks_peer p;
+    ompb_benchmark b = {.name = "late", .fn = late_breaking_body};
+    ompb__instance inst = make_instance("late", "tests::late");
+    inst.bench = &b;
+    inst.threads = 1;
+    ompb__config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.sample_count = 10;
+    cfg.sample_size = 4;
+    cfg.max_time_ns = 60000000000ull;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    engine_calls = 0;
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &cfg, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(rec.rounds, 2);
+    ompb__record_free(&rec);
+    hooks_peer_stop(&p);
+    ompb__collector_finish(p.collector, true);
+    print_violations(p.collector);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    size_t n;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_STRING_EQUAL(w[0].uri, "tests::late");
+    CU_ASSERT_EQUAL(w[0].n_bounds, 0);
     hooks_peer_destroy(&p);
     cleanup_env();
 }
@@ -747,6 +796,7 @@ static const ompb_test_case cases[] = {
     {"api_off_after_failure", test_api_off_after_failure},
     {"stress_threads_share_pipes", test_stress_threads_share_pipes},
     {"facade_walltime", test_facade_walltime},
+    {"engine_failed_instance_sends_no_markers", test_engine_failed_instance_sends_no_markers},
     {"facade_none", test_facade_none},
     {"facade_silent_runner", test_facade_silent_runner},
     {"facade_runner_dies_mid_run", test_facade_runner_dies_mid_run},

@@ -122,6 +122,11 @@ void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns)
     bounds[n_bounds++] = end_ns;
 }
 
+void ompb__instrument_instance_discard(void)
+{
+    n_bounds = 0;
+}
+
 void ompb__instrument_instance_end(const ompb__instance *inst)
 {
     if (mode == OMPB__MODE_SIMULATION) {

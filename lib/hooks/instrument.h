@@ -32,6 +32,9 @@ ompb__mode ompb__instrument_mode(void);
 void ompb__instrument_instance_begin(const ompb__instance *inst);
 /* Walltime: buffers one BenchmarkStart/BenchmarkEnd pair. */
 void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns);
+/* Drops the buffered pairs of an instance that failed mid-measurement: its
+ * window is still closed and named by instance_end, but carries no marker. */
+void ompb__instrument_instance_discard(void);
 /* Walltime: sends the buffered pairs, StopBenchmark, CurrentBenchmark(pid, uri).
  * Simulation: CALLGRIND_DUMP_STATS_AT(uri). */
 void ompb__instrument_instance_end(const ompb__instance *inst);
