@@ -36,14 +36,6 @@ void ompb__instrument_instance_end(const ompb__instance *inst)
     (void)inst;
 }
 
-void ompb__instrument_sim_start(void)
-{
-}
-
-void ompb__instrument_sim_stop(void)
-{
-}
-
 bool ompb__instrument_runner_walltime(void)
 {
     return false;

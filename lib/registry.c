@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hooks/codec.h"
 #include "ompbench/error.h"
 
 #define MAX_THREADS 4096
@@ -35,6 +36,10 @@ static int validate(const ompb_benchmark *b)
 {
     if (!b || !b->name || !b->name[0] || !b->fn)
         return reject(b, "a benchmark needs a name and a body");
+    /* Names and files end up in JSON and in runner frames, both UTF-8. */
+    if (!ompb__utf8_valid(b->name, strlen(b->name))
+        || (b->file && !ompb__utf8_valid(b->file, strlen(b->file))))
+        return reject(b, "name and file must be valid UTF-8");
     if (b->n_args && !b->args && !b->tuples)
         return reject(b, "n_args is set but there is no argument list");
     if (b->tuples && (b->arity < 1 || b->arity > OMPB_MAX_ARITY))

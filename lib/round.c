@@ -399,6 +399,7 @@ static void setup_sampling(team *tm)
         return;
     double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + ompb__barrier_cost_ns(tm->threads));
     tm->target_ns = cfg->min_time_ns > floor_ns ? cfg->min_time_ns : (uint64_t)floor_ns;
+    tm->rec->round_target_ns = tm->target_ns;
 }
 
 int ompb__round_run(const ompb__instance *inst, const ompb__config *cfg,

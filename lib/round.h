@@ -33,6 +33,7 @@ typedef struct ompb__record {
     int *os_tid;               /* [threads] kernel thread id that ran slot t */
     uint64_t warmup_rounds, warmup_iters, warmup_ns;
     uint64_t calibration_rounds;
+    uint64_t round_target_ns;  /* calibration target (0: sample size was fixed) */
     uint64_t bytes_per_iter;   /* team sum of ompb_set_bytes, 0 if unset */
     uint64_t items_per_iter;
     uint64_t cpu_ns;           /* process CPU time over the measured rounds */

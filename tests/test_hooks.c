@@ -372,8 +372,6 @@ static void test_facade_none(void)
     CU_ASSERT_EQUAL(ompb__instrument_mode(), OMPB__MODE_NONE);
     CU_ASSERT_FALSE(ompb__instrument_runner_walltime());
     drive_instance(&ia, 2, a);
-    ompb__instrument_sim_start();
-    ompb__instrument_sim_stop();
     CU_ASSERT_FALSE(ompb__transport_disabled());
     cleanup_env();
 }

@@ -44,6 +44,8 @@ static void test_register_rejects_bad_descriptors(void)
     ompb_benchmark zero_threads = {.name = "zero", .fn = body, .threads = zero, .n_threads = 1};
     ompb_benchmark wide = {.name = "wide", .fn = body, OMPB_TUPLES(5, {1, 2, 3, 4})};
     ompb_benchmark no_args = {.name = "no_args", .fn = body, .n_args = 3};
+    ompb_benchmark latin1 = {.name = "caf\xe9", .fn = body};
+    ompb_benchmark bad_file = {.name = "ok", .file = "benches/\xff.c", .fn = body};
     CU_ASSERT_PTR_NULL(ompb__registry_error());
     CU_ASSERT_EQUAL(ompb_register(NULL), OMPB_EINVAL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ompb__registry_error());
@@ -53,6 +55,8 @@ static void test_register_rejects_bad_descriptors(void)
     CU_ASSERT_EQUAL(ompb_register(&zero_threads), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb_register(&wide), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb_register(&no_args), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_register(&latin1), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb_register(&bad_file), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb__registry_count(), 5);
     /* Only the first rejection is kept: it is what ompb_main reports. */
     CU_ASSERT_PTR_NOT_NULL(strstr(ompb__registry_error(), "needs a name"));

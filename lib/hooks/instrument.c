@@ -138,18 +138,6 @@ void ompb__instrument_instance_end(const ompb__instance *inst)
     n_bounds = 0;
 }
 
-void ompb__instrument_sim_start(void)
-{
-    if (mode == OMPB__MODE_SIMULATION)
-        ompb_hooks_start_benchmark(hooks);
-}
-
-void ompb__instrument_sim_stop(void)
-{
-    if (mode == OMPB__MODE_SIMULATION)
-        ompb_hooks_stop_benchmark(hooks);
-}
-
 bool ompb__instrument_runner_walltime(void)
 {
     return mode == OMPB__MODE_WALLTIME && ompb__hooks_runner_mode(hooks) == OMPB__RUNNER_PERF;

@@ -28,7 +28,8 @@ typedef enum {
 void ompb__instrument_init(void);
 ompb__mode ompb__instrument_mode(void);
 
-/* Walltime: StartBenchmark. Simulation: nothing (see ompb__instrument_sim_*). */
+/* Walltime: StartBenchmark. Simulation: nothing (ompb_iter_begin/end toggle
+ * callgrind's instrumentation right around the measured loop). */
 void ompb__instrument_instance_begin(const ompb__instance *inst);
 /* Walltime: buffers one BenchmarkStart/BenchmarkEnd pair. */
 void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns);
@@ -39,10 +40,6 @@ void ompb__instrument_instance_discard(void);
  * Simulation: CALLGRIND_DUMP_STATS_AT(uri). */
 void ompb__instrument_instance_end(const ompb__instance *inst);
 
-/* Simulation only, called by ompb_iter_begin/ompb_iter_end right around the
- * measured iteration: zero stats + start instrumentation / stop it. */
-void ompb__instrument_sim_start(void);
-void ompb__instrument_sim_stop(void);
 
 /* True when a runner answered GetIntegrationMode with Perf (walltime), so
  * the walltime results file is expected (lib/report/codspeed.c). */
