@@ -183,6 +183,21 @@ static void test_csv(void)
     free(text);
 }
 
+static int csv_nan_ci(FILE *fp, const ompb__result *res)
+{
+    ompb__result copy = *res;
+    copy.stats.ci_low = copy.stats.ci_high = 0.0 / 0.0;
+    return ompb__report_csv(fp, &copy, 1);
+}
+
+static void test_csv_missing_values_are_empty(void)
+{
+    char *text = capture(csv_nan_ci);
+    CU_ASSERT_PTR_NULL(strstr(text, "nan"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",120,100,112.5,,,0,0,")); /* max, q1, q3, no CI, outliers */
+    free(text);
+}
+
 static void test_console(void)
 {
     char *text = capture(console_one);
@@ -239,6 +254,7 @@ static const ompb_test_case cases[] = {
     {"json_non_finite_becomes_null", test_json_non_finite_becomes_null},
     {"json_invalid_name_is_an_error", test_json_invalid_name_is_an_error},
     {"csv", test_csv},
+    {"csv_missing_values_are_empty", test_csv_missing_values_are_empty},
     {"console", test_console},
     {"outfile_is_atomic", test_outfile_is_atomic},
     {NULL, NULL},

@@ -6,6 +6,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 static void put_quoted(FILE *out, const char *s)
 {
@@ -16,6 +17,16 @@ static void put_quoted(FILE *out, const char *s)
         fputc(*s, out);
     }
     fputc('"', out);
+}
+
+/* ",value", or "," alone for a value that does not exist (NaN: e.g. a
+ * confidence interval too few rounds cannot give). */
+static void put_number(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, ",%.10g", v);
+    else
+        fputc(',', out);
 }
 
 int ompb__report_csv(FILE *out, const ompb__result *res, size_t n)
@@ -31,10 +42,16 @@ int ompb__report_csv(FILE *out, const ompb__result *res, size_t n)
         put_quoted(out, rec->inst->name);
         fputc(',', out);
         put_quoted(out, rec->inst->uri);
-        fprintf(out, ",%d,%zu,%" PRIu64 ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g,%.10g,%.10g,%.10g,%" PRIu64 ",",
-                rec->threads, rec->rounds, rec->sample_size, st->median, st->mean, st->stdev, st->min,
-                st->max, st->q1, st->q3, st->ci_low, st->ci_high, st->iqr_outliers, st->stdev_outliers,
-                res[i].mean_skew_ns, res[i].mean_imbalance, bps, ips, rec->migrations);
+        fprintf(out, ",%d,%zu,%" PRIu64, rec->threads, rec->rounds, rec->sample_size);
+        const double stats[] = {st->median, st->mean, st->stdev, st->min, st->max,
+                                st->q1, st->q3, st->ci_low, st->ci_high};
+        for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)
+            put_number(out, stats[k]);
+        fprintf(out, ",%zu,%zu", st->iqr_outliers, st->stdev_outliers);
+        const double spread[] = {res[i].mean_skew_ns, res[i].mean_imbalance, bps, ips};
+        for (size_t k = 0; k < sizeof spread / sizeof spread[0]; k++)
+            put_number(out, spread[k]);
+        fprintf(out, ",%" PRIu64 ",", rec->migrations);
         put_quoted(out, rec->failed ? rec->error : "");
         fputc('\n', out);
     }
