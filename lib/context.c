@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The run environment, collected once per run: date, host, CPU model and
- * frequency, governor, load, the usable PUs, every OMP_*, GOMP_* and KMP_*
- * variable, the OpenMP runtime actually loaded, compiler and flags, and the
- * pin policy with its per-thread-count PU maps. Written as the Google
- * Benchmark "context" object plus an "ompbench" object, and printed as the
- * console run header. Warnings that make numbers suspect are printed to
+ * frequency, governor, load, the topology summary, every OMP_*, GOMP_* and
+ * KMP_* variable, the OpenMP runtime actually loaded, libompbench's compiler
+ * and flags, and the pin policy with its per-thread-count PU maps. Written
+ * as the Google Benchmark "context" object plus an "ompbench" object, and
+ * printed as the console run header. Warnings that make numbers suspect are printed to
  * stderr when raised and recorded once each.
  */
 #include "context.h"
@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <hwloc.h>
 #include <omp.h>
 
 #include "ompbench/version.h"
@@ -64,8 +63,6 @@ struct ompb__context {
     bool scaling_enabled;       /* some governor is not "performance" */
     bool have_load;
     double load[3];
-    int usable_pus, usable_cores;
-    char usable_cpuset[OMPB__CPUSET_TEXT_MAX];
     json_t *env;                /* {"OMP_NUM_THREADS": "2", ...} sorted by name */
     char omp_vendor[32];
     char omp_library[PATH_MAX];
@@ -74,6 +71,7 @@ struct ompb__context {
     int default_threads;
     char *pin;                  /* --pin value, NULL when not given */
     ompb__binder binder;
+    char placement[OMPB__PLACEMENT_TEXT_MAX]; /* who binds and why */
     bool have_topo;
     ompb__topology_summary topo;
     json_t *caches;             /* Google Benchmark form, [] until a topology is set */
@@ -178,32 +176,6 @@ static void collect_cpu(ompb__context *ctx)
                                 &ctx->load[2]) == 3;
 }
 
-/* Usable PUs and cores without loading a topology: the process mask (plus
- * the OpenMP places) and, per PU, the first of its SMT siblings in sysfs. */
-static void collect_usable(ompb__context *ctx)
-{
-    hwloc_bitmap_t pus = hwloc_bitmap_alloc(), cores = hwloc_bitmap_alloc();
-    hwloc_bitmap_t sib = hwloc_bitmap_alloc();
-    char path[96], buf[256];
-    unsigned pu;
-    if (pus && cores && sib && ompb__process_cpuset(pus) == 0) {
-        hwloc_bitmap_foreach_begin(pu, pus) {
-            snprintf(path, sizeof path,
-                     "/sys/devices/system/cpu/cpu%u/topology/thread_siblings_list", pu);
-            bool known = read_text(path, buf, sizeof buf) == 0
-                         && hwloc_bitmap_list_sscanf(sib, buf) == 0 && !hwloc_bitmap_iszero(sib);
-            hwloc_bitmap_set(cores, known ? (unsigned)hwloc_bitmap_first(sib) : pu);
-        }
-        hwloc_bitmap_foreach_end();
-        ctx->usable_pus = hwloc_bitmap_weight(pus);
-        ctx->usable_cores = hwloc_bitmap_weight(cores);
-        hwloc_bitmap_list_snprintf(ctx->usable_cpuset, sizeof ctx->usable_cpuset, pus);
-    }
-    hwloc_bitmap_free(pus);
-    hwloc_bitmap_free(cores);
-    hwloc_bitmap_free(sib);
-}
-
 static bool wanted_env(const char *entry)
 {
     return strncmp(entry, "OMP_", 4) == 0 || strncmp(entry, "GOMP_", 5) == 0
@@ -286,22 +258,42 @@ static bool debug_build(void)
     return strcasecmp(OMPB_BUILD_TYPE, "Debug") == 0 || !OPTIMIZED;
 }
 
+/* Only libompbench's own flags are known here, not those of the benchmark
+ * code, so the warning says which build it is about. */
 static void environment_warnings(ompb__context *ctx)
 {
     const char *wait = getenv("OMP_WAIT_POLICY");
     if (debug_build())
-        ompb__context_warn(ctx, "unoptimized build (build type %s%s): harness overhead is "
-                           "inflated; rebuild with -DCMAKE_BUILD_TYPE=Release",
-                           OMPB_BUILD_TYPE, OPTIMIZED ? "" : ", no -O");
+        ompb__context_warn(ctx, "unoptimized build of libompbench (build type %s%s): the "
+                           "harness's overhead is inflated; rebuild ompbench with "
+                           "-DCMAKE_BUILD_TYPE=Release", OMPB_BUILD_TYPE,
+                           OPTIMIZED ? "" : ", no -O");
     if (wait && strcasecmp(wait, "passive") == 0)
         ompb__context_warn(ctx, "OMP_WAIT_POLICY=%s: idle threads sleep, so every barrier "
                            "costs ~100x more (~30 us); unset it or set it to active", wait);
     if (ctx->scaling_enabled)
         ompb__context_warn(ctx, "CPU frequency governor is '%s', not 'performance': the "
                            "clock speed may change during the run", ctx->governor);
-    if (ctx->have_load && ctx->usable_cores > 0 && ctx->load[0] > ctx->usable_cores)
+}
+
+/* The load average counts runnable tasks on the whole machine: when this
+ * process may use only part of it (taskset, cgroup, a partial Slurm
+ * allocation), the other PUs carry other jobs' load, so it is compared with
+ * every PU of the machine, not with our cores. */
+static void load_warning(ompb__context *ctx)
+{
+    const ompb__topology_summary *s = &ctx->topo;
+    if (!ctx->have_load)
+        return;
+    if (s->usable_pus < s->pus) {
+        if (ctx->load[0] > s->pus)
+            ompb__context_warn(ctx, "load average %.2f is above the machine's %d PUs (of "
+                               "which this process may use %d): other work competes for the "
+                               "CPUs", ctx->load[0], s->pus, s->usable_pus);
+    } else if (s->usable_cores > 0 && ctx->load[0] > s->usable_cores) {
         ompb__context_warn(ctx, "load average %.2f is above the %d usable cores: other work "
-                           "competes for the CPUs", ctx->load[0], ctx->usable_cores);
+                           "competes for the CPUs", ctx->load[0], s->usable_cores);
+    }
 }
 
 static void context_fill(ompb__context *ctx, const ompb__config *cfg)
@@ -310,11 +302,11 @@ static void context_fill(ompb__context *ctx, const ompb__config *cfg)
     if (gethostname(ctx->host, sizeof ctx->host - 1) != 0)
         snprintf(ctx->host, sizeof ctx->host, "unknown");
     collect_cpu(ctx);
-    collect_usable(ctx);
     collect_openmp(ctx);
     ctx->default_threads = cfg && cfg->default_threads > 0 ? cfg->default_threads
                                                            : ctx->omp_max_threads;
     ctx->binder = ompb__pin_binder(ctx->pin);
+    ompb__pin_describe(ctx->pin, ctx->placement, sizeof ctx->placement);
 }
 
 /* [pu0, pu1, ...] with null for "not bound by us". */
@@ -326,6 +318,27 @@ static json_t *int_map(const int *v, int n)
     return a;
 }
 
+/* Threads nobody pins: --pin none or OMP_PROC_BIND=false without a binding
+ * runtime; or a runtime we leave binding to that reported proc_bind false
+ * at start-up (a variable it does not read, e.g. KMP_AFFINITY for libgomp). */
+static void unpinned_warning(ompb__context *ctx, const ompb__pin_plan *plan)
+{
+    if (plan->binder == OMPB__BINDER_NONE && strcmp(plan->policy, "none") == 0)
+        ompb__context_warn(ctx, "threads are not pinned (--pin none): the OS may move them "
+                           "between PUs during a round");
+    else if (plan->binder == OMPB__BINDER_NONE)
+        ompb__context_warn(ctx, "threads are not pinned (OMP_PROC_BIND=false, no --pin): the "
+                           "OpenMP runtime binds nothing and neither does ompbench; the OS "
+                           "may move them between PUs during a round");
+    else if (plan->binder == OMPB__BINDER_RUNTIME && ctx->omp_proc_bind == omp_proc_bind_false)
+        ompb__context_warn(ctx, "threads may not be pinned: ompbench leaves binding to the "
+                           "OpenMP runtime, which reports proc_bind false (a variable it does "
+                           "not read, or an invalid value); use --pin to let ompbench bind");
+    else
+        return;
+    ctx->warned_unpinned = true;
+}
+
 static void plan_warnings(ompb__context *ctx, const ompb__pin_plan *plan)
 {
     if (plan->oversubscribed && !ctx->warned_oversub) {
@@ -333,35 +346,19 @@ static void plan_warnings(ompb__context *ctx, const ompb__pin_plan *plan)
         int pus = ompb__pin_plan_pus(plan);
         ompb__context_warn(ctx, "oversubscribed: %d threads on %d PU%s; threads share PUs "
                            "round-robin and rounds include time slicing", plan->threads, pus,
-                           pus == 1 ? "" : "s");
+                           ompb__plural(pus));
     }
-    if (ctx->warned_unpinned)
-        return;
-    if (plan->binder == OMPB__BINDER_NONE) {
-        ctx->warned_unpinned = true;
-        ompb__context_warn(ctx, "threads are not pinned (--pin none): the OS may move them "
-                           "between PUs during a round");
-    } else if (plan->binder == OMPB__BINDER_RUNTIME && ctx->omp_proc_bind == omp_proc_bind_false) {
-        ctx->warned_unpinned = true;
-        ompb__context_warn(ctx, "threads are not pinned: the OpenMP runtime binds nothing "
-                           "(OMP_PROC_BIND=false); set OMP_PROC_BIND or use --pin");
-    }
+    if (!ctx->warned_unpinned)
+        unpinned_warning(ctx, plan);
 }
 
-static const char *policy_text(const ompb__context *ctx)
-{
-    if (ctx->pin)
-        return ctx->pin;
-    return ctx->binder == OMPB__BINDER_RUNTIME ? "runtime" : "compact";
-}
-
+/* Counts are null until a topology is set. */
 static json_t *topology_json(const ompb__context *ctx)
 {
     const ompb__topology_summary *s = &ctx->topo;
     if (!ctx->have_topo)
-        return json_pack("{s:n, s:n, s:n, s:n, s:i, s:i, s:s, s:n}", "packages",
-                         "numa_nodes", "cores", "pus", "usable_cores", ctx->usable_cores,
-                         "usable_pus", ctx->usable_pus, "usable_cpuset", ctx->usable_cpuset,
+        return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n}", "packages", "numa_nodes",
+                         "cores", "pus", "usable_cores", "usable_pus", "usable_cpuset",
                          "this_system");
     return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:b}", "packages", s->packages,
                      "numa_nodes", s->numa_nodes, "cores", s->cores, "pus", s->pus,
@@ -371,18 +368,19 @@ static json_t *topology_json(const ompb__context *ctx)
 
 static json_t *openmp_json(const ompb__context *ctx)
 {
-    return json_pack("{s:i, s:s, s:s, s:s, s:i, s:s, s:i}", "_OPENMP", OPENMP_DATE,
+    return json_pack("{s:i, s:s, s:s, s:o, s:i, s:s, s:i}", "_OPENMP", OPENMP_DATE,
                      "version", openmp_spec(OPENMP_DATE), "vendor", ctx->omp_vendor,
-                     "library", ctx->omp_library, "max_threads", ctx->omp_max_threads,
+                     "library", jstr(ctx->omp_library), "max_threads", ctx->omp_max_threads,
                      "proc_bind", ompb__proc_bind_name((int)ctx->omp_proc_bind), "num_places",
                      ctx->omp_num_places);
 }
 
 static json_t *pin_json(const ompb__context *ctx)
 {
-    return json_pack("{s:s, s:b, s:s, s:s, s:O}", "policy", policy_text(ctx), "given",
-                     ctx->pin != NULL, "binder", ompb__binder_name(ctx->binder),
-                     "description", ompb__binder_describe(ctx->binder), "plans", ctx->plans);
+    return json_pack("{s:o, s:b, s:s, s:o, s:O}", "policy",
+                     jstr(ompb__pin_policy_name(ctx->pin)), "given", ctx->pin != NULL,
+                     "binder", ompb__binder_name(ctx->binder), "description",
+                     jstr(ctx->placement), "plans", ctx->plans);
 }
 
 static json_t *load_json(const ompb__context *ctx)
@@ -395,8 +393,8 @@ static json_t *load_json(const ompb__context *ctx)
 
 static json_t *ompbench_json(const ompb__context *ctx)
 {
-    json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:O, s:s, s:s, s:b, s:s, s:o, s:i}",
-                          "version", OMPB_VERSION_STRING, "cpu_model", ctx->cpu_model,
+    json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:O, s:s, s:s, s:b, s:s, s:o, s:i}",
+                          "version", OMPB_VERSION_STRING, "cpu_model", jstr(ctx->cpu_model),
                           "topology", topology_json(ctx), "openmp", openmp_json(ctx),
                           "environment", ctx->env, "compiler", OMPB_COMPILER,
                           "compiler_flags", OMPB_C_FLAGS, "optimized", OPTIMIZED,
@@ -412,34 +410,21 @@ static json_t *ompbench_json(const ompb__context *ctx)
     return o;
 }
 
-static const char *plural(int n)
-{
-    return n == 1 ? "" : "s";
-}
-
-static int usable_cores(const ompb__context *ctx)
-{
-    return ctx->have_topo ? ctx->topo.usable_cores : ctx->usable_cores;
-}
-
-static int usable_pus(const ompb__context *ctx)
-{
-    return ctx->have_topo ? ctx->topo.usable_pus : ctx->usable_pus;
-}
-
 static void print_machine(FILE *out, const ompb__context *ctx)
 {
     const ompb__topology_summary *s = &ctx->topo;
     fprintf(out, "ompbench %s on %s, %s\n", OMPB_VERSION_STRING, ctx->host, ctx->date);
     fprintf(out, "cpu:        %s", ctx->cpu_model);
-    if (ctx->have_topo)
-        fprintf(out, "; %d package%s, %d NUMA node%s, %d core%s, %d PU%s", s->packages,
-                plural(s->packages), s->numa_nodes, plural(s->numa_nodes), s->cores,
-                plural(s->cores), s->pus, plural(s->pus));
-    fprintf(out, "; usable %d core%s, %d PU%s (%s)%s\n", usable_cores(ctx),
-            plural(usable_cores(ctx)), usable_pus(ctx), plural(usable_pus(ctx)),
-            ctx->have_topo ? s->usable_cpuset : ctx->usable_cpuset,
-            ctx->have_topo && !s->this_system ? " [not this machine]" : "");
+    if (!ctx->have_topo) {
+        fprintf(out, "; topology unknown\n");
+        return;
+    }
+    fprintf(out, "; %d package%s, %d NUMA node%s, %d core%s, %d PU%s", s->packages,
+            ompb__plural(s->packages), s->numa_nodes, ompb__plural(s->numa_nodes), s->cores,
+            ompb__plural(s->cores), s->pus, ompb__plural(s->pus));
+    fprintf(out, "; usable %d core%s, %d PU%s (%s)%s\n", s->usable_cores,
+            ompb__plural(s->usable_cores), s->usable_pus, ompb__plural(s->usable_pus),
+            s->usable_cpuset, s->this_system ? "" : " [not this machine]");
 }
 
 static void print_software(FILE *out, const ompb__context *ctx)
@@ -449,10 +434,13 @@ static void print_software(FILE *out, const ompb__context *ctx)
     fprintf(out, "openmp:     %s, OpenMP %s (_OPENMP %d), max threads %d, proc_bind %s\n",
             ctx->omp_vendor, openmp_spec(OPENMP_DATE), OPENMP_DATE, ctx->omp_max_threads,
             ompb__proc_bind_name((int)ctx->omp_proc_bind));
-    fprintf(out, "build:      %s %s, %s%s\n", OMPB_COMPILER, OMPB_C_FLAGS, OMPB_BUILD_TYPE,
-            OPTIMIZED ? "" : " (unoptimized)");
-    fprintf(out, "system:     load %.2f %.2f %.2f, governor %s\n", ctx->load[0], ctx->load[1],
-            ctx->load[2], ctx->governor[0] ? ctx->governor : "not readable");
+    fprintf(out, "build:      libompbench: %s %s, %s%s\n", OMPB_COMPILER, OMPB_C_FLAGS,
+            OMPB_BUILD_TYPE, OPTIMIZED ? "" : " (unoptimized)");
+    if (ctx->have_load)
+        fprintf(out, "system:     load %.2f %.2f %.2f", ctx->load[0], ctx->load[1], ctx->load[2]);
+    else
+        fprintf(out, "system:     load unknown");
+    fprintf(out, ", governor %s\n", ctx->governor[0] ? ctx->governor : "not readable");
     fprintf(out, "env:       ");
     json_object_foreach((json_t *)ctx->env, key, v)
         fprintf(out, " %s=%s", key, json_string_value(v));
@@ -479,13 +467,7 @@ static void print_maps(FILE *out, const ompb__context *ctx)
 static void print_placement(FILE *out, const ompb__context *ctx)
 {
     char places[256];
-    if (ctx->pin)
-        fprintf(out, "placement:  --pin %s; ", ctx->pin);
-    else if (ctx->binder == OMPB__BINDER_RUNTIME)
-        fprintf(out, "placement:  no --pin; ");
-    else
-        fprintf(out, "placement:  --pin compact (default); ");
-    fprintf(out, "%s\n", ompb__binder_describe(ctx->binder));
+    fprintf(out, "placement:  %s\n", ctx->placement);
     if (ctx->binder == OMPB__BINDER_RUNTIME) {
         ompb__omp_places_text(places, sizeof places);
         fprintf(out, "places:     %s (proc_bind %s)\n", places,
@@ -560,6 +542,7 @@ void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo)
     ctx->have_topo = true;
     if (ctx->topo.cpu_model[0] && strcmp(ctx->cpu_model, "unknown") == 0)
         snprintf(ctx->cpu_model, sizeof ctx->cpu_model, "%s", ctx->topo.cpu_model);
+    load_warning(ctx);
     size_t n = ompb__topology_caches(topo, caches, MAX_CACHES);
     json_array_clear(ctx->caches);
     for (size_t i = 0; i < n && i < MAX_CACHES; i++)
@@ -579,8 +562,8 @@ void ompb__context_add_plan(ompb__context *ctx, const ompb__pin_plan *plan)
     json_array_foreach(ctx->plans, i, p)
         if (json_integer_value(json_object_get(p, "threads")) == plan->threads)
             return;
-    json_array_append_new(ctx->plans, json_pack("{s:i, s:s, s:o, s:o, s:b}", "threads",
-                          plan->threads, "policy", plan->policy, "pu",
+    json_array_append_new(ctx->plans, json_pack("{s:i, s:o, s:o, s:o, s:b}", "threads",
+                          plan->threads, "policy", jstr(plan->policy), "pu",
                           int_map(plan->pu, plan->threads), "core",
                           int_map(plan->core, plan->threads), "oversubscribed",
                           plan->oversubscribed));
@@ -589,9 +572,9 @@ void ompb__context_add_plan(ompb__context *ctx, const ompb__pin_plan *plan)
 json_t *ompb__context_to_json(const ompb__context *ctx)
 {
     int cpus = ctx->num_cpus > 0 ? ctx->num_cpus : 1;
-    return json_pack("{s:s, s:s, s:s, s:i, s:I, s:b, s:O, s:o, s:s, s:i, s:o}",
-                     "date", ctx->date, "host_name", ctx->host, "executable",
-                     ctx->executable, "num_cpus", cpus, "mhz_per_cpu", (json_int_t)ctx->mhz,
+    return json_pack("{s:s, s:o, s:o, s:i, s:I, s:b, s:O, s:o, s:s, s:i, s:o}",
+                     "date", ctx->date, "host_name", jstr(ctx->host), "executable",
+                     jstr(ctx->executable), "num_cpus", cpus, "mhz_per_cpu", (json_int_t)ctx->mhz,
                      "cpu_scaling_enabled", ctx->scaling_enabled, "caches", ctx->caches,
                      "load_avg", load_json(ctx), "library_build_type",
                      debug_build() ? "debug" : "release", "json_schema_version", 1,

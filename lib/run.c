@@ -201,6 +201,9 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
         return ompb__show_plan(stdout, r->topo, r->sel, r->n_sel, r->cfg.pin, err) == 0
                    ? OMPB_EXIT_OK : usage_error(r, err);
     }
+    /* A fake topology (HWLOC_SYNTHETIC, HWLOC_XMLFILE) is for previews only. */
+    if (ompb__topology_check_measurable(r->topo, err) != 0)
+        return usage_error(r, err);
     if (r->cfg.output && ompb__outfile_probe(r->cfg.output, err) != 0)
         return usage_error(r, err);
     return -1;

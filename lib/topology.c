@@ -6,16 +6,17 @@
  * OpenMP places because libgomp narrows the initial thread to its first place
  * before main() runs. Pin plans map team thread t -> one PU for the policies
  * compact, spread, cpus:LIST and none, or leave binding to the OpenMP runtime;
- * each team thread then binds itself once (thread binding only).
+ * each team thread then binds itself once (thread binding only). The whole
+ * machine is kept beside the usable view for the summary and the XML export.
  */
 #include "topology.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <hwloc.h>
 #include <omp.h>
@@ -32,6 +33,13 @@ struct ompb__topology {
     hwloc_topology_t machine; /* the whole machine: summary, core numbering, XML */
     hwloc_bitmap_t usable;
     bool this_system;
+    const char *fake_var;     /* the HWLOC_* variable that made it not this system */
+};
+
+/* Variables that make the OpenMP runtime bind its threads: the standard ones,
+ * libgomp's (which LLVM libomp also reads) and the LLVM/Intel one. */
+static const char *const runtime_vars[] = {
+    "OMP_PLACES", "OMP_PROC_BIND", "GOMP_CPU_AFFINITY", "KMP_AFFINITY",
 };
 
 /* libgomp binds the initial thread to the first place when OMP_PLACES or
@@ -83,7 +91,8 @@ static int compute_usable(ompb__topology *t)
 {
     hwloc_topology_t m = t->machine;
     if (!t->this_system) {
-        hwloc_bitmap_copy(t->usable, hwloc_topology_get_topology_cpuset(m));
+        hwloc_bitmap_and(t->usable, hwloc_topology_get_topology_cpuset(m),
+                         hwloc_topology_get_allowed_cpuset(m));
         return 0;
     }
     if (hwloc_get_cpubind(m, t->usable, HWLOC_CPUBIND_PROCESS) != 0
@@ -134,6 +143,9 @@ static ompb__topology *topology_alloc(void)
     }
     /* hwloc drops instruction caches by default; the context lists them. */
     hwloc_topology_set_icache_types_filter(t->machine, HWLOC_TYPE_FILTER_KEEP_ALL);
+    /* The machine view must describe the whole machine, PUs outside our
+     * cgroup included; compute_usable() leaves them out of the usable view. */
+    hwloc_topology_set_flags(t->machine, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     return t;
 }
 
@@ -267,6 +279,54 @@ static bool env_set(const char *name)
     return v && v[0] != '\0';
 }
 
+/* OMP_PROC_BIND=false (its first item, any case): the runtime binds nothing,
+ * whatever OMP_PLACES or GOMP_CPU_AFFINITY say (libgomp, and the spec). */
+static bool proc_bind_false(void)
+{
+    const char *v = getenv("OMP_PROC_BIND");
+    if (!v)
+        return false;
+    v += strspn(v, " \t");
+    return strcspn(v, ", \t") == 5 && strncasecmp(v, "false", 5) == 0;
+}
+
+static bool runtime_configured(void)
+{
+    for (size_t i = 0; i < sizeof runtime_vars / sizeof runtime_vars[0]; i++)
+        if (env_set(runtime_vars[i]))
+            return true;
+    return false;
+}
+
+static bool runtime_binds(void)
+{
+    return runtime_configured() && !proc_bind_false();
+}
+
+/* The runtime variables that are set, as "OMP_PLACES/OMP_PROC_BIND". */
+static void runtime_vars_text(char *buf, size_t len)
+{
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof runtime_vars / sizeof runtime_vars[0] && pos < len; i++) {
+        if (!env_set(runtime_vars[i]))
+            continue;
+        int w = snprintf(buf + pos, len - pos, "%s%s", pos ? "/" : "", runtime_vars[i]);
+        pos += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The variable that made hwloc load another machine, in hwloc's order of
+ * precedence; NULL when it is none of them. */
+static const char *fake_topology_var(void)
+{
+    static const char *const vars[] = {"HWLOC_SYNTHETIC", "HWLOC_XMLFILE", "HWLOC_FSROOT"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (env_set(vars[i]))
+            return vars[i];
+    return NULL;
+}
+
 /* Core logical index of a PU in the whole machine: stable under taskset. */
 static int core_of(const ompb__topology *t, int pu)
 {
@@ -276,14 +336,25 @@ static int core_of(const ompb__topology *t, int pu)
     return core ? (int)core->logical_index : -1;
 }
 
+/* What one thread per unit means: cores, or PUs when hwloc found no cores. */
+static hwloc_obj_type_t unit_type(hwloc_topology_t topo)
+{
+    return hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+}
+
+static int count(hwloc_topology_t topo, hwloc_obj_type_t type)
+{
+    int n = hwloc_get_nbobjs_by_type(topo, type);
+    return n < 0 ? 0 : n;
+}
+
 /* compact: the k-th usable PU of every core, core by core, for k = 0, 1, ...
  * so SMT siblings are used only once every core has a thread. Without Core
  * objects, each PU counts as a core. */
 static int compact_order(const ompb__topology *t, int *order, int n)
 {
-    hwloc_obj_type_t unit = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE) > 0
-                                ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
-    int units = hwloc_get_nbobjs_by_type(t->topo, unit), got = 0;
+    hwloc_obj_type_t unit = unit_type(t->topo);
+    int units = count(t->topo, unit), got = 0;
     for (int k = 0; got < n; k++) {
         int before = got;
         for (int u = 0; u < units && got < n; u++) {
@@ -299,26 +370,90 @@ static int compact_order(const ompb__topology *t, int *order, int n)
     return got;
 }
 
-/* spread: hwloc_distrib over packages, NUMA nodes and caches, one PU each.
- * hwloc_distrib allocates the n sets itself. */
-static int spread_order(const ompb__topology *t, int *order, int n)
+/* 1 when slot j of k gets one of r < k things spread evenly, else 0; the
+ * rounding hwloc_distrib uses, so symmetric machines get its maps. */
+static int evenly(int j, int r, int k)
 {
-    hwloc_bitmap_t *sets = calloc((size_t)n, sizeof *sets);
-    hwloc_obj_t root = hwloc_get_root_obj(t->topo);
-    int rc = sets ? 0 : OMPB_ENOMEM;
-    if (rc == 0 && hwloc_distrib(t->topo, &root, 1, sets, (unsigned)n, INT_MAX, 0) != 0)
-        rc = OMPB_EIO;
-    for (int i = 0; rc == 0 && i < n; i++) {
-        if (!sets[i]) {
-            rc = OMPB_ENOMEM;
+    return ((j + 1) * r + k - 1) / k - (j * r + k - 1) / k;
+}
+
+/* Shares n threads among m children that have cap[i] units each (n <= the
+ * sum): every child gets the same number, or all its units when it has
+ * fewer, and the r left over go to r of the k children with room, evenly
+ * spaced. hwloc_distrib shares in proportion to PUs instead, which on an
+ * uneven mask gives one package two threads while another gets none. */
+static void share(const int *cap, int m, int n, int *quota)
+{
+    int level = 0, room;
+    for (;;) {
+        room = 0;
+        for (int i = 0; i < m; i++)
+            room += cap[i] > level;
+        if (room == 0 || n < room)
             break;
-        }
-        hwloc_bitmap_singlify(sets[i]);
-        order[i] = hwloc_bitmap_first(sets[i]);
+        n -= room;
+        level++;
     }
-    for (int i = 0; sets && i < n; i++)
-        hwloc_bitmap_free(sets[i]);
-    free(sets);
+    for (int i = 0, j = 0; i < m; i++) {
+        quota[i] = cap[i] < level ? cap[i] : level;
+        if (cap[i] > level)
+            quota[i] += evenly(j++, n, room);
+    }
+}
+
+/* Units below set that have a k-th usable PU (k = 0: all of them). */
+static int units_with(hwloc_topology_t topo, hwloc_const_cpuset_t set, hwloc_obj_type_t unit,
+                      int k)
+{
+    int n = 0;
+    hwloc_obj_t u = NULL;
+    while ((u = hwloc_get_next_obj_inside_cpuset_by_type(topo, set, unit, u)) != NULL)
+        n += hwloc_bitmap_weight(u->cpuset) > k;
+    return n;
+}
+
+/* Appends the k-th PU of n units below obj, spread level by level
+ * (packages, NUMA groups, caches, cores) with share(). */
+static int spread_below(hwloc_topology_t topo, hwloc_obj_type_t unit, hwloc_obj_t obj, int n,
+                        int k, int *order, int *got)
+{
+    if (obj->type == unit) {
+        hwloc_obj_t pu = hwloc_get_obj_inside_cpuset_by_type(topo, obj->cpuset, HWLOC_OBJ_PU,
+                                                             (unsigned)k);
+        if (pu)
+            order[(*got)++] = (int)pu->os_index;
+        return 0;
+    }
+    int m = (int)obj->arity, rc = 0;
+    int *cap = malloc(2 * (size_t)(m ? m : 1) * sizeof *cap);
+    if (!cap)
+        return OMPB_ENOMEM;
+    int *quota = cap + m;
+    for (int i = 0; i < m; i++)
+        cap[i] = units_with(topo, obj->children[i]->cpuset, unit, k);
+    share(cap, m, n, quota);
+    for (int i = 0; rc == 0 && i < m; i++)
+        if (quota[i] > 0)
+            rc = spread_below(topo, unit, obj->children[i], quota[i], k, order, got);
+    free(cap);
+    return rc;
+}
+
+/* spread: one thread per core, spread evenly over packages, NUMA nodes and
+ * caches; once every core has one, the second PUs (SMT siblings) of the
+ * cores are spread the same way, then the third, ... */
+static int spread_order(const ompb__topology *t, int *order, int n, int *got)
+{
+    hwloc_obj_type_t unit = unit_type(t->topo);
+    hwloc_obj_t root = hwloc_get_root_obj(t->topo);
+    int rc = 0;
+    *got = 0;
+    for (int k = 0; rc == 0 && *got < n; k++) {
+        int avail = units_with(t->topo, root->cpuset, unit, k);
+        if (avail == 0)
+            break;
+        rc = spread_below(t->topo, unit, root, n - *got < avail ? n - *got : avail, k, order, got);
+    }
     return rc;
 }
 
@@ -348,11 +483,11 @@ static int plan_order(const ompb__topology *t, const char *policy, int threads, 
     if (strncmp(policy, "cpus:", 5) == 0)
         return list_order(t, policy, order, n, err);
     if (strcmp(policy, "spread") == 0) {
-        *n = want;
-        int rc = spread_order(t, order, want);
-        return rc ? ompb__error_set(err, rc, "--pin spread: hwloc_distrib failed") : 0;
+        if (spread_order(t, order, want, n) != 0)
+            return ompb__error_set(err, OMPB_ENOMEM, "--pin spread: out of memory");
+    } else {
+        *n = compact_order(t, order, want);
     }
-    *n = compact_order(t, order, want);
     return *n > 0 ? 0 : ompb__error_set(err, OMPB_EIO, "topology: no PU found");
 }
 
@@ -393,12 +528,6 @@ static int plan_fill(ompb__pin_plan *plan, const ompb__topology *t, ompb_error *
     return rc;
 }
 
-static int count(hwloc_topology_t topo, hwloc_obj_type_t type)
-{
-    int n = hwloc_get_nbobjs_by_type(topo, type);
-    return n < 0 ? 0 : n;
-}
-
 static const char *cache_type_name(hwloc_obj_cache_type_t type)
 {
     switch (type) {
@@ -408,21 +537,17 @@ static const char *cache_type_name(hwloc_obj_cache_type_t type)
     }
 }
 
-static const char *plural(int n)
-{
-    return n == 1 ? "" : "s";
-}
-
 static void print_summary(FILE *out, const ompb__topology *topo)
 {
     ompb__topology_summary s;
     ompb__topology_summarize(topo, &s);
     fprintf(out, "topology: %d package%s, %d NUMA node%s, %d core%s, %d PU%s%s\n",
-            s.packages, plural(s.packages), s.numa_nodes, plural(s.numa_nodes), s.cores,
-            plural(s.cores), s.pus, plural(s.pus),
+            s.packages, ompb__plural(s.packages), s.numa_nodes, ompb__plural(s.numa_nodes),
+            s.cores, ompb__plural(s.cores), s.pus, ompb__plural(s.pus),
             s.this_system ? "" : " (not this machine: synthetic or XML, nothing is bound)");
     fprintf(out, "usable:   %d core%s, %d PU%s (cpuset %s)\n", s.usable_cores,
-            plural(s.usable_cores), s.usable_pus, plural(s.usable_pus), s.usable_cpuset);
+            ompb__plural(s.usable_cores), s.usable_pus, ompb__plural(s.usable_pus),
+            s.usable_cpuset);
 }
 
 /* Appends to buf at *pos, never past len. */
@@ -444,14 +569,36 @@ static void print_places(FILE *out)
 
 static void print_binder(FILE *out, const char *policy)
 {
-    ompb__binder binder = ompb__pin_binder(policy);
-    const char *name = policy ? policy : binder == OMPB__BINDER_RUNTIME ? "not given"
-                                                                        : "compact (default)";
-    fprintf(out, "pin:      %s; %s\n", name, ompb__binder_describe(binder));
-    if (binder == OMPB__BINDER_RUNTIME)
+    char text[OMPB__PLACEMENT_TEXT_MAX];
+    ompb__pin_describe(policy, text, sizeof text);
+    fprintf(out, "pin:      %s\n", text);
+    if (ompb__pin_binder(policy) == OMPB__BINDER_RUNTIME)
         print_places(out);
-    else if (binder == OMPB__BINDER_OURS && (env_set("OMP_PLACES") || env_set("OMP_PROC_BIND")))
-        fprintf(out, "note:     --pin overrides OMP_PLACES/OMP_PROC_BIND (ompbench binds last)\n");
+}
+
+/* Who binds and why, the part of ompb__pin_describe after "--pin ...; ". */
+static void binder_reason(const char *policy, char *buf, size_t len)
+{
+    char vars[80];
+    bool overridden = runtime_binds();
+    runtime_vars_text(vars, sizeof vars);
+    switch (ompb__pin_binder(policy)) {
+    case OMPB__BINDER_OURS:
+        snprintf(buf, len, "ompbench binds each team thread to one PU at team start (hwloc)%s%s%s",
+                 overridden ? "; --pin overrides " : "", overridden ? vars : "",
+                 overridden ? " (ompbench binds last)" : "");
+        break;
+    case OMPB__BINDER_RUNTIME:
+        snprintf(buf, len, "%s (%s set); ompbench only observes",
+                 policy ? "ompbench does not bind, but the OpenMP runtime still does"
+                        : "the OpenMP runtime binds", vars);
+        break;
+    default:
+        snprintf(buf, len, "%s", policy ? "nobody binds (--pin none): the OS may move threads"
+                                        : "nobody binds: OMP_PROC_BIND=false, so the OpenMP "
+                                          "runtime binds nothing, and ompbench binds only with "
+                                          "--pin; the OS may move threads");
+    }
 }
 
 static void print_map(FILE *out, const ompb__pin_plan *plan)
@@ -467,7 +614,7 @@ static void print_map(FILE *out, const ompb__pin_plan *plan)
     }
     if (plan->oversubscribed)
         fprintf(out, "  [oversubscribed: %d threads on %d PU%s]", plan->threads,
-                ompb__pin_plan_pus(plan), plural(ompb__pin_plan_pus(plan)));
+                ompb__pin_plan_pus(plan), ompb__plural(ompb__pin_plan_pus(plan)));
     fputc('\n', out);
 }
 
@@ -486,7 +633,10 @@ int ompb__topology_open(ompb__topology **out, ompb_error *err)
     ompb__topology *t = topology_alloc();
     if (!t)
         return ompb__error_set(err, OMPB_ENOMEM, "topology: out of memory");
-    return topology_finish(t, out, err);
+    int rc = topology_finish(t, out, err);
+    if (rc == 0 && !t->this_system)
+        t->fake_var = fake_topology_var();
+    return rc;
 }
 
 int ompb__topology_open_synthetic(const char *description, ompb__topology **out,
@@ -503,6 +653,20 @@ int ompb__topology_open_synthetic(const char *description, ompb__topology **out,
                                "(e.g. \"pack:2 numa:2 core:8 pu:2\")", description);
     }
     return topology_finish(t, out, err);
+}
+
+int ompb__topology_check_measurable(const ompb__topology *topo, ompb_error *err)
+{
+    if (topo->this_system)
+        return 0;
+    if (topo->fake_var)
+        return ompb__error_set(err, OMPB_EINVAL, "%s is set: a fake topology can only be "
+                               "previewed with --show-plan (or exported with --topology-xml); "
+                               "unset %s to measure on this machine", topo->fake_var,
+                               topo->fake_var);
+    return ompb__error_set(err, OMPB_EINVAL, "the hwloc topology is not this machine's: a fake "
+                           "topology can only be previewed with --show-plan (or exported with "
+                           "--topology-xml)");
 }
 
 void ompb__topology_close(ompb__topology *topo)
@@ -530,10 +694,28 @@ int ompb__pin_policy_check(const char *policy, ompb_error *err)
 
 ompb__binder ompb__pin_binder(const char *policy)
 {
-    if (!policy)
-        return env_set("OMP_PLACES") || env_set("OMP_PROC_BIND") ? OMPB__BINDER_RUNTIME
-                                                                  : OMPB__BINDER_OURS;
-    return strcmp(policy, "none") == 0 ? OMPB__BINDER_NONE : OMPB__BINDER_OURS;
+    if (policy && strcmp(policy, "none") != 0)
+        return OMPB__BINDER_OURS;
+    if (runtime_binds())
+        return OMPB__BINDER_RUNTIME;
+    return policy || proc_bind_false() ? OMPB__BINDER_NONE : OMPB__BINDER_OURS;
+}
+
+const char *ompb__pin_policy_name(const char *policy)
+{
+    if (policy)
+        return policy;
+    return runtime_configured() ? "runtime" : "compact";
+}
+
+void ompb__pin_describe(const char *policy, char *buf, size_t len)
+{
+    const char *name = ompb__pin_policy_name(policy);
+    int w = policy ? snprintf(buf, len, "--pin %s; ", policy)
+                   : snprintf(buf, len, "%s; ", strcmp(name, "compact") == 0
+                                                    ? "--pin compact (default)" : "no --pin");
+    if (w > 0 && (size_t)w < len)
+        binder_reason(policy, buf + w, len - (size_t)w);
 }
 
 const char *ompb__binder_name(ompb__binder binder)
@@ -542,19 +724,6 @@ const char *ompb__binder_name(ompb__binder binder)
     case OMPB__BINDER_OURS: return "ompbench";
     case OMPB__BINDER_RUNTIME: return "runtime";
     default: return "none";
-    }
-}
-
-const char *ompb__binder_describe(ompb__binder binder)
-{
-    switch (binder) {
-    case OMPB__BINDER_OURS:
-        return "ompbench binds each team thread to one PU at team start (hwloc)";
-    case OMPB__BINDER_RUNTIME:
-        return "the OpenMP runtime binds (OMP_PLACES/OMP_PROC_BIND set, no --pin); "
-               "ompbench only observes";
-    default:
-        return "nobody binds (--pin none): the OS may move threads";
     }
 }
 
@@ -574,9 +743,7 @@ int ompb__pin_plan_new(const ompb__topology *topo, const char *policy, int threa
     if (rc != 0)
         return rc;
     ompb__binder binder = ompb__pin_binder(policy);
-    const char *name = policy ? policy
-                              : binder == OMPB__BINDER_RUNTIME ? "runtime" : "compact";
-    ompb__pin_plan *plan = plan_alloc(threads, name);
+    ompb__pin_plan *plan = plan_alloc(threads, ompb__pin_policy_name(policy));
     if (!plan)
         return ompb__error_set(err, OMPB_ENOMEM, "pin plan: out of memory");
     plan->binder = binder;
@@ -615,8 +782,11 @@ int ompb__pin_plan_bind_self(const ompb__pin_plan *plan, int t)
         return 0;
     if (t < 0 || t >= plan->threads)
         return OMPB_EINVAL;
-    /* On a synthetic or XML topology the PU numbers are not this machine's. */
-    if (plan->pu[t] < 0 || !plan->topo || !plan->topo->this_system)
+    /* On a synthetic or XML topology the PU numbers are not this machine's:
+     * binding would silently do nothing while the run says we bind. */
+    if (!plan->topo || !plan->topo->this_system)
+        return OMPB_EINVAL;
+    if (plan->pu[t] < 0)
         return 0;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set)
@@ -638,9 +808,9 @@ void ompb__topology_summarize(const ompb__topology *topo, ompb__topology_summary
     memset(out, 0, sizeof *out);
     out->packages = count(topo->machine, HWLOC_OBJ_PACKAGE);
     out->numa_nodes = count(topo->machine, HWLOC_OBJ_NUMANODE);
-    out->cores = count(topo->machine, HWLOC_OBJ_CORE);
+    out->cores = count(topo->machine, unit_type(topo->machine));
     out->pus = count(topo->machine, HWLOC_OBJ_PU);
-    out->usable_cores = count(topo->topo, HWLOC_OBJ_CORE);
+    out->usable_cores = count(topo->topo, unit_type(topo->topo));
     out->usable_pus = ompb__topology_usable_pus(topo);
     out->this_system = topo->this_system;
     hwloc_bitmap_list_snprintf(out->usable_cpuset, sizeof out->usable_cpuset, topo->usable);

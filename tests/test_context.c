@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <omp.h>
 #include <ompbench/version.h>
 
 #include "context.h"
@@ -22,12 +23,14 @@
 /* ---- helpers ----------------------------------------------------------- */
 
 /* Variables that change warnings or the binder; cleared for each test. */
-static const char *const controlled[] = {"OMP_PLACES", "OMP_PROC_BIND", "OMP_WAIT_POLICY"};
-static char *saved[3];
+static const char *const controlled[] = {"OMP_PLACES", "OMP_PROC_BIND", "OMP_WAIT_POLICY",
+                                         "GOMP_CPU_AFFINITY", "KMP_AFFINITY"};
+#define N_CONTROLLED (sizeof controlled / sizeof controlled[0])
+static char *saved[N_CONTROLLED];
 
 static int clear_env(void)
 {
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < N_CONTROLLED; i++) {
         const char *v = getenv(controlled[i]);
         saved[i] = v ? strdup(v) : NULL;
         unsetenv(controlled[i]);
@@ -38,7 +41,7 @@ static int clear_env(void)
 
 static int restore_env(void)
 {
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < N_CONTROLLED; i++) {
         unsetenv(controlled[i]);
         if (saved[i])
             setenv(controlled[i], saved[i], 1);
@@ -125,6 +128,34 @@ static ompb__pin_plan *plan_on(ompb__topology **t, const char *desc, const char 
     return plan;
 }
 
+/* A context read from the recorded sysroot, with the synthetic machine desc
+ * narrowed to the PUs of pus (NULL: all), as taskset or a cgroup would. */
+static ompb__context *context_on(const char *sysroot, const char *desc, const char *pus)
+{
+    ompb__topology *t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic(desc, &t, NULL), 0);
+    if (pus)
+        CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, pus, NULL), 0);
+    ompb__context_set_sysroot(sysroot);
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context_set_sysroot(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ompb__context_set_topology(ctx, t);
+    ompb__topology_close(t);
+    return ctx;
+}
+
+static char *header_of(const ompb__context *ctx)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    ompb__context_print_header(out, ctx);
+    fclose(out);
+    return text;
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 /* The Google Benchmark context fields, with the types its tools expect. */
@@ -157,7 +188,8 @@ static void test_gbench_fields(void)
     bool dbg = strcmp(json_string_value(json_object_get(o, "build_type")), "Debug") == 0
                || !json_is_true(json_object_get(o, "optimized"));
     CU_ASSERT_EQUAL(strcmp(bt, "debug") == 0, dbg);
-    CU_ASSERT_EQUAL(warnings_with(j, "unoptimized build") == 1, dbg);
+    /* Only the library's flags are known: the warning says whose build it is. */
+    CU_ASSERT_EQUAL(warnings_with(j, "unoptimized build of libompbench") == 1, dbg);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "json_schema_version")), 1);
     json_decref(j);
     ompb__context_free(ctx);
@@ -206,9 +238,11 @@ static void test_ompbench_fields(void)
     json_t *gov = json_object_get(o, "cpu_governor");
     CU_ASSERT_TRUE(json_is_null(gov) || json_is_string(gov));
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(o, "default_threads")), 3);
+    /* No topology set yet: nothing about the machine is guessed from sysfs. */
     json_t *topo = json_object_get(o, "topology");
-    CU_ASSERT_TRUE(json_integer_value(json_object_get(topo, "usable_pus")) >= 1);
-    CU_ASSERT_TRUE(json_is_string(json_object_get(topo, "usable_cpuset")));
+    CU_ASSERT_TRUE(json_is_null(json_object_get(topo, "usable_pus")));
+    CU_ASSERT_TRUE(json_is_null(json_object_get(topo, "usable_cores")));
+    CU_ASSERT_TRUE(json_is_null(json_object_get(topo, "usable_cpuset")));
     json_t *pin = json_object_get(o, "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "policy")), "compact");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "ompbench");
@@ -227,10 +261,7 @@ static void test_ompbench_fields(void)
 /* Recorded /proc and /sys of a busy machine with a powersave governor. */
 static void test_sysroot_busy(void)
 {
-    ompb__context_set_sysroot(SYSROOT("sysroot-busy"));
-    ompb__context *ctx = ompb__context_new(NULL, "x");
-    ompb__context_set_sysroot(NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ompb__context *ctx = context_on(SYSROOT("sysroot-busy"), "pack:1 core:2 pu:1", NULL);
     json_t *j = round_trip(ctx), *o = ompb_obj(j);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "cpu_model")),
                            "Test CPU 9000 @ 2.40GHz");
@@ -239,7 +270,48 @@ static void test_sysroot_busy(void)
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "cpu_governor")), "powersave");
     CU_ASSERT_EQUAL(json_real_value(json_array_get(json_object_get(j, "load_avg"), 0)), 100000.0);
     CU_ASSERT_EQUAL(warnings_with(j, "governor is 'powersave', not 'performance'"), 1);
-    CU_ASSERT_EQUAL(warnings_with(j, "load average 100000.00 is above the"), 1);
+    CU_ASSERT_EQUAL(warnings_with(j, "load average 100000.00 is above the 2 usable cores"), 1);
+    json_decref(j);
+    ompb__context_free(ctx);
+}
+
+/* The load average counts the whole machine: under taskset or a cgroup it
+ * is compared with every PU of the machine, not with the usable cores. */
+static void test_load_partial_machine(void)
+{
+    /* Load 3 on 8 PUs, 1 usable core: the other PUs carry that load. */
+    ompb__context *ctx = context_on(SYSROOT("sysroot-load3"), "pack:1 core:4 pu:2", "0-1");
+    json_t *j = round_trip(ctx);
+    CU_ASSERT_EQUAL(warnings_with(j, "load average"), 0);
+    json_decref(j);
+    ompb__context_free(ctx);
+
+    ctx = context_on(SYSROOT("sysroot-busy"), "pack:1 core:4 pu:2", "0-1");
+    j = round_trip(ctx);
+    CU_ASSERT_EQUAL(warnings_with(j, "load average 100000.00 is above the machine's 8 PUs (of "
+                                     "which this process may use 2)"), 1);
+    json_decref(j);
+    ompb__context_free(ctx);
+
+    /* The whole machine usable: compared with its cores. */
+    ctx = context_on(SYSROOT("sysroot-load3"), "pack:1 core:2 pu:2", NULL);
+    j = round_trip(ctx);
+    CU_ASSERT_EQUAL(warnings_with(j, "load average 3.00 is above the 2 usable cores"), 1);
+    json_decref(j);
+    ompb__context_free(ctx);
+}
+
+/* A non-UTF-8 argv[0] or CPU model must not cost the JSON report. */
+static void test_not_utf8(void)
+{
+    ompb__context_set_sysroot(SYSROOT("sysroot-latin1"));
+    ompb__context *ctx = ompb__context_new(NULL, "./bench-\xff\xfe");
+    ompb__context_set_sysroot(NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    json_t *j = round_trip(ctx);
+    CU_ASSERT_TRUE(json_is_string(json_object_get(j, "executable")));
+    CU_ASSERT_TRUE(json_is_string(json_object_get(j, "host_name")));
+    CU_ASSERT_TRUE(json_is_string(json_object_get(ompb_obj(j), "cpu_model")));
     json_decref(j);
     ompb__context_free(ctx);
 }
@@ -358,6 +430,31 @@ static void test_plans_and_oversubscription(void)
     ompb__topology_close(t);
 }
 
+/* OMP_PROC_BIND=false without --pin: the runtime binds nothing, nor do we. */
+static void test_proc_bind_false(void)
+{
+    ompb__topology *t = NULL;
+    setenv("OMP_PROC_BIND", "false", 1);
+    setenv("OMP_PLACES", "cores", 1);
+    ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", NULL, 2);
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context_add_plan(ctx, plan);
+    json_t *j = round_trip(ctx), *pin = json_object_get(ompb_obj(j), "pin");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "none");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "policy")), "runtime");
+    CU_ASSERT_EQUAL(warnings_with(j, "threads are not pinned (OMP_PROC_BIND=false, no --pin)"), 1);
+    json_decref(j);
+    char *text = header_of(ctx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "placement:  no --pin; nobody binds: OMP_PROC_BIND=false, "
+                                        "so the OpenMP runtime binds nothing"));
+    free(text);
+    ompb__context_free(ctx);
+    ompb__pin_plan_free(plan);
+    ompb__topology_close(t);
+    unsetenv("OMP_PROC_BIND");
+    unsetenv("OMP_PLACES");
+}
+
 static void test_not_pinned(void)
 {
     ompb__topology *t = NULL;
@@ -413,6 +510,53 @@ static void test_runtime_binder(void)
     unsetenv("OMP_PROC_BIND");
 }
 
+/* --pin none with a binding runtime: we do not bind, the runtime still
+ * does, and nobody calls the threads unpinned. GOMP_CPU_AFFINITY and
+ * KMP_AFFINITY bind as OMP_PLACES does. */
+static void test_runtime_binds_anyway(void)
+{
+    ompb__topology *t = NULL;
+    setenv("OMP_PLACES", "cores", 1);
+    ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "none", 2);
+    ompb__config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.pin = "none";
+    ompb__context *ctx = ompb__context_new(&cfg, "x");
+    ompb__context_add_plan(ctx, plan);
+    json_t *j = round_trip(ctx), *pin = json_object_get(ompb_obj(j), "pin");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "policy")), "none");
+    CU_ASSERT_EQUAL(warnings_with(j, "threads are not pinned"), 0);
+    /* The runtime read its variables at start-up: if it reports it binds
+     * nothing, the run says the threads may not be pinned. */
+    bool runtime_off = omp_get_proc_bind() == omp_proc_bind_false;
+    CU_ASSERT_EQUAL(warnings_with(j, "threads may not be pinned") == 1, runtime_off);
+    json_decref(j);
+    char *text = header_of(ctx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "placement:  --pin none; ompbench does not bind, but the "
+                                        "OpenMP runtime still does (OMP_PLACES set)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nplaces:     "));
+    free(text);
+    ompb__context_free(ctx);
+    ompb__pin_plan_free(plan);
+    unsetenv("OMP_PLACES");
+
+    static const char *const vars[] = {"GOMP_CPU_AFFINITY", "KMP_AFFINITY"};
+    for (size_t i = 0; i < 2; i++) {
+        setenv(vars[i], "0", 1);
+        ctx = ompb__context_new(NULL, "x");
+        j = round_trip(ctx);
+        pin = json_object_get(ompb_obj(j), "pin");
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
+        CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(pin, "description")),
+                                      vars[i]));
+        json_decref(j);
+        ompb__context_free(ctx);
+        unsetenv(vars[i]);
+    }
+    ompb__topology_close(t);
+}
+
 /* Printed at once with the prefix, recorded once, identical text only once. */
 static void test_warn_dedup(void)
 {
@@ -460,7 +604,7 @@ static void test_header(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 package, 1 NUMA node, 2 cores, 2 PUs; usable 2 cores,"
                                         " 2 PUs (0-1) [not this machine]"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nopenmp:     "));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nbuild:      "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nbuild:      libompbench: "));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "OMP_OMPBTEST=v"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "placement:  --pin compact (default); ompbench binds"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "pu map:     T=2: 0 1\n"));
@@ -471,18 +615,48 @@ static void test_header(void)
     ompb__topology_close(t);
 }
 
+/* Unreadable /proc/loadavg: "load unknown", not zeros; no topology yet:
+ * "topology unknown", not "usable 0 cores"; without Core objects the PUs
+ * count as cores. */
+static void test_header_unknowns(void)
+{
+    ompb__context_set_sysroot(SYSROOT("missing"));
+    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context_set_sysroot(NULL);
+    char *text = header_of(ctx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nsystem:     load unknown, governor not readable\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "; topology unknown\n"));
+    CU_ASSERT_PTR_NULL(strstr(text, "0.00"));
+    free(text);
+    json_t *j = round_trip(ctx);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "load_avg")), 0);
+    json_decref(j);
+    ompb__context_free(ctx);
+
+    ctx = context_on(SYSROOT("sysroot-quiet"), "pack:1 pu:4", NULL);
+    text = header_of(ctx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "; usable 4 cores, 4 PUs (0-3)"));
+    free(text);
+    ompb__context_free(ctx);
+}
+
 static const ompb_test_case cases[] = {
     {"gbench_fields", test_gbench_fields},
     {"ompbench_fields", test_ompbench_fields},
     {"sysroot_busy", test_sysroot_busy},
     {"sysroot_quiet", test_sysroot_quiet},
+    {"load_partial_machine", test_load_partial_machine},
+    {"not_utf8", test_not_utf8},
     {"passive_wait_policy", test_passive_wait_policy},
     {"topology_and_caches", test_topology_and_caches},
     {"plans_and_oversubscription", test_plans_and_oversubscription},
     {"not_pinned", test_not_pinned},
+    {"proc_bind_false", test_proc_bind_false},
     {"runtime_binder", test_runtime_binder},
+    {"runtime_binds_anyway", test_runtime_binds_anyway},
     {"warn_dedup", test_warn_dedup},
     {"header", test_header},
+    {"header_unknowns", test_header_unknowns},
     {NULL, NULL},
 };
 

@@ -74,30 +74,39 @@ static void check_plan(const ompb__topology *t, const char *policy, int threads,
     ompb__pin_plan_free(plan);
 }
 
-/* The binder depends on OMP_PLACES/OMP_PROC_BIND: tests that need a known
- * value clear them and put them back. */
-static char *saved_places, *saved_bind;
+/* The binder depends on the variables that make the OpenMP runtime bind:
+ * tests that need a known value clear them and put them back. */
+static const char *const binding_vars[] = {"OMP_PLACES", "OMP_PROC_BIND", "GOMP_CPU_AFFINITY",
+                                           "KMP_AFFINITY"};
+#define N_BINDING_VARS (sizeof binding_vars / sizeof binding_vars[0])
+static char *saved_vars[N_BINDING_VARS];
 
 static void env_clear(void)
 {
-    const char *p = getenv("OMP_PLACES"), *b = getenv("OMP_PROC_BIND");
-    saved_places = p ? strdup(p) : NULL;
-    saved_bind = b ? strdup(b) : NULL;
-    unsetenv("OMP_PLACES");
-    unsetenv("OMP_PROC_BIND");
+    for (size_t i = 0; i < N_BINDING_VARS; i++) {
+        const char *v = getenv(binding_vars[i]);
+        saved_vars[i] = v ? strdup(v) : NULL;
+        unsetenv(binding_vars[i]);
+    }
 }
 
 static void env_restore(void)
 {
-    unsetenv("OMP_PLACES");
-    unsetenv("OMP_PROC_BIND");
-    if (saved_places)
-        setenv("OMP_PLACES", saved_places, 1);
-    if (saved_bind)
-        setenv("OMP_PROC_BIND", saved_bind, 1);
-    free(saved_places);
-    free(saved_bind);
-    saved_places = saved_bind = NULL;
+    for (size_t i = 0; i < N_BINDING_VARS; i++) {
+        unsetenv(binding_vars[i]);
+        if (saved_vars[i])
+            setenv(binding_vars[i], saved_vars[i], 1);
+        free(saved_vars[i]);
+        saved_vars[i] = NULL;
+    }
+}
+
+/* The placement text for policy in the current environment. */
+static const char *describe(const char *policy)
+{
+    static char text[OMPB__PLACEMENT_TEXT_MAX];
+    ompb__pin_describe(policy, text, sizeof text);
+    return text;
 }
 
 /* ---- golden maps ------------------------------------------------------- */
@@ -126,10 +135,10 @@ static void test_spread_1x4x2(void)
     check_plan(t, "spread", 2, "0 4", "0 2", false);
     check_plan(t, "spread", 3, "0 2 4", "0 1 2", false);
     check_plan(t, "spread", 4, "0 2 4 6", "0 1 2 3", false);
-    /* Five threads: hwloc_distrib gives core 0 two of them, one per PU. */
-    check_plan(t, "spread", 5, "0 1 2 4 6", "0 0 1 2 3", false);
-    check_plan(t, "spread", 8, "0 1 2 3 4 5 6 7", NULL, false);
-    check_plan(t, "spread", 9, "0 1 2 3 4 5 6 7 0", NULL, true);
+    /* More threads than cores: every core has one before a sibling is used. */
+    check_plan(t, "spread", 5, "0 2 4 6 1", "0 1 2 3 0", false);
+    check_plan(t, "spread", 8, "0 2 4 6 1 3 5 7", NULL, false);
+    check_plan(t, "spread", 9, "0 2 4 6 1 3 5 7 0", NULL, true);
     ompb__topology_close(t);
 }
 
@@ -167,6 +176,9 @@ static void test_maps_2x2x8x2(void)
     check_plan(t, "spread", 2, "0 32", "0 16", false);
     check_plan(t, "spread", 4, "0 16 32 48", "0 8 16 24", false);
     check_plan(t, "spread", 8, "0 8 16 24 32 40 48 56", "0 4 8 12 16 20 24 28", false);
+    /* Every core has a thread: the two siblings go to one package each. */
+    snprintf(want, sizeof want, "%s 1 33", even);
+    check_plan(t, "spread", 34, want, NULL, false);
     ompb__topology_close(t);
 }
 
@@ -187,7 +199,16 @@ static void test_restricted_with_holes(void)
     check_plan(t, "compact", 11, "0 2 6 9 12 14 1 3 13 15 0", NULL, true);
     check_plan(t, "spread", 2, "0 9", "0 4", false);
     check_plan(t, "spread", 4, "0 2 9 12", "0 1 4 6", false);
-    check_plan(t, "spread", 10, "0 1 2 3 6 9 12 13 14 15", NULL, false);
+    /* Up to the 6 usable cores, one thread per core (PU 6 and 9 are alone on
+     * theirs); siblings only after, never a second thread on core 0 while
+     * core 3 is idle. */
+    check_plan(t, "spread", 5, "0 2 6 9 12", "0 1 3 4 6", false);
+    check_plan(t, "spread", 6, "0 2 6 9 12 14", "0 1 3 4 6 7", false);
+    /* Then the siblings, spread the same way over the cores that have one. */
+    check_plan(t, "spread", 7, "0 2 6 9 12 14 1", NULL, false);
+    check_plan(t, "spread", 8, "0 2 6 9 12 14 1 13", "0 1 3 4 6 7 0 6", false);
+    check_plan(t, "spread", 9, "0 2 6 9 12 14 1 3 13", NULL, false);
+    check_plan(t, "spread", 10, "0 2 6 9 12 14 1 3 13 15", NULL, false);
     check_plan(t, "cpus:15,6", 2, "15 6", "7 3", false);
 
     ompb__pin_plan *plan = NULL;
@@ -201,6 +222,21 @@ static void test_restricted_with_holes(void)
     CU_ASSERT_EQUAL(ompb__topology_restrict(t, "100", &err), OMPB_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "no usable PU"));
     CU_ASSERT_EQUAL(ompb__topology_usable_pus(t), 10);
+    ompb__topology_close(t);
+}
+
+/* Packages of unequal size: 2 + 2 + 1 usable cores. spread puts one thread
+ * on each package before any package gets a second (hwloc_distrib, which
+ * shares by PU count, gave "0 1 2": two on package 0, none on package 2). */
+static void test_spread_uneven_packages(void)
+{
+    ompb__topology *t = synth("pack:4 core:2 pu:1");
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, "0-4", &err), 0);
+    check_plan(t, "spread", 2, "0 2", "0 2", false);
+    check_plan(t, "spread", 3, "0 2 4", "0 2 4", false);
+    check_plan(t, "spread", 4, "0 1 2 4", "0 1 2 4", false);
+    check_plan(t, "spread", 5, "0 1 2 3 4", NULL, false);
     ompb__topology_close(t);
 }
 
@@ -308,22 +344,75 @@ static void test_binder(void)
     CU_ASSERT_EQUAL(ompb__pin_plan_bind_self(plan, 0), 0);
     ompb__pin_plan_free(plan);
     unsetenv("OMP_PROC_BIND");
-    setenv("OMP_PLACES", "cores", 1);
-    CU_ASSERT_EQUAL(ompb__pin_binder(NULL), OMPB__BINDER_RUNTIME);
-    /* --pin given: we bind, whatever OMP_PLACES says. */
-    CU_ASSERT_EQUAL(ompb__pin_binder("spread"), OMPB__BINDER_OURS);
-    CU_ASSERT_EQUAL(ompb__pin_binder("none"), OMPB__BINDER_NONE);
-    env_restore();
-
     CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "none", 5, &plan, NULL), 0);
     CU_ASSERT_EQUAL(plan->binder, OMPB__BINDER_NONE);
     CU_ASSERT_EQUAL(plan->pu[4], -1);
     CU_ASSERT_TRUE(plan->oversubscribed);
     CU_ASSERT_EQUAL(ompb__pin_plan_pus(plan), 4);
     ompb__pin_plan_free(plan);
+
+    setenv("OMP_PLACES", "cores", 1);
+    CU_ASSERT_EQUAL(ompb__pin_binder(NULL), OMPB__BINDER_RUNTIME);
+    /* --pin given: we bind, whatever OMP_PLACES says. */
+    CU_ASSERT_EQUAL(ompb__pin_binder("spread"), OMPB__BINDER_OURS);
+    /* --pin none only keeps us from binding: the runtime still binds. */
+    CU_ASSERT_EQUAL(ompb__pin_binder("none"), OMPB__BINDER_RUNTIME);
+    CU_ASSERT_STRING_EQUAL(describe("none"), "--pin none; ompbench does not bind, but the "
+                           "OpenMP runtime still does (OMP_PLACES set); ompbench only observes");
+    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "none", 2, &plan, NULL), 0);
+    CU_ASSERT_EQUAL(plan->binder, OMPB__BINDER_RUNTIME);
+    CU_ASSERT_STRING_EQUAL(plan->policy, "none");
+    ompb__pin_plan_free(plan);
+    env_restore();
     CU_ASSERT_STRING_EQUAL(ompb__binder_name(OMPB__BINDER_OURS), "ompbench");
     CU_ASSERT_STRING_EQUAL(ompb__binder_name(OMPB__BINDER_RUNTIME), "runtime");
     CU_ASSERT_STRING_EQUAL(ompb__binder_name(OMPB__BINDER_NONE), "none");
+    ompb__topology_close(t);
+}
+
+/* GOMP_CPU_AFFINITY (libgomp's, also read by LLVM libomp) and KMP_AFFINITY
+ * make the runtime bind too; OMP_PROC_BIND=false makes it bind nothing,
+ * whatever else is set, and then nobody binds unless --pin is given. */
+static void test_binder_runtime_vars(void)
+{
+    ompb__topology *t = synth("pack:1 core:2 pu:1");
+    ompb__pin_plan *plan = NULL;
+    env_clear();
+    CU_ASSERT_STRING_EQUAL(describe(NULL), "--pin compact (default); ompbench binds each team "
+                           "thread to one PU at team start (hwloc)");
+    setenv("GOMP_CPU_AFFINITY", "0-3", 1);
+    CU_ASSERT_EQUAL(ompb__pin_binder(NULL), OMPB__BINDER_RUNTIME);
+    CU_ASSERT_STRING_EQUAL(ompb__pin_policy_name(NULL), "runtime");
+    CU_ASSERT_STRING_EQUAL(describe(NULL), "no --pin; the OpenMP runtime binds "
+                           "(GOMP_CPU_AFFINITY set); ompbench only observes");
+    unsetenv("GOMP_CPU_AFFINITY");
+    setenv("KMP_AFFINITY", "compact", 1);
+    CU_ASSERT_EQUAL(ompb__pin_binder(NULL), OMPB__BINDER_RUNTIME);
+    CU_ASSERT_EQUAL(ompb__pin_binder("none"), OMPB__BINDER_RUNTIME);
+    CU_ASSERT_STRING_EQUAL(describe("compact"), "--pin compact; ompbench binds each team thread "
+                           "to one PU at team start (hwloc); --pin overrides KMP_AFFINITY "
+                           "(ompbench binds last)");
+
+    setenv("OMP_PLACES", "cores", 1);
+    setenv("OMP_PROC_BIND", " FALSE", 1);
+    CU_ASSERT_EQUAL(ompb__pin_binder(NULL), OMPB__BINDER_NONE);
+    CU_ASSERT_EQUAL(ompb__pin_binder("none"), OMPB__BINDER_NONE);
+    CU_ASSERT_EQUAL(ompb__pin_binder("spread"), OMPB__BINDER_OURS);
+    CU_ASSERT_PTR_NOT_NULL(strstr(describe(NULL), "no --pin; nobody binds: OMP_PROC_BIND=false, "
+                                                  "so the OpenMP runtime binds nothing"));
+    /* The runtime binds nothing, so there is nothing for --pin to override. */
+    CU_ASSERT_STRING_EQUAL(describe("spread"), "--pin spread; ompbench binds each team thread "
+                           "to one PU at team start (hwloc)");
+    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, NULL, 2, &plan, NULL), 0);
+    CU_ASSERT_EQUAL(plan->binder, OMPB__BINDER_NONE);
+    CU_ASSERT_STRING_EQUAL(plan->policy, "runtime");
+    CU_ASSERT_EQUAL(plan->pu[0], -1);
+    ompb__pin_plan_free(plan);
+    setenv("OMP_PROC_BIND", "false,close", 1);
+    CU_ASSERT_EQUAL(ompb__pin_binder(NULL), OMPB__BINDER_NONE);
+    setenv("OMP_PROC_BIND", "spread,close", 1);
+    CU_ASSERT_EQUAL(ompb__pin_binder(NULL), OMPB__BINDER_RUNTIME);
+    env_restore();
     ompb__topology_close(t);
 }
 
@@ -355,7 +444,8 @@ static void test_show_plan_golden(void)
         "topology: 1 package, 1 NUMA node, 2 cores, 4 PUs (not this machine: synthetic or XML,"
         " nothing is bound)\n"
         "usable:   2 cores, 4 PUs (cpuset 0-3)\n"
-        "pin:      compact; ompbench binds each team thread to one PU at team start (hwloc)\n"
+        "pin:      --pin compact; ompbench binds each team thread to one PU at team start "
+        "(hwloc)\n"
         "instance      T  thread->PU/core\n"
         "count[t=1]    1  t0->PU0/core0\n"
         "count[t=3]    3  t0->PU0/core0 t1->PU2/core1 t2->PU1/core0\n"
@@ -383,7 +473,7 @@ static void test_show_plan_golden(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "decided by the OpenMP runtime"));
     free(text);
     text = show(t, "spread", threads, 1, &rc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "--pin overrides OMP_PLACES/OMP_PROC_BIND"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "--pin overrides OMP_PLACES (ompbench binds last)"));
     free(text);
     env_restore();
 
@@ -475,6 +565,59 @@ static void test_recorded_xml(void)
     }
     check_plan(t, "compact", 2, "0 1", "0 1", false);
     check_plan(t, "spread", 3, "0 1 0", "0 1 0", true);
+    /* Previewed, never measured. */
+    CU_ASSERT_EQUAL(ompb__topology_check_measurable(t, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "HWLOC_XMLFILE is set: a fake topology can only be "
+                                            "previewed with --show-plan"));
+    ompb__topology_close(t);
+}
+
+/* A recorded machine whose cgroup allows only PUs 0-2 and 5 of 8: the
+ * summary and the XML export describe all 8, the plans use the 4 allowed. */
+static void test_disallowed_pus(void)
+{
+    char dir[] = "/tmp/ompb-topo-XXXXXX", path[128];
+    ompb__topology *t = NULL;
+    ompb_error err = {0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/machine.xml", dir);
+    setenv("HWLOC_XMLFILE", OMPB_TEST_DATA_DIR "/topology/disallowed-2x2x2.xml", 1);
+    int rc = ompb__topology_open(&t, &err);
+    unsetenv("HWLOC_XMLFILE");
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    ompb__topology_summary s;
+    ompb__topology_summarize(t, &s);
+    CU_ASSERT_EQUAL(s.packages, 2);
+    CU_ASSERT_EQUAL(s.cores, 4);
+    CU_ASSERT_EQUAL(s.pus, 8);
+    CU_ASSERT_EQUAL(s.usable_cores, 3);
+    CU_ASSERT_EQUAL(s.usable_pus, 4);
+    CU_ASSERT_STRING_EQUAL(s.usable_cpuset, "0-2,5");
+    check_plan(t, "compact", 4, "0 2 5 1", "0 1 2 0", false);
+    check_plan(t, "spread", 2, "0 5", "0 2", false);
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_export_xml(t, path, &err), 0);
+    hwloc_topology_t back;
+    CU_ASSERT_EQUAL_FATAL(hwloc_topology_init(&back), 0);
+    hwloc_topology_set_flags(back, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    CU_ASSERT_EQUAL(hwloc_topology_set_xml(back, path), 0);
+    CU_ASSERT_EQUAL_FATAL(hwloc_topology_load(back), 0);
+    CU_ASSERT_EQUAL(hwloc_get_nbobjs_by_type(back, HWLOC_OBJ_PU), 8);
+    hwloc_topology_destroy(back);
+    ompb__topology_close(t);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Without Core objects each PU counts as a core, in the summary as in plans. */
+static void test_no_core_objects(void)
+{
+    ompb__topology *t = synth("pack:2 pu:2");
+    ompb__topology_summary s;
+    ompb__topology_summarize(t, &s);
+    CU_ASSERT_EQUAL(s.cores, 4);
+    CU_ASSERT_EQUAL(s.usable_cores, 4);
+    check_plan(t, "compact", 3, "0 1 2", "-1 -1 -1", false);
+    check_plan(t, "spread", 2, "0 2", NULL, false);
     ompb__topology_close(t);
 }
 
@@ -499,6 +642,7 @@ static void test_open_this_machine(void)
     CU_ASSERT_TRUE(s.usable_pus >= 1 && s.usable_pus <= s.pus);
     CU_ASSERT_TRUE(s.usable_cores >= 1 && s.usable_cores <= s.cores);
     CU_ASSERT_TRUE(s.this_system);
+    CU_ASSERT_EQUAL(ompb__topology_check_measurable(t, &err), 0);
     int pu = ompb__current_pu();
     CU_ASSERT_TRUE(pu >= 0 && hwloc_bitmap_isset(mine, (unsigned)pu));
     hwloc_bitmap_free(mine);
@@ -555,18 +699,34 @@ static void test_bind_threads(void)
     ompb__topology_close(t);
 }
 
-/* A synthetic plan's PU numbers are not this machine's: binding is a no-op. */
-static void test_bind_synthetic_is_noop(void)
+/* A synthetic plan's PU numbers are not this machine's: binding to them is
+ * refused (a run would otherwise claim to bind and silently not), the mask
+ * is left alone, and a run on such a topology is refused up front. */
+static void test_bind_synthetic_refused(void)
 {
     cpu_set_t before, after;
     ompb__topology *t = synth("pack:4 core:16 pu:2");
     ompb__pin_plan *plan = NULL;
+    ompb_error err = {0};
     CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "cpus:127", 1, &plan, NULL), 0);
     CU_ASSERT_EQUAL(sched_getaffinity(0, sizeof before, &before), 0);
-    CU_ASSERT_EQUAL(ompb__pin_plan_bind_self(plan, 0), 0);
+    CU_ASSERT_EQUAL(ompb__pin_plan_bind_self(plan, 0), OMPB_EINVAL);
     CU_ASSERT_EQUAL(sched_getaffinity(0, sizeof after, &after), 0);
     CU_ASSERT_TRUE(CPU_EQUAL(&before, &after));
     ompb__pin_plan_free(plan);
+    CU_ASSERT_EQUAL(ompb__topology_check_measurable(t, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "a fake topology can only be previewed with "
+                                            "--show-plan"));
+    ompb__topology_close(t);
+
+    setenv("HWLOC_SYNTHETIC", "pack:2 core:2 pu:1", 1);
+    int rc = ompb__topology_open(&t, &err);
+    unsetenv("HWLOC_SYNTHETIC");
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL(ompb__topology_check_measurable(t, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "HWLOC_SYNTHETIC is set: a fake topology can only "
+                                            "be previewed with --show-plan"));
+    CU_ASSERT_PTR_NULL(strchr(err.text, '\n'));
     ompb__topology_close(t);
 }
 
@@ -626,17 +786,21 @@ static const ompb_test_case cases[] = {
     {"os_index_numbering", test_os_index_numbering},
     {"maps_2x2x8x2", test_maps_2x2x8x2},
     {"restricted_with_holes", test_restricted_with_holes},
+    {"spread_uneven_packages", test_spread_uneven_packages},
     {"cpus_list", test_cpus_list},
     {"bad_pin_values", test_bad_pin_values},
     {"bad_plans", test_bad_plans},
     {"binder", test_binder},
+    {"binder_runtime_vars", test_binder_runtime_vars},
     {"show_plan_golden", test_show_plan_golden},
     {"caches", test_caches},
     {"export_xml", test_export_xml},
     {"recorded_xml", test_recorded_xml},
+    {"disallowed_pus", test_disallowed_pus},
+    {"no_core_objects", test_no_core_objects},
     {"open_this_machine", test_open_this_machine},
     {"bind_threads", test_bind_threads},
-    {"bind_synthetic_is_noop", test_bind_synthetic_is_noop},
+    {"bind_synthetic_refused", test_bind_synthetic_refused},
     {"taskset_mask", test_taskset_mask},
     {NULL, NULL},
 };

@@ -2,7 +2,8 @@
 # OMP_PLACES=cores OMP_PROC_BIND=close without --pin: the OpenMP runtime
 # binds, ompbench only observes, and the header, the JSON context and
 # --show-plan say so. With --pin as well, ompbench binds and says it
-# overrides the runtime's placement.
+# overrides the runtime's placement; with --pin none the runtime still binds.
+# GOMP_CPU_AFFINITY binds like OMP_PLACES; OMP_PROC_BIND=false binds nothing.
 set -uo pipefail
 build=$1
 bin="$build/benches/examples"
@@ -64,5 +65,32 @@ PY
   && grep -qF "overrides OMP_PLACES/OMP_PROC_BIND" "$tmp/plan" \
   && grep -q 't0->PU' "$tmp/plan" \
   || { echo "FAIL: --pin with OMP_PLACES:"; cat "$tmp/plan" "$tmp/err"; fail=1; }
+# --pin none only keeps ompbench from binding: the runtime still binds.
+"$bin" --test --threads 2 --pin none --filter "$bench" > "$tmp/out" 2> "$tmp/err" \
+  && grep -qF "placement:  --pin none; ompbench does not bind, but the OpenMP runtime still does (OMP_PLACES/OMP_PROC_BIND set)" "$tmp/out" \
+  && ! grep -q "not pinned" "$tmp/err" \
+  || { echo "FAIL: --pin none with OMP_PLACES:"; cat "$tmp/out" "$tmp/err"; fail=1; }
+
+# OMP_PROC_BIND=false: the runtime binds nothing, whatever OMP_PLACES says,
+# and without --pin nobody binds; the run warns.
+OMP_PROC_BIND=false "$bin" --test --threads 2 --filter "$bench" > "$tmp/out" 2> "$tmp/err" \
+  && grep -qF "placement:  no --pin; nobody binds: OMP_PROC_BIND=false" "$tmp/out" \
+  && grep -qF "warning: threads are not pinned (OMP_PROC_BIND=false, no --pin)" "$tmp/err" \
+  || { echo "FAIL: OMP_PROC_BIND=false:"; cat "$tmp/out" "$tmp/err"; fail=1; }
+
+# GOMP_CPU_AFFINITY alone makes the runtime bind (libgomp and LLVM libomp).
+pus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0))[:2])))')
+env -u OMP_PLACES -u OMP_PROC_BIND GOMP_CPU_AFFINITY="$pus" "$bin" --test --threads 2 \
+  --filter "$bench" --format json --output "$tmp/g.json" 2> "$tmp/err" \
+  || { echo "FAIL: run with GOMP_CPU_AFFINITY"; cat "$tmp/err"; fail=1; }
+python3 - "$tmp/g.json" <<'PY' || fail=1
+import json, sys
+ctx = json.load(open(sys.argv[1]))["context"]["ompbench"]
+pin = ctx["pin"]
+if pin["binder"] != "runtime" or "GOMP_CPU_AFFINITY set" not in pin["description"]:
+    print("FAIL: GOMP_CPU_AFFINITY: pin %r" % pin); sys.exit(1)
+if any("pinned" in w for w in ctx["warnings"]):
+    print("FAIL: GOMP_CPU_AFFINITY: warnings %r" % ctx["warnings"]); sys.exit(1)
+PY
 [ $fail -eq 0 ] && echo "pin_runtime: the runtime binds and the run says so"
 exit $fail
