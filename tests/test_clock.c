@@ -42,6 +42,7 @@ static void test_process_cpu_advances(void)
     for (uint64_t i = 0; i < 20000000; i++)
         sink += i;
     CU_ASSERT_TRUE(ompb__process_cpu_ns() > a);
+    CU_ASSERT_EQUAL(sink, 19999999ull * 20000000ull / 2);
 }
 
 static const ompb_test_case cases[] = {
