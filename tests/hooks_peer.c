@@ -15,20 +15,39 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hooks/codec.h"
 #include "hooks/transport.h"
 
-#define BUF_BYTES 65536
+/* Room for the largest frame the codec accepts, and then some. */
+#define BUF_BYTES (2 * (OMPB__FRAME_HEADER + OMPB__PAYLOAD_MAX))
+/* Pause between the bytes of a PEER_BYTEWISE reply: long enough for the
+ * reader to see part of a frame, short enough to keep the tests quick. */
+#define BYTE_PAUSE_NS 20000
+
+static void put_bytes(hooks_peer *p, const uint8_t *buf, size_t len)
+{
+    while (write(p->ack_fd, buf, len) < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+}
 
 static void put_frame(hooks_peer *p, const ompb__cmd *reply)
 {
     uint8_t buf[OMPB__FRAME_MAX];
     size_t len;
-    if (ompb__cmd_encode(reply, buf, sizeof buf, &len) == 0)
-        while (write(p->ack_fd, buf, len) < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
+    if (ompb__cmd_encode(reply, buf, sizeof buf, &len) != 0)
+        return;
+    if (p->behavior != PEER_BYTEWISE) {
+        put_bytes(p, buf, len);
+        return;
+    }
+    for (size_t i = 0; i < len; i++) {
+        struct timespec pause = {0, BYTE_PAUSE_NS};
+        put_bytes(p, buf + i, 1);
+        nanosleep(&pause, NULL);
+    }
 }
 
 static void count_marker(hooks_peer *p, const ompb__cmd *cmd)
@@ -66,12 +85,20 @@ static void answer(hooks_peer *p, const ompb__cmd *cmd)
     put_frame(p, &reply);
 }
 
-/* Handles every whole frame in buf; returns the bytes consumed. */
+/* Handles every whole frame in buf; returns the bytes consumed. An absurd
+ * length loses the framing for good: all is consumed, nothing answered. */
 static size_t handle_frames(hooks_peer *p, const uint8_t *buf, size_t len)
 {
     size_t off = 0, flen;
     ompb__cmd cmd;
-    while (ompb__frame_peek(buf + off, len - off, &flen) == 1) {
+    int r;
+    while (!atomic_load(&p->framing_lost)
+           && (r = ompb__frame_peek(buf + off, len - off, &flen)) != 0) {
+        if (r < 0) {
+            atomic_fetch_add(&p->undecodable, 1);
+            atomic_store(&p->framing_lost, true);
+            break;
+        }
         size_t n = atomic_fetch_add(&p->frames, 1) + 1;
         if (ompb__cmd_decode(buf + off + 4, flen - 4, &cmd, NULL) != 0)
             atomic_fetch_add(&p->undecodable, 1);
@@ -81,7 +108,7 @@ static size_t handle_frames(hooks_peer *p, const uint8_t *buf, size_t len)
             _exit(0);
         off += flen;
     }
-    return off;
+    return atomic_load(&p->framing_lost) ? len : off;
 }
 
 void hooks_peer_run(hooks_peer *p)
@@ -92,7 +119,7 @@ void hooks_peer_run(hooks_peer *p)
     }
     uint8_t *buf = malloc(BUF_BYTES);
     size_t have = 0;
-    while (buf && !p->stop) {
+    while (buf && !atomic_load(&p->stop)) {
         struct pollfd fd = {.fd = p->ctl_fd, .events = POLLIN};
         if (poll(&fd, 1, 20) <= 0)
             continue;
@@ -145,7 +172,7 @@ int hooks_peer_init(hooks_peer *p, peer_behavior behavior)
 
 int hooks_peer_start_thread(hooks_peer *p)
 {
-    p->stop = false;
+    atomic_store(&p->stop, false);
     p->thread_running = pthread_create(&p->thread, NULL, peer_thread, p) == 0;
     return p->thread_running ? 0 : -1;
 }
@@ -168,7 +195,7 @@ void hooks_peer_stop(hooks_peer *p)
             continue;
         p->child = -1;
     } else if (p->thread_running) {
-        p->stop = true;
+        atomic_store(&p->stop, true);
         pthread_join(p->thread, NULL);
         p->thread_running = false;
     }

@@ -3,8 +3,11 @@
  * A scriptable runner for the transport and hooks tests: it owns a private
  * pair of FIFOs (and points OMPB_RUNNER_*_FIFO at them) and answers as a
  * real runner, or fails the way runners fail: silent, Err, garbage, a wrong
- * reply, a refused SetVersion, death after N answers. It runs in a thread,
- * or in a child process when the test needs a peer that really dies.
+ * reply, a refused SetVersion, death after N answers; or answers right but
+ * one byte per write. It runs in a thread, or in a child process when the
+ * test needs a peer that really dies. A frame with an absurd length ends
+ * the connection as for the runner: everything after it is read and
+ * dropped, unanswered.
  */
 #ifndef OMPB_TESTS_HOOKS_PEER_H
 #define OMPB_TESTS_HOOKS_PEER_H
@@ -25,7 +28,8 @@ typedef enum {
     PEER_GARBAGE,        /* answers bytes that are no frame */
     PEER_WRONG_REPLY,    /* answers IntegrationModeResponse to everything */
     PEER_REFUSE_VERSION, /* like a runner, but Err to SetVersion */
-    PEER_COUNTING        /* Ack to all; checks per-pid AddMarker sequences */
+    PEER_COUNTING,       /* Ack to all; checks per-pid AddMarker sequences */
+    PEER_BYTEWISE        /* like a runner, but writes each reply a byte at a time */
 } peer_behavior;
 
 #define PEER_MAX_PIDS 256
@@ -40,7 +44,8 @@ typedef struct hooks_peer {
     pthread_t thread;
     bool thread_running;
     pid_t child;
-    volatile bool stop;
+    atomic_bool stop;
+    atomic_bool framing_lost;   /* an absurd length was seen: reading only, to drop */
     atomic_size_t frames, undecodable, sequence_errors;
     uint64_t next_seq[PEER_MAX_PIDS];
 } hooks_peer;

@@ -323,6 +323,34 @@ static void test_fuzz_mutated_frames(void)
     }
 }
 
+/* Escaping: valid sequences kept, each bad byte as \xNN, truncation only
+ * between pieces, and the result always valid UTF-8 and terminated. */
+static void test_utf8_escape(void)
+{
+    static const struct { const char *in; size_t cap; const char *want; } cases[] = {
+        {"plain::name[1]", 64, "plain::name[1]"},
+        {"caf\xc3\xa9", 64, "caf\xc3\xa9"},
+        {"caf\xe9.c::x", 64, "caf\\xe9.c::x"},
+        {"\xc0\xaf\xed\xa0\x80", 64, "\\xc0\\xaf\\xed\\xa0\\x80"},
+        {"caf\xe9", 7, "caf"},          /* "\\xe9" does not fit in 6 bytes */
+        {"caf\xe9", 8, "caf\\xe9"},
+        {"ab\xc3\xa9", 4, "ab"},        /* never half a character */
+        {"ab\xc3\xa9", 5, "ab\xc3\xa9"},
+        {"", 1, ""},
+    };
+    char out[64];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(out, 'Z', sizeof out);
+        size_t n = ompb__utf8_escape(cases[i].in, out, cases[i].cap);
+        CU_ASSERT_STRING_EQUAL(out, cases[i].want);
+        CU_ASSERT_EQUAL(n, strlen(cases[i].want));
+        CU_ASSERT_TRUE(ompb__utf8_valid(out, n));
+    }
+    out[0] = 'Z';
+    CU_ASSERT_EQUAL(ompb__utf8_escape("x", out, 0), 0);
+    CU_ASSERT_EQUAL(out[0], 'Z');
+}
+
 static const ompb_test_case cases[] = {
     {"roundtrip_every_variant", test_roundtrip_every_variant},
     {"names", test_names},
@@ -334,6 +362,7 @@ static const ompb_test_case cases[] = {
     {"decode_rejects_absurd_lengths", test_decode_rejects_absurd_lengths},
     {"decode_rejects_trailing_bytes", test_decode_rejects_trailing_bytes},
     {"utf8_validation", test_utf8_validation},
+    {"utf8_escape", test_utf8_escape},
     {"encode_rejects", test_encode_rejects},
     {"fuzz_random_payloads", test_fuzz_random_payloads},
     {"fuzz_mutated_frames", test_fuzz_mutated_frames},

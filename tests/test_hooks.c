@@ -2,17 +2,23 @@
 /*
  * Hooks tests: the public API (include/ompbench/hooks.h) and the instrument
  * facade against a collector peer and against failing runners, a stress
- * test with many more threads than cores sharing the pipes, the collector's
- * checks one violation at a time, and the CodSpeed walltime results file
- * cross-checked against the markers of the same rounds.
+ * test with many more threads than cores sharing the pipes, a fork while
+ * another thread is mid-request, the collector's checks one violation at a
+ * time, and the CodSpeed walltime results file cross-checked against the
+ * markers of the same rounds.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -32,6 +38,7 @@
 #define STRESS_THREADS 32
 #define STRESS_SHARED 16          /* threads [0, 16) share one handle */
 #define STRESS_REQUESTS 1000
+#define FD_FILL_LIMIT 256
 
 static void set_timeout(int ms)
 {
@@ -68,6 +75,54 @@ static void print_violations(const ompb__collector *c)
 {
     for (size_t i = 0; i < ompb__collector_violation_count(c); i++)
         fprintf(stderr, "    violation: %s\n", ompb__collector_violation_text(c, i));
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static uint64_t deadline_in(int ms)
+{
+    return ompb__now_ns() + (uint64_t)ms * 1000000u * (uint64_t)ompb_test_timeout_multiplier();
+}
+
+/* stderr goes to a temporary file between capture_start and capture_end,
+ * which returns what was written (free it). */
+typedef struct capture {
+    int saved;
+    FILE *file;
+} capture;
+
+static void capture_start(capture *cap)
+{
+    fflush(stderr);
+    cap->file = tmpfile();
+    cap->saved = dup(STDERR_FILENO);
+    dup2(fileno(cap->file), STDERR_FILENO);
+}
+
+static char *capture_end(capture *cap)
+{
+    fflush(stderr);
+    dup2(cap->saved, STDERR_FILENO);
+    close(cap->saved);
+    long n = ftell(cap->file);
+    char *text = calloc((size_t)(n > 0 ? n : 0) + 1, 1);
+    rewind(cap->file);
+    if (n > 0 && fread(text, 1, (size_t)n, cap->file) != (size_t)n)
+        text[0] = '\0';
+    fclose(cap->file);
+    return text;
+}
+
+static size_t count_lines_with(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
 }
 
 /* ---- public API ----------------------------------------------------------- */
@@ -190,6 +245,130 @@ static void test_api_off_after_failure(void)
     CU_ASSERT_EQUAL(atomic_load(&p.frames), 3);
     ompb_hooks_free(h);
     ompb_hooks_free(h2);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+/* ---- fork and descriptors -------------------------------------------------- */
+
+static void *start_benchmark_thread(void *h)
+{
+    return (void *)(intptr_t)ompb_hooks_start_benchmark(h);
+}
+
+/* In the child: every call returns at once, and nothing is on. Exit code:
+ * a bit per thing that went wrong. */
+static void child_calls(ompb_hooks *h)
+{
+    int bad = 0;
+    bad |= ompb_hooks_is_instrumented(h) ? 1 : 0;
+    bad |= ompb_hooks_stop_benchmark(h) != 0 ? 2 : 0;
+    bad |= ompb_hooks_add_marker(h, 1, OMPB_MARKER_BENCHMARK_START, 1) != 0 ? 4 : 0;
+    ompb_hooks *fresh = ompb_hooks_init();
+    bad |= ompb_hooks_get_mode(fresh) != OMPB_HOOKS_OFF ? 8 : 0;
+    ompb_hooks_free(fresh);
+    _exit(bad);
+}
+
+/* Waits for pid until the deadline; returns its wait status, -1 on timeout
+ * (the child is then killed). */
+static int reap_by(pid_t pid, uint64_t deadline)
+{
+    int status;
+    while (ompb__now_ns() < deadline) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return status;
+        pause_ms(5);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
+}
+
+/* A fork while another thread holds the process-wide lock, waiting for its
+ * ack: the child's calls must not wait for a lock nobody will release, nor
+ * touch the parent's pipes. */
+static void test_api_forked_child_is_off(void)
+{
+    hooks_peer p;
+    pthread_t holder;
+    void *holder_rc;
+    int unread = 0;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *h = ompb_hooks_init();
+    CU_ASSERT_EQUAL_FATAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
+    hooks_peer_stop(&p);   /* the next request waits until the peer is back */
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&holder, NULL, start_benchmark_thread, h), 0);
+    uint64_t deadline = deadline_in(LONG_TIMEOUT_MS / 2);
+    while (ompb__now_ns() < deadline && (ioctl(p.ctl_fd, FIONREAD, &unread) != 0 || !unread))
+        pause_ms(1);
+    CU_ASSERT_FATAL(unread > 0);   /* StartBenchmark is out: its sender holds the lock */
+    pid_t child = fork();
+    if (child == 0)
+        child_calls(h);
+    int status = reap_by(child, deadline_in(LONG_TIMEOUT_MS / 2));
+    hooks_peer_start_thread(&p);
+    pthread_join(holder, &holder_rc);
+    CU_ASSERT(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CU_ASSERT_EQUAL((intptr_t)holder_rc, 0);
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(ompb__collector_frames(p.collector), 3);   /* the parent's only */
+    CU_ASSERT_TRUE(ompb_hooks_is_instrumented(h));
+    ompb_hooks_free(h);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+/* Uses up every descriptor below a lowered limit; restores with fd_fill_end. */
+typedef struct fd_fill {
+    struct rlimit saved;
+    int fds[FD_FILL_LIMIT];
+    int n;
+} fd_fill;
+
+static void fd_fill_start(fd_fill *f)
+{
+    struct rlimit low;
+    getrlimit(RLIMIT_NOFILE, &f->saved);
+    low = f->saved;
+    if (low.rlim_cur > FD_FILL_LIMIT)
+        low.rlim_cur = FD_FILL_LIMIT;
+    setrlimit(RLIMIT_NOFILE, &low);
+    for (f->n = 0; f->n < FD_FILL_LIMIT && (f->fds[f->n] = dup(STDIN_FILENO)) >= 0; f->n++)
+        continue;
+}
+
+static void fd_fill_end(fd_fill *f)
+{
+    for (int i = 0; i < f->n; i++)
+        close(f->fds[i]);
+    setrlimit(RLIMIT_NOFILE, &f->saved);
+}
+
+/* Too many open files for one more handle: that handle is off, the others
+ * (and later ones) are not. */
+static void test_api_open_failure_is_per_handle(void)
+{
+    hooks_peer p;
+    fd_fill fill;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *before = ompb_hooks_init();
+    fd_fill_start(&fill);
+    ompb_hooks *starved = ompb_hooks_init();
+    fd_fill_end(&fill);
+    ompb_hooks *after = ompb_hooks_init();
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(starved), OMPB_HOOKS_OFF);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(before), OMPB_HOOKS_WALLTIME);
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(after), OMPB_HOOKS_WALLTIME);
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(after), 0);
+    ompb_hooks_free(before);
+    ompb_hooks_free(starved);
+    ompb_hooks_free(after);
     hooks_peer_destroy(&p);
     cleanup_env();
 }
@@ -429,6 +608,44 @@ static void test_facade_refused_version(void)
     cleanup_env();
 }
 
+/* An instance URI the codec refuses (not UTF-8) must not take its window
+ * down: markers and StopBenchmark go out, the window is named by an escaped
+ * URI, one warning names the value, and the next instance is unaffected. */
+static void test_facade_invalid_uri(void)
+{
+    hooks_peer p;
+    capture cap;
+    uint64_t a[6], b[4];
+    ompb__instance ia = make_instance("caf\xe9", "benches/caf\xe9.c::x");
+    ompb__instance ib = make_instance("ok", "benches/ok.c::y");
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    capture_start(&cap);
+    drive_instance(&ia, 3, a);
+    drive_instance(&ib, 2, b);
+    char *text = capture_end(&cap);
+    hooks_peer_stop(&p);
+    ompb__collector_finish(p.collector, true);
+    print_violations(p.collector);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    CU_ASSERT_EQUAL(count_lines_with(text, "benches/caf\\xe9.c::x"), 1);
+    CU_ASSERT_EQUAL(count_lines_with(text, "warning"), 1);
+    size_t n;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT(w[0].uri && strcmp(w[0].uri, "benches/caf\\xe9.c::x") == 0);
+    CU_ASSERT(w[0].n_bounds == 6 && memcmp(w[0].bounds, a, sizeof a) == 0);
+    CU_ASSERT(w[1].uri && strcmp(w[1].uri, ib.uri) == 0);
+    CU_ASSERT(w[1].n_bounds == 4 && memcmp(w[1].bounds, b, sizeof b) == 0);
+    free(text);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
 /* ---- collector checks ----------------------------------------------------- */
 
 typedef struct step {
@@ -614,21 +831,62 @@ static void test_collector_feed_bad_frames(void)
     ompb__collector_free(c);
 }
 
+/* Out of memory for the second frame's reply: the first frame is handled
+ * once, the second is kept and handled by the next feed, once. */
+static void test_collector_feed_out_of_memory(void)
+{
+    const step pings[] = {{ompb__cmd_simple(OMPB__CMD_PING_PERF), 0},
+                          {ompb__cmd_simple(OMPB__CMD_PING_PERF), 0}};
+    uint8_t stream[64];
+    size_t len = encode_steps(pings, 2, stream, sizeof stream), rlen;
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    /* Allocations: the input buffer, the first reply, the second reply. */
+    ompb__collector_fail_alloc(c, 3);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, stream, len), OMPB_ENOMEM);
+    CU_ASSERT_EQUAL(ompb__collector_command_count(c, OMPB__CMD_PING_PERF), 1);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, stream, 0), 0);
+    CU_ASSERT_EQUAL(ompb__collector_command_count(c, OMPB__CMD_PING_PERF), 2);
+    CU_ASSERT_EQUAL(ompb__collector_frames(c), 2);
+    ompb__collector_replies(c, &rlen);
+    CU_ASSERT_EQUAL(rlen, 16);   /* one Ack each */
+    ompb__collector_free(c);
+}
+
 static void test_collector_dumps(void)
 {
     ompb__collector *c = ompb__collector_new(OMPB__RUNNER_SIMULATION);
-    ompb__collector_add_dump(c, "Metadata: ompbench 0.1.0", 0);
-    ompb__collector_add_dump(c, "b.c::x", 100);
-    ompb__collector_add_dump(c, "b.c::y[t=4]", 200);
+    ompb__collector_add_dump(c, 10, "Metadata: ompbench 0.1.0", 0);
+    ompb__collector_add_dump(c, 10, "b.c::x", 100);
+    ompb__collector_add_dump(c, 10, "b.c::y[t=4]", 200);
     ompb__collector_check_dumps(c);
     CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
     ompb__collector_free(c);
     c = ompb__collector_new(OMPB__RUNNER_SIMULATION);
-    ompb__collector_add_dump(c, "b.c::x", 100);
-    ompb__collector_add_dump(c, "b.c::x", 100);
+    ompb__collector_add_dump(c, 10, "b.c::x", 100);
+    ompb__collector_add_dump(c, 10, "b.c::x", 100);
     ompb__collector_check_dumps(c);
-    CU_ASSERT(has_violation(c, "Metadata"));
+    CU_ASSERT(has_violation(c, "process 10: 0 \"Metadata: \""));
     CU_ASSERT(has_violation(c, "both named b.c::x"));
+    ompb__collector_free(c);
+}
+
+/* One command, several benchmark processes: one Metadata dump each. */
+static void test_collector_dumps_per_process(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_SIMULATION);
+    ompb__collector_add_dump(c, 10, "Metadata: ompbench 0.1.0", 0);
+    ompb__collector_add_dump(c, 10, "a.c::x", 100);
+    ompb__collector_add_dump(c, 11, "Metadata: ompbench 0.1.0", 0);
+    ompb__collector_add_dump(c, 11, "b.c::y", 100);
+    ompb__collector_check_dumps(c);
+    print_violations(c);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    ompb__collector_add_dump(c, 11, "Metadata: ompbench 0.1.0", 0);
+    ompb__collector_add_dump(c, 12, "c.c::z", 100);
+    ompb__collector_check_dumps(c);
+    CU_ASSERT(has_violation(c, "process 11: 2 \"Metadata: \""));
+    CU_ASSERT(has_violation(c, "process 12: 0 \"Metadata: \""));
+    CU_ASSERT_FALSE(has_violation(c, "process 10"));
     ompb__collector_free(c);
 }
 
@@ -660,6 +918,7 @@ static void make_fake_run(fake_run *f, uint64_t base)
     rec->start_ns = f->start;
     rec->end_ns = f->end;
     rec->warmup_iters = 70;
+    rec->round_target_ns = 2500000;
     f->res[0].stats = (ompb__stats){.n = 3, .min = 100, .max = 200, .mean = 150, .stdev = 50,
                                     .q1 = 125, .median = 150, .q3 = 175};
     f->res[0].total_time_s = 4500e-9;
@@ -668,7 +927,27 @@ static void make_fake_run(fake_run *f, uint64_t base)
     f->cfg.warmup_ns = 5000000;
     f->cfg.min_time_ns = 1000000;
     f->cfg.max_time_ns = 2000000000;
-    f->cfg.sample_count = 3;
+    f->cfg.sample_count = 100;
+}
+
+/* Opens, marks and names one more window, as ompbench would. */
+static void add_window(ompb__collector *c, const char *uri, const uint64_t *start,
+                       const uint64_t *end, size_t pairs)
+{
+    ompb__cmd reply, cmd = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK);
+    int32_t pid = (int32_t)getpid();
+    uint64_t last = pairs ? end[pairs - 1] : start[0];
+    ompb__collector_handle(c, &cmd, start[0] - 1, &reply);
+    for (size_t r = 0; r < pairs; r++) {
+        cmd = ompb__cmd_marker(pid, OMPB_MARKER_BENCHMARK_START, start[r]);
+        ompb__collector_handle(c, &cmd, last, &reply);
+        cmd = ompb__cmd_marker(pid, OMPB_MARKER_BENCHMARK_END, end[r]);
+        ompb__collector_handle(c, &cmd, last, &reply);
+    }
+    cmd = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
+    ompb__collector_handle(c, &cmd, last + 1, &reply);
+    cmd = ompb__cmd_current_benchmark(pid, uri);
+    ompb__collector_handle(c, &cmd, last + 1, &reply);
 }
 
 /* A collector that saw the fake run's rounds as markers. */
@@ -679,18 +958,7 @@ static ompb__collector *collector_for(const fake_run *f, size_t pairs)
     ompb__collector_handle(c, &cmd, 0, &reply);
     cmd = ompb__cmd_set_integration("ompbench", OMPB_VERSION_STRING);
     ompb__collector_handle(c, &cmd, 0, &reply);
-    cmd = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK);
-    ompb__collector_handle(c, &cmd, f->start[0] - 1, &reply);
-    for (size_t r = 0; r < pairs; r++) {
-        cmd = ompb__cmd_marker(1, OMPB_MARKER_BENCHMARK_START, f->start[r]);
-        ompb__collector_handle(c, &cmd, f->end[2], &reply);
-        cmd = ompb__cmd_marker(1, OMPB_MARKER_BENCHMARK_END, f->end[r]);
-        ompb__collector_handle(c, &cmd, f->end[2], &reply);
-    }
-    cmd = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
-    ompb__collector_handle(c, &cmd, f->end[2] + 1, &reply);
-    cmd = ompb__cmd_current_benchmark(1, f->inst[0].uri);
-    ompb__collector_handle(c, &cmd, f->end[2] + 1, &reply);
+    add_window(c, f->inst[0].uri, f->start, f->end, pairs);
     return c;
 }
 
@@ -727,7 +995,12 @@ static void check_results_json(const char *path, const fake_run *f)
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "median_ns")), 150, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "total_time")), 4.5e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(cfg, "warmup_time_ns")), 5e6, 1e-6);
-    CU_ASSERT_EQUAL(json_integer_value(json_object_get(cfg, "max_rounds")), 3);
+    /* What the engine was asked for: all rounds (1 under --test, the
+     * record's), and the round time calibration aimed at. */
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(cfg, "max_rounds")),
+                    f->cfg.test ? 3 : 100);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(cfg, "min_round_time_ns")),
+                           f->res[0].rec.round_target_ns ? 2.5e6 : 1e6, 1e-6);
     const char *keys[] = {"min_ns", "max_ns", "mean_ns", "stdev_ns", "q1_ns", "q3_ns",
                           "iqr_outlier_rounds", "stdev_outlier_rounds"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -765,12 +1038,118 @@ static void test_codspeed_results_file(void)
     ompb__collector_check_results(c, path);
     CU_ASSERT(has_violation(c, "reports 3 rounds, the runner saw 2 marker pairs"));
     ompb__collector_free(c);
+    /* Uncalibrated (fixed sample size) and --test: what was configured. */
+    f.res[0].rec.round_target_ns = 0;
+    f.cfg.test = true;
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &f.cfg, &err), 0);
+    check_results_json(path, &f);
     unlink(path);
     rmdir(results);
     rmdir(dir);
     unsetenv("CODSPEED_PROFILE_FOLDER");
     unsetenv("CODSPEED_RUNNER_MODE");
     cleanup_env();
+}
+
+/* The fake run's results file as ompbench writes it, for breaking. */
+static json_t *fake_results(const fake_run *f)
+{
+    json_t *entry = json_pack(
+        "{s:s, s:s, s:{s:f, s:f, s:f, s:I}, s:{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, "
+        "s:I, s:I, s:I, s:I}}", "name", f->inst[0].name, "uri", f->inst[0].uri,
+        "config", "warmup_time_ns", 5e6, "min_round_time_ns", 1e6, "max_time_ns", 2e9,
+        "max_rounds", (json_int_t)3,
+        "stats", "min_ns", 100.0, "max_ns", 200.0, "mean_ns", 150.0, "stdev_ns", 50.0,
+        "q1_ns", 125.0, "median_ns", 150.0, "q3_ns", 175.0, "rounds", (json_int_t)3,
+        "total_time", 4500e-9, "iqr_outlier_rounds", (json_int_t)0,
+        "stdev_outlier_rounds", (json_int_t)0, "iter_per_round", (json_int_t)10,
+        "warmup_iters", (json_int_t)70);
+    return json_pack("{s:{s:s, s:s, s:I}, s:{s:s}, s:[o]}", "creator", "name", "ompbench",
+                     "version", OMPB_VERSION_STRING, "pid", (json_int_t)getpid(),
+                     "instrument", "type", "walltime", "benchmarks", entry);
+}
+
+static json_t *entry_part(json_t *root, const char *key)
+{
+    json_t *entry = json_array_get(json_object_get(root, "benchmarks"), 0);
+    return key ? json_object_get(entry, key) : entry;
+}
+
+/* Writes root (stolen) to path and checks it as `ompbench collect` does,
+ * against a collector that saw the fake run's three marker pairs. */
+static ompb__collector *check_results_file(const fake_run *f, json_t *root, const char *path)
+{
+    json_dump_file(root, path, 0);
+    json_decref(root);
+    ompb__collector *c = collector_for(f, 3);
+    ompb__collector_check_results(c, path);
+    ompb__collector_check_results_coverage(c);
+    return c;
+}
+
+#define EXPECT_RESULTS_VIOLATION(needle, root)                                 \
+    do {                                                                      \
+        ompb__collector *c_ = check_results_file(&f, root, path);             \
+        CU_ASSERT(has_violation(c_, needle));                                 \
+        if (!has_violation(c_, needle)) {                                     \
+            fprintf(stderr, "    wanted \"%s\"\n", needle);                  \
+            print_violations(c_);                                             \
+        }                                                                     \
+        ompb__collector_free(c_);                                             \
+    } while (0)
+
+static void test_collector_results_file_checks(void)
+{
+    char dir[] = "/tmp/ompb-results.XXXXXX", path[64];
+    fake_run f;
+    json_t *r;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/%ld.json", dir, (long)getpid());
+    make_fake_run(&f, ompb__now_ns());
+    ompb__collector *c = check_results_file(&f, fake_results(&f), path);
+    print_violations(c);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    ompb__collector_free(c);
+    /* Both directions: an entry per marked window, and only one. */
+    r = fake_results(&f);
+    json_array_clear(json_object_get(r, "benchmarks"));
+    EXPECT_RESULTS_VIOLATION("has 3 marker pairs but no entry in a results file", r);
+    r = fake_results(&f);
+    json_array_append_new(json_object_get(r, "benchmarks"), json_deep_copy(entry_part(r, NULL)));
+    EXPECT_RESULTS_VIOLATION("appears more than once", r);
+    /* The schema, field by field, with types. */
+    r = fake_results(&f);
+    json_object_del(entry_part(r, "stats"), "q1_ns");
+    EXPECT_RESULTS_VIOLATION("stats.q1_ns is missing (expected a number)", r);
+    r = fake_results(&f);
+    json_object_set_new(entry_part(r, "stats"), "rounds", json_real(3));
+    EXPECT_RESULTS_VIOLATION("stats.rounds is of the wrong type", r);
+    r = fake_results(&f);
+    json_object_set_new(entry_part(r, "stats"), "warmup_iters", json_integer(-1));
+    EXPECT_RESULTS_VIOLATION("stats.warmup_iters is of the wrong type", r);
+    r = fake_results(&f);
+    json_object_del(entry_part(r, "config"), "max_rounds");
+    EXPECT_RESULTS_VIOLATION("config.max_rounds is missing", r);
+    r = fake_results(&f);
+    json_object_set_new(entry_part(r, "config"), "max_time_ns", json_string("5s"));
+    EXPECT_RESULTS_VIOLATION("config.max_time_ns is of the wrong type", r);
+    r = fake_results(&f);
+    json_object_del(entry_part(r, NULL), "config");
+    EXPECT_RESULTS_VIOLATION("config is missing", r);
+    r = fake_results(&f);
+    json_object_del(entry_part(r, NULL), "name");
+    EXPECT_RESULTS_VIOLATION("name is missing (expected a string)", r);
+    r = fake_results(&f);
+    json_object_del(json_object_get(r, "creator"), "pid");
+    EXPECT_RESULTS_VIOLATION("creator.pid is missing", r);
+    r = fake_results(&f);
+    json_object_set_new(json_object_get(r, "instrument"), "type", json_string("cpu"));
+    EXPECT_RESULTS_VIOLATION("instrument.type is \"cpu\"", r);
+    r = fake_results(&f);
+    json_object_set_new(json_object_get(r, "creator"), "pid", json_integer(getpid() + 1));
+    EXPECT_RESULTS_VIOLATION("entry in the results of pid", r);
+    unlink(path);
+    rmdir(dir);
 }
 
 static void test_codspeed_results_unwritable(void)
@@ -792,6 +1171,8 @@ static const ompb_test_case cases[] = {
     {"api_invalid_arguments", test_api_invalid_arguments},
     {"api_refused_version", test_api_refused_version},
     {"api_off_after_failure", test_api_off_after_failure},
+    {"api_forked_child_is_off", test_api_forked_child_is_off},
+    {"api_open_failure_is_per_handle", test_api_open_failure_is_per_handle},
     {"stress_threads_share_pipes", test_stress_threads_share_pipes},
     {"facade_walltime", test_facade_walltime},
     {"engine_failed_instance_sends_no_markers", test_engine_failed_instance_sends_no_markers},
@@ -799,14 +1180,18 @@ static const ompb_test_case cases[] = {
     {"facade_silent_runner", test_facade_silent_runner},
     {"facade_runner_dies_mid_run", test_facade_runner_dies_mid_run},
     {"facade_refused_version", test_facade_refused_version},
+    {"facade_invalid_uri", test_facade_invalid_uri},
     {"collector_accepts_valid_run", test_collector_accepts_valid_run},
     {"collector_flags_each_violation", test_collector_flags_each_violation},
     {"collector_replies", test_collector_replies},
     {"collector_feed_bytewise", test_collector_feed_bytewise},
     {"collector_feed_bad_frames", test_collector_feed_bad_frames},
+    {"collector_feed_out_of_memory", test_collector_feed_out_of_memory},
     {"collector_dumps", test_collector_dumps},
+    {"collector_dumps_per_process", test_collector_dumps_per_process},
     {"codspeed_results_file", test_codspeed_results_file},
     {"codspeed_results_unwritable", test_codspeed_results_unwritable},
+    {"collector_results_file_checks", test_collector_results_file_checks},
     {NULL, NULL},
 };
 

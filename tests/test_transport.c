@@ -2,17 +2,24 @@
 /*
  * Transport tests against a peer in the test (tests/hooks_peer.c): a normal
  * runner, and runners that stay silent, die, answer Err, answer garbage or
- * leave stale acknowledgements. What must hold: a bounded wait, one warning,
- * the process's transports disabled afterwards (no further traffic), and
- * never a crash or a hang. Waits use short timeouts scaled by
+ * leave stale acknowledgements; a peer that answers a byte at a time, with
+ * and without a storm of signals interrupting every wait; broken pipes.
+ * What must hold: a bounded wait, one warning that says why, the process's
+ * transports disabled afterwards (no further traffic), and never a crash
+ * or a hang. Waits use short timeouts scaled by
  * OMPB_TEST_TIMEOUT_MULTIPLIER; no test asserts how fast anything is.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -23,6 +30,9 @@
 #define SHORT_TIMEOUT_MS 100
 #define LONG_TIMEOUT_MS 10000
 #define FLUSH_PAIRS 1000
+#define BYTEWISE_MARKERS 300
+#define JUNK_BYTES (256 * 1024)
+#define STORM_PERIOD_NS 100000
 
 static int short_timeout(void)
 {
@@ -47,6 +57,34 @@ static void request_kind(ompb__transport *t, ompb__cmd_kind kind, int want)
 {
     ompb__cmd req = ompb__cmd_simple(kind);
     CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, NULL), want);
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static uint64_t deadline_in(int ms)
+{
+    return ompb__now_ns() + (uint64_t)ms * 1000000u;
+}
+
+/* A handshake, then n markers pipelined, against a well-behaved peer. */
+static void exchange(ompb__transport *t, size_t n)
+{
+    ompb__cmd ask = ompb__cmd_simple(OMPB__CMD_GET_INTEGRATION_MODE), reply;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &ask, &reply, &err), 0);
+    CU_ASSERT_EQUAL(reply.mode, OMPB__RUNNER_PERF);
+    ompb__cmd *cmds = calloc(n, sizeof *cmds);
+    for (size_t i = 0; i < n; i++)
+        cmds[i] = ompb__cmd_marker(1, i % 2 ? OMPB_MARKER_BENCHMARK_END
+                                            : OMPB_MARKER_BENCHMARK_START, (uint64_t)i);
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, cmds, n, &err), 0);
+    if (err.text[0])
+        fprintf(stderr, "    %s\n", err.text);
+    free(cmds);
 }
 
 /* ---- normal runner -------------------------------------------------------- */
@@ -332,6 +370,152 @@ static void test_unencodable_request_sends_nothing(void)
     hooks_peer_destroy(&p);
 }
 
+/* ---- partial replies, interrupted waits ------------------------------------ */
+
+static void test_bytewise_acks(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_BYTEWISE), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    exchange(t, BYTEWISE_MARKERS);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 1 + BYTEWISE_MARKERS);
+    /* Read up to each frame's end, never past it: nothing is left over. */
+    uint8_t byte;
+    CU_ASSERT_EQUAL(read(p.ack_fd, &byte, 1), -1);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+typedef struct storm {
+    pthread_t target;
+    atomic_bool stop;
+} storm;
+
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarms++;
+}
+
+/* SIGALRM at the requesting thread, over and over, until told to stop. */
+static void *storm_run(void *arg)
+{
+    storm *s = arg;
+    struct timespec period = {0, STORM_PERIOD_NS};
+    while (!atomic_load(&s->stop)) {
+        pthread_kill(s->target, SIGALRM);
+        nanosleep(&period, NULL);
+    }
+    return NULL;
+}
+
+/* Without SA_RESTART every signal cuts poll(2) and friends short (EINTR):
+ * the transport must carry on, with its deadline intact. */
+static void test_eintr_storm(void)
+{
+    hooks_peer p;
+    storm s = {.target = pthread_self()};
+    pthread_t thread;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    CU_ASSERT_EQUAL_FATAL(sigaction(SIGALRM, &sa, &old), 0);
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_BYTEWISE), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    alarms = 0;
+    atomic_init(&s.stop, false);
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, storm_run, &s), 0);
+    exchange(t, BYTEWISE_MARKERS);
+    atomic_store(&s.stop, true);
+    pthread_join(thread, NULL);
+    sigaction(SIGALRM, &old, NULL);
+    CU_ASSERT(alarms > 0);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 1 + BYTEWISE_MARKERS);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+/* ---- broken pipes and broken peers ----------------------------------------- */
+
+/* A zero-byte read sets no errno: the warning must say what happened, not
+ * whatever errno an earlier call left behind. */
+static void test_eof_names_its_cause(void)
+{
+    hooks_peer p;
+    ompb_error err = {0};
+    int ctl, ack, null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SILENT), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__transport_fds(t, &ctl, &ack);
+    CU_ASSERT_EQUAL_FATAL(dup2(null_fd, ack), ack);   /* reads now return 0 */
+    errno = EDOM;
+    ompb__cmd req = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK), two[2] = {req, req};
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, &err), OMPB_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "end of file"));
+    CU_ASSERT_PTR_NULL(strstr(err.text, strerror(EDOM)));
+    ompb__transport_revive();
+    errno = EDOM;
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, two, 2, &err), OMPB_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "end of file"));
+    CU_ASSERT_PTR_NULL(strstr(err.text, strerror(EDOM)));
+    hooks_peer_stop(&p);
+    close(null_fd);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+/* Writes n bytes to fd, waiting for room, until the deadline; returns the
+ * bytes written. */
+static size_t write_until(int fd, const uint8_t *buf, size_t n, uint64_t deadline)
+{
+    size_t done = 0;
+    while (done < n && ompb__now_ns() < deadline) {
+        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+        ssize_t w = write(fd, buf + done, n - done);
+        if (w > 0)
+            done += (size_t)w;
+        else
+            poll(&pfd, 1, 10);
+    }
+    return done;
+}
+
+/* The peer loses the framing on an absurd length, as the runner does, and
+ * from then on only drains what it is sent: no answer, no busy loop on a
+ * full buffer, no full pipe for the writer. */
+static void test_peer_drops_stream_after_absurd_length(void)
+{
+    hooks_peer p;
+    uint8_t *junk = malloc(JUNK_BYTES);
+    int unread = -1;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
+    hooks_peer_start_thread(&p);
+    memset(junk, 0xab, JUNK_BYTES);
+    memcpy(junk, "\xff\xff\xff\x7f", 4);
+    uint64_t deadline = deadline_in(long_timeout());
+    CU_ASSERT_EQUAL(write_until(p.ctl_fd, junk, JUNK_BYTES, deadline), JUNK_BYTES);
+    while (ompb__now_ns() < deadline && (ioctl(p.ctl_fd, FIONREAD, &unread) != 0 || unread))
+        pause_ms(5);
+    CU_ASSERT_EQUAL(unread, 0);
+    CU_ASSERT_EQUAL(atomic_load(&p.undecodable), 1);
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 0);
+    hooks_peer_stop(&p);
+    uint8_t byte;
+    CU_ASSERT_EQUAL(read(p.ack_fd, &byte, 1), -1);   /* nothing was answered */
+    free(junk);
+    hooks_peer_destroy(&p);
+}
+
 static const ompb_test_case cases[] = {
     {"request_reply", test_request_reply},
     {"pipelined_flush", test_pipelined_flush},
@@ -346,6 +530,10 @@ static const ompb_test_case cases[] = {
     {"missing_or_wrong_pipes", test_missing_or_wrong_pipes},
     {"paths_and_timeout_from_env", test_paths_and_timeout_from_env},
     {"unencodable_request_sends_nothing", test_unencodable_request_sends_nothing},
+    {"bytewise_acks", test_bytewise_acks},
+    {"eintr_storm", test_eintr_storm},
+    {"eof_names_its_cause", test_eof_names_its_cause},
+    {"peer_drops_stream_after_absurd_length", test_peer_drops_stream_after_absurd_length},
     {NULL, NULL},
 };
 

@@ -46,6 +46,11 @@ typedef struct workspace {
 } workspace;
 
 static int child_pipe[2] = {-1, -1};
+/* The running command, for the signal handler; 0 when there is none. */
+static volatile sig_atomic_t command_pid;
+static volatile sig_atomic_t interrupted;
+static struct sigaction saved_int, saved_term;
+static bool stop_signals_caught;
 
 static void usage(FILE *out)
 {
@@ -204,6 +209,41 @@ static void on_sigchld(int sig)
     errno = saved;
 }
 
+/* SIGINT/SIGTERM while the command runs: the collector stays, to reap the
+ * command, clean its temporary directory up and report. Ctrl-C reaches the
+ * command anyway (the terminal signals the whole process group); a SIGTERM
+ * may have been sent to the collector alone, so it is passed on (a second
+ * one for a command that got it from its group too). */
+static void on_stop_signal(int sig)
+{
+    int saved = errno;
+    interrupted = 1;
+    if (sig == SIGTERM && command_pid > 0)
+        kill((pid_t)command_pid, SIGTERM);
+    errno = saved;
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &saved_int);
+    sigaction(SIGTERM, &sa, &saved_term);
+    stop_signals_caught = true;
+}
+
+static void restore_stop_signals(void)
+{
+    if (!stop_signals_caught)
+        return;
+    sigaction(SIGINT, &saved_int, NULL);
+    sigaction(SIGTERM, &saved_term, NULL);
+    stop_signals_caught = false;
+}
+
 static int watch_children(void)
 {
     struct sigaction sa;
@@ -246,13 +286,24 @@ static char **child_argv(const workspace *ws, const collect_opts *o)
     return argv;
 }
 
+/* The stop signals are blocked across fork, so that the handler knows the
+ * command's pid before it can run, and the command starts with the
+ * dispositions the collector was given. */
 static pid_t spawn(const workspace *ws, const collect_opts *o)
 {
+    sigset_t stop, old;
     char **argv = child_argv(ws, o);
     if (!argv)
         return -1;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stop, &old);
+    catch_stop_signals();
     pid_t pid = fork();
     if (pid == 0) {
+        restore_stop_signals();
+        sigprocmask(SIG_SETMASK, &old, NULL);
         set_child_env(ws, o);
         execvp(argv[0], argv);
         fprintf(stderr, "ompbench collect: cannot run '%s': %s\n", argv[0], strerror(errno));
@@ -260,6 +311,8 @@ static pid_t spawn(const workspace *ws, const collect_opts *o)
     }
     if (pid < 0)
         fprintf(stderr, "ompbench collect: fork: %s\n", strerror(errno));
+    command_pid = pid > 0 ? (sig_atomic_t)pid : 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
     free(argv);
     return pid;
 }
@@ -303,6 +356,8 @@ static void check_results_dir(ompb__collector *c, const workspace *ws)
     }
     if (d)
         closedir(d);
+    if (files > 0)
+        ompb__collector_check_results_coverage(c);
     /* ompbench writes the results file; a hand-written loop using the public
      * hooks may not, and is not held to it. */
     const char *name = ompb__collector_integration(c, NULL);
@@ -312,7 +367,7 @@ static void check_results_dir(ompb__collector *c, const workspace *ws)
 }
 
 typedef struct dump_entry {
-    long part;
+    long pid, part;
     char name[LINE_CAP];
     unsigned long long ir;
 } dump_entry;
@@ -332,13 +387,17 @@ static void parse_dump_line(const char *line, dump_entry *e, bool *client)
     }
 }
 
-/* Reads one callgrind output file; returns true for a client-request dump. */
-static bool read_dump(const char *path, dump_entry *e)
+/* Reads one callgrind output file, named callgrind.<pid>.out[.<part>] by
+ * child_argv; returns true for a client-request dump. */
+static bool read_dump(const char *dir, const char *file, dump_entry *e)
 {
-    char line[LINE_CAP];
+    char line[LINE_CAP], path[2 * PATH_CAP];
     bool client = false;
-    FILE *f = fopen(path, "r");
     memset(e, 0, sizeof *e);
+    if (sscanf(file, "callgrind.%ld.out", &e->pid) != 1)
+        return false;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
     while (f && fgets(line, sizeof line, f))
         parse_dump_line(line, e, &client);
     if (f)
@@ -346,9 +405,12 @@ static bool read_dump(const char *path, dump_entry *e)
     return client;
 }
 
-static int by_part(const void *a, const void *b)
+/* Per process, in dump order. */
+static int by_pid_part(const void *a, const void *b)
 {
     const dump_entry *x = a, *y = b;
+    if (x->pid != y->pid)
+        return (x->pid > y->pid) - (x->pid < y->pid);
     return (x->part > y->part) - (x->part < y->part);
 }
 
@@ -356,21 +418,20 @@ static void collect_dumps(ompb__collector *c, const workspace *ws)
 {
     dump_entry *entries = NULL;
     size_t n = 0;
-    char path[2 * PATH_CAP];
     DIR *d = opendir(ws->callgrind);
     for (struct dirent *e; d && (e = readdir(d));) {
         dump_entry *grown = realloc(entries, (n + 1) * sizeof *entries);
         if (!grown)
             break;
         entries = grown;
-        snprintf(path, sizeof path, "%s/%s", ws->callgrind, e->d_name);
-        n += e->d_name[0] != '.' && read_dump(path, &entries[n]);
+        n += read_dump(ws->callgrind, e->d_name, &entries[n]);
     }
     if (d)
         closedir(d);
-    qsort(entries, n, sizeof *entries, by_part);
+    if (n)
+        qsort(entries, n, sizeof *entries, by_pid_part);
     for (size_t i = 0; i < n; i++)
-        ompb__collector_add_dump(c, entries[i].name, entries[i].ir);
+        ompb__collector_add_dump(c, entries[i].pid, entries[i].name, entries[i].ir);
     free(entries);
     ompb__collector_check_dumps(c);
 }
@@ -409,9 +470,11 @@ static int run(const collect_opts *o, workspace *ws, ompb__outfile *of)
         ompb__collector_free(c);
         return EXIT_CHECK;
     }
-    if (ompb__collector_serve(c, ws->ctl_fd, ws->ack_fd, child_pipe[0], NULL) != 0)
-        ompb__collector_violation(c, "pipe error while serving: %s", strerror(errno));
+    if ((rc = ompb__collector_serve(c, ws->ctl_fd, ws->ack_fd, child_pipe[0], NULL)) != 0)
+        ompb__collector_violation(c, "serving the runner pipes failed: %s", ompb_strerror(rc));
+    rc = 0;
     wait_command(c, pid, o->cmd[0], &exit_code);
+    command_pid = 0;
     ompb__collector_finish(c, !o->simulation);
     if (o->simulation)
         collect_dumps(c, ws);
@@ -422,6 +485,10 @@ static int run(const collect_opts *o, workspace *ws, ompb__outfile *of)
         rc = write_json(c, of, o, exit_code);
     if (ompb__collector_violation_count(c) > 0)
         rc = EXIT_CHECK;
+    /* Interrupted: the caller asked to stop, the command's status says how
+     * that went (130 for a command ended by SIGINT). */
+    if (interrupted)
+        rc = exit_code;
     ompb__collector_free(c);
     return rc;
 }
@@ -451,5 +518,6 @@ int ompb__tool_collect(int argc, char **argv)
     if (of.fp)
         ompb__outfile_abort(&of);
     workspace_close(&ws);
+    restore_stop_signals();
     return rc;
 }

@@ -7,7 +7,9 @@
  * A handle finds out once, in ompb_hooks_init(), how the process runs:
  *
  * - under valgrind (the runner's CPU simulation): start/stop/executed turn
- *   into callgrind client requests, markers are ignored;
+ *   into callgrind client requests, markers are ignored; OMPB_SIMULATION=0
+ *   in the environment turns this off (the handle then looks for a runner
+ *   as outside valgrind);
  * - under the runner in walltime mode (its two named pipes exist and answer
  *   GetIntegrationMode; paths from OMPB_RUNNER_CTL_FIFO/OMPB_RUNNER_ACK_FIFO,
  *   default /tmp/runner.ctl.fifo and /tmp/runner.ack.fifo): every call sends
@@ -22,6 +24,13 @@
  * (timeout, Err, unreadable answer, refused protocol version) the process
  * prints one warning and stops talking to the runner: later calls return 0
  * without doing anything and ompb_hooks_is_instrumented() turns false.
+ * Failing to open the pipes (too many open files, say) leaves only that
+ * handle off.
+ *
+ * Fork: a forked child's hooks are off. Its handles, inherited or new,
+ * report OMPB_HOOKS_OFF (simulation handles excepted) and their calls
+ * return 0 at once, without traffic and without waiting for the lock: the
+ * pipes belong to the parent, which may be in the middle of a request.
  *
  * Sequence the runner expects, per benchmark:
  *

@@ -7,6 +7,7 @@
  */
 #include "codec.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../cli.h"
@@ -347,4 +348,26 @@ bool ompb__utf8_valid(const char *s, size_t len)
         i += n;
     }
     return true;
+}
+
+size_t ompb__utf8_escape(const char *s, char *out, size_t cap)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = strlen(s), o = 0;
+    if (cap == 0)
+        return 0;
+    for (size_t i = 0; i < len;) {
+        size_t n = utf8_seq(u, i, len);
+        /* Whole pieces only, so a truncated result is still valid UTF-8. */
+        if ((n ? n : 4) >= cap - o)
+            break;
+        if (n)
+            memcpy(out + o, s + i, n);
+        else
+            snprintf(out + o, cap - o, "\\x%02x", u[i]);
+        o += n ? n : 4;
+        i += n ? n : 1;
+    }
+    out[o] = '\0';
+    return o;
 }

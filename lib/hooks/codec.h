@@ -113,4 +113,11 @@ const char *ompb__marker_name(uint32_t marker);
  * surrogates, nothing above U+10FFFF). */
 bool ompb__utf8_valid(const char *s, size_t len);
 
+/* Copies the NUL-terminated s to out as valid UTF-8: each byte that is not
+ * part of a well-formed sequence becomes the four characters "\xNN".
+ * Stops before a piece that would not fit in cap - 1 bytes; always
+ * NUL-terminates when cap > 0. Returns the length written. Used to name
+ * an invalid string in a warning and to send something well-formed. */
+size_t ompb__utf8_escape(const char *s, char *out, size_t cap);
+
 #endif

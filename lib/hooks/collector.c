@@ -49,14 +49,17 @@ struct ompb__collector {
 
     uint8_t *in, *out;
     size_t in_len, in_cap, out_len, out_cap;
+    unsigned fail_alloc;      /* tests: the allocation that fails (0: none) */
 };
 
 /* ---- small helpers -------------------------------------------------------- */
 
-static bool grow(void **buf, size_t *cap, size_t need, size_t elem)
+static bool grow(ompb__collector *c, void **buf, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return true;
+    if (c->fail_alloc && --c->fail_alloc == 0)
+        return false;
     size_t cap2 = *cap ? *cap * 2 : 16;
     while (cap2 < need)
         cap2 *= 2;
@@ -78,6 +81,11 @@ static void vviolation(ompb__collector *c, const char *fmt, va_list ap)
         return;
     vsnprintf(text, VIOLATION_MAX, fmt, ap);
     c->violations[c->n_texts++] = text;
+}
+
+void ompb__collector_fail_alloc(ompb__collector *c, unsigned nth)
+{
+    c->fail_alloc = nth;
 }
 
 void ompb__collector_violation(ompb__collector *c, const char *fmt, ...)
@@ -149,7 +157,7 @@ static int on_start(ompb__collector *c, uint64_t now)
 {
     check_hello(c);
     close_dangling(c, now, "StartBenchmark");
-    if (!grow((void **)&c->windows, &c->cap_windows, c->n_windows + 1, sizeof *c->windows))
+    if (!grow(c, (void **)&c->windows, &c->cap_windows, c->n_windows + 1, sizeof *c->windows))
         return OMPB_ENOMEM;
     ompb__collector_window *w = &c->windows[c->n_windows++];
     memset(w, 0, sizeof *w);
@@ -252,7 +260,7 @@ static int on_marker(ompb__collector *c, const ompb__cmd *cmd, uint64_t now)
         return 0;
     }
     check_bound(c, w, cmd, now);
-    if (!grow((void **)&w->bounds, &w->cap_bounds, w->n_bounds + 1, sizeof *w->bounds))
+    if (!grow(c, (void **)&w->bounds, &w->cap_bounds, w->n_bounds + 1, sizeof *w->bounds))
         return OMPB_ENOMEM;
     w->bounds[w->n_bounds++] = cmd->ns;
     return 0;
@@ -300,20 +308,24 @@ static bool dispatch(ompb__collector *c, const ompb__cmd *cmd, uint64_t now, int
 
 /* ---- framing -------------------------------------------------------------- */
 
-static int queue_reply(ompb__collector *c, const ompb__cmd *reply)
+/* Longest reply: IntegrationModeResponse. */
+#define REPLY_MAX (OMPB__FRAME_MIN + 4)
+
+static void queue_reply(ompb__collector *c, const ompb__cmd *reply)
 {
     size_t len;
-    if (!grow((void **)&c->out, &c->out_cap, c->out_len + OMPB__FRAME_MIN + 8, 1))
-        return OMPB_ENOMEM;
-    ompb__cmd_encode(reply, c->out + c->out_len, c->out_cap - c->out_len, &len);
-    c->out_len += len;
-    return 0;
+    if (ompb__cmd_encode(reply, c->out + c->out_len, c->out_cap - c->out_len, &len) == 0)
+        c->out_len += len;
 }
 
 static int handle_frame(ompb__collector *c, const uint8_t *frame, size_t len)
 {
     ompb__cmd cmd, reply;
     ompb_error err = {0};
+    /* Room for the reply before anything else: a frame that cannot be
+     * answered now is left whole for the next feed, never handled twice. */
+    if (!grow(c, (void **)&c->out, &c->out_cap, c->out_len + REPLY_MAX, 1))
+        return OMPB_ENOMEM;
     c->frames++;
     if (ompb__cmd_decode(frame + OMPB__FRAME_HEADER, len - OMPB__FRAME_HEADER, &cmd, &err)) {
         c->undecodable++;
@@ -322,7 +334,8 @@ static int handle_frame(ompb__collector *c, const uint8_t *frame, size_t len)
     } else {
         ompb__collector_handle(c, &cmd, ompb__now_ns(), &reply);
     }
-    return queue_reply(c, &reply);
+    queue_reply(c, &reply);
+    return 0;
 }
 
 static int lose_framing(ompb__collector *c)
@@ -398,20 +411,23 @@ int ompb__collector_feed(ompb__collector *c, const uint8_t *buf, size_t len)
 {
     if (c->framing_lost)
         return OMPB_EPROTO;
-    if (!grow((void **)&c->in, &c->in_cap, c->in_len + len, 1))
+    if (!grow(c, (void **)&c->in, &c->in_cap, c->in_len + len, 1))
         return OMPB_ENOMEM;
-    memcpy(c->in + c->in_len, buf, len);
+    if (len)
+        memcpy(c->in + c->in_len, buf, len);
     c->in_len += len;
     size_t off = 0, flen;
-    int r;
+    int r, rc = 0;
     while ((r = ompb__frame_peek(c->in + off, c->in_len - off, &flen)) == 1) {
-        int rc = handle_frame(c, c->in + off, flen);
-        if (rc)
-            return rc;
+        if ((rc = handle_frame(c, c->in + off, flen)) != 0)
+            break;
         off += flen;
     }
+    /* Consume exactly the frames handled, also when one could not be. */
     memmove(c->in, c->in + off, c->in_len - off);
     c->in_len -= off;
+    if (rc)
+        return rc;
     return r < 0 ? lose_framing(c) : 0;
 }
 
@@ -428,14 +444,16 @@ void ompb__collector_consume(ompb__collector *c, size_t n)
     c->out_len -= n;
 }
 
-/* Reads what ctl holds and answers; returns 1 when something was read. */
+/* Reads what ctl holds and answers; returns 1 when something was read.
+ * Lost framing is a violation already recorded: reading goes on (and
+ * discards), so the command never blocks on a full pipe. */
 static int serve_once(ompb__collector *c, int ctl_fd, int ack_fd, uint8_t *buf)
 {
     ssize_t r = read(ctl_fd, buf, READ_CHUNK);
     if (r < 0 && errno != EAGAIN && errno != EINTR)
         return OMPB_EIO;
-    if (r > 0)
-        ompb__collector_feed(c, buf, (size_t)r);
+    if (r > 0 && ompb__collector_feed(c, buf, (size_t)r) == OMPB_ENOMEM)
+        return OMPB_ENOMEM;
     while (c->out_len) {
         ssize_t w = write(ack_fd, c->out, c->out_len);
         if (w <= 0)
@@ -446,13 +464,13 @@ static int serve_once(ompb__collector *c, int ctl_fd, int ack_fd, uint8_t *buf)
 }
 
 int ompb__collector_serve(ompb__collector *c, int ctl_fd, int ack_fd, int stop_fd,
-                          const volatile bool *stop)
+                          const atomic_bool *stop)
 {
     uint8_t *buf = malloc(READ_CHUNK);
     if (!buf)
         return OMPB_ENOMEM;
     int rc = 0;
-    while (!(stop && *stop)) {
+    while (!(stop && atomic_load(stop))) {
         struct pollfd fds[3] = {{.fd = ctl_fd, .events = POLLIN},
                                 {.fd = stop_fd, .events = POLLIN},
                                 {.fd = ack_fd, .events = c->out_len ? POLLOUT : 0}};
@@ -483,7 +501,69 @@ void ompb__collector_finish(ompb__collector *c, bool expect_frames)
 
 /* ---- results file --------------------------------------------------------- */
 
-static const ompb__collector_window *find_window(const ompb__collector *c, const char *uri)
+/* Field types of the runner's schema (serde): f64 takes any JSON number,
+ * u64 only a non-negative integer. */
+typedef enum { FIELD_STRING, FIELD_NUMBER, FIELD_COUNT } field_type;
+
+typedef struct field {
+    const char *key;
+    field_type type;
+} field;
+
+static const field creator_fields[] = {
+    {"name", FIELD_STRING}, {"version", FIELD_STRING}, {"pid", FIELD_COUNT}};
+static const field entry_fields[] = {{"name", FIELD_STRING}, {"uri", FIELD_STRING}};
+static const field config_fields[] = {
+    {"warmup_time_ns", FIELD_NUMBER}, {"min_round_time_ns", FIELD_NUMBER},
+    {"max_time_ns", FIELD_NUMBER}, {"max_rounds", FIELD_COUNT}};
+static const field stats_fields[] = {
+    {"min_ns", FIELD_NUMBER}, {"max_ns", FIELD_NUMBER}, {"mean_ns", FIELD_NUMBER},
+    {"stdev_ns", FIELD_NUMBER}, {"q1_ns", FIELD_NUMBER}, {"median_ns", FIELD_NUMBER},
+    {"q3_ns", FIELD_NUMBER}, {"rounds", FIELD_COUNT}, {"total_time", FIELD_NUMBER},
+    {"iqr_outlier_rounds", FIELD_COUNT}, {"stdev_outlier_rounds", FIELD_COUNT},
+    {"iter_per_round", FIELD_COUNT}, {"warmup_iters", FIELD_COUNT}};
+#define N_FIELDS(a) (sizeof a / sizeof a[0])
+
+static const char *type_name(field_type t)
+{
+    return t == FIELD_STRING ? "a string" : t == FIELD_NUMBER ? "a number"
+                                                               : "a non-negative integer";
+}
+
+static bool has_type(const json_t *v, field_type t)
+{
+    if (t == FIELD_STRING)
+        return json_is_string(v);
+    if (t == FIELD_NUMBER)
+        return json_is_number(v);
+    return json_is_integer(v) && json_integer_value(v) >= 0;
+}
+
+/* where.key must exist with its type, for every field; each one that does
+ * not is a violation of its own. Returns true when all do. */
+static bool check_fields(ompb__collector *c, const char *where, const char *key,
+                         const json_t *parent, const field *f, size_t n)
+{
+    const json_t *obj = key ? json_object_get(parent, key) : parent;
+    bool ok = true;
+    if (!json_is_object(obj)) {
+        ompb__collector_violation(c, "%s: %s is %s (expected an object)", where,
+                                  key ? key : "the entry", obj ? "not an object" : "missing");
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_object_get(obj, f[i].key);
+        if (has_type(v, f[i].type))
+            continue;
+        ompb__collector_violation(c, "%s: %s%s%s is %s (expected %s)", where, key ? key : "",
+                                  key ? "." : "", f[i].key, v ? "of the wrong type" : "missing",
+                                  type_name(f[i].type));
+        ok = false;
+    }
+    return ok;
+}
+
+static ompb__collector_window *find_window(ompb__collector *c, const char *uri)
 {
     for (size_t i = 0; i < c->n_windows; i++)
         if (c->windows[i].uri && strcmp(c->windows[i].uri, uri) == 0)
@@ -511,68 +591,129 @@ static void window_times(const ompb__collector_window *w, double iters, double *
     }
 }
 
-static void check_entry(ompb__collector *c, const char *path, json_t *b)
+static double number(const json_t *obj, const char *key)
 {
-    const char *uri = NULL;
-    json_int_t rounds = -1, iters = 0;
-    double min_ns = 0, max_ns = 0, total_s = 0, wmin, wmax, wtotal;
-    if (json_unpack(b, "{s:s, s:{s:I, s:I, s:F, s:F, s:F}}", "uri", &uri, "stats", "rounds",
-                    &rounds, "iter_per_round", &iters, "min_ns", &min_ns, "max_ns", &max_ns,
-                    "total_time", &total_s) != 0 || iters <= 0) {
-        ompb__collector_violation(c, "%s: a benchmark entry lacks uri or stats", path);
-        return;
-    }
-    const ompb__collector_window *w = find_window(c, uri);
-    if (!w) {
-        ompb__collector_violation(c, "%s: %s has results but no benchmark window", path, uri);
-        return;
-    }
+    return json_number_value(json_object_get(obj, key));
+}
+
+/* The entry's numbers against the window's marker pairs. */
+static void check_against_markers(ompb__collector *c, const char *where,
+                                  const ompb__collector_window *w, const json_t *stats)
+{
+    json_int_t rounds = json_integer_value(json_object_get(stats, "rounds"));
+    json_int_t iters = json_integer_value(json_object_get(stats, "iter_per_round"));
+    double min_ns = number(stats, "min_ns"), max_ns = number(stats, "max_ns");
+    double total_s = number(stats, "total_time"), wmin, wmax, wtotal;
     if ((size_t)rounds != w->n_bounds / 2) {
-        ompb__collector_violation(c, "%s: %s reports %lld rounds, the runner saw %zu marker "
-                                  "pairs", path, uri, (long long)rounds, w->n_bounds / 2);
+        ompb__collector_violation(c, "%s reports %lld rounds, the runner saw %zu marker "
+                                  "pairs", where, (long long)rounds, w->n_bounds / 2);
+        return;
+    }
+    if (iters <= 0) {
+        ompb__collector_violation(c, "%s: stats.iter_per_round is 0", where);
         return;
     }
     window_times(w, (double)iters, &wmin, &wmax, &wtotal);
     if (!close_enough(min_ns, wmin) || !close_enough(max_ns, wmax)
         || !close_enough(total_s * 1e9, wtotal))
-        ompb__collector_violation(c, "%s: %s: stats (min %.6g ns, max %.6g ns, total %.9g s) "
-                                  "do not match its markers (min %.6g, max %.6g, total %.9g s)",
-                                  path, uri, min_ns, max_ns, total_s, wmin, wmax, wtotal * 1e-9);
+        ompb__collector_violation(c, "%s: stats (min %.6g ns, max %.6g ns, total %.9g s) do "
+                                  "not match its markers (min %.6g, max %.6g, total %.9g s)",
+                                  where, min_ns, max_ns, total_s, wmin, wmax, wtotal * 1e-9);
+}
+
+/* One entry of a results file written by process pid (-1: unknown). */
+static void check_entry(ompb__collector *c, const char *path, size_t index, json_int_t pid,
+                        const json_t *b)
+{
+    char where[OMPB__STRING_MAX + 64];
+    const char *uri = json_string_value(json_object_get(b, "uri"));
+    if (uri)
+        snprintf(where, sizeof where, "%s: %s", path, uri);
+    else
+        snprintf(where, sizeof where, "%s: benchmarks[%zu]", path, index);
+    bool ok = check_fields(c, where, NULL, b, entry_fields, N_FIELDS(entry_fields));
+    ok &= check_fields(c, where, "config", b, config_fields, N_FIELDS(config_fields));
+    ok &= check_fields(c, where, "stats", b, stats_fields, N_FIELDS(stats_fields));
+    ompb__collector_window *w = uri ? find_window(c, uri) : NULL;
+    if (uri && !w) {
+        ompb__collector_violation(c, "%s has results but no benchmark window", where);
+        return;
+    }
+    if (!w || ++w->results_entries > 1) {
+        if (w && w->results_entries == 2)
+            ompb__collector_violation(c, "%s appears more than once in the results files",
+                                      where);
+        return;
+    }
+    if (pid >= 0 && w->pid != pid)
+        ompb__collector_violation(c, "%s: window named by pid %d, entry in the results of "
+                                  "pid %lld", where, (int)w->pid, (long long)pid);
+    if (ok)
+        check_against_markers(c, where, w, json_object_get(b, "stats"));
+}
+
+/* creator, instrument and benchmarks; *pid gets creator.pid, -1 without. */
+static int check_header(ompb__collector *c, const char *path, const json_t *root,
+                        json_int_t *pid)
+{
+    const char *type = json_string_value(json_object_get(json_object_get(root, "instrument"),
+                                                         "type"));
+    bool ok = check_fields(c, path, "creator", root, creator_fields, N_FIELDS(creator_fields));
+    if (!type || strcmp(type, "walltime") != 0) {
+        ompb__collector_violation(c, "%s: instrument.type is %s%s%s (expected \"walltime\")",
+                                  path, type ? "\"" : "missing", type ? type : "",
+                                  type ? "\"" : "");
+        ok = false;
+    }
+    if (!json_is_array(json_object_get(root, "benchmarks"))) {
+        ompb__collector_violation(c, "%s: benchmarks is missing or not an array", path);
+        ok = false;
+    }
+    const json_t *p = json_object_get(json_object_get(root, "creator"), "pid");
+    *pid = has_type(p, FIELD_COUNT) ? json_integer_value(p) : -1;
+    return ok ? 0 : OMPB_EPROTO;
 }
 
 int ompb__collector_check_results(ompb__collector *c, const char *path)
 {
     json_error_t jerr;
-    json_t *root = json_load_file(path, 0, &jerr), *benchmarks = NULL;
-    const char *type = NULL;
+    json_t *root = json_load_file(path, 0, &jerr), *b;
+    json_int_t pid;
+    size_t i;
     if (!root) {
         ompb__collector_violation(c, "%s: unreadable results file: %s", path, jerr.text);
         return OMPB_EIO;
     }
-    if (json_unpack(root, "{s:{s:s}, s:o}", "instrument", "type", &type, "benchmarks",
-                    &benchmarks) != 0 || strcmp(type, "walltime") != 0
-        || !json_is_array(benchmarks)) {
-        ompb__collector_violation(c, "%s: not a walltime results file", path);
-        json_decref(root);
-        return OMPB_EPROTO;
-    }
-    size_t i;
-    json_t *b;
-    json_array_foreach(benchmarks, i, b)
-        check_entry(c, path, b);
+    /* A bad header is reported, and the entries are still checked. */
+    int rc = check_header(c, path, root, &pid);
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+        check_entry(c, path, i, pid, b);
     json_decref(root);
-    return 0;
+    return rc;
+}
+
+void ompb__collector_check_results_coverage(ompb__collector *c)
+{
+    char label[OMPB__STRING_MAX + 32];
+    for (size_t i = 0; i < c->n_windows; i++) {
+        const ompb__collector_window *w = &c->windows[i];
+        if (w->n_bounds > 0 && w->results_entries == 0)
+            ompb__collector_violation(c, "%s has %zu marker pairs but no entry in a results "
+                                      "file", window_label(c, w, label, sizeof label),
+                                      w->n_bounds / 2);
+    }
 }
 
 /* ---- callgrind dumps ------------------------------------------------------ */
 
-int ompb__collector_add_dump(ompb__collector *c, const char *name, uint64_t ir)
+int ompb__collector_add_dump(ompb__collector *c, long pid, const char *name, uint64_t ir)
 {
-    if (!grow((void **)&c->dumps, &c->cap_dumps, c->n_dumps + 1, sizeof *c->dumps))
+    if (!grow(c, (void **)&c->dumps, &c->cap_dumps, c->n_dumps + 1, sizeof *c->dumps))
         return OMPB_ENOMEM;
     char *copy = copy_string(name, strlen(name));
     if (!copy)
         return OMPB_ENOMEM;
+    c->dumps[c->n_dumps].pid = pid;
     c->dumps[c->n_dumps].name = copy;
     c->dumps[c->n_dumps++].ir = ir;
     return 0;
@@ -583,15 +724,32 @@ static bool is_metadata(const char *name)
     return strncmp(name, "Metadata: ", 10) == 0;
 }
 
+/* Each process that dumped must announce itself exactly once; a process
+ * seen for the first time at dumps[first] is counted once. */
+static void check_metadata(ompb__collector *c, size_t first)
+{
+    long pid = c->dumps[first].pid;
+    size_t metadata = 0;
+    for (size_t i = 0; i < c->n_dumps; i++) {
+        if (c->dumps[i].pid != pid)
+            continue;
+        if (i < first)
+            return;
+        metadata += is_metadata(c->dumps[i].name);
+    }
+    if (metadata != 1)
+        ompb__collector_violation(c, "process %ld: %zu \"Metadata: \" callgrind dumps "
+                                  "(expected 1)", pid, metadata);
+}
+
 void ompb__collector_check_dumps(ompb__collector *c)
 {
-    size_t metadata = 0, benches = 0;
+    size_t benches = 0;
     for (size_t i = 0; i < c->n_dumps; i++) {
         const char *name = c->dumps[i].name;
-        if (is_metadata(name)) {
-            metadata++;
+        check_metadata(c, i);
+        if (is_metadata(name))
             continue;
-        }
         benches++;
         if (!name[0])
             ompb__collector_violation(c, "callgrind dump %zu has an empty name", i + 1);
@@ -600,9 +758,6 @@ void ompb__collector_check_dumps(ompb__collector *c)
                 ompb__collector_violation(c, "callgrind dumps %zu and %zu are both named %s",
                                           j + 1, i + 1, name);
     }
-    if (metadata != 1)
-        ompb__collector_violation(c, "%zu \"Metadata: \" callgrind dumps (expected 1)",
-                                  metadata);
     if (benches == 0)
         ompb__collector_violation(c, "no benchmark callgrind dump");
 }
@@ -742,8 +897,10 @@ static json_t *lists_json(const ompb__collector *c, json_t *root)
     for (size_t i = 0; i < c->n_windows; i++)
         json_array_append_new(windows, window_json(&c->windows[i]));
     for (size_t i = 0; i < c->n_dumps; i++)
-        json_array_append_new(dumps, json_pack("{s:s, s:I}", "name", c->dumps[i].name,
-                                               "ir", (json_int_t)c->dumps[i].ir));
+        json_array_append_new(dumps, json_pack("{s:I, s:s, s:I}", "pid",
+                                               (json_int_t)c->dumps[i].pid, "name",
+                                               c->dumps[i].name, "ir",
+                                               (json_int_t)c->dumps[i].ir));
     for (size_t i = 0; i < c->n_texts; i++)
         json_array_append_new(violations, json_string(c->violations[i]));
     for (int k = 0; k < OMPB__CMD_COUNT; k++)

@@ -7,6 +7,7 @@
  */
 #include "ompbench/hooks.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,11 @@
 
 /* "Metadata: " + name + " " + version: the dump name CodSpeed reads. */
 #define METADATA_MAX (16 + 2 * OMPB__STRING_MAX)
+/* Set to 0, it keeps a process under valgrind out of CPU simulation. */
+#define SIMULATION_ENV "OMPB_SIMULATION"
+
+/* Open failures are warned about once per process, not once per handle. */
+static atomic_bool open_warned;
 
 struct ompb_hooks {
     ompb_hooks_mode mode;
@@ -53,6 +59,15 @@ static int handshake(ompb_hooks *h)
     return rc;
 }
 
+/* Failing to open the pipes (EMFILE, say) is this handle's problem only:
+ * it stays off, other handles and the facade keep talking to the runner. */
+static void open_failed(const char *why)
+{
+    if (!atomic_exchange(&open_warned, true))
+        fprintf(stderr, "ompbench: warning: %s; this hooks handle does not talk to the "
+                "CodSpeed runner\n", why);
+}
+
 static void connect_runner(ompb_hooks *h)
 {
     const char *ctl = ompb__transport_ctl_path(), *ack = ompb__transport_ack_path();
@@ -60,7 +75,7 @@ static void connect_runner(ompb_hooks *h)
     if (ompb__transport_disabled() || !ompb__transport_present(ctl, ack))
         return;
     if (ompb__transport_open(ctl, ack, ompb__transport_timeout_ms(), &h->transport, &err)) {
-        ompb__transport_disable(err.text);
+        open_failed(err.text);
         return;
     }
     if (handshake(h) == 0) {
@@ -78,13 +93,21 @@ static int send_cmd(ompb_hooks *h, const ompb__cmd *cmd)
     return rc == OMPB_ENOTSUP ? 0 : rc;
 }
 
+/* Under valgrind, unless OMPB_SIMULATION=0 asks for a normal run (memcheck
+ * users want their threads and rounds, not CodSpeed's simulation). */
+static bool simulate(void)
+{
+    const char *v = getenv(SIMULATION_ENV);
+    return RUNNING_ON_VALGRIND && !(v && strcmp(v, "0") == 0);
+}
+
 ompb_hooks *ompb_hooks_init(void)
 {
     ompb_hooks *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
     h->runner_mode = OMPB__RUNNER_MODE_COUNT;
-    if (RUNNING_ON_VALGRIND)
+    if (simulate())
         h->mode = OMPB_HOOKS_SIMULATION;
     else
         connect_runner(h);

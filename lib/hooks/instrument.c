@@ -56,9 +56,25 @@ static bool walltime_live(void)
     return mode == OMPB__MODE_WALLTIME && !ompb__transport_disabled();
 }
 
+/* The name the runner gets: the URI, or, when the codec refuses it (not
+ * UTF-8, e.g. a name cut mid-character), an escaped copy with a warning.
+ * Refusing the name must not take the markers and StopBenchmark down with
+ * it: the window would stay open and the stream broken for what follows. */
+static const char *wire_uri(const ompb__instance *inst, char *buf, size_t cap)
+{
+    ompb__cmd probe = ompb__cmd_current_benchmark(0, inst->uri);
+    if (ompb__cmd_frame_size(&probe) != 0)
+        return inst->uri;
+    ompb__utf8_escape(inst->uri, buf, cap);
+    fprintf(stderr, "ompbench: warning: URI \"%s\" is not valid UTF-8 (bad bytes shown as "
+            "\\xNN); the CodSpeed runner gets it in this escaped form\n", buf);
+    return buf;
+}
+
 /* Markers (unless lost), StopBenchmark, CurrentBenchmark: one flush. */
 static void flush_instance(const ompb__instance *inst)
 {
+    char escaped[OMPB__STRING_MAX + 1];
     int32_t pid = (int32_t)getpid();
     size_t n_markers = bounds_lost ? 0 : n_bounds;
     if (!reserve((void **)&flush_cmds, &cap_cmds, n_markers + 2, sizeof *flush_cmds)) {
@@ -72,7 +88,8 @@ static void flush_instance(const ompb__instance *inst)
         flush_cmds[i] = ompb__cmd_marker(pid, i % 2 ? OMPB_MARKER_BENCHMARK_END
                                                     : OMPB_MARKER_BENCHMARK_START, bounds[i]);
     flush_cmds[n_markers] = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
-    flush_cmds[n_markers + 1] = ompb__cmd_current_benchmark(pid, inst->uri);
+    flush_cmds[n_markers + 1] = ompb__cmd_current_benchmark(pid, wire_uri(inst, escaped,
+                                                                          sizeof escaped));
     ompb__transport_send_all(ompb__hooks_transport(hooks), flush_cmds, n_markers + 2, NULL);
 }
 
@@ -85,6 +102,11 @@ void ompb__instrument_init(void)
     switch (ompb_hooks_get_mode(hooks)) {
     case OMPB_HOOKS_SIMULATION:
         mode = OMPB__MODE_SIMULATION;
+        /* Any valgrind tool lands here, memcheck included: say so, since
+         * the results are then 1 thread x 1 iteration by design. */
+        fputs("ompbench: running under valgrind: CPU simulation mode (each instance "
+              "single-threaded, one iteration; set OMPB_SIMULATION=0 to measure "
+              "normally)\n", stderr);
         break;
     case OMPB_HOOKS_WALLTIME:
         mode = OMPB__MODE_WALLTIME;

@@ -36,10 +36,44 @@ struct ompb__transport {
     int ctl;
     int ack;
     int timeout_ms;
+    pid_t owner;          /* the process that opened it */
 };
 
 static pthread_mutex_t transport_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool transport_dead;
+static pthread_once_t fork_watch = PTHREAD_ONCE_INIT;
+
+/* ---- fork ----------------------------------------------------------------- */
+
+/* A forked child keeps only the thread that forked: the lock may be held
+ * by a thread that no longer exists there, and the pipes are the parent's,
+ * whose acks the child would steal. So the child gets a fresh lock and its
+ * transports off, silently: the parent is still talking to the runner. */
+static void child_after_fork(void)
+{
+    pthread_mutex_init(&transport_lock, NULL);
+    atomic_store(&transport_dead, true);
+}
+
+static void watch_forks(void)
+{
+    pthread_atfork(NULL, NULL, child_after_fork);
+}
+
+/* Off in a process other than the opener even without the fork handler
+ * (a child made by a raw clone(2), say): no traffic, no wait on the lock. */
+static bool usable(const ompb__transport *t)
+{
+    return t && !atomic_load_explicit(&transport_dead, memory_order_relaxed)
+           && t->owner == getpid();
+}
+
+/* Records why an I/O step failed where it failed, before a later call can
+ * overwrite errno. */
+static int io_failed(ompb_error *err, const char *step, int errnum)
+{
+    return ompb__error_set(err, OMPB_EIO, "%s: %s", step, strerror(errnum));
+}
 
 /* ---- waiting and exact I/O ------------------------------------------------ */
 
@@ -48,8 +82,19 @@ static uint64_t deadline_after(const ompb__transport *t)
     return ompb__now_ns() + (uint64_t)t->timeout_ms * 1000000u;
 }
 
+static int poll_failed(const struct pollfd *fds, nfds_t n, ompb_error *err)
+{
+    for (nfds_t i = 0; i < n; i++) {
+        if (fds[i].revents & POLLNVAL)
+            return ompb__error_set(err, OMPB_EIO, "a runner pipe descriptor was closed");
+        if (fds[i].revents & POLLERR)
+            return ompb__error_set(err, OMPB_EIO, "poll reported an error on a runner pipe");
+    }
+    return 0;
+}
+
 /* Waits until one of fds is ready or the deadline passes. */
-static int wait_ready(struct pollfd *fds, nfds_t n, uint64_t deadline)
+static int wait_ready(struct pollfd *fds, nfds_t n, uint64_t deadline, ompb_error *err)
 {
     for (;;) {
         uint64_t now = ompb__now_ns();
@@ -58,24 +103,21 @@ static int wait_ready(struct pollfd *fds, nfds_t n, uint64_t deadline)
         /* Round up: poll must never return before the deadline. */
         int ms = (int)((deadline - now + 999999u) / 1000000u);
         int r = poll(fds, n, ms);
-        if (r > 0) {
-            for (nfds_t i = 0; i < n; i++)
-                if (fds[i].revents & (POLLERR | POLLNVAL))
-                    return OMPB_EIO;
-            return 0;
-        }
+        if (r > 0)
+            return poll_failed(fds, n, err);
         if (r < 0 && errno != EINTR)
-            return OMPB_EIO;
+            return io_failed(err, "poll", errno);
     }
 }
 
-static int wait_fd(int fd, short events, uint64_t deadline)
+static int wait_fd(int fd, short events, uint64_t deadline, ompb_error *err)
 {
     struct pollfd p = {.fd = fd, .events = events};
-    return wait_ready(&p, 1, deadline);
+    return wait_ready(&p, 1, deadline, err);
 }
 
-static int write_all(int fd, const uint8_t *buf, size_t len, uint64_t deadline)
+static int write_all(int fd, const uint8_t *buf, size_t len, uint64_t deadline,
+                     ompb_error *err)
 {
     while (len > 0) {
         ssize_t w = write(fd, buf, len);
@@ -87,8 +129,8 @@ static int write_all(int fd, const uint8_t *buf, size_t len, uint64_t deadline)
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0 && errno != EAGAIN)
-            return OMPB_EIO;
-        int rc = wait_fd(fd, POLLOUT, deadline);
+            return io_failed(err, "write to the ctl pipe", errno);
+        int rc = wait_fd(fd, POLLOUT, deadline, err);
         if (rc)
             return rc;
     }
@@ -96,7 +138,7 @@ static int write_all(int fd, const uint8_t *buf, size_t len, uint64_t deadline)
 }
 
 /* Reads exactly len bytes, waiting with poll only when the pipe is empty. */
-static int read_exact(int fd, uint8_t *buf, size_t len, uint64_t deadline)
+static int read_exact(int fd, uint8_t *buf, size_t len, uint64_t deadline, ompb_error *err)
 {
     while (len > 0) {
         ssize_t r = read(fd, buf, len);
@@ -105,9 +147,11 @@ static int read_exact(int fd, uint8_t *buf, size_t len, uint64_t deadline)
             len -= (size_t)r;
             continue;
         }
-        if (r == 0 || (errno != EINTR && errno != EAGAIN))
-            return OMPB_EIO;
-        int rc = wait_fd(fd, POLLIN, deadline);
+        if (r == 0)
+            return ompb__error_set(err, OMPB_EIO, "unexpected end of file on the ack pipe");
+        if (errno != EINTR && errno != EAGAIN)
+            return io_failed(err, "read from the ack pipe", errno);
+        int rc = wait_fd(fd, POLLIN, deadline, err);
         if (rc)
             return rc;
     }
@@ -135,14 +179,14 @@ static uint32_t le32(const uint8_t *p)
 static int read_reply(const ompb__transport *t, uint8_t *buf, ompb__cmd *reply,
                       uint64_t deadline, ompb_error *err)
 {
-    int rc = read_exact(t->ack, buf, OMPB__FRAME_MIN, deadline);
+    int rc = read_exact(t->ack, buf, OMPB__FRAME_MIN, deadline, err);
     if (rc)
         return rc;
     uint32_t n = le32(buf);
     if (n < 4 || n > REPLY_PAYLOAD_MAX)
         return ompb__error_set(err, OMPB_EPROTO,
                                "undecodable reply from the runner (declared length %u)", n);
-    rc = read_exact(t->ack, buf + OMPB__FRAME_MIN, n - 4, deadline);
+    rc = read_exact(t->ack, buf + OMPB__FRAME_MIN, n - 4, deadline, err);
     if (rc)
         return rc;
     return ompb__cmd_decode(buf + OMPB__FRAME_HEADER, n, reply, err);
@@ -163,15 +207,18 @@ static int check_reply(const ompb__cmd *req, const ompb__cmd *reply, ompb_error 
                            ompb__cmd_name(want));
 }
 
-/* Fills err for an I/O-level failure of a request of the given kind. */
+/* Fills err for an I/O-level failure of a request of the given kind; for
+ * OMPB_EIO, err already holds the cause recorded where it happened. */
 static int describe(const ompb__transport *t, int rc, const char *what, ompb_error *err)
 {
+    char cause[OMPB_ERROR_TEXT_MAX];
     if (rc == OMPB_ETIMEDOUT)
         return ompb__error_set(err, rc, "no answer from the runner to %s within %d ms (%s)",
                                what, t->timeout_ms, OMPB__TIMEOUT_ENV);
-    if (rc == OMPB_EIO)
-        return ompb__error_set(err, rc, "runner pipe error during %s: %s", what,
-                               strerror(errno));
+    if (rc == OMPB_EIO) {
+        snprintf(cause, sizeof cause, "%s", err->text[0] ? err->text : "unknown cause");
+        return ompb__error_set(err, rc, "runner pipe error during %s: %s", what, cause);
+    }
     return rc;
 }
 
@@ -213,7 +260,7 @@ static int pack_batch(pipeline *pl, ompb_error *err)
 }
 
 /* Writes what the pipe takes; returns 1 on progress, 0 on EAGAIN. */
-static int pump_out(const ompb__transport *t, pipeline *pl)
+static int pump_out(const ompb__transport *t, pipeline *pl, ompb_error *err)
 {
     ssize_t w = write(t->ctl, pl->out + pl->out_off, pl->out_len - pl->out_off);
     if (w > 0) {
@@ -221,7 +268,7 @@ static int pump_out(const ompb__transport *t, pipeline *pl)
         return 1;
     }
     if (w < 0 && errno != EAGAIN && errno != EINTR)
-        return OMPB_EIO;
+        return io_failed(err, "write to the ctl pipe", errno);
     return 0;
 }
 
@@ -232,8 +279,11 @@ static int pump_in(const ompb__transport *t, pipeline *pl, ompb_error *err)
     size_t owed = (pl->packed - pl->acked) * OMPB__FRAME_MIN - pl->ack_have;
     size_t room = sizeof pl->acks - pl->ack_have;
     ssize_t r = read(t->ack, pl->acks + pl->ack_have, owed < room ? owed : room);
-    if (r <= 0)
-        return r < 0 && (errno == EAGAIN || errno == EINTR) ? 0 : OMPB_EIO;
+    if (r == 0)
+        return ompb__error_set(err, OMPB_EIO, "unexpected end of file on the ack pipe");
+    if (r < 0)
+        return errno == EAGAIN || errno == EINTR ? 0 : io_failed(err, "read from the ack pipe",
+                                                                 errno);
     pl->ack_have += (size_t)r;
     size_t whole = pl->ack_have / OMPB__FRAME_MIN;
     for (size_t i = 0; i < whole; i++) {
@@ -259,7 +309,7 @@ static int pipeline_step(const ompb__transport *t, pipeline *pl, ompb_error *err
     if (pl->out_off == pl->out_len && pl->packed < pl->n && (rc = pack_batch(pl, err)))
         return rc;
     if (pl->out_off < pl->out_len) {
-        if ((rc = pump_out(t, pl)) < 0)
+        if ((rc = pump_out(t, pl, err)) < 0)
             return rc;
         progress |= rc;
     }
@@ -286,7 +336,7 @@ static int run_pipeline(const ompb__transport *t, pipeline *pl, ompb_error *err)
                                 {.fd = t->ctl, .events = 0}};
         if (pl->out_off < pl->out_len)
             fds[1].events = POLLOUT;
-        if ((rc = wait_ready(fds, 2, deadline)) != 0)
+        if ((rc = wait_ready(fds, 2, deadline, err)) != 0)
             return rc;
     }
     return 0;
@@ -349,7 +399,9 @@ int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout
     *out = NULL;
     if (!t)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    pthread_once(&fork_watch, watch_forks);
     t->timeout_ms = timeout_ms > 0 ? timeout_ms : OMPB__TIMEOUT_DEFAULT_MS;
+    t->owner = getpid();
     t->ack = -1;
     int rc = open_fifo(ctl_path, &t->ctl, err);
     if (rc == 0)
@@ -383,7 +435,7 @@ static int request_locked(ompb__transport *t, const uint8_t *frame, size_t len,
     uint8_t buf[OMPB__FRAME_MIN + REPLY_PAYLOAD_MAX];
     uint64_t deadline = deadline_after(t);
     const char *what = ompb__cmd_name(req->kind);
-    int rc = write_all(t->ctl, frame, len, deadline);
+    int rc = write_all(t->ctl, frame, len, deadline, err);
     if (rc == 0)
         rc = read_reply(t, buf, reply, deadline, err);
     if (rc == OMPB_ETIMEDOUT || rc == OMPB_EIO)
@@ -400,7 +452,7 @@ int ompb__transport_request(ompb__transport *t, const ompb__cmd *req, ompb__cmd 
     size_t len;
     ompb__cmd local_reply;
     ompb_error local = {0};
-    if (atomic_load_explicit(&transport_dead, memory_order_relaxed))
+    if (!usable(t))
         return ompb__error_set(err, OMPB_ENOTSUP, "runner hooks are disabled");
     if (ompb__cmd_encode(req, frame, sizeof frame, &len) != 0)
         return ompb__error_set(err, OMPB_EINVAL, "cannot encode %s (string too long or "
@@ -419,7 +471,7 @@ int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n
                              ompb_error *err)
 {
     ompb_error local = {0};
-    if (atomic_load_explicit(&transport_dead, memory_order_relaxed))
+    if (!usable(t))
         return ompb__error_set(err, OMPB_ENOTSUP, "runner hooks are disabled");
     for (size_t i = 0; i < n; i++)
         if (ompb__cmd_frame_size(&reqs[i]) == 0)
@@ -460,4 +512,10 @@ void ompb__transport_disable(const char *why)
 void ompb__transport_revive(void)
 {
     atomic_store(&transport_dead, false);
+}
+
+void ompb__transport_fds(const ompb__transport *t, int *ctl, int *ack)
+{
+    *ctl = t->ctl;
+    *ack = t->ack;
 }

@@ -10,7 +10,12 @@
  * Err, undecodable or unexpected reply, write error, refused protocol
  * version) prints one warning to stderr and disables every transport of the
  * process; later requests return OMPB_ENOTSUP at once without touching the
- * pipes.
+ * pipes. Failing to open a transport is not such a failure: it concerns
+ * that transport only.
+ *
+ * Fork: a transport belongs to the process that opened it. In a forked
+ * child every transport is off (requests return OMPB_ENOTSUP without
+ * traffic and without waiting for the lock, which the child gets fresh).
  */
 #ifndef OMPB_HOOKS_TRANSPORT_H
 #define OMPB_HOOKS_TRANSPORT_H
@@ -75,5 +80,7 @@ bool ompb__transport_disabled(void);
 void ompb__transport_disable(const char *why);
 /* Tests only: forget a previous failure so the next test starts fresh. */
 void ompb__transport_revive(void);
+/* Tests only: the transport's descriptors, to break them on purpose. */
+void ompb__transport_fds(const ompb__transport *t, int *ctl, int *ack);
 
 #endif

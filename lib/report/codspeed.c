@@ -36,13 +36,19 @@ static const char *profile_folder(void)
     return NULL;
 }
 
-static json_t *config_json(const ompb__config *cfg)
+/* What the engine was asked to do for this instance: --test runs one round
+ * (the record's count), and the round target is the one calibration used.
+ * Without calibration (a fixed sample size, or --test) the record's target
+ * is 0 and the configured --min-time is reported instead. */
+static json_t *config_json(const ompb__config *cfg, const ompb__record *rec)
 {
+    uint64_t target = rec->round_target_ns ? rec->round_target_ns : cfg->min_time_ns;
+    uint64_t max_rounds = cfg->test ? rec->rounds : cfg->sample_count;
     return json_pack("{s:f, s:f, s:f, s:I}",
                      "warmup_time_ns", (double)cfg->warmup_ns,
-                     "min_round_time_ns", (double)cfg->min_time_ns,
+                     "min_round_time_ns", (double)target,
                      "max_time_ns", (double)cfg->max_time_ns,
-                     "max_rounds", (json_int_t)cfg->sample_count);
+                     "max_rounds", (json_int_t)max_rounds);
 }
 
 static json_t *stats_json(const ompb__result *res)
@@ -68,7 +74,7 @@ static json_t *results_json(const ompb__result *res, size_t n, const ompb__confi
         if (rec->failed || rec->rounds == 0)
             continue;
         json_t *b = json_pack("{s:s, s:s, s:o, s:o}", "name", rec->inst->name,
-                              "uri", rec->inst->uri, "config", config_json(cfg),
+                              "uri", rec->inst->uri, "config", config_json(cfg, rec),
                               "stats", stats_json(&res[i]));
         if (!b || json_array_append_new(benchmarks, b) != 0) {
             json_decref(benchmarks);
