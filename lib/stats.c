@@ -113,8 +113,10 @@ void ompb__median_ci_sorted(const double *sorted, size_t n, double level,
         return;
     }
     size_t k = binomial_cut(n, (1.0 - level) / 2.0);
-    if (k == 0)
-        k = 1; /* too few samples for the level: the widest interval there is */
+    if (k == 0) {
+        *low = *high = NAN; /* no interval reaches the level: claim none */
+        return;
+    }
     *low = sorted[k - 1];
     *high = sorted[n - k];
 }

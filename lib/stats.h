@@ -15,7 +15,8 @@ typedef struct ompb__stats {
     size_t n;
     double min, max, mean, stdev;   /* stdev with n-1; 0 when n < 2 */
     double q1, median, q3;
-    double ci_low, ci_high;         /* 95% rank-based CI of the median */
+    double ci_low, ci_high;         /* 95% rank-based CI of the median; NAN
+                                       when n <= 5 (see ompb__median_ci_sorted) */
     size_t iqr_outliers;            /* outside [q1 - 1.5 IQR, q3 + 1.5 IQR] */
     size_t stdev_outliers;          /* outside mean +- 3 stdev */
 } ompb__stats;
@@ -31,8 +32,11 @@ double ompb__quantile_sorted(const double *sorted, size_t n, double p);
  * Distribution-free confidence interval of the median of sorted data: the
  * order statistics [x(k), x(n+1-k)] (1-based) with the largest k such that
  * P(B < k) <= (1 - level) / 2 for B ~ Binomial(n, 1/2), so the coverage is
- * at least level. When n is too small for that (n <= 5 at 95%), the widest
- * interval [min, max] is returned; n = 1 gives [x, x]. level in (0, 1).
+ * at least level. When n is too small for any such k (n <= 5 at 95%: even
+ * [min, max] covers the median only with probability 1 - 2^(1-n), 93.75% at
+ * n = 5), *low and *high are NAN rather than an interval that would be
+ * labelled with a coverage it does not have; JSON writers turn them into
+ * null, CSV into an empty field. n = 0 gives 0, 0. level in (0, 1).
  */
 void ompb__median_ci_sorted(const double *sorted, size_t n, double level,
                             double *low, double *high);

@@ -20,6 +20,7 @@
 #include "analysis/compare.h"
 #include "analysis/mannwhitney.h"
 #include "analysis/resultfile.h"
+#include "analysis/units.h"
 #include "suite.h"
 
 #define DATA OMPB_TEST_DATA_DIR "/compare/"
@@ -184,7 +185,6 @@ static void test_load_ompbench(void)
 {
     ompb__resultfile rf;
     load(DATA "base.json", &rf);
-    CU_ASSERT_TRUE(rf.ours);
     CU_ASSERT_EQUAL(rf.n, 9); /* aggregates skipped */
     CU_ASSERT_PTR_NOT_NULL(rf.context);
     const ompb__rf_instance *in = ompb__resultfile_find(&rf, "improved[t=2]");
@@ -217,7 +217,6 @@ static void test_load_gbench(void)
 {
     ompb__resultfile rf;
     load(DATA "gbench_base.json", &rf);
-    CU_ASSERT_FALSE(rf.ours);
     CU_ASSERT_EQUAL(rf.n, 3);
     const ompb__rf_instance *in = ompb__resultfile_find(&rf, "BM_sort/1024");
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
@@ -295,7 +294,36 @@ static void test_load_malformed_text(void)
         {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": []}}"),
          "makespan_ns\" is missing or empty"},
         {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1, \"2\"]}}"),
-         "makespan_ns[1] is not a non-negative number"},
+         "ompbench.samples.makespan_ns[1] is not a whole number of nanoseconds"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1.5]}}"),
+         "makespan_ns[0] is not a whole number"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1e300]}}"),
+         "makespan_ns[0] is not a whole number of nanoseconds below 2^64"},
+        /* 2^64 itself does not fit a uint64_t; casting it would be undefined. */
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1], "
+                    "\"busy_ns\": [[18446744073709551616.0]]}}"),
+         "benchmarks[0] \"a\": ompbench.samples.busy_ns[0][0] is not a whole number"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1], "
+                    "\"busy_ns\": [[1e300]]}}"),
+         "ompbench.samples.busy_ns[0][0]"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1], "
+                    "\"busy_ns\": [[5, -1]]}}"),
+         "ompbench.samples.busy_ns[0][1]"},
+        {OMPB_ENTRY("{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1], "
+                    "\"busy_ns\": [[2.5]]}}"),
+         "ompbench.samples.busy_ns[0][0]"},
+        /* Finite in JSON, infinite in ns. */
+        {ENTRY("\"real_time\": 1e308, \"time_unit\": \"s\""),
+         "\"real_time\" 1e+308 s overflows in nanoseconds"},
+        {"{\"benchmarks\": []}", "no benchmark results"},
+        {"{\"benchmarks\": [{\"name\": \"a_cv\", \"run_name\": \"a\", "
+         "\"run_type\": \"aggregate\", \"aggregate_name\": \"cv\", \"real_time\": 1, "
+         "\"time_unit\": \"ns\"}]}",
+         "no benchmark results"},
+        {"{\"benchmarks\": [{\"name\": \"a_mean\", \"run_name\": \"a\", "
+         "\"run_type\": \"aggregate\", \"aggregate_name\": \"mean\", "
+         "\"real_time\": 1e308, \"time_unit\": \"s\"}]}",
+         "benchmarks[0] \"a_mean\": \"real_time\" 1e+308 s overflows"},
         {OMPB_ENTRY("{\"sample_size\": 1, \"rounds\": 3, \"samples\": "
                     "{\"makespan_ns\": [1, 2]}}"),
          "says 3 but makespan_ns holds 2 values"},
@@ -333,6 +361,7 @@ static void test_load_malformed_files(void)
         {DATA "wrong_schema.json", "CodSpeed runner results file", OMPB_EINVAL},
         {DATA "no_samples.json", "\"ompbench.samples\" is missing", OMPB_EINVAL},
         {DATA "does-not-exist.json", "cannot open: No such file", OMPB_EIO},
+        {DATA "gbench_agg_unusable.json", "no benchmark results", OMPB_EINVAL},
         {DATA, "is a directory", OMPB_EIO},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -392,7 +421,7 @@ static void test_every_verdict(void)
         {"edge_above[t=2]", OMPB__VERDICT_REGRESSED, OMPB__BASIS_U_TEST,
          1.5937911688066244e-05},
         {"gone[t=2]", OMPB__VERDICT_MISSING, OMPB__BASIS_NONE, NAN},
-        {"broken[t=2]", OMPB__VERDICT_MISSING, OMPB__BASIS_NONE, NAN},
+        {"broken[t=2]", OMPB__VERDICT_FAILED, OMPB__BASIS_NONE, NAN},
         {"fresh[t=2]", OMPB__VERDICT_NEW, OMPB__BASIS_NONE, NAN},
     };
     pair p;
@@ -420,7 +449,9 @@ static void test_every_verdict(void)
     CU_ASSERT_EQUAL(c[OMPB__VERDICT_TOO_FEW], 1);
     CU_ASSERT_EQUAL(c[OMPB__VERDICT_UNTOUCHED], 3);
     CU_ASSERT_EQUAL(c[OMPB__VERDICT_NEW], 1);
-    CU_ASSERT_EQUAL(c[OMPB__VERDICT_MISSING], 2);
+    CU_ASSERT_EQUAL(c[OMPB__VERDICT_MISSING], 1);
+    CU_ASSERT_EQUAL(c[OMPB__VERDICT_FAILED], 1);
+    CU_ASSERT_EQUAL(p.cmp.geomean_excluded, 0);
     /* numpy: exp(mean(log(head / base))) - 1 over the seven matched pairs. */
     CU_ASSERT_DOUBLE_EQUAL(p.cmp.geomean_change, 0.04781408467964776, 1e-12);
     CU_ASSERT_EQUAL(p.cmp.n_env_diffs, 0);
@@ -458,8 +489,9 @@ static void test_alpha(void)
     CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&p.base, &p.head, &opts, &p.cmp), 0);
     CU_ASSERT_EQUAL(row(&p.cmp, "wide[t=2]")->verdict, OMPB__VERDICT_REGRESSED);
     CU_ASSERT_EQUAL(row(&p.cmp, "noise[t=2]")->verdict, OMPB__VERDICT_UNTOUCHED);
-    /* 3 + 3 samples can reach p = 0.1 < 0.5: no longer too few. */
-    CU_ASSERT_EQUAL(row(&p.cmp, "few[t=2]")->verdict, OMPB__VERDICT_REGRESSED);
+    /* 3 + 3 samples could reach p = 0.1 < 0.5, but 3 rounds a side are below
+     * OMPB__COMPARE_MIN_SAMPLES whatever alpha says. */
+    CU_ASSERT_EQUAL(row(&p.cmp, "few[t=2]")->verdict, OMPB__VERDICT_TOO_FEW);
     release(&p);
 }
 
@@ -530,12 +562,12 @@ static void test_environment_rules(void)
                  " \"time_unit\": \"ns\"}, {\"name\": \"x[t=4]\", \"threads\": 4, "
                  "\"real_time\": 1, \"time_unit\": \"ns\"}]}",
                  &b);
+    /* HEAD adds x[t=4] and drops x[t=2]: new and missing benchmarks, not an
+     * environment difference. */
     char **diffs = NULL;
     size_t n = 0;
     CU_ASSERT_EQUAL(ompb__compare_environments(&a, &b, &diffs, &n), 0);
-    CU_ASSERT_EQUAL_FATAL(n, 1);
-    CU_ASSERT_STRING_EQUAL(diffs[0], "thread counts: 1,2 vs 1,4");
-    free(diffs[0]);
+    CU_ASSERT_EQUAL(n, 0);
     free(diffs);
     diffs = NULL;
     n = 0;
@@ -544,6 +576,39 @@ static void test_environment_rules(void)
     free(diffs);
     ompb__resultfile_free(&a);
     ompb__resultfile_free(&b);
+}
+
+/* One name at two thread counts: a benchmark without a thread part, run at
+ * the default team size under different OMP_NUM_THREADS. */
+static void test_environment_thread_counts(void)
+{
+    static const char *const fmt =
+        "{\"benchmarks\": [{\"name\": \"fib[20]\", \"threads\": %d, \"real_time\": 1, "
+        "\"time_unit\": \"ns\"}, {\"name\": \"sum\", \"threads\": %d, "
+        "\"real_time\": 1, \"time_unit\": \"ns\"}, {\"name\": \"x[t=2]\", "
+        "\"threads\": 2, \"real_time\": 1, \"time_unit\": \"ns\"}]}";
+    char text[512];
+    ompb__resultfile a, b, c;
+    snprintf(text, sizeof text, fmt, 2, 2);
+    parse_inline(text, &a);
+    snprintf(text, sizeof text, fmt, 4, 2);
+    parse_inline(text, &b);
+    snprintf(text, sizeof text, fmt, 4, 8);
+    parse_inline(text, &c);
+    char **diffs = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &b, &diffs, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_STRING_EQUAL(diffs[0], "thread counts: fib[20]: 2 vs 4");
+    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &c, &diffs, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_STRING_EQUAL(diffs[1], "thread counts: fib[20]: 2 vs 4 (and 1 more)");
+    for (size_t i = 0; i < n; i++)
+        free(diffs[i]);
+    free(diffs);
+    ompb__resultfile_free(&a);
+    ompb__resultfile_free(&b);
+    ompb__resultfile_free(&c);
 }
 
 /* Single Google Benchmark runs: no samples, the threshold alone decides. */
@@ -604,7 +669,7 @@ static char *slurp(FILE *f)
     return buf;
 }
 
-static char *render(const pair *p, ompb__compare_format fmt)
+static char *render(const pair *p, ompb__report_format fmt)
 {
     FILE *out = tmpfile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
@@ -625,10 +690,10 @@ static void test_report_console(void)
 {
     pair p;
     compare_files(DATA "base.json", DATA "head.json", 0.05, &p);
-    char *text = render(&p, OMPB__COMPARE_CONSOLE);
+    char *text = render(&p, OMPB__REPORT_CONSOLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "2 regressed, 1 improved, 3 untouched, 1 new, "
-                                        "2 missing, 1 with too few samples; geometric "
-                                        "mean change +4.78%"));
+                                        "1 missing, 1 failed, 1 with too few samples; "
+                                        "geometric mean change +4.78%\n"));
     CU_ASSERT_PTR_NULL(strstr(text, "different runtime environments"));
     check_order(text, "regressed[t=2] ", "edge_above[t=2] "); /* +20% before +5.1% */
     check_order(text, "edge_above[t=2] ", "improved[t=2] ");
@@ -636,6 +701,9 @@ static void test_report_console(void)
     check_order(text, "few[t=2] ", "wide[t=2] ");
     check_order(text, "wide[t=2] ", "fresh[t=2] ");
     check_order(text, "fresh[t=2] ", "gone[t=2] ");
+    check_order(text, "regressed[t=2] ", "broken[t=2] "); /* failures next */
+    check_order(text, "broken[t=2] ", "improved[t=2] ");
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "failed           failed in HEAD: "));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "1.000 us      800.0 ns    -20.00%  improved"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "failed in HEAD: benchmark left its loop early"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "3 vs 3 samples"));
@@ -643,7 +711,7 @@ static void test_report_console(void)
     release(&p);
 
     compare_files(DATA "base.json", DATA "base_other_env.json", 0.05, &p);
-    text = render(&p, OMPB__COMPARE_CONSOLE);
+    text = render(&p, OMPB__REPORT_CONSOLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "warning: different runtime environments:\n"
                                         "  host_name: \"node01\" vs \"node02\"\n"));
     free(text);
@@ -654,13 +722,13 @@ static void test_report_markdown(void)
 {
     pair p;
     compare_files(DATA "base.json", DATA "base_other_env.json", 0.05, &p);
-    char *text = render(&p, OMPB__COMPARE_MARKDOWN);
+    char *text = render(&p, OMPB__REPORT_MARKDOWN);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "> **Warning:** different runtime environments"));
     free(text);
     release(&p);
 
     compare_files(DATA "base.json", DATA "head.json", 0.05, &p);
-    text = render(&p, OMPB__COMPARE_MARKDOWN);
+    text = render(&p, OMPB__REPORT_MARKDOWN);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "| Benchmark | BASE | HEAD | Change | Verdict | "
                                         "Note |\n|:--|--:|--:|--:|:--|:--|\n"
                                         "| `regressed[t=2]` | 1.000 us | 1.200 us | "
@@ -677,14 +745,15 @@ static void test_report_json(void)
 {
     pair p;
     compare_files(DATA "base.json", DATA "head.json", 0.05, &p);
-    char *text = render(&p, OMPB__COMPARE_JSON);
+    char *text = render(&p, OMPB__REPORT_JSON);
     json_error_t jerr;
     json_t *root = json_loads(text, 0, &jerr);
     CU_ASSERT_PTR_NOT_NULL_FATAL(root);
     json_t *summary = json_object_get(root, "summary");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "regressed")), 2);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "too_few_samples")), 1);
-    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "missing")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "missing")), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "failed")), 1);
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(summary, "geomean_change_pct")),
                            4.781408467964776, 1e-8);
     CU_ASSERT_TRUE(json_is_false(json_object_get(json_object_get(root, "environment"),
@@ -700,6 +769,10 @@ static void test_report_json(void)
     json_t *gone = json_array_get(rows, 7);
     CU_ASSERT_TRUE(json_is_null(json_object_get(gone, "head_ns")));
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(gone, "verdict")), "missing");
+    json_t *broken = json_array_get(rows, 8);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(broken, "verdict")), "failed");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(broken, "note")),
+                           "failed in HEAD: benchmark left its loop early");
     json_decref(root);
     free(text);
     release(&p);
@@ -707,14 +780,299 @@ static void test_report_json(void)
 
 static void test_parse_format(void)
 {
-    ompb__compare_format f;
-    CU_ASSERT_EQUAL(ompb__compare_parse_format("markdown", &f), 0);
-    CU_ASSERT_EQUAL(f, OMPB__COMPARE_MARKDOWN);
-    CU_ASSERT_EQUAL(ompb__compare_parse_format("json", &f), 0);
-    CU_ASSERT_EQUAL(f, OMPB__COMPARE_JSON);
-    CU_ASSERT_EQUAL(ompb__compare_parse_format("html", &f), OMPB_EINVAL);
+    ompb__report_format f;
+    CU_ASSERT_EQUAL(ompb__report_parse_format("markdown", &f), 0);
+    CU_ASSERT_EQUAL(f, OMPB__REPORT_MARKDOWN);
+    CU_ASSERT_EQUAL(ompb__report_parse_format("json", &f), 0);
+    CU_ASSERT_EQUAL(f, OMPB__REPORT_JSON);
+    CU_ASSERT_EQUAL(ompb__report_parse_format("html", &f), OMPB_EINVAL);
     CU_ASSERT_STRING_EQUAL(ompb__verdict_name(OMPB__VERDICT_TOO_FEW), "too few samples");
     CU_ASSERT_STRING_EQUAL(ompb__verdict_key(OMPB__VERDICT_TOO_FEW), "too_few_samples");
+}
+
+/* ---- inline pairs ------------------------------------------------------------ */
+
+/* An ompbench entry with sample_size 1, so each makespan is one sample:
+ * rounds values center + (i - rounds / 2) * step, whole nanoseconds, untied
+ * when step is not 0 (so the exact U test applies). */
+static json_t *timed(const char *name, double center, size_t rounds, double step)
+{
+    json_t *mk = json_array();
+    for (size_t i = 0; i < rounds; i++) {
+        double off = (double)((long)i - (long)(rounds / 2)) * step;
+        json_array_append_new(mk, json_integer((json_int_t)(center + off)));
+    }
+    return json_pack("{s:s, s:s, s:f, s:s, s:i, s:{s:i, s:i, s:{s:o}}}", "name", name,
+                     "run_type", "iteration", "real_time", center, "time_unit", "ns",
+                     "threads", 2, "ompbench", "threads", 2, "sample_size", 1, "samples",
+                     "makespan_ns", mk);
+}
+
+static json_t *failed(const char *name)
+{
+    return json_pack("{s:s, s:s, s:b, s:s, s:i}", "name", name, "run_type", "iteration",
+                     "error_occurred", 1, "error_message", "boom", "threads", 2);
+}
+
+/* Parses {"benchmarks": entries} (entries is stolen). */
+static void parse_entries(json_t *entries, ompb__resultfile *rf)
+{
+    json_t *root = json_pack("{s:o}", "benchmarks", entries);
+    char *text = json_dumps(root, JSON_COMPACT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    parse_inline(text, rf);
+    free(text);
+    json_decref(root);
+}
+
+static void compare_entries(json_t *base, json_t *head, pair *p)
+{
+    ompb__compare_opts opts = {OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
+    parse_entries(base, &p->base);
+    parse_entries(head, &p->head);
+    CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&p->base, &p->head, &opts, &p->cmp), 0);
+}
+
+/* The note of one row, as the JSON report gives it. */
+static const char *note_of(const ompb__compare_row *r)
+{
+    static char text[4096];
+    json_t *doc;
+    FILE *f = tmpfile();
+    ompb__comparison one = {0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    one.rows = (ompb__compare_row *)r;
+    one.n = 1;
+    one.base_path = one.head_path = "x";
+    CU_ASSERT_EQUAL(ompb__compare_print(f, &one, OMPB__REPORT_JSON), 0);
+    char *json = slurp(f);
+    doc = json_loads(json, 0, NULL);
+    snprintf(text, sizeof text, "%s",
+             json_string_value(json_object_get(json_array_get(json_object_get(doc,
+                                                                              "instances"),
+                                                              0), "note")));
+    json_decref(doc);
+    free(json);
+    return text;
+}
+
+/*
+ * 1 round against 40 moved by 20%: the exact test gives p = 2/41 = 0.0488,
+ * "significant" on one round. Below 5 rounds a side the verdict is "too few
+ * samples"; 5 against 5 suffices (smallest p 2/252 = 0.0079).
+ */
+static void test_min_samples(void)
+{
+    static const struct { size_t nb, nh; ompb__verdict v; } cases[] = {
+        {1, 40, OMPB__VERDICT_TOO_FEW},
+        {40, 1, OMPB__VERDICT_TOO_FEW},
+        {4, 40, OMPB__VERDICT_TOO_FEW},
+        {5, 5, OMPB__VERDICT_REGRESSED},
+        {5, 40, OMPB__VERDICT_REGRESSED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pair p;
+        compare_entries(json_pack("[o]", timed("a", 1000.0, cases[i].nb, 3.0)),
+                        json_pack("[o]", timed("a", 1200.0, cases[i].nh, 3.0)), &p);
+        CU_ASSERT_EQUAL(p.cmp.rows[0].verdict, cases[i].v);
+        if (cases[i].v == OMPB__VERDICT_TOO_FEW) {
+            char want[64];
+            snprintf(want, sizeof want, "%zu vs %zu samples: the U test needs 5 per side",
+                     cases[i].nb, cases[i].nh);
+            CU_ASSERT_EQUAL(p.cmp.rows[0].basis, OMPB__BASIS_TOO_FEW);
+            CU_ASSERT_STRING_EQUAL(note_of(&p.cmp.rows[0]), want);
+        }
+        release(&p);
+    }
+}
+
+/* Presence: failed in HEAD (after success, after failure, or only there) is
+ * "failed"; failed in BASE only is "new" (fixed) or "missing" (gone). */
+static void test_failed_verdicts(void)
+{
+    pair p;
+    compare_entries(json_pack("[o, o, o, o]", timed("broke", 100.0, 11, 1.0), failed("both"),
+                              failed("fixed"), failed("gone")),
+                    json_pack("[o, o, o, o]", failed("broke"), failed("both"),
+                              timed("fixed", 100.0, 11, 1.0), failed("only_head")),
+                    &p);
+    CU_ASSERT_EQUAL(row(&p.cmp, "broke")->verdict, OMPB__VERDICT_FAILED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "both")->verdict, OMPB__VERDICT_FAILED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "only_head")->verdict, OMPB__VERDICT_FAILED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "fixed")->verdict, OMPB__VERDICT_NEW);
+    CU_ASSERT_EQUAL(row(&p.cmp, "gone")->verdict, OMPB__VERDICT_MISSING);
+    CU_ASSERT_EQUAL(p.cmp.counts[OMPB__VERDICT_FAILED], 3);
+    CU_ASSERT_STRING_EQUAL(note_of(row(&p.cmp, "broke")), "failed in HEAD: boom");
+    CU_ASSERT_STRING_EQUAL(note_of(row(&p.cmp, "both")), "failed in BASE and HEAD: boom");
+    CU_ASSERT_STRING_EQUAL(note_of(row(&p.cmp, "only_head")),
+                           "failed in HEAD (not in BASE): boom");
+    CU_ASSERT_STRING_EQUAL(note_of(row(&p.cmp, "fixed")), "failed in BASE: boom");
+    char *text = render(&p, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "0 regressed, 0 improved, 0 untouched, 1 new, "
+                                        "1 missing, 3 failed;"));
+    free(text);
+    text = render(&p, OMPB__REPORT_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 missing, **3 failed**;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| `broke` | 100.0 ns | - | - | **failed** | "
+                                        "failed in HEAD: boom |"));
+    free(text);
+    text = render(&p, OMPB__REPORT_JSON);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"failed\": 3"));
+    free(text);
+    release(&p);
+}
+
+/* A BASE time of 0 has no relative change: no verdict beyond presence, and
+ * the pair stays out of the geometric mean, which says so. */
+static void test_zero_base_time(void)
+{
+    pair p;
+    compare_entries(json_pack("[o, o]", timed("zero", 0.0, 11, 0.0),
+                              timed("b", 1000.0, 11, 3.0)),
+                    json_pack("[o, o]", timed("zero", 50.0, 11, 3.0),
+                              timed("b", 1200.0, 11, 3.0)),
+                    &p);
+    const ompb__compare_row *z = row(&p.cmp, "zero");
+    CU_ASSERT_EQUAL(z->verdict, OMPB__VERDICT_UNTOUCHED);
+    CU_ASSERT_EQUAL(z->basis, OMPB__BASIS_NONE);
+    CU_ASSERT_TRUE(isnan(z->change));
+    CU_ASSERT_TRUE(isnan(z->p));
+    CU_ASSERT_STRING_EQUAL(note_of(z), "BASE time is 0: no change to judge");
+    CU_ASSERT_EQUAL(p.cmp.geomean_excluded, 1);
+    CU_ASSERT_DOUBLE_EQUAL(p.cmp.geomean_change, 0.2, 1e-12);
+    char *text = render(&p, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "geometric mean change +20.00% (1 pair with a time "
+                                        "of 0 left out)\n"));
+    CU_ASSERT_PTR_NULL(strstr(text, "inf"));
+    free(text);
+    text = render(&p, OMPB__REPORT_JSON);
+    json_t *doc = json_loads(text, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    json_t *first = json_array_get(json_object_get(doc, "instances"), 0);
+    CU_ASSERT_TRUE(json_is_null(json_object_get(first, "change_pct")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(doc, "summary"),
+                                                       "geomean_excluded")), 1);
+    json_decref(doc);
+    free(text);
+    release(&p);
+}
+
+/* --benchmark_report_aggregates_only: each run's median (else mean) stands
+ * for it; threshold only, and the note says what was compared. */
+static void test_gbench_aggregates_only(void)
+{
+    pair p;
+    compare_files(DATA "gbench_agg_base.json", DATA "gbench_agg_head.json", 0.05, &p);
+    CU_ASSERT_EQUAL_FATAL(p.base.n, 2);
+    const ompb__rf_instance *sort = ompb__resultfile_find(&p.base, "BM_sort/1024");
+    const ompb__rf_instance *copy = ompb__resultfile_find(&p.base, "BM_copy/64");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sort);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(copy);
+    CU_ASSERT_EQUAL(sort->value_ns, 10000.0);
+    CU_ASSERT_STRING_EQUAL(sort->aggregate, "median");
+    CU_ASSERT_EQUAL(sort->threads, 1);
+    CU_ASSERT_EQUAL(copy->value_ns, 2000.0);
+    CU_ASSERT_STRING_EQUAL(copy->aggregate, "mean");
+    CU_ASSERT_EQUAL(p.cmp.threshold_only, 2);
+    CU_ASSERT_EQUAL(row(&p.cmp, "BM_sort/1024")->verdict, OMPB__VERDICT_UNTOUCHED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "BM_copy/64")->verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "BM_copy/64")->basis, OMPB__BASIS_THRESHOLD);
+    CU_ASSERT_STRING_EQUAL(note_of(row(&p.cmp, "BM_sort/1024")),
+                           "threshold only (median aggregate vs median aggregate, no "
+                           "samples)");
+    CU_ASSERT_STRING_EQUAL(note_of(row(&p.cmp, "BM_copy/64")),
+                           "threshold only (mean aggregate vs mean aggregate, no samples)");
+    release(&p);
+    /* Our files carry aggregates too: the iteration entries stand. */
+    ompb__resultfile rf;
+    load(DATA "base.json", &rf);
+    CU_ASSERT_EQUAL(rf.n, 9);
+    CU_ASSERT_PTR_NULL(rf.inst[0].aggregate);
+    ompb__resultfile_free(&rf);
+}
+
+/* The stats object may hold null for a CI that does not reach 95%. */
+static void test_load_null_ci(void)
+{
+    ompb__resultfile rf;
+    parse_inline(OMPB_ENTRY("{\"sample_size\": 1, \"stats\": {\"ci95_low_ns\": null, "
+                            "\"ci95_high_ns\": null, \"mean_imbalance\": 1.25}, "
+                            "\"samples\": {\"makespan_ns\": [4, 6, 5]}}"),
+                 &rf);
+    CU_ASSERT_EQUAL(rf.inst[0].value_ns, 5.0);
+    CU_ASSERT_EQUAL(rf.inst[0].imbalance, 1.25);
+    ompb__resultfile_free(&rf);
+}
+
+/* Names are data: a backtick, '|' or an escape sequence must neither break
+ * the markdown table nor reach the terminal raw. */
+static void test_report_escaping(void)
+{
+    static const char *const name = "a`b|c\033[31m";
+    pair p;
+    compare_entries(json_pack("[o]", timed(name, 1000.0, 11, 3.0)),
+                    json_pack("[o]", timed(name, 1200.0, 11, 3.0)), &p);
+    char *text = render(&p, OMPB__REPORT_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| ``a`b\\|c\\x1B[31m`` | 1.000 us |"));
+    CU_ASSERT_PTR_NULL(strchr(text, '\033'));
+    free(text);
+    text = render(&p, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\na`b|c\\x1B[31m  "));
+    CU_ASSERT_PTR_NULL(strchr(text, '\033'));
+    free(text);
+    text = render(&p, OMPB__REPORT_JSON); /* JSON escapes it itself */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"a`b|c\\u001B[31m\""));
+    free(text);
+    release(&p);
+}
+
+static void md_code(const char *s, bool in_table, const char *want)
+{
+    FILE *f = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    ompb__put_md_code(f, s, in_table);
+    char *got = slurp(f);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "\n'%s' -> '%s', want '%s'\n", s, got, want);
+    CU_ASSERT_STRING_EQUAL(got, want);
+    free(got);
+}
+
+static void test_text_escaping(void)
+{
+    md_code("plain", true, "`plain`");
+    md_code("a``b`", false, "``` a``b` ```");
+    md_code("`x", false, "`` `x ``");
+    md_code("", false, "` `");
+    md_code("p|q", true, "`p\\|q`");
+    md_code("p|q", false, "`p|q`");
+    CU_ASSERT_EQUAL(ompb__plain_width("ab\033c"), 7);    /* \x1B is four columns */
+    CU_ASSERT_EQUAL(ompb__plain_width("\xc3\xa9t\xc3\xa9"), 3); /* UTF-8 "ete" */
+    CU_ASSERT_EQUAL(ompb__plain_width("\xc2\x9b"), 8);  /* C1 CSI: \xC2\x9B */
+}
+
+/* Four significant digits, unit chosen after rounding: 999.96 ns would print
+ * as "1000.0 ns" if the unit were chosen first. */
+static void test_format_ns(void)
+{
+    static const struct { double ns; const char *want; } cases[] = {
+        {0.5, "0.500 ns"},      {9.99996, "10.00 ns"},  {99.996, "100.0 ns"},
+        {999.94, "999.9 ns"},   {999.96, "1.000 us"},   {1500.0, "1.500 us"},
+        {999999.6, "1.000 ms"}, {2e9, "2.000 s"},       {999.96e9, "1000 s"},
+        {12345e9, "12345 s"},   {1e300, "1e+291 s"},    {NAN, "-"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[OMPB__UNIT_TEXT_MAX];
+        ompb__format_ns(buf, sizeof buf, cases[i].ns);
+        if (strcmp(buf, cases[i].want) != 0)
+            fprintf(stderr, "\n%g -> '%s', want '%s'\n", cases[i].ns, buf, cases[i].want);
+        CU_ASSERT_STRING_EQUAL(buf, cases[i].want);
+    }
+    char buf[OMPB__UNIT_TEXT_MAX];
+    CU_ASSERT_STRING_EQUAL(ompb__format_ns_short(buf, sizeof buf, 2e6), "2 ms");
+    CU_ASSERT_STRING_EQUAL(ompb__format_ns_short(buf, sizeof buf, 500.0), "500 ns");
+    CU_ASSERT_EQUAL(ompb__unit_ns("us"), 1e3);
+    CU_ASSERT_EQUAL(ompb__unit_ns("fortnights"), 0.0);
 }
 
 static const ompb_test_case cases[] = {
@@ -737,12 +1095,21 @@ static const ompb_test_case cases[] = {
     {"identical_runs", test_identical_runs},
     {"different_environments", test_different_environments},
     {"environment_rules", test_environment_rules},
+    {"environment_thread_counts", test_environment_thread_counts},
     {"gbench_threshold_only", test_gbench_threshold_only},
     {"mixed_formats", test_mixed_formats},
     {"report_console", test_report_console},
     {"report_markdown", test_report_markdown},
     {"report_json", test_report_json},
     {"parse_format", test_parse_format},
+    {"min_samples", test_min_samples},
+    {"failed_verdicts", test_failed_verdicts},
+    {"zero_base_time", test_zero_base_time},
+    {"gbench_aggregates_only", test_gbench_aggregates_only},
+    {"load_null_ci", test_load_null_ci},
+    {"report_escaping", test_report_escaping},
+    {"text_escaping", test_text_escaping},
+    {"format_ns", test_format_ns},
     {NULL, NULL},
 };
 

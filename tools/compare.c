@@ -24,7 +24,7 @@ typedef struct compare_args {
     const char *files[2];
     size_t n_files;
     ompb__compare_opts opts;
-    ompb__compare_format format;
+    ompb__report_format format;
     const char *output;
     bool fail_on_regression, help;
 } compare_args;
@@ -33,15 +33,16 @@ static void usage(FILE *out)
 {
     fputs("usage: ompbench compare [options] BASE.json HEAD.json\n"
           "Compares two result files (ompbench or Google Benchmark JSON) instance by\n"
-          "instance: improved, regressed, untouched, new, missing.\n"
+          "instance: improved, regressed, untouched, too few samples, new, missing,\n"
+          "failed.\n"
           "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
           "  --alpha A             significance level of the two-sided Mann-Whitney U\n"
           "                        test on the round samples, in (0, 1) (default 0.05)\n"
           "  --format FMT          console (default), markdown or json\n"
           "  --output FILE         write the report to FILE instead of stdout\n"
-          "  --fail-on-regression  exit 1 when an instance regressed\n"
+          "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
           "  -h, --help            this text\n"
-          "Exit status: 0, 1 (regression with --fail-on-regression), 2 (bad input).\n",
+          "Exit status: 0, 1 (regression or failure with --fail-on-regression), 2 (bad input).\n",
           out);
 }
 
@@ -86,7 +87,7 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
     else if ((v = ompb__tool_option_value(argc, argv, i, "--output")))
         a->output = v;
     else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
-        if (ompb__compare_parse_format(v, &a->format))
+        if (ompb__report_parse_format(v, &a->format))
             return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
     } else
         return bad("unknown option or missing value: '%s' (accepted: --threshold PCT, "
@@ -152,7 +153,9 @@ static int run(const compare_args *a, const ompb__resultfile *base,
                         "difference%s, listed in the report)\n",
                 cmp.n_env_diffs, cmp.n_env_diffs == 1 ? "" : "s");
     int status = write_report(a, &cmp);
-    if (status == 0 && a->fail_on_regression && cmp.counts[OMPB__VERDICT_REGRESSED])
+    /* A benchmark that fails in HEAD is at least as bad as a slower one. */
+    if (status == 0 && a->fail_on_regression
+        && (cmp.counts[OMPB__VERDICT_REGRESSED] || cmp.counts[OMPB__VERDICT_FAILED]))
         status = 1;
     ompb__comparison_free(&cmp);
     return status;

@@ -3,13 +3,15 @@
  * `ompbench scaling [options] RESULT.json`: the command line over
  * lib/analysis/scaling. Loads one result file (problems: one line naming the
  * file, exit 2), prints the strong-scaling table and, with --svg, writes the
- * plot; every file is written atomically, so a failed run leaves none behind.
+ * plot; every file is written atomically, and a failed run leaves neither
+ * new file behind (see commit_all for the one case that costs more).
  */
 #include "tools.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/scaling.h"
 #include "cli.h"
@@ -19,13 +21,13 @@
 
 typedef struct scaling_args {
     const char *file;
-    ompb__scaling_format format;
+    ompb__report_format format;
     const char *output;
     const char *svg;
     bool help;
 } scaling_args;
 
-typedef int (*render_fn)(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt);
+typedef int (*render_fn)(FILE *out, const ompb__scaling *s, ompb__report_format fmt);
 
 static void usage(FILE *out)
 {
@@ -53,7 +55,7 @@ static int parse_option(int argc, char **argv, int *i, scaling_args *a)
     else if ((v = ompb__tool_option_value(argc, argv, i, "--svg")))
         a->svg = v;
     else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
-        if (ompb__scaling_parse_format(v, &a->format))
+        if (ompb__report_parse_format(v, &a->format))
             return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
     } else
         return bad("unknown option or missing value: '%s' (accepted: --format FMT, "
@@ -83,7 +85,7 @@ static int parse_args(int argc, char **argv, scaling_args *a)
     return 0;
 }
 
-static int svg_render(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt)
+static int svg_render(FILE *out, const ompb__scaling *s, ompb__report_format fmt)
 {
     (void)fmt;
     return ompb__scaling_svg(out, s);
@@ -100,7 +102,7 @@ static int open_file(ompb__outfile *of, const char *path)
 
 /* Renders into a temporary file next to path, kept only if all went well. */
 static int render_to(ompb__outfile *of, const ompb__scaling *s, render_fn render,
-                     ompb__scaling_format fmt)
+                     ompb__report_format fmt)
 {
     if (render(of->fp, s, fmt) == 0)
         return 0;
@@ -117,8 +119,28 @@ static int commit(ompb__outfile *of)
     return 2;
 }
 
-/* Both files are rendered before either is committed: a failure on one
- * leaves neither behind. */
+/*
+ * Both files are rendered before either is committed, the table first and
+ * the SVG last. Renaming cannot be undone, so when the SVG's commit fails
+ * after the table's succeeded, the new table is removed: the run leaves
+ * neither file, though a table that was at that path before is gone too.
+ */
+static int commit_all(ompb__outfile *files, const bool *opened, const char *table, int rc)
+{
+    for (int i = 0; i < 2; i++) {
+        if (!opened[i])
+            continue;
+        if (rc) {
+            ompb__outfile_abort(&files[i]);
+            continue;
+        }
+        rc = commit(&files[i]);
+        if (rc && i == 1 && opened[0])
+            (void)unlink(table); /* committed just before, as rc was 0 */
+    }
+    return rc;
+}
+
 static int write_outputs(const scaling_args *a, const ompb__scaling *s)
 {
     const char *paths[2] = {a->output, a->svg};
@@ -136,15 +158,7 @@ static int write_outputs(const scaling_args *a, const ompb__scaling *s)
     }
     if (!rc && !a->output)
         rc = ompb__scaling_print(stdout, s, a->format) ? 2 : 0;
-    for (int i = 0; i < 2; i++) {
-        if (!opened[i])
-            continue;
-        if (rc)
-            ompb__outfile_abort(&files[i]);
-        else
-            rc = commit(&files[i]);
-    }
-    return rc;
+    return commit_all(files, opened, a->output, rc);
 }
 
 int ompb__tool_scaling(int argc, char **argv)

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "analysis/mannwhitney.h"
-#include "analysis/units.h"
 #include "ompbench/error.h"
 
 /* Relative slack so that a change printed as exactly the threshold (5.00% at
@@ -27,9 +26,9 @@
 #define OMPB__ENV_LINE_MAX 256
 
 static const char *const verdict_names[OMPB__VERDICT_COUNT] = {
-    "regressed", "improved", "too few samples", "untouched", "new", "missing"};
+    "regressed", "failed", "improved", "too few samples", "untouched", "new", "missing"};
 static const char *const verdict_keys[OMPB__VERDICT_COUNT] = {
-    "regressed", "improved", "too_few_samples", "untouched", "new", "missing"};
+    "regressed", "failed", "improved", "too_few_samples", "untouched", "new", "missing"};
 
 /* Key fragments (lower case) that mark a context field as part of the runtime
  * environment: host, CPU and topology, OpenMP runtime and its settings,
@@ -51,11 +50,16 @@ static bool usable(const ompb__rf_instance *in)
     return in && !in->failed;
 }
 
-static double change_of(double base, double head)
+/* The verdict presence alone gives; UNTOUCHED when both sides have a time
+ * and the times must decide. A failure in HEAD is "failed" whatever BASE
+ * did: the change broke or kept breaking it, and "missing" would hide that. */
+static ompb__verdict by_presence(const ompb__rf_instance *b, const ompb__rf_instance *h)
 {
-    if (base > 0.0)
-        return head / base - 1.0;
-    return head > 0.0 ? INFINITY : 0.0;
+    if (h && h->failed)
+        return OMPB__VERDICT_FAILED;
+    if (!h)
+        return OMPB__VERDICT_MISSING;
+    return usable(b) ? OMPB__VERDICT_UNTOUCHED : OMPB__VERDICT_NEW;
 }
 
 static bool exceeds(double change, const ompb__compare_opts *opts)
@@ -66,6 +70,14 @@ static bool exceeds(double change, const ompb__compare_opts *opts)
 static ompb__verdict by_sign(double change)
 {
     return change > 0.0 ? OMPB__VERDICT_REGRESSED : OMPB__VERDICT_IMPROVED;
+}
+
+/* Below OMPB__COMPARE_MIN_SAMPLES a side is one or two lucky rounds away
+ * from any p-value; otherwise the test must at least be able to reject. */
+static bool too_few(size_t nb, size_t nh, double alpha)
+{
+    return nb < OMPB__COMPARE_MIN_SAMPLES || nh < OMPB__COMPARE_MIN_SAMPLES ||
+           ompb__mw_min_p(nb, nh) >= alpha;
 }
 
 static int test_pair(ompb__compare_row *row, const ompb__compare_opts *opts)
@@ -79,7 +91,7 @@ static int test_pair(ompb__compare_row *row, const ompb__compare_opts *opts)
     row->p = mw.p;
     if (!exceeds(row->change, opts))
         row->verdict = OMPB__VERDICT_UNTOUCHED;
-    else if (ompb__mw_min_p(b->n_samples, h->n_samples) >= opts->alpha) {
+    else if (too_few(b->n_samples, h->n_samples, opts->alpha)) {
         row->basis = OMPB__BASIS_TOO_FEW;
         row->verdict = OMPB__VERDICT_TOO_FEW;
     } else
@@ -93,15 +105,11 @@ static int judge(ompb__compare_row *row, const ompb__compare_opts *opts)
     row->head_ns = usable(row->head) ? row->head->value_ns : NAN;
     row->change = row->p = NAN;
     row->basis = OMPB__BASIS_NONE;
-    if (!usable(row->head)) {
-        row->verdict = OMPB__VERDICT_MISSING;
+    row->verdict = by_presence(row->base, row->head);
+    /* A BASE time of 0 has no relative change: presence alone decides. */
+    if (row->verdict != OMPB__VERDICT_UNTOUCHED || !(row->base_ns > 0.0))
         return 0;
-    }
-    if (!usable(row->base)) {
-        row->verdict = OMPB__VERDICT_NEW;
-        return 0;
-    }
-    row->change = change_of(row->base_ns, row->head_ns);
+    row->change = row->head_ns / row->base_ns - 1.0;
     if (row->base->n_samples && row->head->n_samples) {
         row->basis = OMPB__BASIS_U_TEST;
         return test_pair(row, opts);
@@ -127,15 +135,21 @@ static int add_row(ompb__comparison *cmp, const ompb__rf_instance *b,
     return 0;
 }
 
+/* A time of 0 on either side has no logarithm: such pairs are left out and
+ * counted, so the report can say the mean does not cover them. */
 static void geomean(ompb__comparison *cmp)
 {
     double sum = 0.0;
     size_t k = 0;
     for (size_t i = 0; i < cmp->n; i++) {
         const ompb__compare_row *r = &cmp->rows[i];
+        if (isnan(r->base_ns) || isnan(r->head_ns))
+            continue;
         if (r->base_ns > 0.0 && r->head_ns > 0.0) {
             sum += log(r->head_ns / r->base_ns);
             k++;
+        } else {
+            cmp->geomean_excluded++;
         }
     }
     cmp->geomean_change = k ? exp(sum / (double)k) - 1.0 : NAN;
@@ -270,24 +284,32 @@ static int diff_contexts(const json_t *a, const json_t *b, char ***lines, size_t
     return diff_tree("ompbench", oa, ob, false, lines, n);
 }
 
-/* "1,2,4" of the distinct thread counts, ascending; empty when unknown. */
-static void thread_set(const ompb__resultfile *rf, char *buf, size_t cap)
+/* Instances of one name measured at different thread counts: a name without
+ * a thread part (a benchmark run at the default team size) under another
+ * OMP_NUM_THREADS. A thread count only one run has is a benchmark added or
+ * dropped, which the verdicts already show. */
+static int diff_threads(const ompb__resultfile *base, const ompb__resultfile *head,
+                        char ***diffs, size_t *n)
 {
-    int prev = 0;
-    size_t len = 0;
-    buf[0] = '\0';
-    for (;;) {
-        int next = 0;
-        for (size_t i = 0; i < rf->n; i++) {
-            int t = rf->inst[i].threads;
-            if (t > prev && (next == 0 || t < next))
-                next = t;
+    const ompb__rf_instance *first = NULL, *first_head = NULL;
+    size_t count = 0;
+    for (size_t i = 0; i < base->n; i++) {
+        const ompb__rf_instance *b = &base->inst[i];
+        const ompb__rf_instance *h = ompb__resultfile_find(head, b->name);
+        if (!h || b->threads <= 0 || h->threads <= 0 || b->threads == h->threads)
+            continue;
+        if (count++ == 0) {
+            first = b;
+            first_head = h;
         }
-        if (next == 0 || len + 16 > cap)
-            return;
-        len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "", next);
-        prev = next;
     }
+    if (count == 0)
+        return 0;
+    if (count == 1)
+        return push_line(diffs, n, "thread counts: %s: %d vs %d", first->name,
+                         first->threads, first_head->threads);
+    return push_line(diffs, n, "thread counts: %s: %d vs %d (and %zu more)",
+                     first->name, first->threads, first_head->threads, count - 1);
 }
 
 int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultfile *head,
@@ -298,12 +320,7 @@ int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultf
         if (rc)
             return rc;
     }
-    char tb[OMPB__ENV_LINE_MAX], th[OMPB__ENV_LINE_MAX];
-    thread_set(base, tb, sizeof tb);
-    thread_set(head, th, sizeof th);
-    if (tb[0] && th[0] && strcmp(tb, th) != 0)
-        return push_line(diffs, n, "thread counts: %s vs %s", tb, th);
-    return 0;
+    return diff_threads(base, head, diffs, n);
 }
 
 /* ---- public ------------------------------------------------------------ */
@@ -351,15 +368,4 @@ const char *ompb__verdict_name(ompb__verdict v)
 const char *ompb__verdict_key(ompb__verdict v)
 {
     return v < OMPB__VERDICT_COUNT ? verdict_keys[v] : "?";
-}
-
-int ompb__compare_parse_format(const char *text, ompb__compare_format *fmt)
-{
-    static const char *const names[] = {"console", "markdown", "json"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(text, names[i]) == 0) {
-            *fmt = (ompb__compare_format)i;
-            return 0;
-        }
-    return OMPB_EINVAL;
 }

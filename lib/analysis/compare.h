@@ -4,8 +4,9 @@
  * matched by name and each gets a verdict. A change counts only when it is
  * larger than the threshold AND a two-sided Mann-Whitney U test on the
  * per-iteration round times rejects equality at alpha; without raw samples
- * (plain Google Benchmark JSON, one run) the threshold alone decides, and
- * with too few samples for the test to ever reject, the verdict says so.
+ * (plain Google Benchmark JSON: one run, or aggregates only) the threshold
+ * alone decides, and with too few samples for the test to be trusted, the
+ * verdict says so.
  */
 #ifndef OMPB_ANALYSIS_COMPARE_H
 #define OMPB_ANALYSIS_COMPARE_H
@@ -16,34 +17,37 @@
 #include <jansson.h>
 
 #include "analysis/resultfile.h"
+#include "analysis/units.h"
 
 #define OMPB__COMPARE_DEFAULT_THRESHOLD 0.05
 #define OMPB__COMPARE_DEFAULT_ALPHA 0.05
 
+/* Rounds each side needs before the U test may decide: with fewer, one
+ * extreme round can make the test "significant" (1 round against 40 reaches
+ * p = 2/41 = 0.049), so the verdict is "too few samples" instead. */
+#define OMPB__COMPARE_MIN_SAMPLES 5
+
 /* In the order regressions-first reports list them. */
 typedef enum ompb__verdict {
     OMPB__VERDICT_REGRESSED,
+    OMPB__VERDICT_FAILED,       /* failed in HEAD (whatever BASE did) */
     OMPB__VERDICT_IMPROVED,
     OMPB__VERDICT_TOO_FEW,      /* beyond the threshold, but too few samples */
     OMPB__VERDICT_UNTOUCHED,
-    OMPB__VERDICT_NEW,          /* only in HEAD (or failed in BASE) */
-    OMPB__VERDICT_MISSING,      /* only in BASE (or failed in HEAD) */
+    OMPB__VERDICT_NEW,          /* only in HEAD, or failed in BASE only */
+    OMPB__VERDICT_MISSING,      /* only in BASE (failed there or not) */
     OMPB__VERDICT_COUNT
 } ompb__verdict;
 
-/* How the verdict of a matched pair was reached. */
+/* How the verdict of a pair was reached. */
 typedef enum ompb__basis {
-    OMPB__BASIS_NONE,           /* new or missing: nothing to compare */
+    OMPB__BASIS_NONE,           /* presence alone: new, missing, failed, or a
+                                   BASE time of 0 (no change to judge) */
     OMPB__BASIS_U_TEST,         /* threshold and U test */
     OMPB__BASIS_THRESHOLD,      /* a side has no samples: threshold only */
-    OMPB__BASIS_TOO_FEW         /* samples too few for the U test to reject */
+    OMPB__BASIS_TOO_FEW         /* fewer than OMPB__COMPARE_MIN_SAMPLES on a
+                                   side, or too few for the U test to reject */
 } ompb__basis;
-
-typedef enum ompb__compare_format {
-    OMPB__COMPARE_CONSOLE,
-    OMPB__COMPARE_MARKDOWN,
-    OMPB__COMPARE_JSON
-} ompb__compare_format;
 
 typedef struct ompb__compare_opts {
     double threshold;           /* fraction: 0.05 is 5% */
@@ -54,7 +58,8 @@ typedef struct ompb__compare_row {
     const ompb__rf_instance *base, *head;   /* borrowed; either may be NULL */
     const char *name;                       /* borrowed from base or head */
     double base_ns, head_ns;    /* median per-iteration times; NAN when absent */
-    double change;              /* head / base - 1; NAN unless both present */
+    double change;              /* head / base - 1; NAN unless both present
+                                   and base_ns > 0 */
     double p;                   /* two-sided U-test p-value; NAN when not run */
     ompb__verdict verdict;
     ompb__basis basis;
@@ -67,7 +72,9 @@ typedef struct ompb__comparison {
     size_t n;
     size_t counts[OMPB__VERDICT_COUNT];
     size_t threshold_only;      /* rows decided without samples */
-    double geomean_change;      /* exp(mean log(head/base)) - 1; NAN if no pair */
+    double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
+                                   with both times > 0; NAN if there is none */
+    size_t geomean_excluded;    /* pairs left out of it for a time of 0 */
     char **env_diffs;           /* "host_name: \"a\" vs \"b\"", one per difference */
     size_t n_env_diffs;
 } ompb__comparison;
@@ -86,8 +93,9 @@ void ompb__comparison_free(ompb__comparison *cmp);
  * compare: host, CPU and topology, OpenMP runtime, the OMP_, GOMP_ and KMP_
  * settings, pinning policy (from the "context" objects; a field only one side
  * has is unknown, not different, except in the "environment" object, which
- * lists every variable set, so a missing one is unset) and the sets of thread
- * counts of the instances. Appends malloc'd lines to
+ * lists every variable set, so a missing one is unset) and instances of the
+ * same name measured at different thread counts (a benchmark added or
+ * dropped at some thread count is not one). Appends malloc'd lines to
  * *diffs (realloc'd, count in *n); the caller frees each line and the array.
  * Returns 0 or OMPB_ENOMEM.
  */
@@ -97,14 +105,11 @@ int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultf
 /* Writes the report (lib/analysis/compare_report.c): console and markdown
  * list regressions first, then improvements, each by size of the change; JSON
  * keeps the rows in comparison order. Returns 0 or OMPB_EIO. */
-int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__compare_format fmt);
+int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__report_format fmt);
 
 /* "improved", "regressed", "too few samples", ... and the JSON keys
  * ("too_few_samples"). Static strings. */
 const char *ompb__verdict_name(ompb__verdict v);
 const char *ompb__verdict_key(ompb__verdict v);
-
-/* Parses "console", "markdown" or "json". Returns 0 or OMPB_EINVAL. */
-int ompb__compare_parse_format(const char *text, ompb__compare_format *fmt);
 
 #endif

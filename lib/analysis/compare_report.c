@@ -2,9 +2,11 @@
 /*
  * The three renderings of a comparison: a console table, a markdown block to
  * paste into a pull request, and JSON for scripts. Console and markdown put
- * what needs attention first (regressions, then improvements, largest change
- * first); all three carry the summary counts, the geometric-mean change and
- * the environment warning, so no format hides a suspect comparison.
+ * what needs attention first (regressions and failures, then improvements,
+ * largest change first); all three carry the summary counts, the
+ * geometric-mean change and the environment warning, so no format hides a
+ * suspect comparison. Names and notes from the result files are escaped for
+ * the terminal and for markdown (lib/analysis/units.c).
  */
 #include "analysis/compare.h"
 
@@ -25,9 +27,12 @@ typedef struct sort_key {
 } sort_key;
 
 /* Within a verdict: regressions and untouched by change descending,
- * improvements ascending (largest speed-up first), the rest in file order. */
+ * improvements ascending (largest speed-up first), the rest in file order;
+ * an undefined change (BASE time 0) last, as NAN would break the order. */
 static double sort_value(const ompb__compare_row *r)
 {
+    if (isnan(r->change))
+        return INFINITY;
     switch (r->verdict) {
     case OMPB__VERDICT_REGRESSED:
     case OMPB__VERDICT_UNTOUCHED:
@@ -63,18 +68,53 @@ static sort_key *sorted_rows(const ompb__comparison *cmp)
     return keys;
 }
 
+/* What a side without samples contributed, for the threshold-only note. */
+static const char *no_sample_kind(const ompb__rf_instance *in)
+{
+    if (in->aggregate)
+        return strcmp(in->aggregate, "median") == 0 ? "median aggregate" : "mean aggregate";
+    return in->n_samples ? "samples" : "one run";
+}
+
+static void threshold_note(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    if (r->base->aggregate || r->head->aggregate)
+        snprintf(buf, cap, "threshold only (%s vs %s, no samples)",
+                 no_sample_kind(r->base), no_sample_kind(r->head));
+    else
+        snprintf(buf, cap, "threshold only (no samples)");
+}
+
+static void failed_note(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    const char *where = !r->base ? "in HEAD (not in BASE)"
+                        : r->base->failed ? "in BASE and HEAD" : "in HEAD";
+    snprintf(buf, cap, "failed %s: %s", where, r->head->error_message);
+}
+
+static void too_few_note(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    size_t nb = r->base->n_samples, nh = r->head->n_samples;
+    if (nb < OMPB__COMPARE_MIN_SAMPLES || nh < OMPB__COMPARE_MIN_SAMPLES)
+        snprintf(buf, cap, "%zu vs %zu samples: the U test needs %d per side", nb, nh,
+                 OMPB__COMPARE_MIN_SAMPLES);
+    else
+        snprintf(buf, cap, "%zu vs %zu samples: U test cannot reach alpha", nb, nh);
+}
+
 static void row_note(const ompb__compare_row *r, char *buf, size_t cap)
 {
     buf[0] = '\0';
-    if (r->verdict == OMPB__VERDICT_MISSING && r->head)
-        snprintf(buf, cap, "failed in HEAD: %s", r->head->error_message);
-    else if (r->verdict == OMPB__VERDICT_NEW && r->base)
+    if (r->verdict == OMPB__VERDICT_FAILED)
+        failed_note(r, buf, cap);
+    else if (r->base && r->base->failed)
         snprintf(buf, cap, "failed in BASE: %s", r->base->error_message);
+    else if (r->verdict == OMPB__VERDICT_UNTOUCHED && r->basis == OMPB__BASIS_NONE)
+        snprintf(buf, cap, "BASE time is 0: no change to judge");
     else if (r->basis == OMPB__BASIS_THRESHOLD)
-        snprintf(buf, cap, "threshold only (no samples)");
+        threshold_note(r, buf, cap);
     else if (r->basis == OMPB__BASIS_TOO_FEW)
-        snprintf(buf, cap, "%zu vs %zu samples: U test cannot reach alpha",
-                 r->base->n_samples, r->head->n_samples);
+        too_few_note(r, buf, cap);
     else if (r->basis == OMPB__BASIS_U_TEST)
         snprintf(buf, cap, r->p < 1e-4 ? "p<0.0001" : "p=%.4f", r->p);
 }
@@ -83,23 +123,32 @@ static void summary_line(FILE *out, const ompb__comparison *cmp, const char *str
 {
     char gm[OMPB__UNIT_TEXT_MAX];
     const size_t *c = cmp->counts;
-    fprintf(out, "%s%zu regressed%s, %zu improved, %zu untouched, %zu new, %zu missing",
+    fprintf(out, "%s%zu regressed%s, %zu improved, %zu untouched, %zu new, %zu missing, "
+                 "%s%zu failed%s",
             strong, c[OMPB__VERDICT_REGRESSED], strong, c[OMPB__VERDICT_IMPROVED],
-            c[OMPB__VERDICT_UNTOUCHED], c[OMPB__VERDICT_NEW], c[OMPB__VERDICT_MISSING]);
+            c[OMPB__VERDICT_UNTOUCHED], c[OMPB__VERDICT_NEW], c[OMPB__VERDICT_MISSING],
+            c[OMPB__VERDICT_FAILED] ? strong : "", c[OMPB__VERDICT_FAILED],
+            c[OMPB__VERDICT_FAILED] ? strong : "");
     if (c[OMPB__VERDICT_TOO_FEW])
         fprintf(out, ", %zu with too few samples", c[OMPB__VERDICT_TOO_FEW]);
-    fprintf(out, "; geometric mean change %s%s%s\n", strong,
+    fprintf(out, "; geometric mean change %s%s%s", strong,
             ompb__format_change(gm, sizeof gm, cmp->geomean_change), strong);
+    if (cmp->geomean_excluded)
+        fprintf(out, " (%zu pair%s with a time of 0 left out)", cmp->geomean_excluded,
+                cmp->geomean_excluded == 1 ? "" : "s");
+    fputc('\n', out);
 }
 
 static void method_line(FILE *out, const ompb__comparison *cmp)
 {
     fprintf(out, "A change counts when it exceeds %g%% and a two-sided Mann-Whitney U "
-                 "test on the per-iteration samples rejects equality at alpha %g.\n",
-            cmp->opts.threshold * 100.0, cmp->opts.alpha);
+                 "test on the per-iteration samples (at least %d per side) rejects "
+                 "equality at alpha %g.\n",
+            cmp->opts.threshold * 100.0, OMPB__COMPARE_MIN_SAMPLES, cmp->opts.alpha);
     if (cmp->threshold_only)
-        fprintf(out, "%zu instance(s) have no raw samples (plain Google Benchmark JSON): "
-                     "threshold only.\n", cmp->threshold_only);
+        fprintf(out, "%zu instance(s) have no raw samples (plain Google Benchmark JSON: "
+                     "one run, or aggregates only): threshold only.\n",
+                cmp->threshold_only);
 }
 
 /* ---- console ------------------------------------------------------------ */
@@ -108,30 +157,42 @@ static int name_width(const ompb__comparison *cmp)
 {
     size_t w = strlen("benchmark");
     for (size_t i = 0; i < cmp->n; i++)
-        if (strlen(cmp->rows[i].name) > w)
-            w = strlen(cmp->rows[i].name);
+        if (ompb__plain_width(cmp->rows[i].name) > w)
+            w = ompb__plain_width(cmp->rows[i].name);
     return (int)(w < OMPB__NAME_COL_MAX ? w : OMPB__NAME_COL_MAX);
 }
 
+/* Names and notes come from the result files: ompb__put_plain keeps their
+ * control characters from reaching the terminal. */
 static void console_row(FILE *out, const ompb__compare_row *r, int w)
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
     char note[OMPB__NOTE_MAX];
     row_note(r, note, sizeof note);
-    fprintf(out, "%-*s  %12s  %12s  %9s  %-15s  %s\n", w, r->name,
+    size_t cols = ompb__put_plain(out, r->name);
+    fprintf(out, "%*s  %12s  %12s  %9s  %-15s  ", cols < (size_t)w ? w - (int)cols : 0, "",
             ompb__format_ns(b, sizeof b, r->base_ns), ompb__format_ns(h, sizeof h, r->head_ns),
-            ompb__format_change(c, sizeof c, r->change), ompb__verdict_name(r->verdict), note);
+            ompb__format_change(c, sizeof c, r->change), ompb__verdict_name(r->verdict));
+    ompb__put_plain(out, note);
+    fputc('\n', out);
 }
 
 static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key *keys)
 {
-    fprintf(out, "BASE %s\nHEAD %s\n", cmp->base_path, cmp->head_path);
+    fputs("BASE ", out);
+    ompb__put_plain(out, cmp->base_path);
+    fputs("\nHEAD ", out);
+    ompb__put_plain(out, cmp->head_path);
+    fputc('\n', out);
     summary_line(out, cmp, "");
     method_line(out, cmp);
     if (cmp->n_env_diffs)
         fprintf(out, "warning: " OMPB__ENV_WARNING ":\n");
-    for (size_t i = 0; i < cmp->n_env_diffs; i++)
-        fprintf(out, "  %s\n", cmp->env_diffs[i]);
+    for (size_t i = 0; i < cmp->n_env_diffs; i++) {
+        fputs("  ", out);
+        ompb__put_plain(out, cmp->env_diffs[i]);
+        fputc('\n', out);
+    }
     int w = name_width(cmp);
     fprintf(out, "\n%-*s  %12s  %12s  %9s  %-15s  %s\n", w, "benchmark", "BASE", "HEAD",
             "change", "verdict", "note");
@@ -141,30 +202,21 @@ static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key
 
 /* ---- markdown ----------------------------------------------------------- */
 
-/* Table cells: a '|' would end the cell, a newline the table. */
-static void md_text(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", out);
-        else
-            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
-    }
-}
-
 static void md_row(FILE *out, const ompb__compare_row *r)
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
     char note[OMPB__NOTE_MAX];
-    const char *strong = r->verdict == OMPB__VERDICT_REGRESSED ? "**" : "";
+    /* What fails a pull request stands out: regressions, failures. */
+    const char *change_em = r->verdict == OMPB__VERDICT_REGRESSED ? "**" : "";
+    const char *verdict_em = *change_em || r->verdict == OMPB__VERDICT_FAILED ? "**" : "";
     row_note(r, note, sizeof note);
-    fputs("| `", out);
-    md_text(out, r->name);
-    fprintf(out, "` | %s | %s | %s%s%s | %s%s%s | ", ompb__format_ns(b, sizeof b, r->base_ns),
-            ompb__format_ns(h, sizeof h, r->head_ns), strong,
-            ompb__format_change(c, sizeof c, r->change), strong, strong,
-            ompb__verdict_name(r->verdict), strong);
-    md_text(out, note);
+    fputs("| ", out);
+    ompb__put_md_code(out, r->name, true);
+    fprintf(out, " | %s | %s | %s%s%s | %s%s%s | ", ompb__format_ns(b, sizeof b, r->base_ns),
+            ompb__format_ns(h, sizeof h, r->head_ns), change_em,
+            ompb__format_change(c, sizeof c, r->change), change_em, verdict_em,
+            ompb__verdict_name(r->verdict), verdict_em);
+    ompb__put_md_text(out, note, true);
     fputs(" |\n", out);
 }
 
@@ -177,7 +229,7 @@ static void print_markdown(FILE *out, const ompb__comparison *cmp, const sort_ke
         fputs("> **Warning:** " OMPB__ENV_WARNING ":\n>\n", out);
         for (size_t i = 0; i < cmp->n_env_diffs; i++) {
             fputs("> - ", out);
-            md_text(out, cmp->env_diffs[i]);
+            ompb__put_md_text(out, cmp->env_diffs[i], false);
             fputc('\n', out);
         }
         fputc('\n', out);
@@ -188,16 +240,14 @@ static void print_markdown(FILE *out, const ompb__comparison *cmp, const sort_ke
         md_row(out, keys[i].row);
     fputc('\n', out);
     method_line(out, cmp);
-    fprintf(out, "BASE `%s`, HEAD `%s`; times are medians per iteration.\n",
-            cmp->base_path, cmp->head_path);
+    fputs("BASE ", out);
+    ompb__put_md_code(out, cmp->base_path, false);
+    fputs(", HEAD ", out);
+    ompb__put_md_code(out, cmp->head_path, false);
+    fputs("; times are medians per iteration.\n", out);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
-
-static json_t *number_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
 
 static json_t *json_row(const ompb__compare_row *r)
 {
@@ -206,11 +256,11 @@ static json_t *json_row(const ompb__compare_row *r)
     char note[OMPB__NOTE_MAX];
     row_note(r, note, sizeof note);
     return json_pack("{s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:I, s:I, s:s}", "name", r->name,
-                     "base_ns", number_or_null(r->base_ns), "head_ns",
-                     number_or_null(r->head_ns), "change_pct",
-                     number_or_null(r->change * 100.0), "verdict",
+                     "base_ns", ompb__json_number_or_null(r->base_ns), "head_ns",
+                     ompb__json_number_or_null(r->head_ns), "change_pct",
+                     ompb__json_number_or_null(r->change * 100.0), "verdict",
                      ompb__verdict_key(r->verdict), "basis", basis[r->basis], "p_value",
-                     number_or_null(r->p), "base_samples",
+                     ompb__json_number_or_null(r->p), "base_samples",
                      (json_int_t)(r->base ? r->base->n_samples : 0), "head_samples",
                      (json_int_t)(r->head ? r->head->n_samples : 0), "note", note);
 }
@@ -221,7 +271,10 @@ static json_t *json_summary(const ompb__comparison *cmp)
     for (int v = 0; s && v < OMPB__VERDICT_COUNT; v++)
         json_object_set_new(s, ompb__verdict_key((ompb__verdict)v),
                             json_integer((json_int_t)cmp->counts[v]));
-    json_object_set_new(s, "geomean_change_pct", number_or_null(cmp->geomean_change * 100.0));
+    json_object_set_new(s, "geomean_change_pct",
+                        ompb__json_number_or_null(cmp->geomean_change * 100.0));
+    json_object_set_new(s, "geomean_excluded",
+                        json_integer((json_int_t)cmp->geomean_excluded));
     json_object_set_new(s, "threshold_only", json_integer((json_int_t)cmp->threshold_only));
     return s;
 }
@@ -251,14 +304,14 @@ static int print_json(FILE *out, const ompb__comparison *cmp)
     return rc == 0 && fputc('\n', out) != EOF ? 0 : OMPB_EIO;
 }
 
-int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__compare_format fmt)
+int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__report_format fmt)
 {
-    if (fmt == OMPB__COMPARE_JSON)
+    if (fmt == OMPB__REPORT_JSON)
         return print_json(out, cmp);
     sort_key *keys = sorted_rows(cmp);
     if (!keys)
         return OMPB_ENOMEM;
-    if (fmt == OMPB__COMPARE_MARKDOWN)
+    if (fmt == OMPB__REPORT_MARKDOWN)
         print_markdown(out, cmp, keys);
     else
         print_console(out, cmp, keys);

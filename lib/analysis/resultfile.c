@@ -6,7 +6,10 @@
  * file learns which one and why instead of getting a verdict built on it.
  * Entries with an "ompbench" object contribute their raw round samples;
  * plain Google Benchmark entries contribute real_time, and repeated entries
- * of one name (--benchmark_repetitions) become samples.
+ * of one name (--benchmark_repetitions) become samples. A run reported only
+ * by its aggregates (--benchmark_report_aggregates_only) contributes its
+ * median, else its mean; a file that yields no instance at all is refused
+ * rather than compared as empty.
  */
 #include "analysis/resultfile.h"
 
@@ -18,11 +21,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/units.h"
 #include "cli.h"
 #include "stats.h"
 
 #define OMPB__SCHEMA_VERSION 1
 #define OMPB__WHERE_MAX 160
+/* 2^64, the first value a uint64_t cannot hold: converting it or anything
+ * larger (or a negative value) to uint64_t is undefined behaviour. */
+#define OMPB__U64_LIMIT 18446744073709551616.0
 
 /* Where in the file an entry is, for messages: benchmarks[3] "triad[t=2]". */
 typedef struct entry_ref {
@@ -50,14 +57,11 @@ static char *dup_str(const char *s)
     return d ? memcpy(d, s, n) : NULL;
 }
 
-static double unit_ns(const char *unit)
+/* A whole number of nanoseconds that a uint64_t holds. */
+static bool is_ns_count(const json_t *v)
 {
-    static const struct { const char *name; double ns; } units[] = {
-        {"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcmp(unit, units[i].name) == 0)
-            return units[i].ns;
-    return 0.0;
+    double d = json_number_value(v);
+    return json_is_number(v) && d >= 0.0 && d < OMPB__U64_LIMIT && d == floor(d);
 }
 
 static double median_of(const double *v, size_t n)
@@ -85,13 +89,19 @@ static int read_real_time(const json_t *e, const entry_ref *ref, double *ns, omp
         return failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"real_time\" is missing or not a non-negative number",
                      ref->where);
-    if (!json_is_string(tu) || unit_ns(json_string_value(tu)) == 0.0)
+    if (!json_is_string(tu) || ompb__unit_ns(json_string_value(tu)) == 0.0)
         return failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"time_unit\" is %s%s%s (accepted: ns, us, ms, s)", ref->where,
                      json_is_string(tu) ? "\"" : "",
                      json_is_string(tu) ? json_string_value(tu) : "missing",
                      json_is_string(tu) ? "\"" : "");
-    *ns = json_number_value(rt) * unit_ns(json_string_value(tu));
+    *ns = json_number_value(rt) * ompb__unit_ns(json_string_value(tu));
+    /* 1e308 s is a valid JSON number but no time in ns: an infinity would
+     * turn every change and mean built on it into inf or NaN. */
+    if (!isfinite(*ns))
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"real_time\" %g %s overflows in nanoseconds", ref->where,
+                     json_number_value(rt), json_string_value(tu));
     return 0;
 }
 
@@ -135,9 +145,10 @@ static int read_makespans(const json_t *omp, const json_t *samples, const entry_
     size_t i;
     const json_t *v;
     json_array_foreach(mk, i, v) {
-        if (!json_is_number(v) || json_number_value(v) < 0.0)
+        if (!is_ns_count(v))
             return failf(err, OMPB_EINVAL, ref->label,
-                         "%s: makespan_ns[%zu] is not a non-negative number", ref->where, i);
+                         "%s: ompbench.samples.makespan_ns[%zu] is not a whole number of "
+                         "nanoseconds below 2^64", ref->where, i);
         if (append_sample(in, json_number_value(v) / (double)size))
             return OMPB_ENOMEM;
     }
@@ -161,13 +172,13 @@ static int read_busy_round(const json_t *row, size_t r, const entry_ref *ref,
     if (!b)
         return OMPB_ENOMEM;
     json_array_foreach(row, t, v) {
-        if (!json_is_number(v) || json_number_value(v) < 0.0) {
+        if (!is_ns_count(v)) {
             free(b);
             return failf(err, OMPB_EINVAL, ref->label,
-                         "%s: busy_ns[%zu][%zu] is not a non-negative number", ref->where,
-                         r, t);
+                         "%s: ompbench.samples.busy_ns[%zu][%zu] is not a whole number of "
+                         "nanoseconds below 2^64", ref->where, r, t);
         }
-        b[t] = (uint64_t)json_number_value(v);
+        b[t] = (uint64_t)json_number_value(v); /* in range: checked above */
     }
     *imbalance = ompb__round_imbalance(b, threads);
     free(b);
@@ -305,6 +316,16 @@ static int check_run_type(const json_t *e, const entry_ref *ref, bool *skip, omp
                  s ? "\"" : "", s ? s : "not a string", s ? "\"" : "");
 }
 
+/* benchmarks[3] "name" for messages; control characters in the name become
+ * '?' so that the message cannot drive the terminal it is printed on. */
+static void set_where(entry_ref *ref, size_t idx, const char *name)
+{
+    snprintf(ref->where, sizeof ref->where, "benchmarks[%zu] \"%.100s\"", idx, name);
+    for (char *p = ref->where; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
 static int read_entry(const json_t *e, size_t idx, const char *label, ompb__resultfile *rf,
                       ompb_error *err)
 {
@@ -313,14 +334,11 @@ static int read_entry(const json_t *e, size_t idx, const char *label, ompb__resu
     if (!json_is_object(e) || !json_is_string(name) || !json_string_value(name)[0])
         return failf(err, OMPB_EINVAL, label,
                      "benchmarks[%zu] is not an object with a non-empty \"name\"", idx);
-    snprintf(ref.where, sizeof ref.where, "benchmarks[%zu] \"%.100s\"", idx,
-             json_string_value(name));
+    set_where(&ref, idx, json_string_value(name));
     bool skip;
     int rc = check_run_type(e, &ref, &skip, err);
     if (rc || skip)
         return rc;
-    if (json_object_get(e, "ompbench"))
-        rf->ours = true;
     ompb__rf_instance *in = find_mut(rf, json_string_value(name));
     if (in)
         return add_repetition(e, &ref, in, err);
@@ -344,6 +362,62 @@ static void settle_repetitions(ompb__resultfile *rf)
         in->samples_ns = NULL;
         in->n_samples = 0;
     }
+}
+
+/* The run an aggregate entry summarizes when it is the wanted kind
+ * ("median", "mean") and nothing else stands for that run yet; else NULL. */
+static const char *aggregate_run(const json_t *e, const char *kind,
+                                 const ompb__resultfile *rf)
+{
+    const json_t *rt = json_object_get(e, "run_type");
+    const json_t *agg = json_object_get(e, "aggregate_name");
+    const json_t *run = json_object_get(e, "run_name");
+    if (!json_is_string(rt) || strcmp(json_string_value(rt), "aggregate") != 0 ||
+        !json_is_string(agg) || strcmp(json_string_value(agg), kind) != 0 ||
+        !json_is_string(run) || !json_string_value(run)[0])
+        return NULL;
+    return ompb__resultfile_find(rf, json_string_value(run)) ? NULL
+                                                              : json_string_value(run);
+}
+
+static int read_aggregate(const json_t *e, const entry_ref *ref, const char *run,
+                          const char *kind, ompb__resultfile *rf, ompb_error *err)
+{
+    ompb__rf_instance *in;
+    int rc = new_instance(rf, run, &in);
+    if (rc || (rc = read_threads(e, NULL, ref, &in->threads, err)))
+        return rc;
+    in->aggregate = kind;
+    if (json_is_true(json_object_get(e, "error_occurred")))
+        return read_failure(e, in);
+    return read_real_time(e, ref, &in->value_ns, err);
+}
+
+/*
+ * Runs reported only by aggregates (--benchmark_report_aggregates_only): the
+ * median stands for the run, else the mean. Both are one number, so such an
+ * instance is judged on the threshold alone. Runs that have iteration
+ * entries (every ompbench instance) keep those.
+ */
+static int read_aggregates(const json_t *benchmarks, const char *label, ompb__resultfile *rf,
+                           ompb_error *err)
+{
+    static const char *const kinds[] = {"median", "mean"};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t i;
+        const json_t *e;
+        json_array_foreach(benchmarks, i, e) {
+            const char *run = aggregate_run(e, kinds[k], rf);
+            entry_ref ref = {label, ""};
+            if (!run)
+                continue;
+            set_where(&ref, i, json_string_value(json_object_get(e, "name")));
+            int rc = read_aggregate(e, &ref, run, kinds[k], rf, err);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
 }
 
 static int check_context(const json_t *root, const char *label, ompb_error *err)
@@ -384,12 +458,18 @@ static int read_root(json_t *root, const char *label, ompb__resultfile *rf,
     if (rc)
         return rc;
     size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, e) {
+    json_t *e, *benchmarks = json_object_get(root, "benchmarks");
+    json_array_foreach(benchmarks, i, e) {
         if ((rc = read_entry(e, i, label, rf, err)))
             return rc;
     }
     settle_repetitions(rf);
+    if ((rc = read_aggregates(benchmarks, label, rf, err)))
+        return rc;
+    if (rf->n == 0)
+        return failf(err, OMPB_EINVAL, label,
+                     "no benchmark results: \"benchmarks\" holds no iteration entry and "
+                     "no \"median\" or \"mean\" aggregate with a \"run_name\"");
     rf->context = json_incref(json_object_get(root, "context"));
     return (rf->path = dup_str(label)) ? 0 : OMPB_ENOMEM;
 }

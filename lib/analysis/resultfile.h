@@ -2,8 +2,9 @@
 /*
  * Result files read back for analysis: ompbench's JSON (docs/json.md, with the
  * raw per-round samples) and plain Google Benchmark JSON (one time per
- * instance, or one per repetition). Loading validates the file and reports
- * what is wrong with it, naming the file.
+ * instance, one per repetition, or only the aggregates of the repetitions).
+ * Loading validates the file and reports what is wrong with it, naming the
+ * file.
  */
 #ifndef OMPB_ANALYSIS_RESULTFILE_H
 #define OMPB_ANALYSIS_RESULTFILE_H
@@ -15,7 +16,9 @@
 
 #include "ompbench/error.h"
 
-/* One instance ("run_type": "iteration" entry; aggregates are skipped). */
+/* One instance: a "run_type": "iteration" entry (or several, one per
+ * repetition); for a run that has none (--benchmark_report_aggregates_only)
+ * its "_median" aggregate, else its "_mean" one, named by its "run_name". */
 typedef struct ompb__rf_instance {
     char *name;
     int threads;            /* 0 when the file does not say */
@@ -29,13 +32,14 @@ typedef struct ompb__rf_instance {
     bool rounds;            /* samples_ns are ompbench round times */
     double imbalance;       /* mean over rounds of max busy / mean busy; NAN
                                when the file does not say */
+    const char *aggregate;  /* "median" or "mean" when value_ns is that
+                               aggregate (no samples then); else NULL */
     bool failed;            /* "error_occurred": no value, no samples */
     char *error_message;    /* NULL unless failed */
 } ompb__rf_instance;
 
 typedef struct ompb__resultfile {
     char *path;
-    bool ours;              /* some entry carries an "ompbench" object */
     json_t *context;        /* the "context" object (owned reference) or NULL */
     ompb__rf_instance *inst;/* in file order */
     size_t n;
@@ -43,8 +47,10 @@ typedef struct ompb__resultfile {
 
 /*
  * Reads and validates path into *rf (overwritten). Returns 0; OMPB_EIO when
- * the file cannot be read, OMPB_EINVAL when it is not valid JSON or not a
- * result file (err->text: "PATH: what is wrong"), OMPB_ENOMEM. On success the
+ * the file cannot be read, OMPB_EINVAL when it is not valid JSON, not a
+ * result file, or holds no instance at all (err->text: "PATH: what is
+ * wrong"), OMPB_ENOMEM. Times must be finite in nanoseconds, and the raw
+ * makespan_ns and busy_ns values whole numbers below 2^64. On success the
  * caller releases rf with ompb__resultfile_free; on failure rf holds nothing.
  */
 int ompb__resultfile_load(const char *path, ompb__resultfile *rf, ompb_error *err);

@@ -174,41 +174,44 @@ static void imbalance_text(char *buf, size_t cap, double imbalance)
         snprintf(buf, cap, "%.3f", imbalance);
 }
 
+/* Family names come from result files: escaped for the terminal. */
 static void print_console_family(FILE *out, const ompb__scaling_family *f)
 {
-    fprintf(out, "%s (against %d thread%s)\n", f->name, f->points[0].threads,
+    ompb__put_plain(out, f->name);
+    fprintf(out, " (against %d thread%s)\n", f->points[0].threads,
             f->points[0].threads == 1 ? "" : "s");
     fprintf(out, "%8s  %12s  %8s  %10s  %9s\n", "threads", "median", "speedup",
             "efficiency", "imbalance");
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
         char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX];
+        char sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
         imbalance_text(imb, sizeof imb, p->imbalance);
-        fprintf(out, "%8d  %12s  %7.2fx  %9.1f%%  %9s\n", p->threads,
-                ompb__format_ns(t, sizeof t, p->median_ns), p->speedup,
-                p->efficiency * 100.0, imb);
+        fprintf(out, "%8d  %12s  %8s  %10s  %9s\n", p->threads,
+                ompb__format_ns(t, sizeof t, p->median_ns),
+                ompb__format_speedup(sp, sizeof sp, p->speedup),
+                ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
     }
 }
 
 static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
 {
-    fprintf(out, "#### `%s` (against %d thread%s)\n\n", f->name, f->points[0].threads,
+    fputs("#### ", out);
+    ompb__put_md_code(out, f->name, false);
+    fprintf(out, " (against %d thread%s)\n\n", f->points[0].threads,
             f->points[0].threads == 1 ? "" : "s");
     fputs("| Threads | Median | Speedup | Efficiency | Imbalance |\n"
           "|--:|--:|--:|--:|--:|\n", out);
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
         char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX];
+        char sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
         imbalance_text(imb, sizeof imb, p->imbalance);
-        fprintf(out, "| %d | %s | %.2fx | %.1f%% | %s |\n", p->threads,
-                ompb__format_ns(t, sizeof t, p->median_ns), p->speedup,
-                p->efficiency * 100.0, imb);
+        fprintf(out, "| %d | %s | %s | %s | %s |\n", p->threads,
+                ompb__format_ns(t, sizeof t, p->median_ns),
+                ompb__format_speedup(sp, sizeof sp, p->speedup),
+                ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
     }
-}
-
-static json_t *number_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *json_family(const ompb__scaling_family *f)
@@ -216,12 +219,12 @@ static json_t *json_family(const ompb__scaling_family *f)
     json_t *pts = json_array();
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
-        json_array_append_new(pts, json_pack("{s:i, s:o, s:o, s:o, s:o}", "threads",
-                                             p->threads, "median_ns",
-                                             number_or_null(p->median_ns), "speedup",
-                                             number_or_null(p->speedup), "efficiency",
-                                             number_or_null(p->efficiency), "imbalance",
-                                             number_or_null(p->imbalance)));
+        json_array_append_new(
+            pts, json_pack("{s:i, s:o, s:o, s:o, s:o}", "threads", p->threads, "median_ns",
+                           ompb__json_number_or_null(p->median_ns), "speedup",
+                           ompb__json_number_or_null(p->speedup), "efficiency",
+                           ompb__json_number_or_null(p->efficiency), "imbalance",
+                           ompb__json_number_or_null(p->imbalance)));
     }
     return json_pack("{s:s, s:i, s:o}", "name", f->name, "baseline_threads",
                      f->points[0].threads, "points", pts);
@@ -241,14 +244,14 @@ static int print_json(FILE *out, const ompb__scaling *s)
     return rc == 0 && fputc('\n', out) != EOF ? 0 : OMPB_EIO;
 }
 
-int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt)
+int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format fmt)
 {
-    if (fmt == OMPB__SCALING_JSON)
+    if (fmt == OMPB__REPORT_JSON)
         return print_json(out, s);
     for (size_t i = 0; i < s->n; i++) {
         if (i)
             fputc('\n', out);
-        if (fmt == OMPB__SCALING_MARKDOWN)
+        if (fmt == OMPB__REPORT_MARKDOWN)
             print_markdown_family(out, &s->families[i]);
         else
             print_console_family(out, &s->families[i]);
@@ -259,15 +262,4 @@ int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__scaling_format 
         fprintf(out, "\n(%zu benchmark%s measured at a single thread count not shown)\n",
                 s->single, s->single == 1 ? "" : "s");
     return ferror(out) ? OMPB_EIO : 0;
-}
-
-int ompb__scaling_parse_format(const char *text, ompb__scaling_format *fmt)
-{
-    static const char *const names[] = {"console", "markdown", "json"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(text, names[i]) == 0) {
-            *fmt = (ompb__scaling_format)i;
-            return 0;
-        }
-    return OMPB_EINVAL;
 }

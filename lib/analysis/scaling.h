@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "analysis/resultfile.h"
+#include "analysis/units.h"
 
 typedef struct ompb__scaling_point {
     int threads;
@@ -33,12 +34,6 @@ typedef struct ompb__scaling {
     size_t n;
     size_t single;          /* benchmarks measured at one thread count only */
 } ompb__scaling;
-
-typedef enum ompb__scaling_format {
-    OMPB__SCALING_CONSOLE,
-    OMPB__SCALING_MARKDOWN,
-    OMPB__SCALING_JSON
-} ompb__scaling_format;
 
 /*
  * The family name of an instance name, malloc'd (the caller frees it): the
@@ -61,18 +56,23 @@ int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out);
 void ompb__scaling_free(ompb__scaling *s);
 
 /* The table, one block per family. Returns 0, OMPB_ENOMEM or OMPB_EIO. */
-int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__scaling_format fmt);
+int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format fmt);
 
 /*
  * The strong-scaling plot as a standalone SVG document: per family, median
  * time against threads (log-log) with the ideal line t0 * T0 / T, and
  * parallel efficiency against threads with the ideal 100% line. Series are
  * polylines with ids "f<i>-time-measured", "f<i>-time-ideal",
- * "f<i>-efficiency-measured", "f<i>-efficiency-ideal". Returns 0 or OMPB_EIO.
+ * "f<i>-efficiency-measured", "f<i>-efficiency-ideal". Axes are bounded
+ * whatever the data: the time axis to OMPB__SVG_TIME_MARGIN_DECADES around
+ * the ideal line, the efficiency axis to OMPB__SVG_EFFICIENCY_MAX; a point
+ * beyond is drawn on the edge as a triangle of class "off-axis" whose title
+ * gives its value. At most about ten ticks per axis, on a 1-2-5 step.
+ * Control characters in names (which XML 1.0 forbids even as references)
+ * are written as '?'. Returns 0 or OMPB_EIO.
  */
+#define OMPB__SVG_TIME_MARGIN_DECADES 3.0
+#define OMPB__SVG_EFFICIENCY_MAX 2.0
 int ompb__scaling_svg(FILE *out, const ompb__scaling *s);
-
-/* Parses "console", "markdown" or "json". Returns 0 or OMPB_EINVAL. */
-int ompb__scaling_parse_format(const char *text, ompb__scaling_format *fmt);
 
 #endif

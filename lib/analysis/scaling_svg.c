@@ -4,7 +4,10 @@
  * external style or font), one row per benchmark family: median time against
  * threads on log-log axes, where ideal scaling is a straight line, and
  * parallel efficiency against threads, where it is flat at 100%. Threads are
- * on a log2 axis because thread counts usually double.
+ * on a log2 axis because thread counts usually double. Both y axes are
+ * bounded relative to the ideal line and carry a handful of ticks whatever
+ * the data, so the document stays small for any input; points beyond an
+ * axis are marked on its edge.
  */
 #include "analysis/scaling.h"
 
@@ -24,8 +27,12 @@
 #define OMPB__PANEL_RIGHT_X 570.0
 #define OMPB__PANEL_Y 40.0
 #define OMPB__TICK_GAP 16.0 /* px between tick labels, or they overlap */
+#define OMPB__THREAD_LABEL_GAP 24.0
+#define OMPB__MAX_INTERVALS 8 /* tick intervals per axis: 9 ticks at most */
+#define OMPB__TIME_PAD_DECADES 0.08
 #define OMPB__COLOR_MEASURED "#1f77b4"
 #define OMPB__COLOR_IDEAL "#7f7f7f"
+#define OMPB__COLOR_OFF_AXIS "#d62728"
 
 /* The value plotted for point i of a family. */
 typedef double (*value_fn)(const ompb__scaling_family *f, size_t i);
@@ -35,19 +42,46 @@ typedef struct panel {
     double x, y, w, h;
     double xlo, xhi;        /* log2 threads */
     double ylo, yhi;        /* data units (log10 of them when ylog) */
+    double ystep;           /* tick step of a linear axis */
     bool ylog;
 } panel;
 
-static void xml_text(FILE *out, const char *s)
+/* Where a value falls on a panel's y axis. A value off the axis is drawn on
+ * its edge and marked, so one wild point cannot stretch the axis until the
+ * rest is a flat line, or make it unbounded. */
+typedef enum place { PLACE_NONE, PLACE_IN, PLACE_BELOW, PLACE_ABOVE } place;
+
+/* Length of a character XML 1.0 forbids at s (C0 controls but tab, newline
+ * and return; U+FFFE and U+FFFF), 0 for an allowed one. Names are UTF-8
+ * (the JSON reader guarantees it), so nothing else is out of range. */
+static size_t forbidden_len(const unsigned char *s)
 {
-    for (; *s; s++) {
+    if (*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
+        return 1;
+    return s[0] == 0xef && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf) ? 3 : 0;
+}
+
+/* Text and attribute values: markup characters as entities, tab and line
+ * breaks as character references (an attribute would turn them into
+ * spaces), forbidden characters as '?' (not even a reference is allowed). */
+static void xml_text(FILE *out, const char *text)
+{
+    for (const unsigned char *s = (const unsigned char *)text; *s;) {
+        size_t bad = forbidden_len(s);
+        if (bad) {
+            fputc('?', out);
+            s += bad;
+            continue;
+        }
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
         case '>': fputs("&gt;", out); break;
         case '"': fputs("&quot;", out); break;
+        case '\t': case '\n': case '\r': fprintf(out, "&#%d;", *s); break;
         default: fputc(*s, out);
         }
+        s++;
     }
 }
 
@@ -56,9 +90,23 @@ static double px(const panel *p, int threads)
     return p->x + (log2((double)threads) - p->xlo) / (p->xhi - p->xlo) * p->w;
 }
 
+static place placement(const panel *p, double v)
+{
+    if (isnan(v))
+        return PLACE_NONE;
+    if (p->ylog && v <= 0.0)
+        return PLACE_BELOW; /* no logarithm: below any log axis */
+    double t = p->ylog ? log10(v) : v;
+    return t < p->ylo ? PLACE_BELOW : t > p->yhi ? PLACE_ABOVE : PLACE_IN;
+}
+
+/* y of v, clamped to the panel's edges. */
 static double py(const panel *p, double v)
 {
-    double t = p->ylog ? log10(v) : v;
+    place at = placement(p, v);
+    double t = at == PLACE_BELOW ? p->ylo
+               : at == PLACE_ABOVE ? p->yhi
+               : p->ylog ? log10(v) : v;
     return p->y + p->h - (t - p->ylo) / (p->yhi - p->ylo) * p->h;
 }
 
@@ -94,45 +142,70 @@ static double ideal_efficiency(const ompb__scaling_family *f, size_t i)
     return 1.0;
 }
 
-static void time_range(panel *p, const ompb__scaling_family *f)
+/* The smallest 1-2-5 step (times a power of ten) of at least raw. */
+static double nice_step(double raw)
 {
-    double lo = INFINITY, hi = 0.0;
+    double mag = pow(10.0, floor(log10(raw)));
+    static const double mantissas[] = {1.0, 2.0, 5.0, 10.0};
+    for (size_t i = 0; i < sizeof mantissas / sizeof mantissas[0]; i++)
+        if (mantissas[i] * mag >= raw * (1.0 - 1e-9))
+            return mantissas[i] * mag;
+    return 10.0 * mag;
+}
+
+/* log10 of the smallest and largest finite positive times, measured or ideal;
+ * false when there is none. */
+static bool time_extent(const ompb__scaling_family *f, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
     for (size_t i = 0; i < f->n; i++) {
         double v[2] = {measured_time(f, i), ideal_time(f, i)};
         for (int k = 0; k < 2; k++) {
-            if (v[k] > 0.0 && v[k] < lo)
-                lo = v[k];
-            if (v[k] > hi)
-                hi = v[k];
+            if (!(v[k] > 0.0) || !isfinite(v[k]))
+                continue;
+            *lo = fmin(*lo, log10(v[k]));
+            *hi = fmax(*hi, log10(v[k]));
         }
     }
-    if (!(hi > 0.0)) /* nothing positive to draw: any sane range will do */
-        lo = hi = 1.0;
-    p->ylog = true;
-    p->ylo = log10(lo) - 0.08;
-    p->yhi = log10(hi) + 0.08;
+    return *lo <= *hi;
 }
 
+/*
+ * The time axis covers the data but at most OMPB__SVG_TIME_MARGIN_DECADES
+ * beyond the ideal line, which spans the ratio of the thread counts: the
+ * axis stays readable and bounded (a few decades, so few ticks) however
+ * far off a measurement is. Without an ideal line (a base time of 0) the
+ * window hangs from the largest time.
+ */
+static void time_range(panel *p, const ompb__scaling_family *f)
+{
+    double lo, hi, base = f->points[0].median_ns;
+    if (!time_extent(f, &lo, &hi))
+        lo = hi = 0.0; /* nothing positive to draw: any sane range will do */
+    double top = hi, bottom = hi - 2.0 * OMPB__SVG_TIME_MARGIN_DECADES;
+    if (base > 0.0 && isfinite(base)) {
+        top = log10(base) + OMPB__SVG_TIME_MARGIN_DECADES;
+        bottom = log10(ideal_time(f, f->n - 1)) - OMPB__SVG_TIME_MARGIN_DECADES;
+    }
+    p->ylog = true;
+    p->ylo = fmax(lo, bottom) - OMPB__TIME_PAD_DECADES;
+    p->yhi = fmin(hi, top) + OMPB__TIME_PAD_DECADES;
+}
+
+/* 0 to 110% of the largest efficiency (at least the ideal 100%), at most
+ * OMPB__SVG_EFFICIENCY_MAX; the top rounded up to a whole tick step. */
 static void efficiency_range(panel *p, const ompb__scaling_family *f)
 {
     double hi = 1.0;
     for (size_t i = 0; i < f->n; i++)
-        if (isfinite(f->points[i].efficiency) && f->points[i].efficiency > hi)
+        if (f->points[i].efficiency > hi)
             hi = f->points[i].efficiency;
+    hi = fmin(hi * 1.1, OMPB__SVG_EFFICIENCY_MAX);
     p->ylog = false;
     p->ylo = 0.0;
-    p->yhi = ceil(hi * 1.1 * 4.0) / 4.0;
-}
-
-/* "10 us", "2 ms", "500 ns": tick labels need no four digits. */
-static void tick_label(char *buf, size_t cap, double ns)
-{
-    static const struct { const char *name; double ns; } units[] = {
-        {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1.0}};
-    size_t u = 0;
-    while (u + 1 < sizeof units / sizeof units[0] && ns < units[u].ns)
-        u++;
-    snprintf(buf, cap, "%g %s", ns / units[u].ns, units[u].name);
+    p->ystep = nice_step(hi / OMPB__MAX_INTERVALS);
+    p->yhi = ceil(hi / p->ystep - 1e-9) * p->ystep;
 }
 
 static void y_tick(FILE *out, const panel *p, double v, const char *label)
@@ -144,62 +217,92 @@ static void y_tick(FILE *out, const panel *p, double v, const char *label)
             y + 4, label);
 }
 
-/* Ticks at m * 10^k for the mantissas given; returns how many fell in range. */
+/* Ticks at m * 10^k for the mantissas given and every stride-th decade k;
+ * returns how many fall in range (only those far enough apart are drawn). */
 static int log_ticks(FILE *out, const panel *p, const double *mantissas, size_t n,
-                     bool draw)
+                     int stride, bool draw)
 {
     int count = 0;
     double last_y = INFINITY;
-    for (int k = (int)floor(p->ylo); k <= (int)ceil(p->yhi); k++)
+    for (int k = (int)floor(p->ylo); k <= (int)ceil(p->yhi); k++) {
+        if (((k % stride) + stride) % stride != 0)
+            continue;
         for (size_t m = 0; m < n; m++) {
             double v = mantissas[m] * pow(10.0, k), lv = log10(v);
             char label[OMPB__UNIT_TEXT_MAX];
-            if (lv < p->ylo || lv > p->yhi || last_y - py(p, v) < OMPB__TICK_GAP)
+            if (lv < p->ylo || lv > p->yhi)
                 continue;
             count++;
-            last_y = py(p, v);
-            if (!draw)
+            if (!draw || last_y - py(p, v) < OMPB__TICK_GAP)
                 continue;
-            tick_label(label, sizeof label, v);
-            y_tick(out, p, v, label);
+            last_y = py(p, v);
+            y_tick(out, p, v, ompb__format_ns_short(label, sizeof label, v));
         }
+    }
     return count;
 }
 
-/* 1-2-5 ticks on a wide range; every integer mantissa when that gives fewer
- * than three, which happens when the times span less than a decade. */
+/* Ticks on the value range's two ends, for a range inside one decade that
+ * holds no integer mantissa. */
+static void end_ticks(FILE *out, const panel *p)
+{
+    char label[OMPB__UNIT_TEXT_MAX];
+    double ends[2] = {pow(10.0, p->ylo + OMPB__TIME_PAD_DECADES),
+                      pow(10.0, p->yhi - OMPB__TIME_PAD_DECADES)};
+    for (int i = 0; i < 2; i++)
+        y_tick(out, p, ends[i], ompb__format_ns(label, sizeof label, ends[i]));
+}
+
+/* Decades between ticks so that at most OMPB__MAX_INTERVALS fit: 1, 2, 5,
+ * 10, ... */
+static int decade_stride(const panel *p)
+{
+    double step = nice_step((p->yhi - p->ylo) / OMPB__MAX_INTERVALS);
+    return step < 1.0 ? 1 : (int)lround(step);
+}
+
+/* 1-2-5 ticks when that gives three to nine; every integer mantissa when it
+ * gives fewer (times within a decade or so); every stride-th decade, stride
+ * on a 1-2-5 step, when even 1-2-5 gives too many. */
 static void time_ticks(FILE *out, const panel *p)
 {
     static const double coarse[] = {1.0, 2.0, 5.0};
     static const double fine[] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0};
-    if (log_ticks(out, p, coarse, 3, false) >= 3)
-        log_ticks(out, p, coarse, 3, true);
-    else if (log_ticks(out, p, fine, 9, true) == 0) {
-        char label[OMPB__UNIT_TEXT_MAX];
-        double ends[2] = {pow(10.0, p->ylo + 0.08), pow(10.0, p->yhi - 0.08)};
-        for (int i = 0; i < 2; i++)
-            y_tick(out, p, ends[i], ompb__format_ns(label, sizeof label, ends[i]));
-    }
+    static const double decade[] = {1.0};
+    int n = log_ticks(out, p, coarse, 3, 1, false);
+    if (n >= 3 && n <= OMPB__MAX_INTERVALS + 1)
+        log_ticks(out, p, coarse, 3, 1, true);
+    else if (n < 3 && log_ticks(out, p, fine, 9, 1, true) == 0)
+        end_ticks(out, p);
+    else if (n > OMPB__MAX_INTERVALS + 1)
+        log_ticks(out, p, decade, 1, decade_stride(p), true);
 }
 
+/* Integer steps: adding a step to a huge value would not change it. */
 static void efficiency_ticks(FILE *out, const panel *p)
 {
-    double step = p->yhi > 2.0 ? 0.5 : 0.25;
-    for (double v = 0.0; v <= p->yhi + 1e-9; v += step) {
+    int n = (int)lround(p->yhi / p->ystep);
+    for (int i = 0; i <= n; i++) {
         char label[OMPB__UNIT_TEXT_MAX];
-        snprintf(label, sizeof label, "%.0f%%", v * 100.0);
-        y_tick(out, p, v, label);
+        snprintf(label, sizeof label, "%.0f%%", (double)i * p->ystep * 100.0);
+        y_tick(out, p, (double)i * p->ystep, label);
     }
 }
 
 static void frame(FILE *out, const panel *p, const ompb__scaling_family *f,
                   const char *y_title)
 {
+    double last_x = -INFINITY;
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
                  "stroke=\"#999999\"/>\n", p->x, p->y, p->w, p->h);
-    for (size_t i = 0; i < f->n; i++)
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n",
-                px(p, f->points[i].threads), p->y + p->h + 16, f->points[i].threads);
+    for (size_t i = 0; i < f->n; i++) {
+        double x = px(p, f->points[i].threads);
+        if (x - last_x < OMPB__THREAD_LABEL_GAP)
+            continue; /* many close thread counts: labels would overlap */
+        last_x = x;
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n", x,
+                p->y + p->h + 16, f->points[i].threads);
+    }
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">threads</text>\n",
             p->x + p->w / 2, p->y + p->h + 34);
     double ty = p->y + p->h / 2, tx = p->x - 70;
@@ -207,11 +310,9 @@ static void frame(FILE *out, const panel *p, const ompb__scaling_family *f,
                  "transform=\"rotate(-90 %.1f %.1f)\">%s</text>\n", tx, ty, tx, ty, y_title);
 }
 
-static bool drawable(const panel *p, double v)
-{
-    return isfinite(v) && (!p->ylog || v > 0.0);
-}
-
+/* The line joins the points, those off the axis at its edge; a time of 0
+ * has no place on a log axis, so the line skips it (its marker still shows
+ * it, below the axis). */
 static void series(FILE *out, const panel *p, const ompb__scaling_family *f, size_t fi,
                    const char *id, value_fn value, bool ideal)
 {
@@ -222,7 +323,7 @@ static void series(FILE *out, const panel *p, const ompb__scaling_family *f, siz
     const char *sep = "";
     for (size_t i = 0; i < f->n; i++) {
         double v = value(f, i);
-        if (!drawable(p, v))
+        if (placement(p, v) == PLACE_NONE || (p->ylog && v <= 0.0))
             continue;
         fprintf(out, "%s%.1f,%.1f", sep, px(p, f->points[i].threads), py(p, v));
         sep = " ";
@@ -230,19 +331,35 @@ static void series(FILE *out, const panel *p, const ompb__scaling_family *f, siz
     fputs("\"/>\n", out);
 }
 
+/* A point inside the axis is a circle; one beyond it a triangle just inside
+ * the edge, its tip on the edge, pointing the way the value lies. */
+static void marker_shape(FILE *out, double x, double y, place at)
+{
+    if (at == PLACE_IN) {
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\">", x, y,
+                OMPB__COLOR_MEASURED);
+        return;
+    }
+    double base = at == PLACE_ABOVE ? y + 10.0 : y - 10.0;
+    fprintf(out, "<polygon class=\"off-axis\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
+                 "fill=\"%s\">", x, y, x - 6.0, base, x + 6.0, base, OMPB__COLOR_OFF_AXIS);
+}
+
 static void markers(FILE *out, const panel *p, const ompb__scaling_family *f, value_fn value)
 {
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *pt = &f->points[i];
-        char t[OMPB__UNIT_TEXT_MAX];
+        char t[OMPB__UNIT_TEXT_MAX], sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
         double v = value(f, i);
-        if (!drawable(p, v))
+        place at = placement(p, v);
+        if (at == PLACE_NONE)
             continue;
-        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%d "
-                     "threads: %s, speedup %.2fx, efficiency %.1f%%</title></circle>\n",
-                px(p, pt->threads), py(p, v), OMPB__COLOR_MEASURED, pt->threads,
-                ompb__format_ns(t, sizeof t, pt->median_ns), pt->speedup,
-                pt->efficiency * 100.0);
+        marker_shape(out, px(p, pt->threads), py(p, v), at);
+        fprintf(out, "<title>%d threads: %s, speedup %s, efficiency %s%s</title></%s>\n",
+                pt->threads, ompb__format_ns(t, sizeof t, pt->median_ns),
+                ompb__format_speedup(sp, sizeof sp, pt->speedup),
+                ompb__format_efficiency(eff, sizeof eff, pt->efficiency),
+                at == PLACE_IN ? "" : " (off the axis)", at == PLACE_IN ? "circle" : "polygon");
     }
 }
 
@@ -264,7 +381,7 @@ static void legend(FILE *out, const panel *p, bool top_right)
 static void time_panel(FILE *out, const ompb__scaling_family *f, size_t fi, double top)
 {
     panel p = {OMPB__PANEL_LEFT_X, top + OMPB__PANEL_Y, OMPB__PANEL_W, OMPB__PANEL_H,
-               0, 0, 0, 0, true};
+               0, 0, 0, 0, 0, true};
     x_range(&p, f);
     time_range(&p, f);
     fprintf(out, "<g class=\"panel time\">\n");
@@ -281,7 +398,7 @@ static void efficiency_panel(FILE *out, const ompb__scaling_family *f, size_t fi
                              double top)
 {
     panel p = {OMPB__PANEL_RIGHT_X, top + OMPB__PANEL_Y, OMPB__PANEL_W, OMPB__PANEL_H,
-               0, 0, 0, 0, false};
+               0, 0, 0, 0, 0, false};
     x_range(&p, f);
     efficiency_range(&p, f);
     fprintf(out, "<g class=\"panel efficiency\">\n");

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # `ompbench compare` and `ompbench scaling` from the command line, on the
 # crafted files of tests/data/compare: exit statuses, one-line messages that
-# name the bad file, no output file after a failure, a valid SVG with the
-# expected series. Usage: analysis_cli.sh BUILD_DIR SOURCE_DIR
+# name the bad file, no output file after a failure, SVGs that real XML
+# parsers (xmllint, Python's xml.etree) accept, with the expected series, and
+# that stay small on hostile input. Usage: analysis_cli.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
 src=$2
@@ -30,6 +31,11 @@ run() {
 }
 has() { grep -qF -- "$1" "$2" || { cat "$2" >&2; fail "'$1' not in $2"; }; }
 lacks() { ! grep -qF -- "$1" "$2" || fail "'$1' unexpectedly in $2"; }
+xml_ok() { # FILE is well-formed XML for both parsers
+  xmllint --noout "$1" || fail "xmllint rejects $1"
+  "$py" -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$1" ||
+    fail "xml.etree rejects $1"
+}
 only_files() { # the temporary directory holds exactly these names
   local got
   got=$(cd "$tmp" && ls | tr '\n' ' ')
@@ -37,13 +43,30 @@ only_files() { # the temporary directory holds exactly these names
 }
 
 [ -x "$tool" ] || fail "$tool not built"
+command -v xmllint >/dev/null || fail "xmllint not installed (Debian libxml2-utils)"
 
 # Every verdict; --fail-on-regression turns regressions into status 1.
 run 0 "$tool" compare "$data/base.json" "$data/head.json"
-has "2 regressed, 1 improved, 3 untouched, 1 new, 2 missing, 1 with too few samples" "$tmp/out"
+has "2 regressed, 1 improved, 3 untouched, 1 new, 1 missing, 1 failed, 1 with too few samples" "$tmp/out"
+has "failed in HEAD: benchmark left its loop early" "$tmp/out"
 run 1 "$tool" compare --fail-on-regression "$data/base.json" "$data/head.json"
 run 0 "$tool" compare --fail-on-regression "$data/base.json" "$data/base.json"
-has "0 regressed, 0 improved, 9 untouched, 0 new, 0 missing; geometric mean change +0.00%" "$tmp/out"
+has "0 regressed, 0 improved, 9 untouched, 0 new, 0 missing, 0 failed; geometric mean change +0.00%" "$tmp/out"
+# A failure in HEAD without any regression also fails the CI gate.
+"$py" - "$data/base.json" "$tmp/failed_head.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = next(b for b in d["benchmarks"] if b.get("run_type", "iteration") == "iteration")
+e["error_occurred"] = True
+e["error_message"] = "benchmark left its loop early"
+for k in ("stats", "samples"):
+    e.get("ompbench", {}).pop(k, None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run 1 "$tool" compare --fail-on-regression "$data/base.json" "$tmp/failed_head.json"
+has "0 regressed" "$tmp/out"
+has "1 failed" "$tmp/out"
+rm -f "$tmp/failed_head.json"
 
 # The threshold edge: "edge" moves by exactly 5%, "edge_above" by 5.1%.
 run 0 "$tool" compare --threshold 4.99 "$data/base.json" "$data/head.json"
@@ -51,7 +74,8 @@ has "3 regressed" "$tmp/out"
 run 0 "$tool" compare --threshold=5.2% "$data/base.json" "$data/head.json"
 has "1 regressed" "$tmp/out"
 run 0 "$tool" compare --alpha 0.5 "$data/base.json" "$data/head.json"
-has "4 regressed" "$tmp/out" # wide (p = 0.315) and few now count too
+has "3 regressed" "$tmp/out" # wide (p = 0.315) now counts; few has 3 rounds a side
+has "3 vs 3 samples: the U test needs 5 per side" "$tmp/out"
 
 # Formats; the markdown and JSON reports go to files atomically.
 run 0 "$tool" compare --format markdown --output "$tmp/cmp.md" "$data/base.json" "$data/head.json"
@@ -62,7 +86,7 @@ run 0 "$tool" compare --format json "$data/base.json" "$data/head.json"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 s = doc["summary"]
-assert (s["regressed"], s["improved"], s["untouched"], s["new"], s["missing"]) == (2, 1, 3, 1, 2), s
+assert (s["regressed"], s["improved"], s["untouched"], s["new"], s["missing"], s["failed"]) == (2, 1, 3, 1, 1, 1), s
 assert {r["name"]: r["verdict"] for r in doc["instances"]}["few[t=2]"] == "too_few_samples"
 PY
 
@@ -75,12 +99,22 @@ has "different runtime environments" "$tmp/err"
 
 # Plain Google Benchmark JSON: threshold only, and said so.
 run 0 "$tool" compare "$data/gbench_base.json" "$data/gbench_head.json"
-has "3 instance(s) have no raw samples (plain Google Benchmark JSON): threshold only." "$tmp/out"
+has "3 instance(s) have no raw samples (plain Google Benchmark JSON: one run, or aggregates only): threshold only." "$tmp/out"
 has "1 regressed, 1 improved, 1 untouched" "$tmp/out"
+
+# --benchmark_report_aggregates_only: the medians (else means) are compared,
+# so a regression fails the check; a file with no usable entry is refused.
+run 1 "$tool" compare --fail-on-regression "$data/gbench_agg_base.json" "$data/gbench_agg_head.json"
+has "1 regressed, 0 improved, 1 untouched" "$tmp/out"
+has "threshold only (median aggregate vs median aggregate, no samples)" "$tmp/out"
+has "threshold only (mean aggregate vs mean aggregate, no samples)" "$tmp/out"
+run 2 "$tool" compare --fail-on-regression "$data/gbench_agg_unusable.json" "$data/gbench_agg_head.json"
+has "ompbench compare: $data/gbench_agg_unusable.json: no benchmark results" "$tmp/err"
 
 # Bad files: status 2, one line naming the file, nothing written.
 only_files cmp.md err out
-for f in truncated.json not_json.txt wrong_schema.json no_samples.json missing.json; do
+for f in truncated.json not_json.txt wrong_schema.json no_samples.json missing.json \
+         gbench_agg_unusable.json; do
   run 2 "$tool" compare --output "$tmp/never.md" "$data/base.json" "$data/$f"
   has "ompbench compare: $data/$f: " "$tmp/err"
   [ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line for $f"
@@ -110,11 +144,7 @@ only_files cmp.md err out
 run 0 "$tool" scaling --svg "$tmp/s.svg" "$data/scaling.json"
 has "triad[1048576] (against 1 thread)" "$tmp/out"
 has "       4      300.0 ns     3.33x       83.3%" "$tmp/out"
-if command -v xmllint >/dev/null; then
-  xmllint --noout "$tmp/s.svg" || fail "xmllint rejects the SVG"
-else
-  echo "note: xmllint not installed (Debian libxml2-utils); using Python's parser only" >&2
-fi
+xml_ok "$tmp/s.svg"
 "$py" - "$tmp/s.svg" <<'PY'
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
@@ -132,6 +162,58 @@ PY
 run 0 "$tool" scaling --format markdown --output "$tmp/s.md" "$data/scaling.json"
 has "| 2 | 520.0 ns | 1.92x | 96.2% | 1.020 |" "$tmp/s.md"
 rm -f "$tmp/s.md" "$tmp/s.svg"
+
+# Hostile input: control characters and markup in a name, efficiency 5e299,
+# 1 ms against 1 ns, a time of 0. It finishes, the SVG is small and parses,
+# and no escape character reaches the terminal.
+run 0 timeout 60 "$tool" scaling --svg "$tmp/h.svg" "$data/scaling_hostile.json"
+[ "$(wc -c <"$tmp/h.svg")" -lt 60000 ] || fail "SVG of 4 families is $(wc -c <"$tmp/h.svg") bytes"
+xml_ok "$tmp/h.svg"
+"$py" - "$tmp/h.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+names = [g.get("data-name") for g in root.iter(ns + "g") if g.get("class") == "family"]
+assert names == ['ctl<&"]]>??[31m\x7f`?\ttab', "huge", "ms_vs_ns", "zero"], names
+off = [p for p in root.iter(ns + "polygon") if p.get("class") == "off-axis"]
+assert len(off) == 7, len(off)
+for panel in (g for g in root.iter(ns + "g") if (g.get("class") or "").startswith("panel")):
+    ticks = [l for l in panel.iter(ns + "line") if l.get("stroke") == "#e5e5e5"]
+    assert 2 <= len(ticks) <= 9, len(ticks)
+PY
+! grep -q $'\x1b' "$tmp/out" || fail "raw escape character on the terminal"
+has 'ctl<&"]]>\x01\x1B[31m' "$tmp/out"
+rm -f "$tmp/h.svg"
+
+# A failure to commit the SVG (here a rename that fails, injected with
+# LD_PRELOAD) must not leave the table, committed just before, behind.
+if cc -shared -fPIC -o "$tmp/failrename.so" -x c - -ldl 2>"$tmp/cc.err" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+int rename(const char *from, const char *to)
+{
+    size_t n = strlen(to);
+    if (n >= 8 && strcmp(to + n - 8, "fail.svg") == 0) {
+        errno = EIO;
+        return -1;
+    }
+    int (*real)(const char *, const char *);
+    *(void **)&real = dlsym(RTLD_NEXT, "rename");
+    return real(from, to);
+}
+C
+then
+  run 2 env LD_PRELOAD="$tmp/failrename.so" ASAN_OPTIONS=verify_asan_link_order=0 \
+    "$tool" scaling --output "$tmp/t.txt" --svg "$tmp/fail.svg" "$data/scaling.json"
+  has "fail.svg" "$tmp/err"
+  rm -f "$tmp/failrename.so" "$tmp/cc.err"
+  only_files cmp.md err out
+else
+  echo "note: no C compiler for the rename shim; commit-failure check skipped" >&2
+  rm -f "$tmp/cc.err"
+fi
 run 2 "$tool" scaling --svg "$tmp/never.svg" "$data/truncated.json"
 has "ompbench scaling: $data/truncated.json: not valid JSON" "$tmp/err"
 only_files cmp.md err out

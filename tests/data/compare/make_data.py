@@ -198,3 +198,47 @@ scaling = [
     entry("fib[20]", [40.0] * 5, threads=1),
 ]
 write("scaling.json", result(scaling))
+
+# Google Benchmark with --benchmark_report_aggregates_only: no iteration
+# entries, only the aggregates of each run (grouped by run_name). BM_sort has
+# a median (which stands for it), BM_copy only a mean (the fallback).
+def gbench_aggregates(run, kinds_times, reps=5):
+    out = []
+    for agg, t in kinds_times:
+        out.append({"name": run + "_" + agg, "family_index": 0,
+                    "per_family_instance_index": 0, "run_name": run,
+                    "run_type": "aggregate", "repetitions": reps, "threads": 1,
+                    "aggregate_name": agg, "iterations": reps, "real_time": t,
+                    "cpu_time": t, "time_unit": "us"})
+    return out
+
+
+write("gbench_agg_base.json", {"context": gb_ctx, "benchmarks":
+      gbench_aggregates("BM_sort/1024", [("mean", 10.2), ("median", 10.0),
+                                          ("stddev", 0.3)]) +
+      gbench_aggregates("BM_copy/64", [("mean", 2.0), ("stddev", 0.1)])})
+write("gbench_agg_head.json", {"context": gb_ctx, "benchmarks":
+      gbench_aggregates("BM_sort/1024", [("mean", 10.3), ("median", 10.1),
+                                          ("stddev", 0.3)]) +
+      gbench_aggregates("BM_copy/64", [("mean", 2.5), ("stddev", 0.1)])})
+# Only spread aggregates: nothing stands for the run, so no instance at all.
+write("gbench_agg_unusable.json", {"context": gb_ctx, "benchmarks":
+      gbench_aggregates("BM_sort/1024", [("stddev", 0.3), ("cv", 0.03)])})
+
+
+# Scaling on hostile input: names with markup, control characters (XML 1.0
+# forbids them even as references), a backtick and U+FFFE; times 1e300 ns
+# against 1 ns (efficiency 5e299), 1 ms against 1 ns, and a time of 0.
+def plain(name, ns, threads):
+    return {"name": name, "run_name": name, "run_type": "iteration",
+            "repetitions": 1, "repetition_index": 0, "threads": threads,
+            "iterations": 1, "real_time": ns, "cpu_time": ns, "time_unit": "ns"}
+
+
+HOSTILE = "ctl<&\"]]>\u0001\u001b[31m\u007f`\ufffe\ttab"
+write("scaling_hostile.json", {"benchmarks": [
+    plain(HOSTILE + "[t=1]", 1000.0, 1), plain(HOSTILE + "[t=2]", 600.0, 2),
+    plain("huge[t=1]", 1e300, 1), plain("huge[t=2]", 1.0, 2),
+    plain("ms_vs_ns[t=1]", 1e6, 1), plain("ms_vs_ns[t=2]", 1.0, 2),
+    plain("ms_vs_ns[t=64]", 2.0, 64),
+    plain("zero[t=1]", 100.0, 1), plain("zero[t=2]", 0.0, 2)]})
