@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "grow.h"
 #include "hooks/codec.h"
 #include "ompbench/error.h"
 
@@ -61,14 +62,8 @@ int ompb_register(const ompb_benchmark *bench)
 {
     if (validate(bench) != 0)
         return OMPB_EINVAL;
-    if (n_benches == cap_benches) {
-        size_t cap = cap_benches ? 2 * cap_benches : 64;
-        const ompb_benchmark **grown = realloc(benches, cap * sizeof *grown);
-        if (!grown)
-            return OMPB_ENOMEM;
-        benches = grown;
-        cap_benches = cap;
-    }
+    if (!ompb__grow((void **)&benches, &cap_benches, n_benches + 1, sizeof *benches, 64))
+        return OMPB_ENOMEM;
     benches[n_benches++] = bench;
     return 0;
 }

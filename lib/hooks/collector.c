@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../cli.h"
+#include "../grow.h"
 #include "../clock.h"
 
 /* Violations kept as text; more are only counted. */
@@ -56,19 +57,9 @@ struct ompb__collector {
 
 static bool grow(ompb__collector *c, void **buf, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return true;
-    if (c->fail_alloc && --c->fail_alloc == 0)
+    if (need > *cap && c->fail_alloc && --c->fail_alloc == 0)
         return false;
-    size_t cap2 = *cap ? *cap * 2 : 16;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*buf, cap2 * elem);
-    if (!p)
-        return false;
-    *buf = p;
-    *cap = cap2;
-    return true;
+    return ompb__grow(buf, cap, need, elem, 16);
 }
 
 static void vviolation(ompb__collector *c, const char *fmt, va_list ap)

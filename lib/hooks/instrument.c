@@ -17,6 +17,7 @@
 
 #include "ompbench/version.h"
 
+#include "../grow.h"
 #include "hooks_internal.h"
 
 /* Initial room for round aggregates; doubled as needed. */
@@ -35,21 +36,6 @@ static bool bounds_lost;       /* out of memory while buffering */
 /* Commands of one flush, reused between instances. */
 static ompb__cmd *flush_cmds;
 static size_t cap_cmds;
-
-static bool reserve(void **buf, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t cap2 = *cap ? *cap : INITIAL_PAIRS;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*buf, cap2 * elem);
-    if (!p)
-        return false;
-    *buf = p;
-    *cap = cap2;
-    return true;
-}
 
 static bool walltime_live(void)
 {
@@ -77,7 +63,7 @@ static void flush_instance(const ompb__instance *inst)
     char escaped[OMPB__STRING_MAX + 1];
     int32_t pid = (int32_t)getpid();
     size_t n_markers = bounds_lost ? 0 : n_bounds;
-    if (!reserve((void **)&flush_cmds, &cap_cmds, n_markers + 2, sizeof *flush_cmds)) {
+    if (!ompb__grow((void **)&flush_cmds, &cap_cmds, n_markers + 2, sizeof *flush_cmds, INITIAL_PAIRS)) {
         ompb__transport_disable("out of memory while sending markers");
         return;
     }
@@ -136,7 +122,7 @@ void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns)
 {
     if (mode != OMPB__MODE_WALLTIME || bounds_lost)
         return;
-    if (!reserve((void **)&bounds, &cap_bounds, n_bounds + 2, sizeof *bounds)) {
+    if (!ompb__grow((void **)&bounds, &cap_bounds, n_bounds + 2, sizeof *bounds, INITIAL_PAIRS)) {
         bounds_lost = true;
         return;
     }
