@@ -23,9 +23,7 @@
 typedef struct run {
     ompb__config cfg;
     const char *argv0;
-    ompb__instance *all;        /* every instance */
-    size_t n_all;
-    ompb__instance *sel;        /* copies of the selected instances */
+    ompb__instance *sel;        /* the selected instances, in registration order */
     size_t n_sel;
     ompb__topology *topo;
     ompb__pin_plan **plans;     /* [n_sel] */
@@ -52,15 +50,14 @@ static int select_instances(run *r, ompb_error *err)
     const ompb__config *cfg = &r->cfg;
     if (ompb__registry_error())
         return ompb__error_set(err, OMPB_EINVAL, "%s", ompb__registry_error());
-    if (ompb__instances_expand(cfg->threads, cfg->n_threads, cfg->default_threads, &r->all,
-                               &r->n_all, err) != 0)
+    size_t n_all;
+    if (ompb__instances_expand(cfg->threads, cfg->n_threads, cfg->default_threads, &r->sel,
+                               &n_all, err) != 0)
         return OMPB_EINVAL;
-    r->sel = calloc(r->n_all ? r->n_all : 1, sizeof *r->sel);
-    if (!r->sel)
-        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
-    for (size_t i = 0; i < r->n_all; i++)
-        if (selected(cfg, &r->all[i]))
-            r->sel[r->n_sel++] = r->all[i];
+    /* Keep the selected instances, compacted to the front of the array. */
+    for (size_t i = 0; i < n_all; i++)
+        if (selected(cfg, &r->sel[i]))
+            r->sel[r->n_sel++] = r->sel[i];
     if (r->n_sel > 0)
         return 0;
     if (cfg->exact)
@@ -169,7 +166,6 @@ static void run_free(run *r)
     if (r->topo)
         ompb__topology_close(r->topo);
     free(r->sel);
-    free(r->all);
     ompb__config_release(&r->cfg);
 }
 
