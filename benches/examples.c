@@ -9,11 +9,11 @@
  * results through ompb_black_box, so the compiler can neither hoist the work
  * out of the timed loop nor drop it. `make bench` runs the whole suite.
  */
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
 #include <ompbench.h>
 
 #include "algorithms.h"

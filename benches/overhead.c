@@ -13,11 +13,11 @@
  * Usage: overhead [--quick]   (--quick: few repetitions, for the CTest smoke)
  * Figures and how to read them: docs/performance.md.
  */
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
 #include <ompbench.h>
 
 #include "clock.h"

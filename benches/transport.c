@@ -20,6 +20,8 @@
  * transport [--test] (--test: tiny counts, a smoke run that checks that
  * everything works; its figures mean nothing).
  */
+#include "hooks/transport.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -36,7 +38,6 @@
 #include "clock.h"
 #include "hooks/codec.h"
 #include "hooks/instrument.h"
-#include "hooks/transport.h"
 
 #define BLOCKS 40
 #define TRIPS_PER_BLOCK 500

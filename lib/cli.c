@@ -17,13 +17,11 @@
 #include <omp.h>
 
 #include "clock.h"
+#include "constants.h"
+#include "error.h"
 #include "topology.h"
 
-#define MAX_THREADS 4096
-#define THREADS_ACCEPTED "N, N,M,... (no repeats), A..B (powers of two plus the ends) or max, with 1 <= N <= 4096"
-/* Rounds are recorded in arrays sized up front; this bounds them. */
-#define MAX_SAMPLE_COUNT 1000000
-#define MAX_SAMPLE_SIZE (UINT64_C(1) << 40)
+#define THREADS_ACCEPTED "N, N,M,... (no repeats), A..B (powers of two plus the ends) or max, with 1 <= N <= " OMPB__STR(OMPB__MAX_THREADS)
 
 typedef enum { ARG_NONE, ARG_REQUIRED } arg_kind;
 
@@ -88,7 +86,7 @@ int ompb__parse_thread_list(const char *text, int max_threads, int *out, size_t 
             goto bad;
         memcpy(lo_s, text, len);
         lo_s[len] = '\0';
-        if (parse_positive_int(lo_s, MAX_THREADS, &lo) || parse_positive_int(dots + 2, MAX_THREADS, &hi)
+        if (parse_positive_int(lo_s, OMPB__MAX_THREADS, &lo) || parse_positive_int(dots + 2, OMPB__MAX_THREADS, &hi)
             || hi < lo)
             goto bad;
         return expand_range(lo, hi, out, cap, n);
@@ -101,7 +99,7 @@ int ompb__parse_thread_list(const char *text, int max_threads, int *out, size_t 
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         long v;
-        if (parse_positive_int(tok, MAX_THREADS, &v) || k == cap)
+        if (parse_positive_int(tok, OMPB__MAX_THREADS, &v) || k == cap)
             goto bad;
         for (size_t j = 0; j < k; j++)
             if (out[j] == (int)v)
@@ -146,7 +144,7 @@ static int opt_filter(ompb__config *cfg, const char *opt, const char *value, omp
 static int opt_count(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
     bool count = strcmp(opt, "--sample-count") == 0;
-    uint64_t max = count ? MAX_SAMPLE_COUNT : MAX_SAMPLE_SIZE;
+    uint64_t max = count ? OMPB__MAX_SAMPLE_COUNT : OMPB__MAX_SAMPLE_SIZE;
     if (parse_u64(value, max, count ? &cfg->sample_count : &cfg->sample_size) != 0)
         return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 1 to %" PRIu64 ")",
                                opt, value, max);
@@ -249,11 +247,11 @@ static int default_threads_from_env(ompb__config *cfg, ompb_error *err)
         len = sizeof first - 1;
     memcpy(first, env + skip, len);
     first[len] = '\0';
-    if (parse_positive_int(first, MAX_THREADS, &v) != 0)
+    if (parse_positive_int(first, OMPB__MAX_THREADS, &v) != 0)
         return ompb__error_set(err, OMPB_EINVAL,
                                "OMP_NUM_THREADS: invalid value '%s' (accepted: a positive integer up to %d, "
                                "optionally followed by ,N for nested levels)",
-                               env, MAX_THREADS);
+                               env, OMPB__MAX_THREADS);
     cfg->default_threads = (int)v;
     return 0;
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
 #define OMPB__MAX_THREAD_LIST 64
 
@@ -66,9 +66,5 @@ int ompb__parse_thread_list(const char *text, int max_threads, int *out, size_t 
 
 /* The --help text. */
 void ompb__config_usage(const char *argv0, void *stream /* FILE* */);
-
-/* Sets err->code and a printf-formatted err->text; returns code. NULL err is fine. */
-int ompb__error_set(ompb_error *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 #endif

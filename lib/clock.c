@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
 #define CLOCK_COST_SAMPLES 64
 #define CLOCK_COST_READS 64

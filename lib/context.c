@@ -21,8 +21,9 @@
 #include <unistd.h>
 
 #include <omp.h>
+#include <ompbench/version.h>
 
-#include "ompbench/version.h"
+#include "constants.h"
 
 #ifndef OMPB_BUILD_TYPE
 #define OMPB_BUILD_TYPE "unknown"
@@ -577,7 +578,7 @@ json_t *ompb__context_to_json(const ompb__context *ctx)
                      jstr(ctx->executable), "num_cpus", cpus, "mhz_per_cpu", (json_int_t)ctx->mhz,
                      "cpu_scaling_enabled", ctx->scaling_enabled, "caches", ctx->caches,
                      "load_avg", load_json(ctx), "library_build_type",
-                     debug_build() ? "debug" : "release", "json_schema_version", 1,
+                     debug_build() ? "debug" : "release", "json_schema_version", OMPB__JSON_SCHEMA_VERSION,
                      "ompbench", ompbench_json(ctx));
 }
 

@@ -3,11 +3,12 @@
  * Error codes and messages: the strings behind OMPB_E* codes, and the helper
  * that fills an ompb_error with a one-line message for the user.
  */
+#include "error.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "cli.h"
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
 const char *ompb_strerror(int code)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* main() for benchmark binaries (the ompbench::main target). */
-#include "ompbench/run.h"
+#include <ompbench/run.h>
 
 int main(int argc, char **argv)
 {

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "error.h"
 
 int ompb__outfile_open(ompb__outfile *of, const char *path, ompb_error *err)
 {

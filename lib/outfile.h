@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
 typedef struct ompb__outfile {
     FILE *fp;

@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "grow.h"
-#include "hooks/codec.h"
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
-#define MAX_THREADS 4096
+#include "constants.h"
+#include "error.h"
+#include "grow.h"
+#include "utf8.h"
+
 
 static const ompb_benchmark **benches;
 static size_t n_benches, cap_benches;
@@ -48,8 +49,8 @@ static int validate(const ompb_benchmark *b)
     if (b->n_threads && !b->threads)
         return reject(b, "n_threads is set but there is no thread list");
     for (size_t i = 0; i < b->n_threads; i++)
-        if (b->threads[i] < 1 || b->threads[i] > MAX_THREADS)
-            return reject(b, "thread counts must be 1 to 4096 (OMPB_THREADS)");
+        if (b->threads[i] < 1 || b->threads[i] > OMPB__MAX_THREADS)
+            return reject(b, "thread counts must be 1 to " OMPB__STR(OMPB__MAX_THREADS) " (OMPB_THREADS)");
     return 0;
 }
 

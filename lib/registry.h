@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ompbench/bench.h"
-#include "ompbench/error.h"
+#include <ompbench/bench.h>
+#include <ompbench/error.h>
 
 #define OMPB__NAME_MAX 256
 #define OMPB__URI_MAX 512

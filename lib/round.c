@@ -16,12 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <omp.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <omp.h>
+
 #include "clock.h"
+#include "constants.h"
 #include "hooks/instrument.h"
 #include "state.h"
 #include "topology.h"
@@ -35,9 +36,7 @@
  * overshoot by orders of magnitude. */
 #define MAX_GROWTH 10.0
 #define BARRIER_COST_REPS 200
-#define BARRIER_COST_CACHE 4097      /* thread counts cached: 1..4096 */
-/* A sample size this large means the round time does not grow with it. */
-#define MAX_SAMPLE_SIZE (UINT64_C(1) << 40)
+#define BARRIER_COST_CACHE (OMPB__MAX_THREADS + 1) /* thread counts cached */
 
 typedef enum { PHASE_CALIBRATE, PHASE_WARMUP, PHASE_MEASURE, PHASE_DONE } phase;
 
@@ -207,7 +206,7 @@ static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
         tm->t_warmup = ompb__now_ns();
         return;
     }
-    if (tm->sample_size >= MAX_SAMPLE_SIZE) {
+    if (tm->sample_size >= OMPB__MAX_SAMPLE_SIZE) {
         fail(tm, "%s: %" PRIu64 " iterations took only %" PRIu64 " ns: the round time does not "
              "grow with the sample size (does the body ignore ompb_iter_begin()'s count?)",
              tm->inst->name, tm->sample_size, busy);
@@ -216,7 +215,7 @@ static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
     double growth = busy ? 1.2 * (double)tm->target_ns / (double)busy : MAX_GROWTH;
     growth = growth < 2 ? 2 : growth > MAX_GROWTH ? MAX_GROWTH : growth;
     double next = (double)tm->sample_size * growth;
-    tm->sample_size = next >= (double)MAX_SAMPLE_SIZE ? MAX_SAMPLE_SIZE : (uint64_t)next;
+    tm->sample_size = next >= (double)OMPB__MAX_SAMPLE_SIZE ? OMPB__MAX_SAMPLE_SIZE : (uint64_t)next;
 }
 
 /* Master, after the reduction barrier: records the round and picks the next. */

@@ -9,11 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ompbench/run.h>
+#include <ompbench/version.h>
+
 #include "cli.h"
 #include "context.h"
+#include "error.h"
 #include "hooks/instrument.h"
-#include "ompbench/run.h"
-#include "ompbench/version.h"
 #include "outfile.h"
 #include "registry.h"
 #include "report/report.h"

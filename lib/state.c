@@ -11,8 +11,9 @@
 
 #include <string.h>
 
-#include "clock.h"
 #include <valgrind/callgrind.h>
+
+#include "clock.h"
 
 void ompb__state_init(ompb_state *s, const ompb__instance *inst, void **user_data,
                       int t, int threads)

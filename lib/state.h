@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ompbench/bench.h"
+#include <ompbench/bench.h>
 #include "registry.h"
 
 #define OMPB__CACHE_LINE 64

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
 #define OMPB__CI_LEVEL 0.95
 #define OMPB__IQR_FENCE 1.5

@@ -21,7 +21,7 @@
 #include <hwloc.h>
 #include <omp.h>
 
-#include "cli.h"
+#include "error.h"
 #include "outfile.h"
 
 /* Bounds for cpus:LIST: an OS index above this is a typo, not a machine. */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 #include "registry.h"
 
 struct hwloc_bitmap_s;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The library's version string, for programs linked against another header. */
-#include "ompbench/version.h"
+#include <ompbench/version.h>
 
 const char *ompb_version(void)
 {

@@ -11,27 +11,15 @@
 
 #include "suite.h"
 
-extern const ompb_test_suite ompb_suite_registry;
-extern const ompb_test_suite ompb_suite_cli;
-extern const ompb_test_suite ompb_suite_clock;
-extern const ompb_test_suite ompb_suite_round;
-extern const ompb_test_suite ompb_suite_report;
-extern const ompb_test_suite ompb_suite_stats;
-extern const ompb_test_suite ompb_suite_topology;
-extern const ompb_test_suite ompb_suite_context;
-extern const ompb_test_suite ompb_suite_codec;
-extern const ompb_test_suite ompb_suite_transport;
-extern const ompb_test_suite ompb_suite_hooks;
-extern const ompb_test_suite ompb_suite_compare;
-extern const ompb_test_suite ompb_suite_scaling;
-extern const ompb_test_suite ompb_suite_examples;
+/* The suites, from the one list in tests/CMakeLists.txt. */
+#define OMPB_SUITE(name) extern const ompb_test_suite ompb_suite_##name;
+#include "suites.inc"
+#undef OMPB_SUITE
 
 static const ompb_test_suite *const suites[] = {
-    &ompb_suite_registry,  &ompb_suite_cli,       &ompb_suite_clock,
-    &ompb_suite_round,     &ompb_suite_report,    &ompb_suite_stats,
-    &ompb_suite_topology,  &ompb_suite_context,   &ompb_suite_codec,
-    &ompb_suite_transport, &ompb_suite_hooks,     &ompb_suite_compare,
-    &ompb_suite_scaling,   &ompb_suite_examples,
+#define OMPB_SUITE(name) &ompb_suite_##name,
+#include "suites.inc"
+#undef OMPB_SUITE
 };
 
 int ompb_test_timeout_multiplier(void)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* One CUnit suite per module; tests/main.c lists them all. */
+/* One CUnit suite per module; tests/CMakeLists.txt lists them (OMPB_TEST_SUITES). */
 #ifndef OMPB_TEST_SUITE_H
 #define OMPB_TEST_SUITE_H
 

@@ -454,7 +454,7 @@ static void test_every_verdict(void)
     CU_ASSERT_EQUAL(p.cmp.geomean_excluded, 0);
     /* numpy: exp(mean(log(head / base))) - 1 over the seven matched pairs. */
     CU_ASSERT_DOUBLE_EQUAL(p.cmp.geomean_change, 0.04781408467964776, 1e-12);
-    CU_ASSERT_EQUAL(p.cmp.n_env_diffs, 0);
+    CU_ASSERT_EQUAL(p.cmp.env_diffs.n, 0);
     CU_ASSERT_EQUAL(p.cmp.threshold_only, 0);
     release(&p);
 }
@@ -506,7 +506,7 @@ static void test_identical_runs(void)
         CU_ASSERT_EQUAL(p.cmp.rows[i].change, 0.0);
     }
     CU_ASSERT_EQUAL(p.cmp.geomean_change, 0.0);
-    CU_ASSERT_EQUAL(p.cmp.n_env_diffs, 0);
+    CU_ASSERT_EQUAL(p.cmp.env_diffs.n, 0);
     release(&p);
 }
 
@@ -529,9 +529,9 @@ static void test_different_environments(void)
     const size_t n = sizeof want / sizeof want[0];
     pair p;
     compare_files(DATA "base.json", DATA "base_other_env.json", 0.05, &p);
-    CU_ASSERT_EQUAL_FATAL(p.cmp.n_env_diffs, n);
+    CU_ASSERT_EQUAL_FATAL(p.cmp.env_diffs.n, n);
     for (size_t i = 0; i < n; i++)
-        CU_ASSERT_STRING_EQUAL(p.cmp.env_diffs[i], want[i]);
+        CU_ASSERT_STRING_EQUAL(p.cmp.env_diffs.v[i], want[i]);
     CU_ASSERT_EQUAL(p.cmp.counts[OMPB__VERDICT_UNTOUCHED], 9);
     release(&p);
 }
@@ -564,16 +564,12 @@ static void test_environment_rules(void)
                  &b);
     /* HEAD adds x[t=4] and drops x[t=2]: new and missing benchmarks, not an
      * environment difference. */
-    char **diffs = NULL;
-    size_t n = 0;
-    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &b, &diffs, &n), 0);
-    CU_ASSERT_EQUAL(n, 0);
-    free(diffs);
-    diffs = NULL;
-    n = 0;
-    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &a, &diffs, &n), 0);
-    CU_ASSERT_EQUAL(n, 0);
-    free(diffs);
+    ompb__lines diffs = {0};
+    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &b, &diffs), 0);
+    CU_ASSERT_EQUAL(diffs.n, 0);
+    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &a, &diffs), 0);
+    CU_ASSERT_EQUAL(diffs.n, 0);
+    free(diffs.v);
     ompb__resultfile_free(&a);
     ompb__resultfile_free(&b);
 }
@@ -595,17 +591,16 @@ static void test_environment_thread_counts(void)
     parse_inline(text, &b);
     snprintf(text, sizeof text, fmt, 4, 8);
     parse_inline(text, &c);
-    char **diffs = NULL;
-    size_t n = 0;
-    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &b, &diffs, &n), 0);
-    CU_ASSERT_EQUAL_FATAL(n, 1);
-    CU_ASSERT_STRING_EQUAL(diffs[0], "thread counts: fib[20]: 2 vs 4");
-    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &c, &diffs, &n), 0);
-    CU_ASSERT_EQUAL_FATAL(n, 2);
-    CU_ASSERT_STRING_EQUAL(diffs[1], "thread counts: fib[20]: 2 vs 4 (and 1 more)");
-    for (size_t i = 0; i < n; i++)
-        free(diffs[i]);
-    free(diffs);
+    ompb__lines diffs = {0};
+    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &b, &diffs), 0);
+    CU_ASSERT_EQUAL_FATAL(diffs.n, 1);
+    CU_ASSERT_STRING_EQUAL(diffs.v[0], "thread counts: fib[20]: 2 vs 4");
+    CU_ASSERT_EQUAL(ompb__compare_environments(&a, &c, &diffs), 0);
+    CU_ASSERT_EQUAL_FATAL(diffs.n, 2);
+    CU_ASSERT_STRING_EQUAL(diffs.v[1], "thread counts: fib[20]: 2 vs 4 (and 1 more)");
+    for (size_t i = 0; i < diffs.n; i++)
+        free(diffs.v[i]);
+    free(diffs.v);
     ompb__resultfile_free(&a);
     ompb__resultfile_free(&b);
     ompb__resultfile_free(&c);

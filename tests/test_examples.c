@@ -7,9 +7,10 @@
  * so a broken example cannot pass for a fast one. The parallel kernels run
  * under real OpenMP teams whose size does not depend on the host.
  */
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <omp.h>
 
 #include "algorithms.h"
 #include "suite.h"

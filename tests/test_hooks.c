@@ -22,13 +22,13 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <ompbench/version.h>
 
 #include "clock.h"
 #include "hooks/collector.h"
 #include "hooks/hooks_internal.h"
 #include "hooks/instrument.h"
 #include "hooks_peer.h"
-#include "ompbench/version.h"
 #include "report/report.h"
 #include "round.h"
 #include "suite.h"

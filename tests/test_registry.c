@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
+
 #include "registry.h"
 #include "suite.h"
 

@@ -5,11 +5,12 @@
  * the raw rounds; the CSV has a header and quoted names; the console row
  * shows scaled units; output files are atomic.
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "outfile.h"
 #include "report/report.h"

@@ -6,11 +6,12 @@
  * count is honoured; calibration, hooks and failure reporting. No assertion
  * depends on the host's speed or core count.
  */
-#include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <omp.h>
 
 #include "clock.h"
 #include "round.h"

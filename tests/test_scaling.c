@@ -248,12 +248,12 @@ static void test_svg_escaping_and_empty(void)
 {
     ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN}, {2, 60.0, 0, 0, NAN}};
     ompb__scaling_point_fill(&pts[1], &pts[0]);
-    ompb__scaling_family fam = {(char *)"a<b>&\"c", pts, 2};
-    ompb__scaling s = {&fam, 1, 0};
+    ompb__scaling_family fam = {.name = (char *)"a<b>&\"c", .points = pts, .n = 2};
+    ompb__scaling s = {.families = &fam, .n = 1};
     char *svg = render(&s, svg_render, OMPB__REPORT_CONSOLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, "a&lt;b&gt;&amp;&quot;c"));
     free(svg);
-    ompb__scaling empty = {NULL, 0, 3};
+    ompb__scaling empty = {.single = 3};
     svg = render(&empty, svg_render, OMPB__REPORT_CONSOLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, "</svg>\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, "no benchmark was measured at more than one"));
@@ -313,8 +313,8 @@ static void test_svg_extreme_values(void)
                                   {1 << 20, 1.0, 0, 0, NAN}};
     for (int i = 0; i < 3; i++)
         ompb__scaling_point_fill(&pts[i], &pts[0]);
-    ompb__scaling_family fam = {(char *)"wild", pts, 3};
-    ompb__scaling one = {&fam, 1, 0};
+    ompb__scaling_family fam = {.name = (char *)"wild", .points = pts, .n = 3};
+    ompb__scaling one = {.families = &fam, .n = 1};
     svg = render(&one, svg_render, OMPB__REPORT_CONSOLE);
     CU_ASSERT(strlen(svg) < SVG_BYTES_PER_FAMILY);
     check_ticks_per_panel(svg, MAX_TICKS_PER_PANEL);

@@ -7,8 +7,6 @@
  * cross-checks the walltime results file or, in simulation, the callgrind
  * dumps, and prints what the runner would have received.
  */
-#include "tools.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,10 +19,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "error.h"
+#include "grow.h"
 #include "hooks/collector.h"
 #include "hooks/transport.h"
 #include "outfile.h"
+#include "tools.h"
 
 #define EXIT_CHECK 1
 #define EXIT_USAGE 2
@@ -417,13 +417,11 @@ static int by_pid_part(const void *a, const void *b)
 static void collect_dumps(ompb__collector *c, const workspace *ws)
 {
     dump_entry *entries = NULL;
-    size_t n = 0;
+    size_t n = 0, cap = 0;
     DIR *d = opendir(ws->callgrind);
     for (struct dirent *e; d && (e = readdir(d));) {
-        dump_entry *grown = realloc(entries, (n + 1) * sizeof *entries);
-        if (!grown)
+        if (!ompb__grow((void **)&entries, &cap, n + 1, sizeof *entries, 16))
             break;
-        entries = grown;
         n += read_dump(ws->callgrind, e->d_name, &entries[n]);
     }
     if (d)

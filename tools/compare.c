@@ -5,7 +5,7 @@
  * line naming the file, exit 2), writes the report atomically and maps the
  * verdicts to the exit status (1 only with --fail-on-regression).
  */
-#include "tools.h"
+#include "analysis/compare.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
-#include "cli.h"
+#include "error.h"
 #include "outfile.h"
+#include "tools.h"
 
 #define OMPB__TOOL "ompbench compare"
 #define OMPB__MAX_THRESHOLD_PCT 1000.0
@@ -148,10 +148,10 @@ static int run(const compare_args *a, const ompb__resultfile *base,
         fprintf(stderr, OMPB__TOOL ": out of memory\n");
         return 2;
     }
-    if (cmp.n_env_diffs)
+    if (cmp.env_diffs.n)
         fprintf(stderr, OMPB__TOOL ": warning: different runtime environments (%zu "
                         "difference%s, listed in the report)\n",
-                cmp.n_env_diffs, cmp.n_env_diffs == 1 ? "" : "s");
+                cmp.env_diffs.n, cmp.env_diffs.n == 1 ? "" : "s");
     int status = write_report(a, &cmp);
     /* A benchmark that fails in HEAD is at least as bad as a slower one. */
     if (status == 0 && a->fail_on_regression

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ompbench/version.h"
+#include <ompbench/version.h>
+
 #include "tools.h"
 
 static const struct {

@@ -6,16 +6,16 @@
  * plot; every file is written atomically, and a failed run leaves neither
  * new file behind (see commit_all for the one case that costs more).
  */
-#include "tools.h"
+#include "analysis/scaling.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/scaling.h"
-#include "cli.h"
+#include "error.h"
 #include "outfile.h"
+#include "tools.h"
 
 #define OMPB__TOOL "ompbench scaling"
 

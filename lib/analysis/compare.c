@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ompbench/error.h>
+
 #include "analysis/mannwhitney.h"
-#include "ompbench/error.h"
+#include "grow.h"
 
 /* Relative slack so that a change printed as exactly the threshold (5.00% at
  * --threshold 5) never counts because of binary rounding. */
@@ -170,22 +172,20 @@ static bool env_relevant(const char *key)
     return false;
 }
 
-static int push_line(char ***lines, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int push_line(ompb__lines *lines, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
-static int push_line(char ***lines, size_t *n, const char *fmt, ...)
+static int push_line(ompb__lines *lines, const char *fmt, ...)
 {
-    char **v = realloc(*lines, (*n + 1) * sizeof *v);
-    if (!v)
+    if (!ompb__grow((void **)&lines->v, &lines->cap, lines->n + 1, sizeof *lines->v, 8))
         return OMPB_ENOMEM;
-    *lines = v;
     va_list ap;
     va_start(ap, fmt);
-    int len = vasprintf(&v[*n], fmt, ap);
+    int len = vasprintf(&lines->v[lines->n], fmt, ap);
     va_end(ap);
     if (len < 0)
         return OMPB_ENOMEM;
-    (*n)++;
+    lines->n++;
     return 0;
 }
 
@@ -201,15 +201,14 @@ static void value_text(const json_t *v, char *buf, size_t cap)
         memcpy(buf + cap - 4, "...", 4);
 }
 
-static int diff_leaf(const char *path, const json_t *a, const json_t *b, char ***lines,
-                     size_t *n)
+static int diff_leaf(const char *path, const json_t *a, const json_t *b, ompb__lines *lines)
 {
     if (json_equal((json_t *)a, (json_t *)b))
         return 0;
     char ta[OMPB__ENV_VALUE_MAX], tb[OMPB__ENV_VALUE_MAX];
     value_text(a, ta, sizeof ta);
     value_text(b, tb, sizeof tb);
-    return push_line(lines, n, "%s: %s vs %s", path, ta, tb);
+    return push_line(lines, "%s: %s vs %s", path, ta, tb);
 }
 
 static bool is_env_var_object(const char *key)
@@ -222,7 +221,7 @@ static bool is_env_var_object(const char *key)
 
 /* Variables set on one side only (both sides listed all their variables). */
 static int diff_unset(const char *path, const json_t *a, const json_t *b, bool a_first,
-                      char ***lines, size_t *n)
+                      ompb__lines *lines)
 {
     const char *key;
     const json_t *v;
@@ -231,7 +230,7 @@ static int diff_unset(const char *path, const json_t *a, const json_t *b, bool a
         if (json_object_get(b, key))
             continue;
         value_text(v, text, sizeof text);
-        int rc = push_line(lines, n, "%s.%s: %s vs %s", path, key, a_first ? text : "(unset)",
+        int rc = push_line(lines, "%s.%s: %s vs %s", path, key, a_first ? text : "(unset)",
                            a_first ? "(unset)" : text);
         if (rc)
             return rc;
@@ -242,7 +241,7 @@ static int diff_unset(const char *path, const json_t *a, const json_t *b, bool a
 /* Walks the fields both objects have; relevant says whether an enclosing key
  * already marked the subtree as environment. */
 static int diff_tree(const char *path, const json_t *a, const json_t *b, bool relevant,
-                     char ***lines, size_t *n)
+                     ompb__lines *lines)
 {
     const char *key;
     const json_t *va;
@@ -255,13 +254,13 @@ static int diff_tree(const char *path, const json_t *a, const json_t *b, bool re
         if (!vb)
             continue; /* unknown on one side: not a difference */
         if (json_is_object(va) && json_is_object(vb) && is_env_var_object(key)) {
-            rc = diff_tree(sub, va, vb, true, lines, n);
-            rc = rc ? rc : diff_unset(sub, va, vb, true, lines, n);
-            rc = rc ? rc : diff_unset(sub, vb, va, false, lines, n);
+            rc = diff_tree(sub, va, vb, true, lines);
+            rc = rc ? rc : diff_unset(sub, va, vb, true, lines);
+            rc = rc ? rc : diff_unset(sub, vb, va, false, lines);
         } else if (json_is_object(va) && json_is_object(vb)) {
-            rc = diff_tree(sub, va, vb, rel, lines, n);
+            rc = diff_tree(sub, va, vb, rel, lines);
         } else if (rel) {
-            rc = diff_leaf(sub, va, vb, lines, n);
+            rc = diff_leaf(sub, va, vb, lines);
         }
         if (rc)
             return rc;
@@ -269,19 +268,19 @@ static int diff_tree(const char *path, const json_t *a, const json_t *b, bool re
     return 0;
 }
 
-static int diff_contexts(const json_t *a, const json_t *b, char ***lines, size_t *n)
+static int diff_contexts(const json_t *a, const json_t *b, ompb__lines *lines)
 {
     static const char *const top[] = {"host_name", "num_cpus"};
     for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
         const json_t *va = json_object_get(a, top[i]), *vb = json_object_get(b, top[i]);
-        int rc = va && vb ? diff_leaf(top[i], va, vb, lines, n) : 0;
+        int rc = va && vb ? diff_leaf(top[i], va, vb, lines) : 0;
         if (rc)
             return rc;
     }
     const json_t *oa = json_object_get(a, "ompbench"), *ob = json_object_get(b, "ompbench");
     if (!json_is_object(oa) || !json_is_object(ob))
         return 0;
-    return diff_tree("ompbench", oa, ob, false, lines, n);
+    return diff_tree("ompbench", oa, ob, false, lines);
 }
 
 /* Instances of one name measured at different thread counts: a name without
@@ -289,7 +288,7 @@ static int diff_contexts(const json_t *a, const json_t *b, char ***lines, size_t
  * OMP_NUM_THREADS. A thread count only one run has is a benchmark added or
  * dropped, which the verdicts already show. */
 static int diff_threads(const ompb__resultfile *base, const ompb__resultfile *head,
-                        char ***diffs, size_t *n)
+                        ompb__lines *diffs)
 {
     const ompb__rf_instance *first = NULL, *first_head = NULL;
     size_t count = 0;
@@ -306,21 +305,21 @@ static int diff_threads(const ompb__resultfile *base, const ompb__resultfile *he
     if (count == 0)
         return 0;
     if (count == 1)
-        return push_line(diffs, n, "thread counts: %s: %d vs %d", first->name,
+        return push_line(diffs, "thread counts: %s: %d vs %d", first->name,
                          first->threads, first_head->threads);
-    return push_line(diffs, n, "thread counts: %s: %d vs %d (and %zu more)",
+    return push_line(diffs, "thread counts: %s: %d vs %d (and %zu more)",
                      first->name, first->threads, first_head->threads, count - 1);
 }
 
 int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultfile *head,
-                               char ***diffs, size_t *n)
+                               ompb__lines *diffs)
 {
     if (base->context && head->context) {
-        int rc = diff_contexts(base->context, head->context, diffs, n);
+        int rc = diff_contexts(base->context, head->context, diffs);
         if (rc)
             return rc;
     }
-    return diff_threads(base, head, diffs, n);
+    return diff_threads(base, head, diffs);
 }
 
 /* ---- public ------------------------------------------------------------ */
@@ -342,7 +341,7 @@ int ompb__compare_runs(const ompb__resultfile *base, const ompb__resultfile *hea
         if (!ompb__resultfile_find(base, head->inst[i].name))
             rc = add_row(out, NULL, &head->inst[i]);
     if (!rc)
-        rc = ompb__compare_environments(base, head, &out->env_diffs, &out->n_env_diffs);
+        rc = ompb__compare_environments(base, head, &out->env_diffs);
     if (rc) {
         ompb__comparison_free(out);
         return rc;
@@ -353,9 +352,9 @@ int ompb__compare_runs(const ompb__resultfile *base, const ompb__resultfile *hea
 
 void ompb__comparison_free(ompb__comparison *cmp)
 {
-    for (size_t i = 0; i < cmp->n_env_diffs; i++)
-        free(cmp->env_diffs[i]);
-    free(cmp->env_diffs);
+    for (size_t i = 0; i < cmp->env_diffs.n; i++)
+        free(cmp->env_diffs.v[i]);
+    free(cmp->env_diffs.v);
     free(cmp->rows);
     memset(cmp, 0, sizeof *cmp);
 }

@@ -65,6 +65,12 @@ typedef struct ompb__compare_row {
     ompb__basis basis;
 } ompb__compare_row;
 
+/* A growing list of malloc'd lines. */
+typedef struct ompb__lines {
+    char **v;
+    size_t n, cap;
+} ompb__lines;
+
 typedef struct ompb__comparison {
     const char *base_path, *head_path;      /* borrowed */
     ompb__compare_opts opts;
@@ -75,8 +81,7 @@ typedef struct ompb__comparison {
     double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
                                    with both times > 0; NAN if there is none */
     size_t geomean_excluded;    /* pairs left out of it for a time of 0 */
-    char **env_diffs;           /* "host_name: \"a\" vs \"b\"", one per difference */
-    size_t n_env_diffs;
+    ompb__lines env_diffs;      /* "host_name: \"a\" vs \"b\"", one per difference */
 } ompb__comparison;
 
 /*
@@ -96,11 +101,11 @@ void ompb__comparison_free(ompb__comparison *cmp);
  * lists every variable set, so a missing one is unset) and instances of the
  * same name measured at different thread counts (a benchmark added or
  * dropped at some thread count is not one). Appends malloc'd lines to
- * *diffs (realloc'd, count in *n); the caller frees each line and the array.
+ * *diffs; the caller frees each line and diffs->v.
  * Returns 0 or OMPB_ENOMEM.
  */
 int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultfile *head,
-                               char ***diffs, size_t *n);
+                               ompb__lines *diffs);
 
 /* Writes the report (lib/analysis/compare_report.c): console and markdown
  * list regressions first, then improvements, each by size of the change; JSON

@@ -8,14 +8,14 @@
  * suspect comparison. Names and notes from the result files are escaped for
  * the terminal and for markdown (lib/analysis/units.c).
  */
-#include "analysis/compare.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <ompbench/error.h>
+
+#include "analysis/compare.h"
 #include "analysis/units.h"
-#include "ompbench/error.h"
 
 #define OMPB__NOTE_MAX 200
 #define OMPB__NAME_COL_MAX 60
@@ -186,11 +186,11 @@ static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key
     fputc('\n', out);
     summary_line(out, cmp, "");
     method_line(out, cmp);
-    if (cmp->n_env_diffs)
+    if (cmp->env_diffs.n)
         fprintf(out, "warning: " OMPB__ENV_WARNING ":\n");
-    for (size_t i = 0; i < cmp->n_env_diffs; i++) {
+    for (size_t i = 0; i < cmp->env_diffs.n; i++) {
         fputs("  ", out);
-        ompb__put_plain(out, cmp->env_diffs[i]);
+        ompb__put_plain(out, cmp->env_diffs.v[i]);
         fputc('\n', out);
     }
     int w = name_width(cmp);
@@ -225,11 +225,11 @@ static void print_markdown(FILE *out, const ompb__comparison *cmp, const sort_ke
     fputs("### ompbench compare\n\n", out);
     summary_line(out, cmp, "**");
     fputc('\n', out);
-    if (cmp->n_env_diffs) {
+    if (cmp->env_diffs.n) {
         fputs("> **Warning:** " OMPB__ENV_WARNING ":\n>\n", out);
-        for (size_t i = 0; i < cmp->n_env_diffs; i++) {
+        for (size_t i = 0; i < cmp->env_diffs.n; i++) {
             fputs("> - ", out);
-            ompb__put_md_text(out, cmp->env_diffs[i], false);
+            ompb__put_md_text(out, cmp->env_diffs.v[i], false);
             fputc('\n', out);
         }
         fputc('\n', out);
@@ -284,13 +284,13 @@ static json_t *json_report(const ompb__comparison *cmp)
     json_t *rows = json_array(), *env = json_array();
     for (size_t i = 0; i < cmp->n; i++)
         json_array_append_new(rows, json_row(&cmp->rows[i]));
-    for (size_t i = 0; i < cmp->n_env_diffs; i++)
-        json_array_append_new(env, json_string(cmp->env_diffs[i]));
+    for (size_t i = 0; i < cmp->env_diffs.n; i++)
+        json_array_append_new(env, json_string(cmp->env_diffs.v[i]));
     return json_pack("{s:s, s:s, s:f, s:f, s:o, s:{s:b, s:s, s:o}, s:o}", "base",
                      cmp->base_path, "head", cmp->head_path, "threshold_pct",
                      cmp->opts.threshold * 100.0, "alpha", cmp->opts.alpha, "summary",
-                     json_summary(cmp), "environment", "differs", cmp->n_env_diffs > 0,
-                     "warning", cmp->n_env_diffs ? OMPB__ENV_WARNING : "", "differences",
+                     json_summary(cmp), "environment", "differs", cmp->env_diffs.n > 0,
+                     "warning", cmp->env_diffs.n ? OMPB__ENV_WARNING : "", "differences",
                      env, "instances", rows);
 }
 

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
 typedef struct labeled {
     double v;

@@ -22,10 +22,11 @@
 #include <sys/stat.h>
 
 #include "analysis/units.h"
-#include "cli.h"
+#include "constants.h"
+#include "error.h"
+#include "grow.h"
 #include "stats.h"
 
-#define OMPB__SCHEMA_VERSION 1
 #define OMPB__WHERE_MAX 160
 /* 2^64, the first value a uint64_t cannot hold: converting it or anything
  * larger (or a negative value) to uint64_t is undefined behaviour. */
@@ -72,11 +73,10 @@ static double median_of(const double *v, size_t n)
 
 static int append_sample(ompb__rf_instance *in, double v)
 {
-    double *s = realloc(in->samples_ns, (in->n_samples + 1) * sizeof *s);
-    if (!s)
+    if (!ompb__grow((void **)&in->samples_ns, &in->cap_samples, in->n_samples + 1,
+                    sizeof *in->samples_ns, 64))
         return OMPB_ENOMEM;
-    in->samples_ns = s;
-    s[in->n_samples++] = v;
+    in->samples_ns[in->n_samples++] = v;
     return 0;
 }
 
@@ -290,11 +290,9 @@ static ompb__rf_instance *find_mut(ompb__resultfile *rf, const char *name)
 
 static int new_instance(ompb__resultfile *rf, const char *name, ompb__rf_instance **out)
 {
-    ompb__rf_instance *v = realloc(rf->inst, (rf->n + 1) * sizeof *v);
-    if (!v)
+    if (!ompb__grow((void **)&rf->inst, &rf->cap, rf->n + 1, sizeof *rf->inst, 64))
         return OMPB_ENOMEM;
-    rf->inst = v;
-    *out = memset(&v[rf->n], 0, sizeof *v);
+    *out = memset(&rf->inst[rf->n], 0, sizeof *rf->inst);
     (*out)->imbalance = NAN;
     if (!((*out)->name = dup_str(name)))
         return OMPB_ENOMEM;
@@ -428,10 +426,10 @@ static int check_context(const json_t *root, const char *label, ompb_error *err)
     if (!json_is_object(ctx))
         return failf(err, OMPB_EINVAL, label, "\"context\" is not an object");
     const json_t *ver = json_object_get(ctx, "json_schema_version");
-    if (ver && (!json_is_integer(ver) || json_integer_value(ver) != OMPB__SCHEMA_VERSION))
+    if (ver && (!json_is_integer(ver) || json_integer_value(ver) != OMPB__JSON_SCHEMA_VERSION))
         return failf(err, OMPB_EINVAL, label,
                      "unsupported \"context.json_schema_version\" (accepted: %d)",
-                     OMPB__SCHEMA_VERSION);
+                     OMPB__JSON_SCHEMA_VERSION);
     return 0;
 }
 

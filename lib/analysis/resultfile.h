@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
 /* One instance: a "run_type": "iteration" entry (or several, one per
  * repetition); for a run that has none (--benchmark_report_aggregates_only)
@@ -28,7 +28,7 @@ typedef struct ompb__rf_instance {
                                for ompbench entries, one real_time per
                                repetition for Google Benchmark ones; NULL (and
                                n_samples 0) for a single Google Benchmark run */
-    size_t n_samples;
+    size_t n_samples, cap_samples;
     bool rounds;            /* samples_ns are ompbench round times */
     double imbalance;       /* mean over rounds of max busy / mean busy; NAN
                                when the file does not say */
@@ -42,7 +42,7 @@ typedef struct ompb__resultfile {
     char *path;
     json_t *context;        /* the "context" object (owned reference) or NULL */
     ompb__rf_instance *inst;/* in file order */
-    size_t n;
+    size_t n, cap;
 } ompb__resultfile;
 
 /*

@@ -13,9 +13,10 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <ompbench/error.h>
 
 #include "analysis/units.h"
-#include "ompbench/error.h"
+#include "grow.h"
 
 /* ---- families ------------------------------------------------------------ */
 
@@ -90,23 +91,19 @@ static int add_point(ompb__scaling *s, char *family, const ompb__rf_instance *in
     if (f) {
         free(family);
     } else {
-        f = realloc(s->families, (s->n + 1) * sizeof *f);
-        if (!f) {
+        if (!ompb__grow((void **)&s->families, &s->cap, s->n + 1, sizeof *s->families, 16)) {
             free(family);
             return OMPB_ENOMEM;
         }
-        s->families = f;
-        f = memset(&f[s->n++], 0, sizeof *f);
+        f = memset(&s->families[s->n++], 0, sizeof *f);
         f->name = family;
     }
     for (size_t i = 0; i < f->n; i++)
         if (f->points[i].threads == in->threads)
             return 0; /* the same width twice: the first entry stands */
-    ompb__scaling_point *p = realloc(f->points, (f->n + 1) * sizeof *p);
-    if (!p)
+    if (!ompb__grow((void **)&f->points, &f->cap, f->n + 1, sizeof *f->points, 8))
         return OMPB_ENOMEM;
-    f->points = p;
-    p[f->n++] = (ompb__scaling_point){in->threads, in->value_ns, NAN, NAN, in->imbalance};
+    f->points[f->n++] = (ompb__scaling_point){in->threads, in->value_ns, NAN, NAN, in->imbalance};
     return 0;
 }
 

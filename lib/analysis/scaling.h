@@ -26,12 +26,12 @@ typedef struct ompb__scaling_point {
 typedef struct ompb__scaling_family {
     char *name;             /* instance name without its thread count part */
     ompb__scaling_point *points; /* ascending thread counts, at least two */
-    size_t n;
+    size_t n, cap;
 } ompb__scaling_family;
 
 typedef struct ompb__scaling {
     ompb__scaling_family *families; /* in order of first appearance */
-    size_t n;
+    size_t n, cap;
     size_t single;          /* benchmarks measured at one thread count only */
 } ompb__scaling;
 

@@ -9,14 +9,14 @@
  * the data, so the document stays small for any input; points beyond an
  * axis are marked on its edge.
  */
-#include "analysis/scaling.h"
-
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
+#include <ompbench/error.h>
+
+#include "analysis/scaling.h"
 #include "analysis/units.h"
-#include "ompbench/error.h"
 
 #define OMPB__SVG_WIDTH 960.0
 #define OMPB__SVG_ROW 330.0

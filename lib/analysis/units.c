@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
 
 /* Largest first: ompb__format_ns picks the first that keeps the value >= 1. */
 static const struct time_unit {

@@ -5,12 +5,13 @@
  * that fails instead of reading past its end, so a hostile or truncated
  * payload can make decoding fail but never crash.
  */
-#include "codec.h"
+#include "hooks/codec.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "../cli.h"
+#include "error.h"
+#include "utf8.h"
 
 /* Fields after the tag, in bytes, of the variants without strings. */
 #define MARKER_FIELDS (4 + 4 + 8)
@@ -311,63 +312,4 @@ const char *ompb__cmd_name(uint32_t kind)
 const char *ompb__marker_name(uint32_t marker)
 {
     return marker < MARKER_COUNT ? marker_names[marker] : "unknown";
-}
-
-/* Length of the UTF-8 sequence starting at s[i], 0 when ill-formed
- * (Unicode table 3-7: the second byte's range depends on the first). */
-static size_t utf8_seq(const unsigned char *s, size_t i, size_t len)
-{
-    unsigned char c = s[i];
-    size_t n;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-    else
-        return 0;
-    if (len - i < n || s[i + 1] < lo || s[i + 1] > hi)
-        return 0;
-    for (size_t k = 2; k < n; k++)
-        if (s[i + k] < 0x80 || s[i + k] > 0xBF)
-            return 0;
-    return n;
-}
-
-bool ompb__utf8_valid(const char *s, size_t len)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        size_t n = utf8_seq(u, i, len);
-        if (n == 0)
-            return false;
-        i += n;
-    }
-    return true;
-}
-
-size_t ompb__utf8_escape(const char *s, char *out, size_t cap)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    size_t len = strlen(s), o = 0;
-    if (cap == 0)
-        return 0;
-    for (size_t i = 0; i < len;) {
-        size_t n = utf8_seq(u, i, len);
-        /* Whole pieces only, so a truncated result is still valid UTF-8. */
-        if ((n ? n : 4) >= cap - o)
-            break;
-        if (n)
-            memcpy(out + o, s + i, n);
-        else
-            snprintf(out + o, cap - o, "\\x%02x", u[i]);
-        o += n ? n : 4;
-        i += n ? n : 1;
-    }
-    out[o] = '\0';
-    return o;
 }

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ompbench/error.h"
-#include "ompbench/hooks.h"
+#include <ompbench/error.h>
+#include <ompbench/hooks.h>
 
 /* Bytes of the length prefix. */
 #define OMPB__FRAME_HEADER 4
@@ -108,16 +108,5 @@ int ompb__cmd_decode(const uint8_t *payload, size_t len, ompb__cmd *out, ompb_er
  * "unknown" outside the enums. Static strings. */
 const char *ompb__cmd_name(uint32_t kind);
 const char *ompb__marker_name(uint32_t marker);
-
-/* True when s[0..len) is well-formed UTF-8 (no overlong forms, no
- * surrogates, nothing above U+10FFFF). */
-bool ompb__utf8_valid(const char *s, size_t len);
-
-/* Copies the NUL-terminated s to out as valid UTF-8: each byte that is not
- * part of a well-formed sequence becomes the four characters "\xNN".
- * Stops before a piece that would not fit in cap - 1 bytes; always
- * NUL-terminates when cap > 0. Returns the length written. Used to name
- * an invalid string in a warning and to send something well-formed. */
-size_t ompb__utf8_escape(const char *s, char *out, size_t cap);
 
 #endif

@@ -6,7 +6,7 @@
  * as readable sentences naming the window by index (and URI once known), so
  * a failing integration test says what went wrong, not just that it did.
  */
-#include "collector.h"
+#include "hooks/collector.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../cli.h"
-#include "../grow.h"
-#include "../clock.h"
+#include "clock.h"
+#include "error.h"
+#include "grow.h"
 
 /* Violations kept as text; more are only counted. */
 #define MAX_VIOLATION_TEXTS 200

@@ -35,7 +35,7 @@
 
 #include <jansson.h>
 
-#include "codec.h"
+#include "hooks/codec.h"
 
 typedef struct ompb__collector ompb__collector;
 

@@ -5,17 +5,17 @@
  * process-wide lock does the serializing. In simulation the calls become
  * callgrind client requests, which are cheap no-ops outside valgrind.
  */
-#include "ompbench/hooks.h"
-
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <ompbench/hooks.h>
 #include <valgrind/callgrind.h>
 
-#include "../clock.h"
-#include "hooks_internal.h"
+#include "clock.h"
+#include "hooks/hooks_internal.h"
+#include "utf8.h"
 
 /* "Metadata: " + name + " " + version: the dump name CodSpeed reads. */
 #define METADATA_MAX (16 + 2 * OMPB__STRING_MAX)

@@ -7,10 +7,10 @@
 #ifndef OMPB_HOOKS_INTERNAL_H
 #define OMPB_HOOKS_INTERNAL_H
 
-#include "ompbench/hooks.h"
+#include <ompbench/hooks.h>
 
-#include "codec.h"
-#include "transport.h"
+#include "hooks/codec.h"
+#include "hooks/transport.h"
 
 /* The handle's transport; NULL unless its mode is OMPB_HOOKS_WALLTIME. */
 ompb__transport *ompb__hooks_transport(const ompb_hooks *hooks);

@@ -9,16 +9,17 @@
  * out of the timed rounds. In mode none each entry point is one branch on a
  * static variable.
  */
-#include "instrument.h"
+#include "hooks/instrument.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "ompbench/version.h"
+#include <ompbench/version.h>
 
-#include "../grow.h"
-#include "hooks_internal.h"
+#include "grow.h"
+#include "hooks/hooks_internal.h"
+#include "utf8.h"
 
 /* Initial room for round aggregates; doubled as needed. */
 #define INITIAL_PAIRS 128

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../registry.h"
+#include "registry.h"
 
 typedef enum {
     OMPB__MODE_NONE,

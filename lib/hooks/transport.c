@@ -8,7 +8,7 @@
  * the ack pipe's framing intact for whoever holds the lock next. Waiting is
  * poll(2) against a deadline; nothing sleeps.
  */
-#include "transport.h"
+#include "hooks/transport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../cli.h"
-#include "../clock.h"
+#include "clock.h"
+#include "error.h"
 
 /* Longest reply we accept (IntegrationModeResponse has 8 payload bytes);
  * anything longer is garbage on the ack pipe. */

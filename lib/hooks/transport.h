@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "codec.h"
+#include "hooks/codec.h"
 
 typedef struct ompb__transport ompb__transport;
 

@@ -6,8 +6,6 @@
  * runner plots and what it saw on the pipe agree. Written atomically: the
  * runner never reads half a file.
  */
-#include "report.h"
-
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +13,12 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <ompbench/version.h>
 
-#include "ompbench/version.h"
-
-#include "../hooks/instrument.h"
-#include "../outfile.h"
+#include "error.h"
+#include "hooks/instrument.h"
+#include "outfile.h"
+#include "report/report.h"
 
 #define PROFILE_ENV "CODSPEED_PROFILE_FOLDER"
 #define MODE_ENV "CODSPEED_RUNNER_MODE"

@@ -4,12 +4,11 @@
  * units, so a human can read a suite at a glance. Counters are shown as
  * rates of the whole team (bytes or items per second of round time).
  */
-#include "report.h"
-
 #include <inttypes.h>
 #include <string.h>
 
-#include "../clock.h"
+#include "clock.h"
+#include "report/report.h"
 
 #define MIN_NAME_WIDTH 24
 

@@ -3,10 +3,10 @@
  * CSV report: a header row, then one row per instance, times in ns per
  * iteration. Names are quoted (they contain commas: "name[42, t=2]").
  */
-#include "report.h"
-
 #include <inttypes.h>
 #include <math.h>
+
+#include "report/report.h"
 
 static void put_quoted(FILE *out, const char *s)
 {

@@ -4,14 +4,13 @@
  * read Google Benchmark JSON read ours, with our statistics and the raw
  * rounds in an "ompbench" object per benchmark. Built with jansson.
  */
-#include "report.h"
-
 #include <math.h>
 #include <string.h>
 
 #include <jansson.h>
+#include <ompbench/error.h>
 
-#include "ompbench/error.h"
+#include "report/report.h"
 
 /* Every builder below returns NULL when any part of its value could not be
  * made (out of memory, invalid UTF-8); set() propagates that by failing, so

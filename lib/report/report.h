@@ -8,9 +8,9 @@
 
 #include <stdio.h>
 
-#include "../context.h"
-#include "../round.h"
-#include "../stats.h"
+#include "context.h"
+#include "round.h"
+#include "stats.h"
 
 typedef struct ompb__result {
     ompb__record rec;

@@ -3,11 +3,11 @@
  * From a record to the figures every reporter prints: statistics over the
  * per-iteration round times, mean start skew and mean imbalance.
  */
-#include "report.h"
-
 #include <stdlib.h>
 
-#include "ompbench/error.h"
+#include <ompbench/error.h>
+
+#include "report/report.h"
 
 int ompb__result_analyze(ompb__result *res)
 {
