@@ -22,18 +22,9 @@ void ompb__instrument_instance_begin(const ompb__instance *inst)
     (void)inst;
 }
 
-void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns)
+void ompb__instrument_instance_end(const struct ompb__record *rec)
 {
-    (void)start_ns, (void)end_ns;
-}
-
-void ompb__instrument_instance_discard(void)
-{
-}
-
-void ompb__instrument_instance_end(const ompb__instance *inst)
-{
-    (void)inst;
+    (void)rec;
 }
 
 bool ompb__instrument_runner_walltime(void)

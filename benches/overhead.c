@@ -71,13 +71,11 @@ static void empty_round(ompb_state *state)
 
 static const ompb_benchmark empty_bench = {.name = "empty", .file = __FILE__, .fn = empty_round};
 
-static ompb__config base_config(void)
+/* A fixed sample size: no calibration, no warm-up, just the rounds. */
+static ompb__sampling fixed_sampling(int threads, uint64_t n_rounds, uint64_t sample_size)
 {
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.max_time_ns = 60000000000ull;
-    cfg.min_time_ns = 1;
-    return cfg;
+    return (ompb__sampling){.threads = threads, .rounds = n_rounds, .sample_size = sample_size,
+                            .min_round_ns = 1, .budget_ns = 60000000000ull};
 }
 
 /* Median period between consecutive round starts of a one-iteration body. */
@@ -85,11 +83,9 @@ static double harness_round_ns(int threads)
 {
     ompb__instance inst = {.bench = &empty_bench, .threads = threads};
     strcpy(inst.name, "empty");
-    ompb__config cfg = base_config();
-    cfg.sample_count = (uint64_t)rounds;
-    cfg.sample_size = 1;
+    ompb__sampling sp = fixed_sampling(threads, (uint64_t)rounds, 1);
     ompb__record rec = {0};
-    if (ompb__round_run(&inst, &cfg, NULL, &rec) != 0 || rec.rounds < 2) {
+    if (ompb__round_run(&inst, &sp, NULL, &rec) != 0 || rec.rounds < 2) {
         fprintf(stderr, "overhead: harness run failed: %s\n", rec.error);
         exit(1);
     }
@@ -103,11 +99,9 @@ static double harness_iter_ns(void)
 {
     ompb__instance inst = {.bench = &empty_bench, .threads = 1};
     strcpy(inst.name, "empty");
-    ompb__config cfg = base_config();
-    cfg.sample_count = 1;
-    cfg.sample_size = iters;
+    ompb__sampling sp = fixed_sampling(1, 1, iters);
     ompb__record rec = {0};
-    if (ompb__round_run(&inst, &cfg, NULL, &rec) != 0) {
+    if (ompb__round_run(&inst, &sp, NULL, &rec) != 0) {
         fprintf(stderr, "overhead: harness run failed: %s\n", rec.error);
         exit(1);
     }

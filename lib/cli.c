@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "constants.h"
 #include "error.h"
+#include "report/report.h"
 #include "topology.h"
 
 #define THREADS_ACCEPTED "N, N,M,... (no repeats), A..B (powers of two plus the ends) or max, with 1 <= N <= " OMPB__STR(OMPB__MAX_THREADS)
@@ -167,17 +168,11 @@ static int opt_duration(ompb__config *cfg, const char *opt, const char *value, o
 
 static int opt_format(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
-    static const struct { const char *name; ompb__format fmt; } formats[] = {
-        {"console", OMPB__FMT_CONSOLE}, {"json", OMPB__FMT_JSON}, {"csv", OMPB__FMT_CSV},
-    };
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        if (strcmp(value, formats[i].name) == 0) {
-            cfg->format = formats[i].fmt;
-            return 0;
-        }
-    }
-    return ompb__error_set(err, OMPB_EINVAL, "%s: unknown format '%s' (accepted: console, json, csv)",
-                           opt, value);
+    cfg->reporter = ompb__reporter_find(value);
+    if (!cfg->reporter)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: unknown format '%s' (accepted: %s)",
+                               opt, value, ompb__reporter_names());
+    return 0;
 }
 
 static int opt_string(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
@@ -263,7 +258,7 @@ static void set_defaults(ompb__config *cfg)
     cfg->warmup_ns = OMPB__DEFAULT_WARMUP_NS;
     cfg->min_time_ns = OMPB__DEFAULT_MIN_TIME_NS;
     cfg->max_time_ns = OMPB__DEFAULT_MAX_TIME_NS;
-    cfg->format = OMPB__FMT_CONSOLE;
+    cfg->reporter = ompb__reporter_default();
 }
 
 int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err)
@@ -333,10 +328,11 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --max-time D         time budget per instance (default 5s)\n"
             "  --test               run every selected instance for one short round\n"
             "Output:\n"
-            "  --format FMT         console (default) | json | csv\n"
+            "  --format FMT         %s (default: %s)\n"
             "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
             "  --help, --version\n"
             "Durations: a number with unit ns, us, ms, s or m (500ms, 2s).\n"
             "Exit status: 0 ok, 1 a benchmark failed, 2 bad option or input.\n",
-            argv0, OMPB__DEFAULT_SAMPLE_COUNT);
+            argv0, OMPB__DEFAULT_SAMPLE_COUNT, ompb__reporter_names(),
+            ompb__reporter_default()->name);
 }

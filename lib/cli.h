@@ -13,9 +13,9 @@
 
 #include <ompbench/error.h>
 
-#define OMPB__MAX_THREAD_LIST 64
+struct ompb__reporter;
 
-typedef enum { OMPB__FMT_CONSOLE, OMPB__FMT_JSON, OMPB__FMT_CSV } ompb__format;
+#define OMPB__MAX_THREAD_LIST 64
 
 /* Documented defaults (docs/guide.md, --help). */
 #define OMPB__DEFAULT_SAMPLE_COUNT 100
@@ -46,7 +46,7 @@ typedef struct ompb__config {
     bool show_plan;
     const char *topology_xml;
     /* output */
-    ompb__format format;
+    const struct ompb__reporter *reporter; /* --format, a row of lib/report/reporters.c */
     const char *output;         /* NULL: stdout */
     bool help, version;
 } ompb__config;

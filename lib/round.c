@@ -6,7 +6,7 @@
  * workers already wait at the next start barrier. Each thread writes only
  * its own ompb_state; the team reduces the bounds with an OpenMP min/max
  * reduction; the master alone records the round, decides the next one and
- * hands measured aggregates to the instrument.
+ * after the team is done hands the record to the instrument.
  */
 #include "round.h"
 
@@ -30,7 +30,8 @@
 /* Calibration floor: a round must last at least this many times the cost of
  * what brackets it (two clock reads, and a barrier, whose release latency
  * shows up as start skew in the makespan), so that harness cost stays below
- * 1% of the makespan; and at least cfg->min_time_ns (1 ms by default). */
+ * 1% of the makespan; and at least the sampling's min_round_ns (--min-time,
+ * 1 ms by default). */
 #define FLOOR_FACTOR 100.0
 /* Growth per calibration round is bounded so a noisy first round cannot
  * overshoot by orders of magnitude. */
@@ -42,7 +43,7 @@ typedef enum { PHASE_CALIBRATE, PHASE_WARMUP, PHASE_MEASURE, PHASE_DONE } phase;
 
 typedef struct team {
     const ompb__instance *inst;
-    const ompb__config *cfg;
+    const ompb__sampling *sp;
     const ompb__pin_plan *plan;
     ompb__record *rec;
     ompb_state *states;        /* [threads], cache-line aligned */
@@ -60,35 +61,6 @@ typedef struct team {
     size_t round;              /* measured rounds recorded so far */
     bool instrumented;         /* instance_begin was called */
 } team;
-
-void ompb__record_free(ompb__record *rec)
-{
-    free(rec->start_ns);
-    free(rec->end_ns);
-    free(rec->thread_start_ns);
-    free(rec->busy_ns);
-    free(rec->thread_iters);
-    free(rec->os_tid);
-    free(rec->thread_pu);
-    memset(rec, 0, sizeof *rec);
-}
-
-static int record_alloc(ompb__record *rec, size_t rounds, int threads)
-{
-    size_t cells = rounds * (size_t)threads;
-    rec->threads = threads;
-    rec->start_ns = calloc(rounds, sizeof *rec->start_ns);
-    rec->end_ns = calloc(rounds, sizeof *rec->end_ns);
-    rec->thread_start_ns = calloc(cells, sizeof *rec->thread_start_ns);
-    rec->busy_ns = calloc(cells, sizeof *rec->busy_ns);
-    rec->thread_iters = calloc(cells, sizeof *rec->thread_iters);
-    rec->os_tid = calloc((size_t)threads, sizeof *rec->os_tid);
-    rec->thread_pu = calloc((size_t)threads, sizeof *rec->thread_pu);
-    if (!rec->start_ns || !rec->end_ns || !rec->thread_start_ns || !rec->busy_ns
-        || !rec->thread_iters || !rec->os_tid || !rec->thread_pu)
-        return OMPB_ENOMEM;
-    return 0;
-}
 
 __attribute__((format(printf, 2, 3)))
 static void fail(team *tm, const char *fmt, ...)
@@ -165,7 +137,6 @@ static void record_measured(team *tm, uint64_t start, uint64_t end)
         rec->thread_iters[r * T + t] = s->iters;
     }
     rec->rounds = tm->round;
-    ompb__instrument_round(start, end);
 }
 
 static uint64_t slowest_busy(const team *tm)
@@ -201,7 +172,7 @@ static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
 {
     ompb__record *rec = tm->rec;
     rec->calibration_rounds++;
-    if (busy >= tm->target_ns || spent >= tm->cfg->max_time_ns / 2) {
+    if (busy >= tm->target_ns || spent >= tm->sp->budget_ns / 2) {
         tm->phase = PHASE_WARMUP;
         tm->t_warmup = ompb__now_ns();
         return;
@@ -221,7 +192,7 @@ static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
 /* Master, after the reduction barrier: records the round and picks the next. */
 static void after_round(team *tm, uint64_t start, uint64_t end)
 {
-    const ompb__config *cfg = tm->cfg;
+    const ompb__sampling *sp = tm->sp;
     ompb__record *rec = tm->rec;
     if (!round_complete(tm)) {
         tm->phase = PHASE_DONE;
@@ -233,19 +204,19 @@ static void after_round(team *tm, uint64_t start, uint64_t end)
         calibrate_step(tm, slowest_busy(tm), spent);
         if (rec->failed)
             tm->phase = PHASE_DONE;
-        else if (tm->phase == PHASE_WARMUP && (cfg->warmup_ns == 0 || tm->simulate))
+        else if (tm->phase == PHASE_WARMUP && sp->warmup_ns == 0)
             begin_measuring(tm);
         break;
     case PHASE_WARMUP:
         rec->warmup_rounds++;
         rec->warmup_iters += tm->sample_size;
         rec->warmup_ns = now - tm->t_warmup;
-        if (rec->warmup_ns >= cfg->warmup_ns || spent >= cfg->max_time_ns / 2 || tm->simulate)
+        if (rec->warmup_ns >= sp->warmup_ns || spent >= sp->budget_ns / 2)
             begin_measuring(tm);
         break;
     case PHASE_MEASURE:
         record_measured(tm, start, end);
-        if (tm->round >= cfg->sample_count || spent >= cfg->max_time_ns || tm->simulate) {
+        if (tm->round >= sp->rounds || spent >= sp->budget_ns) {
             rec->cpu_ns = ompb__process_cpu_ns() - tm->cpu_begin;
             tm->phase = PHASE_DONE;
         }
@@ -386,30 +357,31 @@ static int run_team(team *tm)
     return tm->rec->failed ? OMPB_ERUN : 0;
 }
 
+/* Calibration grows the sample size from 1 until the slowest thread's
+ * sample reaches the target; a fixed sample size runs one calibration round,
+ * which then serves as the warm-up. */
 static void setup_sampling(team *tm)
 {
-    const ompb__config *cfg = tm->cfg;
-    const ompb_benchmark *b = tm->inst->bench;
-    uint64_t fixed = cfg->sample_size ? cfg->sample_size : b->sample_size;
+    const ompb__sampling *sp = tm->sp;
     tm->phase = PHASE_CALIBRATE;
-    tm->sample_size = tm->simulate ? 1 : fixed ? fixed : 1;
-    tm->target_ns = 0; /* a single calibration round, which serves as warm-up */
-    if (tm->simulate || cfg->test || fixed)
+    tm->sample_size = sp->sample_size ? sp->sample_size : 1;
+    tm->target_ns = 0;
+    if (sp->sample_size || sp->mode != OMPB__SAMPLING_MEASURE)
         return;
     double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + ompb__barrier_cost_ns(tm->threads));
-    tm->target_ns = cfg->min_time_ns > floor_ns ? cfg->min_time_ns : (uint64_t)floor_ns;
+    tm->target_ns = sp->min_round_ns > floor_ns ? sp->min_round_ns : (uint64_t)floor_ns;
     tm->rec->round_target_ns = tm->target_ns;
 }
 
-int ompb__round_run(const ompb__instance *inst, const ompb__config *cfg,
+int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
                     const struct ompb__pin_plan *plan, ompb__record *rec)
 {
-    team tm = {.inst = inst, .cfg = cfg, .plan = plan, .rec = rec};
-    tm.simulate = ompb__instrument_mode() == OMPB__MODE_SIMULATION;
-    tm.threads = tm.simulate ? 1 : inst->threads;
-    size_t rounds = tm.simulate || cfg->test ? 1 : cfg->sample_count;
+    team tm = {.inst = inst, .sp = sampling, .plan = plan, .rec = rec};
+    tm.simulate = sampling->mode == OMPB__SAMPLING_SIMULATE;
+    tm.threads = sampling->threads;
     rec->inst = inst;
-    if (record_alloc(rec, rounds, tm.threads) != 0)
+    rec->sampling = *sampling;
+    if (ompb__record_alloc(rec, sampling->rounds, tm.threads) != 0)
         return OMPB_ENOMEM;
     tm.states = aligned_alloc(OMPB__CACHE_LINE, sizeof(ompb_state) * (size_t)tm.threads);
     if (!tm.states)
@@ -418,11 +390,6 @@ int ompb__round_run(const ompb__instance *inst, const ompb__config *cfg,
         ompb__state_init(&tm.states[t], inst, &tm.user_data, t, tm.threads);
         tm.states[t].simulate = tm.simulate;
     }
-    ompb__config local = *cfg;
-    local.sample_count = rounds;
-    if (tm.simulate || cfg->test)
-        local.warmup_ns = 0; /* the single calibration round is the warm-up */
-    tm.cfg = &local;
     setup_sampling(&tm);
     int rc = 0;
     if (inst->bench->setup && inst->bench->setup(&tm.states[0]) != 0) {
@@ -430,11 +397,10 @@ int ompb__round_run(const ompb__instance *inst, const ompb__config *cfg,
         rc = OMPB_ERUN;
     } else {
         rc = run_team(&tm);
-        if (tm.instrumented) {
-            if (rec->failed) /* partial rounds of a failed body are no result */
-                ompb__instrument_instance_discard();
-            ompb__instrument_instance_end(inst);
-        }
+        /* Partial rounds of a failed body are no result: the instrument
+         * closes and names the window without markers. */
+        if (tm.instrumented)
+            ompb__instrument_instance_end(rec);
         if (inst->bench->teardown)
             inst->bench->teardown(&tm.states[0]);
     }

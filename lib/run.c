@@ -98,6 +98,7 @@ static void progress(const run *r, size_t i, bool done)
 static int run_all(run *r)
 {
     int failures = 0;
+    bool simulate = ompb__instrument_mode() == OMPB__MODE_SIMULATION;
     r->results = calloc(r->n_sel, sizeof *r->results);
     if (!r->results)
         return -1;
@@ -105,11 +106,12 @@ static int run_all(run *r)
         ompb__result *res = &r->results[i];
         progress(r, i, false);
         ompb__context_add_plan(r->ctx, r->plans[i]);
-        int rc = ompb__round_run(&r->sel[i], &r->cfg, r->plans[i], &res->rec);
+        ompb__sampling sampling = ompb__sampling_resolve(&r->cfg, &r->sel[i], simulate);
+        int rc = ompb__round_run(&r->sel[i], &sampling, r->plans[i], &res->rec);
         if (rc == OMPB_ENOMEM) {
             res->rec.failed = true;
             snprintf(res->rec.error, sizeof res->rec.error, "%.200s: out of memory for %llu rounds",
-                     r->sel[i].name, (unsigned long long)r->cfg.sample_count);
+                     r->sel[i].name, (unsigned long long)sampling.rounds);
         }
         if (res->rec.failed) {
             fprintf(stderr, "%s: %s\n", r->argv0, res->rec.error);
@@ -136,13 +138,8 @@ static int write_report(run *r, ompb_error *err)
     if (r->cfg.output && ompb__outfile_open(&r->out, r->cfg.output, err) != 0)
         return OMPB_EIO;
     FILE *fp = r->cfg.output ? r->out.fp : stdout;
-    int rc;
-    switch (r->cfg.format) {
-    case OMPB__FMT_JSON: rc = ompb__report_json(fp, r->ctx, r->results, r->n_sel); break;
-    case OMPB__FMT_CSV: rc = ompb__report_csv(fp, r->results, r->n_sel); break;
-    default: rc = ompb__report_console(fp, r->ctx, r->results, r->n_sel); break;
-    }
-    if (rc != 0) {
+    ompb__report report = {.ctx = r->ctx, .results = r->results, .n = r->n_sel};
+    if (r->cfg.reporter->write(fp, &report) != 0) {
         if (r->cfg.output)
             ompb__outfile_abort(&r->out);
         return ompb__error_set(err, OMPB_EIO, "cannot write the report to %s",
@@ -232,7 +229,7 @@ int ompb_main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", r.argv0, err.text);
         status = OMPB_EXIT_USAGE;
     }
-    if (r.results && ompb__report_codspeed(r.results, r.n_sel, &r.cfg, &err) != 0)
+    if (r.results && ompb__report_codspeed(r.results, r.n_sel, &err) != 0)
         fprintf(stderr, "%s: warning: %s\n", r.argv0, err.text);
     run_free(&r);
     return status;

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "clock.h"
+#include "report/report.h"
 #include "suite.h"
 
 /* Parses a NULL-terminated argument list; returns the status and keeps the
@@ -33,7 +34,7 @@ static void test_defaults(void)
     CU_ASSERT_EQUAL(cfg.warmup_ns, 100000000ull);
     CU_ASSERT_EQUAL(cfg.min_time_ns, 1000000ull);
     CU_ASSERT_EQUAL(cfg.max_time_ns, 5000000000ull);
-    CU_ASSERT_EQUAL(cfg.format, OMPB__FMT_CONSOLE);
+    CU_ASSERT_PTR_EQUAL(cfg.reporter, &ompb__reporter_console);
     CU_ASSERT_EQUAL(cfg.n_threads, 0);
     CU_ASSERT_TRUE(cfg.default_threads >= 1);
     ompb__config_release(&cfg);
@@ -58,7 +59,7 @@ static void test_all_options(void)
     CU_ASSERT_EQUAL(cfg.warmup_ns, 500000000ull);
     CU_ASSERT_EQUAL(cfg.min_time_ns, 250000ull);
     CU_ASSERT_EQUAL(cfg.max_time_ns, 2000000000ull);
-    CU_ASSERT_EQUAL(cfg.format, OMPB__FMT_JSON);
+    CU_ASSERT_PTR_EQUAL(cfg.reporter, &ompb__reporter_json);
     CU_ASSERT_STRING_EQUAL(cfg.output, "r.json");
     CU_ASSERT_STRING_EQUAL(cfg.exact, "fib[5]");
     CU_ASSERT_TRUE(cfg.test && cfg.list);

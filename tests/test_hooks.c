@@ -445,14 +445,15 @@ static ompb__instance make_instance(const char *name, const char *uri)
 /* One instance as the round engine drives it; bounds[] gets the aggregates. */
 static void drive_instance(const ompb__instance *inst, int rounds, uint64_t *bounds)
 {
+    uint64_t start[16], end[16];
+    CU_ASSERT_FATAL(rounds <= 16);
+    ompb__record rec = {.inst = inst, .rounds = (size_t)rounds, .start_ns = start, .end_ns = end};
     ompb__instrument_instance_begin(inst);
     for (int r = 0; r < rounds; r++) {
-        uint64_t s = ompb__now_ns(), e = ompb__now_ns();
-        ompb__instrument_round(s, e);
-        bounds[2 * r] = s;
-        bounds[2 * r + 1] = e;
+        start[r] = bounds[2 * r] = ompb__now_ns();
+        end[r] = bounds[2 * r + 1] = ompb__now_ns();
     }
-    ompb__instrument_instance_end(inst);
+    ompb__instrument_instance_end(&rec);
 }
 
 static void test_facade_walltime(void)
@@ -512,11 +513,8 @@ static void test_engine_failed_instance_sends_no_markers(void)
     ompb__instance inst = make_instance("late", "tests::late");
     inst.bench = &b;
     inst.threads = 1;
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.sample_count = 10;
-    cfg.sample_size = 4;
-    cfg.max_time_ns = 60000000000ull;
+    ompb__sampling sp = {.threads = 1, .rounds = 10, .sample_size = 4,
+                         .budget_ns = 60000000000ull};
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
@@ -525,7 +523,7 @@ static void test_engine_failed_instance_sends_no_markers(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     engine_calls = 0;
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &cfg, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_EQUAL(rec.rounds, 2);
     ompb__record_free(&rec);
     hooks_peer_stop(&p);
@@ -896,7 +894,6 @@ typedef struct fake_run {
     ompb__instance inst[2];
     uint64_t start[3], end[3];
     ompb__result res[2];
-    ompb__config cfg;
 } fake_run;
 
 /* Two instances: one measured (3 rounds of 10 iterations), one failed. */
@@ -922,12 +919,12 @@ static void make_fake_run(fake_run *f, uint64_t base)
     f->res[0].stats = (ompb__stats){.n = 3, .min = 100, .max = 200, .mean = 150, .stdev = 50,
                                     .q1 = 125, .median = 150, .q3 = 175};
     f->res[0].total_time_s = 4500e-9;
+    rec->sampling = (ompb__sampling){.mode = OMPB__SAMPLING_MEASURE, .threads = 2,
+                                     .rounds = 100, .warmup_ns = 5000000,
+                                     .min_round_ns = 1000000, .budget_ns = 2000000000};
     f->res[1].rec.inst = &f->inst[1];
+    f->res[1].rec.sampling = rec->sampling;
     f->res[1].rec.failed = true;
-    f->cfg.warmup_ns = 5000000;
-    f->cfg.min_time_ns = 1000000;
-    f->cfg.max_time_ns = 2000000000;
-    f->cfg.sample_count = 100;
 }
 
 /* Opens, marks and names one more window, as ompbench would. */
@@ -995,10 +992,10 @@ static void check_results_json(const char *path, const fake_run *f)
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "median_ns")), 150, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "total_time")), 4.5e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(cfg, "warmup_time_ns")), 5e6, 1e-6);
-    /* What the engine was asked for: all rounds (1 under --test, the
-     * record's), and the round time calibration aimed at. */
+    /* What the engine was asked for, from the record: the rounds (1 under
+     * --test), and the round time calibration aimed at. */
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(cfg, "max_rounds")),
-                    f->cfg.test ? 3 : 100);
+                    f->res[0].rec.sampling.mode == OMPB__SAMPLING_TEST ? 1 : 100);
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(cfg, "min_round_time_ns")),
                            f->res[0].rec.round_target_ns ? 2.5e6 : 1e6, 1e-6);
     const char *keys[] = {"min_ns", "max_ns", "mean_ns", "stdev_ns", "q1_ns", "q3_ns",
@@ -1022,10 +1019,10 @@ static void test_codspeed_results_file(void)
     ompb__instrument_init();
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     unsetenv("CODSPEED_RUNNER_MODE");
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &f.cfg, &err), 0);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);   /* not walltime: nothing written */
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &f.cfg, &err), 0);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(results), 1);   /* the file, no temporary left */
     check_results_json(path, &f);
     /* The runner's view: statistics agree with the markers of the same rounds. */
@@ -1040,8 +1037,9 @@ static void test_codspeed_results_file(void)
     ompb__collector_free(c);
     /* Uncalibrated (fixed sample size) and --test: what was configured. */
     f.res[0].rec.round_target_ns = 0;
-    f.cfg.test = true;
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &f.cfg, &err), 0);
+    f.res[0].rec.sampling.mode = OMPB__SAMPLING_TEST;
+    f.res[0].rec.sampling.rounds = 1;
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
     check_results_json(path, &f);
     unlink(path);
     rmdir(results);
@@ -1159,7 +1157,7 @@ static void test_codspeed_results_unwritable(void)
     make_fake_run(&f, 1000);
     setenv("CODSPEED_PROFILE_FOLDER", "/nonexistent/dir/profile", 1);
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &f.cfg, &err), OMPB_EIO);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), OMPB_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "/nonexistent/dir/profile"));
     unsetenv("CODSPEED_PROFILE_FOLDER");
     unsetenv("CODSPEED_RUNNER_MODE");

@@ -14,6 +14,7 @@
 #include <omp.h>
 
 #include "clock.h"
+#include "cli.h"
 #include "round.h"
 #include "suite.h"
 
@@ -130,16 +131,11 @@ static int failing_setup(ompb_state *s)
     return -1;
 }
 
-static ompb__config base_config(void)
+static ompb__sampling base_sampling(int threads)
 {
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.sample_count = 20;
-    cfg.sample_size = 50;
-    cfg.warmup_ns = 0;
-    cfg.min_time_ns = 1000;
-    cfg.max_time_ns = 3600000000000ull;
-    return cfg;
+    return (ompb__sampling){.mode = OMPB__SAMPLING_MEASURE, .threads = threads, .rounds = 20,
+                            .sample_size = 50, .warmup_ns = 0, .min_round_ns = 1000,
+                            .budget_ns = 3600000000000ull};
 }
 
 static ompb__instance make_instance(const ompb_benchmark *b, int threads)
@@ -157,11 +153,11 @@ static void test_round_invariants(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
     ompb__instance inst = make_instance(&b, T_TEST);
-    ompb__config cfg = base_config();
+    ompb__sampling sp = base_sampling(inst.threads);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     reset_counters();
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     CU_ASSERT_FALSE(rec.failed);
     CU_ASSERT_EQUAL(rec.rounds, 20);
     CU_ASSERT_EQUAL(rec.threads, T_TEST);
@@ -193,20 +189,20 @@ static void test_calibration_reaches_target(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
     ompb__instance inst = make_instance(&b, 2);
-    ompb__config cfg = base_config();
-    cfg.sample_size = 0;
-    cfg.min_time_ns = 2000000; /* 2 ms rounds */
-    cfg.sample_count = 10;
+    ompb__sampling sp = base_sampling(inst.threads);
+    sp.sample_size = 0;
+    sp.min_round_ns = 2000000; /* 2 ms rounds */
+    sp.rounds = 10;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     CU_ASSERT_TRUE(rec.calibration_rounds > 1);
     CU_ASSERT_TRUE(rec.sample_size > 1);
     /* The calibrated rounds are long relative to the target (allowing for the
      * machine speeding up after calibration): at least half of it. */
     size_t long_rounds = 0;
     for (size_t r = 0; r < rec.rounds; r++)
-        long_rounds += ompb__record_makespan(&rec, r) >= cfg.min_time_ns / 2;
+        long_rounds += ompb__record_makespan(&rec, r) >= sp.min_round_ns / 2;
     CU_ASSERT_TRUE(long_rounds * 2 >= rec.rounds);
     ompb__record_free(&rec);
 }
@@ -215,13 +211,13 @@ static void test_max_time_bounds_rounds(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
     ompb__instance inst = make_instance(&b, 1);
-    ompb__config cfg = base_config();
-    cfg.sample_count = 1000000;
-    cfg.sample_size = 1;
-    cfg.max_time_ns = 1; /* exhausted at once: still one measured round */
+    ompb__sampling sp = base_sampling(inst.threads);
+    sp.rounds = 1000000;
+    sp.sample_size = 1;
+    sp.budget_ns = 1; /* exhausted at once: still one measured round */
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 1);
     ompb__record_free(&rec);
 }
@@ -230,13 +226,20 @@ static void test_test_mode_runs_one_round(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
     ompb__instance inst = make_instance(&b, 2);
-    ompb__config cfg = base_config();
-    cfg.test = true;
-    cfg.sample_size = 0;
-    cfg.warmup_ns = 1000000000ull;
+    /* Through the resolver: --test means one round, no warm-up. */
+    ompb__config config;
+    memset(&config, 0, sizeof config);
+    config.test = true;
+    config.sample_count = 20;
+    config.warmup_ns = 1000000000ull;
+    config.max_time_ns = 3600000000000ull;
+    ompb__sampling sp = ompb__sampling_resolve(&config, &inst, false);
+    CU_ASSERT_EQUAL(sp.mode, OMPB__SAMPLING_TEST);
+    CU_ASSERT_EQUAL(sp.rounds, 1);
+    CU_ASSERT_EQUAL(sp.warmup_ns, 0);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 1);
     CU_ASSERT_EQUAL(rec.sample_size, 1);
     CU_ASSERT_EQUAL(rec.warmup_rounds, 0);
@@ -249,11 +252,11 @@ static void test_hooks_called_outside_rounds(void)
                         .teardown = count_teardown, .batch_setup = count_batch_setup,
                         .batch_teardown = count_batch_teardown};
     ompb__instance inst = make_instance(&b, 2);
-    ompb__config cfg = base_config();
+    ompb__sampling sp = base_sampling(inst.threads);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     reset_counters();
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     int rounds = (int)(rec.calibration_rounds + rec.warmup_rounds + rec.rounds);
     CU_ASSERT_EQUAL(atomic_load(&setups), 1);
     CU_ASSERT_EQUAL(atomic_load(&teardowns), 1);
@@ -267,10 +270,10 @@ static void expect_failure(void (*fn)(ompb_state *), int (*setup)(ompb_state *),
 {
     ompb_benchmark b = {.name = "bad", .fn = fn, .setup = setup};
     ompb__instance inst = make_instance(&b, 2);
-    ompb__config cfg = base_config();
+    ompb__sampling sp = base_sampling(inst.threads);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &cfg, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_TRUE(rec.failed);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, why));
     CU_ASSERT_EQUAL(rec.rounds, 0);
@@ -289,20 +292,20 @@ static void test_calibration_detects_non_scaling_body(void)
 {
     ompb_benchmark b = {.name = "ignoring", .fn = ignoring_body};
     ompb__instance inst = make_instance(&b, 1);
-    ompb__config cfg = base_config();
-    cfg.sample_size = 0;
-    cfg.min_time_ns = 1000000;
+    ompb__sampling sp = base_sampling(inst.threads);
+    sp.sample_size = 0;
+    sp.min_round_ns = 1000000;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &cfg, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "does not grow with the sample size"));
     CU_ASSERT_TRUE(rec.calibration_rounds < 64);
     ompb__record_free(&rec);
     /* With a small budget, calibration stops at the budget instead, and the
      * instance is measured at the size reached. */
-    cfg.max_time_ns = 1;
+    sp.budget_ns = 1;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 1);
     CU_ASSERT_TRUE(rec.sample_size >= 1);
     ompb__record_free(&rec);
@@ -313,12 +316,12 @@ static void test_batch_hooks_outside_timed_windows(void)
     ompb_benchmark b = {.name = "uneven", .fn = uneven_body, .batch_setup = stamp_hook,
                         .batch_teardown = stamp_hook};
     ompb__instance inst = make_instance(&b, T_TEST);
-    ompb__config cfg = base_config();
-    cfg.sample_size = 5;
+    ompb__sampling sp = base_sampling(inst.threads);
+    sp.sample_size = 5;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     atomic_store(&n_hook_stamps, 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &cfg, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     int n = atomic_load(&n_hook_stamps);
     CU_ASSERT_FATAL(n > 0 && n < MAX_HOOK_STAMPS);
     size_t inside = 0;

@@ -2,9 +2,9 @@
 /*
  * The instrument facade between the round engine and the runner. Only the
  * engine's master thread calls it, after a barrier, so its state needs no
- * lock. Round aggregates are buffered while the team measures and sent in
- * one pipelined flush when the instance is over, followed by StopBenchmark
- * and CurrentBenchmark: the runner stores markers with our timestamps, so
+ * lock. The round aggregates stay in the engine's record; when the instance
+ * is over they go out in one pipelined flush, followed by StopBenchmark and
+ * CurrentBenchmark: the runner stores markers with our timestamps, so
  * sending them late changes nothing for it and keeps every transport cost
  * out of the timed rounds. In mode none each entry point is one branch on a
  * static variable.
@@ -19,20 +19,16 @@
 
 #include "grow.h"
 #include "hooks/hooks_internal.h"
+#include "record.h"
 #include "utf8.h"
 
-/* Initial room for round aggregates; doubled as needed. */
-#define INITIAL_PAIRS 128
+/* Initial room for the commands of one flush; doubled as needed. */
+#define INITIAL_CMDS 256
 #define INTEGRATION_NAME "ompbench"
 
 static bool initialized;
 static ompb__mode mode = OMPB__MODE_NONE;
 static ompb_hooks *hooks;
-
-/* Aggregates of the current instance: start, end, start, end, ... */
-static uint64_t *bounds;
-static size_t n_bounds, cap_bounds;
-static bool bounds_lost;       /* out of memory while buffering */
 
 /* Commands of one flush, reused between instances. */
 static ompb__cmd *flush_cmds;
@@ -58,24 +54,23 @@ static const char *wire_uri(const ompb__instance *inst, char *buf, size_t cap)
     return buf;
 }
 
-/* Markers (unless lost), StopBenchmark, CurrentBenchmark: one flush. */
-static void flush_instance(const ompb__instance *inst)
+/* Markers (none for a failed instance), StopBenchmark, CurrentBenchmark:
+ * one flush. */
+static void flush_instance(const ompb__record *rec)
 {
     char escaped[OMPB__STRING_MAX + 1];
     int32_t pid = (int32_t)getpid();
-    size_t n_markers = bounds_lost ? 0 : n_bounds;
-    if (!ompb__grow((void **)&flush_cmds, &cap_cmds, n_markers + 2, sizeof *flush_cmds, INITIAL_PAIRS)) {
+    size_t n_markers = rec->failed ? 0 : 2 * rec->rounds;
+    if (!ompb__grow((void **)&flush_cmds, &cap_cmds, n_markers + 2, sizeof *flush_cmds, INITIAL_CMDS)) {
         ompb__transport_disable("out of memory while sending markers");
         return;
     }
-    if (bounds_lost)
-        fprintf(stderr, "ompbench: warning: %s: round markers lost (out of memory); the "
-                "runner gets its window without markers\n", inst->name);
-    for (size_t i = 0; i < n_markers; i++)
-        flush_cmds[i] = ompb__cmd_marker(pid, i % 2 ? OMPB_MARKER_BENCHMARK_END
-                                                    : OMPB_MARKER_BENCHMARK_START, bounds[i]);
+    for (size_t r = 0; r < n_markers / 2; r++) {
+        flush_cmds[2 * r] = ompb__cmd_marker(pid, OMPB_MARKER_BENCHMARK_START, rec->start_ns[r]);
+        flush_cmds[2 * r + 1] = ompb__cmd_marker(pid, OMPB_MARKER_BENCHMARK_END, rec->end_ns[r]);
+    }
     flush_cmds[n_markers] = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
-    flush_cmds[n_markers + 1] = ompb__cmd_current_benchmark(pid, wire_uri(inst, escaped,
+    flush_cmds[n_markers + 1] = ompb__cmd_current_benchmark(pid, wire_uri(rec->inst, escaped,
                                                                           sizeof escaped));
     ompb__transport_send_all(ompb__hooks_transport(hooks), flush_cmds, n_markers + 2, NULL);
 }
@@ -112,39 +107,16 @@ ompb__mode ompb__instrument_mode(void)
 void ompb__instrument_instance_begin(const ompb__instance *inst)
 {
     (void)inst;
-    if (!walltime_live())
-        return;
-    n_bounds = 0;
-    bounds_lost = false;
-    ompb_hooks_start_benchmark(hooks);
-}
-
-void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns)
-{
-    if (mode != OMPB__MODE_WALLTIME || bounds_lost)
-        return;
-    if (!ompb__grow((void **)&bounds, &cap_bounds, n_bounds + 2, sizeof *bounds, INITIAL_PAIRS)) {
-        bounds_lost = true;
-        return;
-    }
-    bounds[n_bounds++] = start_ns;
-    bounds[n_bounds++] = end_ns;
-}
-
-void ompb__instrument_instance_discard(void)
-{
-    n_bounds = 0;
-}
-
-void ompb__instrument_instance_end(const ompb__instance *inst)
-{
-    if (mode == OMPB__MODE_SIMULATION) {
-        ompb_hooks_executed_benchmark(hooks, (int32_t)getpid(), inst->uri);
-        return;
-    }
     if (walltime_live())
-        flush_instance(inst);
-    n_bounds = 0;
+        ompb_hooks_start_benchmark(hooks);
+}
+
+void ompb__instrument_instance_end(const ompb__record *rec)
+{
+    if (mode == OMPB__MODE_SIMULATION)
+        ompb_hooks_executed_benchmark(hooks, (int32_t)getpid(), rec->inst->uri);
+    else if (walltime_live())
+        flush_instance(rec);
 }
 
 bool ompb__instrument_runner_walltime(void)
@@ -156,12 +128,9 @@ void ompb__instrument_reset(void)
 {
     ompb_hooks_free(hooks);
     hooks = NULL;
-    free(bounds);
     free(flush_cmds);
-    bounds = NULL;
     flush_cmds = NULL;
-    n_bounds = cap_bounds = cap_cmds = 0;
-    bounds_lost = false;
+    cap_cmds = 0;
     mode = OMPB__MODE_NONE;
     initialized = false;
 }

@@ -6,8 +6,8 @@
  * where every call is a cheap no-op.
  *
  * Threading contract: only the round engine's master thread calls these,
- * after the team barrier; aggregates are buffered by instrument_round and
- * sent by instrument_instance_end, outside every timed window.
+ * after the team barrier, outside every timed window. The round aggregates
+ * are not copied here: instrument_instance_end sends them from the record.
  */
 #ifndef OMPB_HOOKS_INSTRUMENT_H
 #define OMPB_HOOKS_INSTRUMENT_H
@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "registry.h"
+
+struct ompb__record;
 
 typedef enum {
     OMPB__MODE_NONE,
@@ -31,14 +33,12 @@ ompb__mode ompb__instrument_mode(void);
 /* Walltime: StartBenchmark. Simulation: nothing (ompb_iter_begin/end toggle
  * callgrind's instrumentation right around the measured loop). */
 void ompb__instrument_instance_begin(const ompb__instance *inst);
-/* Walltime: buffers one BenchmarkStart/BenchmarkEnd pair. */
-void ompb__instrument_round(uint64_t start_ns, uint64_t end_ns);
-/* Drops the buffered pairs of an instance that failed mid-measurement: its
- * window is still closed and named by instance_end, but carries no marker. */
-void ompb__instrument_instance_discard(void);
-/* Walltime: sends the buffered pairs, StopBenchmark, CurrentBenchmark(pid, uri).
+/* Walltime: sends one BenchmarkStart/BenchmarkEnd pair per measured round
+ * of rec (none when rec->failed: partial rounds of a failed body are no
+ * result, the window is still closed and named), then StopBenchmark and
+ * CurrentBenchmark(pid, uri), in one pipelined flush.
  * Simulation: CALLGRIND_DUMP_STATS_AT(uri). */
-void ompb__instrument_instance_end(const ompb__instance *inst);
+void ompb__instrument_instance_end(const struct ompb__record *rec);
 
 
 /* True when a runner answered GetIntegrationMode with Perf (walltime), so

@@ -6,6 +6,8 @@
  * runner plots and what it saw on the pipe agree. Written atomically: the
  * runner never reads half a file.
  */
+#include "report/report.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,6 @@
 #include "error.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
-#include "report/report.h"
 
 #define PROFILE_ENV "CODSPEED_PROFILE_FOLDER"
 #define MODE_ENV "CODSPEED_RUNNER_MODE"
@@ -35,19 +36,18 @@ static const char *profile_folder(void)
     return NULL;
 }
 
-/* What the engine was asked to do for this instance: --test runs one round
- * (the record's count), and the round target is the one calibration used.
- * Without calibration (a fixed sample size, or --test) the record's target
- * is 0 and the configured --min-time is reported instead. */
-static json_t *config_json(const ompb__config *cfg, const ompb__record *rec)
+/* What the engine was asked to do for this instance, from its record: the
+ * round target calibration used, else (a fixed sample size, --test) the
+ * minimum round time it was given. */
+static json_t *config_json(const ompb__record *rec)
 {
-    uint64_t target = rec->round_target_ns ? rec->round_target_ns : cfg->min_time_ns;
-    uint64_t max_rounds = cfg->test ? rec->rounds : cfg->sample_count;
+    const ompb__sampling *sp = &rec->sampling;
+    uint64_t target = rec->round_target_ns ? rec->round_target_ns : sp->min_round_ns;
     return json_pack("{s:f, s:f, s:f, s:I}",
-                     "warmup_time_ns", (double)cfg->warmup_ns,
+                     "warmup_time_ns", (double)sp->warmup_ns,
                      "min_round_time_ns", (double)target,
-                     "max_time_ns", (double)cfg->max_time_ns,
-                     "max_rounds", (json_int_t)max_rounds);
+                     "max_time_ns", (double)sp->budget_ns,
+                     "max_rounds", (json_int_t)sp->rounds);
 }
 
 static json_t *stats_json(const ompb__result *res)
@@ -65,7 +65,7 @@ static json_t *stats_json(const ompb__result *res)
                      "warmup_iters", (json_int_t)rec->warmup_iters);
 }
 
-static json_t *results_json(const ompb__result *res, size_t n, const ompb__config *cfg)
+static json_t *results_json(const ompb__result *res, size_t n)
 {
     json_t *benchmarks = json_array();
     for (size_t i = 0; benchmarks && i < n; i++) {
@@ -73,7 +73,7 @@ static json_t *results_json(const ompb__result *res, size_t n, const ompb__confi
         if (rec->failed || rec->rounds == 0)
             continue;
         json_t *b = json_pack("{s:s, s:s, s:o, s:o}", "name", rec->inst->name,
-                              "uri", rec->inst->uri, "config", config_json(cfg, rec),
+                              "uri", rec->inst->uri, "config", config_json(rec),
                               "stats", stats_json(&res[i]));
         if (!b || json_array_append_new(benchmarks, b) != 0) {
             json_decref(benchmarks);
@@ -107,8 +107,7 @@ static int write_json(json_t *root, const char *path, ompb_error *err)
     return ompb__outfile_commit(&of, err);
 }
 
-int ompb__report_codspeed(const ompb__result *res, size_t n, const ompb__config *cfg,
-                          ompb_error *err)
+int ompb__report_codspeed(const ompb__result *res, size_t n, ompb_error *err)
 {
     const char *dir = profile_folder();
     if (!dir)
@@ -121,7 +120,7 @@ int ompb__report_codspeed(const ompb__result *res, size_t n, const ompb__config 
         rc = make_dir(results, err);
     if (rc)
         return rc;
-    json_t *root = results_json(res, n, cfg);
+    json_t *root = results_json(res, n);
     if (!root)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
     rc = write_json(root, path, err);

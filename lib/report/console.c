@@ -4,11 +4,12 @@
  * units, so a human can read a suite at a glance. Counters are shown as
  * rates of the whole team (bytes or items per second of round time).
  */
+#include "report/report.h"
+
 #include <inttypes.h>
 #include <string.h>
 
 #include "clock.h"
-#include "report/report.h"
 
 #define MIN_NAME_WIDTH 24
 
@@ -39,27 +40,31 @@ static void print_row(FILE *out, int width, const ompb__result *res)
     ompb__format_duration(st->min, mn, sizeof mn);
     ompb__format_duration(st->max, mx, sizeof mx);
     snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
-    if (rec->bytes_per_iter && st->median > 0)
-        format_rate((double)rec->bytes_per_iter * 1e9 / st->median, "B", rate, sizeof rate);
-    else if (rec->items_per_iter && st->median > 0)
-        format_rate((double)rec->items_per_iter * 1e9 / st->median, "items", rate, sizeof rate);
+    if (res->bytes_per_second > 0)
+        format_rate(res->bytes_per_second, "B", rate, sizeof rate);
+    else if (res->items_per_second > 0)
+        format_rate(res->items_per_second, "items", rate, sizeof rate);
     double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
     fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6.2f  %s\n", width,
             rec->inst->name, rec->threads, med, mean, rel, mn, mx, iters, res->mean_imbalance, rate);
 }
 
-int ompb__report_console(FILE *out, const ompb__context *ctx, const ompb__result *res, size_t n)
+static int write_console(FILE *out, const ompb__report *rep)
 {
+    const ompb__result *res = rep->results;
+    size_t n = rep->n;
     int width = MIN_NAME_WIDTH;
     for (size_t i = 0; i < n; i++) {
         int len = (int)strlen(res[i].rec.inst->name);
         width = len > width ? len : width;
     }
-    if (ctx)
-        ompb__context_print_header(out, ctx);
+    if (rep->ctx)
+        ompb__context_print_header(out, rep->ctx);
     fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %s\n", width, "benchmark", "T",
             "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
     for (size_t i = 0; i < n; i++)
         print_row(out, width, &res[i]);
     return ferror(out) ? OMPB_EIO : 0;
 }
+
+const ompb__reporter ompb__reporter_console = {"console", write_console};

@@ -3,10 +3,11 @@
  * CSV report: a header row, then one row per instance, times in ns per
  * iteration. Names are quoted (they contain commas: "name[42, t=2]").
  */
+#include "report/report.h"
+
 #include <inttypes.h>
 #include <math.h>
 
-#include "report/report.h"
 
 static void put_quoted(FILE *out, const char *s)
 {
@@ -29,16 +30,16 @@ static void put_number(FILE *out, double v)
         fputc(',', out);
 }
 
-int ompb__report_csv(FILE *out, const ompb__result *res, size_t n)
+static int write_csv(FILE *out, const ompb__report *rep)
 {
+    const ompb__result *res = rep->results;
+    size_t n = rep->n;
     fputs("name,uri,threads,rounds,sample_size,median_ns,mean_ns,stdev_ns,min_ns,max_ns,"
           "q1_ns,q3_ns,ci95_low_ns,ci95_high_ns,iqr_outliers,stdev_outliers,mean_skew_ns,"
           "mean_imbalance,bytes_per_second,items_per_second,migrations,error\n", out);
     for (size_t i = 0; i < n; i++) {
         const ompb__record *rec = &res[i].rec;
         const ompb__stats *st = &res[i].stats;
-        double bps = rec->bytes_per_iter && st->median > 0 ? (double)rec->bytes_per_iter * 1e9 / st->median : 0;
-        double ips = rec->items_per_iter && st->median > 0 ? (double)rec->items_per_iter * 1e9 / st->median : 0;
         put_quoted(out, rec->inst->name);
         fputc(',', out);
         put_quoted(out, rec->inst->uri);
@@ -48,7 +49,8 @@ int ompb__report_csv(FILE *out, const ompb__result *res, size_t n)
         for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)
             put_number(out, stats[k]);
         fprintf(out, ",%zu,%zu", st->iqr_outliers, st->stdev_outliers);
-        const double spread[] = {res[i].mean_skew_ns, res[i].mean_imbalance, bps, ips};
+        const double spread[] = {res[i].mean_skew_ns, res[i].mean_imbalance,
+                                 res[i].bytes_per_second, res[i].items_per_second};
         for (size_t k = 0; k < sizeof spread / sizeof spread[0]; k++)
             put_number(out, spread[k]);
         fprintf(out, ",%" PRIu64 ",", rec->migrations);
@@ -57,3 +59,5 @@ int ompb__report_csv(FILE *out, const ompb__result *res, size_t n)
     }
     return ferror(out) ? OMPB_EIO : 0;
 }
+
+const ompb__reporter ompb__reporter_csv = {"csv", write_csv};

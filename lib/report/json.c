@@ -4,13 +4,14 @@
  * read Google Benchmark JSON read ours, with our statistics and the raw
  * rounds in an "ompbench" object per benchmark. Built with jansson.
  */
+#include "report/report.h"
+
 #include <math.h>
 #include <string.h>
 
 #include <jansson.h>
 #include <ompbench/error.h>
 
-#include "report/report.h"
 
 /* Every builder below returns NULL when any part of its value could not be
  * made (out of memory, invalid UTF-8); set() propagates that by failing, so
@@ -86,6 +87,7 @@ static json_t *ompbench_json(const ompb__result *res)
     json_t *o = json_object();
     int bad = set(o, "uri", json_string(rec->inst->uri));
     bad |= set(o, "threads", json_integer(rec->threads));
+    bad |= set(o, "mode", json_string(ompb__sampling_mode_name(rec->sampling.mode)));
     bad |= set(o, "sample_size", json_integer((json_int_t)rec->sample_size));
     bad |= set(o, "rounds", json_integer((json_int_t)rec->rounds));
     bad |= set(o, "warmup_rounds", json_integer((json_int_t)rec->warmup_rounds));
@@ -130,14 +132,15 @@ static json_t *iteration_entry(const ompb__result *res)
         bad |= set(e, "real_time", json_real(0));
         bad |= set(e, "cpu_time", json_real(0));
     } else {
-        /* Rates follow Google Benchmark: from real_time, the mean. */
+        /* real_time is Google Benchmark's: the mean over all iterations.
+         * Rates are ours everywhere: at the median (lib/report/result.c). */
         double secs_per_iter = iters > 0 ? res->total_time_s / iters : 0;
         bad |= set(e, "real_time", real(secs_per_iter * 1e9));
         bad |= set(e, "cpu_time", real(iters > 0 ? (double)rec->cpu_ns / iters : 0));
-        if (rec->bytes_per_iter && secs_per_iter > 0)
-            bad |= set(e, "bytes_per_second", real((double)rec->bytes_per_iter / secs_per_iter));
-        if (rec->items_per_iter && secs_per_iter > 0)
-            bad |= set(e, "items_per_second", real((double)rec->items_per_iter / secs_per_iter));
+        if (res->bytes_per_second > 0)
+            bad |= set(e, "bytes_per_second", real(res->bytes_per_second));
+        if (res->items_per_second > 0)
+            bad |= set(e, "items_per_second", real(res->items_per_second));
     }
     bad |= set(e, "ompbench", ompbench_json(res));
     return checked(e, bad);
@@ -171,8 +174,11 @@ static int append_result(json_t *list, const ompb__result *res)
     return bad;
 }
 
-int ompb__report_json(FILE *out, const ompb__context *ctx, const ompb__result *res, size_t n)
+static int write_json(FILE *out, const ompb__report *rep)
 {
+    const ompb__result *res = rep->results;
+    const ompb__context *ctx = rep->ctx;
+    size_t n = rep->n;
     json_t *list = json_array();
     int bad = !list;
     for (size_t i = 0; i < n && !bad; i++)
@@ -185,3 +191,5 @@ int ompb__report_json(FILE *out, const ompb__context *ctx, const ompb__result *r
     json_decref(root);
     return bad || ferror(out) ? OMPB_EIO : 0;
 }
+
+const ompb__reporter ompb__reporter_json = {"json", write_json};

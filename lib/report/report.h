@@ -1,39 +1,70 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reporters: console table, Google-Benchmark-compatible JSON, CSV. They all
- * read the same ompb__result array; none of them measures anything.
+ * Reporters: the console table, Google-Benchmark-compatible JSON, CSV, one
+ * file each behind one interface. Every reporter reads the same results and
+ * run context; none of them measures or computes a statistic of its own
+ * (lib/report/result.c computes them once). Adding a format is one file
+ * defining an ompb__reporter plus one row in lib/report/reporters.c.
  */
 #ifndef OMPB_REPORT_H
 #define OMPB_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
+#include <ompbench/error.h>
+
 #include "context.h"
-#include "round.h"
+#include "record.h"
 #include "stats.h"
 
+/* One instance's record and every figure derived from it. */
 typedef struct ompb__result {
     ompb__record rec;
     ompb__stats stats;        /* over per-iteration times (ns) of measured rounds */
     double mean_skew_ns;      /* mean over rounds of max s_t - min s_t */
     double mean_imbalance;    /* mean over rounds of max busy / mean busy */
     double total_time_s;      /* sum of measured makespans */
+    /* Team throughput at the median per-iteration time (the one definition
+     * of a rate, used by every reporter); 0 when the body set none. */
+    double bytes_per_second, items_per_second;
 } ompb__result;
 
-/* Fills stats, skew, imbalance and total time from res->rec. */
+/* Fills every derived figure of res from res->rec. Returns 0 or OMPB_ENOMEM. */
 int ompb__result_analyze(ompb__result *res);
 
-int ompb__report_console(FILE *out, const ompb__context *ctx,
-                         const ompb__result *res, size_t n);
-int ompb__report_json(FILE *out, const ompb__context *ctx,
-                      const ompb__result *res, size_t n);
-int ompb__report_csv(FILE *out, const ompb__result *res, size_t n);
+/* What a reporter renders: the run context (may be NULL, e.g. in tests)
+ * and the results in run order. */
+typedef struct ompb__report {
+    const ompb__context *ctx;
+    const ompb__result *results;
+    size_t n;
+} ompb__report;
 
+typedef struct ompb__reporter {
+    const char *name;         /* the --format value */
+    /* Writes the whole report to out; 0, or OMPB_EIO when out failed (or
+     * OMPB_ENOMEM). Never leaves out half-written on purpose: callers
+     * writing a file discard it on failure. */
+    int (*write)(FILE *out, const ompb__report *report);
+} ompb__reporter;
+
+extern const ompb__reporter ompb__reporter_console;
+extern const ompb__reporter ompb__reporter_json;
+extern const ompb__reporter ompb__reporter_csv;
+
+/* The reporter named name, or NULL. */
+const ompb__reporter *ompb__reporter_find(const char *name);
+/* The table's names, comma-separated in table order ("console, json, csv"),
+ * for --help and error messages. Static string. */
+const char *ompb__reporter_names(void);
+/* The default reporter (the table's first row). */
+const ompb__reporter *ompb__reporter_default(void);
 
 /* Under the CodSpeed runner in walltime mode: writes
  * $CODSPEED_PROFILE_FOLDER/results/<pid>.json in the runner's schema,
- * atomically. Returns 0 (also when not in walltime mode: nothing to do) or
- * OMPB_EIO with err set. Implemented in lib/report/codspeed.c. */
-int ompb__report_codspeed(const ompb__result *res, size_t n, const ompb__config *cfg,
-                          ompb_error *err);
+ * atomically, from the records alone. Returns 0 (also when not in walltime
+ * mode: nothing to do) or OMPB_EIO with err set. lib/report/codspeed.c. */
+int ompb__report_codspeed(const ompb__result *res, size_t n, ompb_error *err);
+
 #endif

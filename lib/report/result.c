@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * From a record to the figures every reporter prints: statistics over the
- * per-iteration round times, mean start skew and mean imbalance.
+ * per-iteration round times, mean start skew, mean imbalance and the rates.
  */
+#include "report/report.h"
+
 #include <stdlib.h>
 
 #include <ompbench/error.h>
 
-#include "report/report.h"
 
 int ompb__result_analyze(ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
     size_t n = rec->rounds;
     res->mean_skew_ns = res->mean_imbalance = res->total_time_s = 0;
+    res->bytes_per_second = res->items_per_second = 0;
     if (n == 0 || rec->failed)
         return ompb__stats_compute(NULL, 0, &res->stats);
     double *per_iter = malloc(n * sizeof *per_iter);
@@ -28,5 +30,12 @@ int ompb__result_analyze(ompb__result *res)
     res->mean_imbalance = ompb__mean_imbalance(rec->busy_ns, n, (size_t)rec->threads);
     int rc = ompb__stats_compute(per_iter, n, &res->stats);
     free(per_iter);
+    /* Rates use the median, the figure the console and compare report: a
+     * mean would let one preempted round move the throughput. */
+    double median = res->stats.median;
+    if (rc == 0 && median > 0) {
+        res->bytes_per_second = (double)rec->bytes_per_iter * 1e9 / median;
+        res->items_per_second = (double)rec->items_per_iter * 1e9 / median;
+    }
     return rc;
 }

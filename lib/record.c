@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Record storage: every array is sized once, before the first round, so the
+ * engine's master never allocates between rounds.
+ */
+#include "record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <ompbench/error.h>
+
+void ompb__record_free(ompb__record *rec)
+{
+    free(rec->start_ns);
+    free(rec->end_ns);
+    free(rec->thread_start_ns);
+    free(rec->busy_ns);
+    free(rec->thread_iters);
+    free(rec->os_tid);
+    free(rec->thread_pu);
+    memset(rec, 0, sizeof *rec);
+}
+
+int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads)
+{
+    size_t cells = rounds * (size_t)threads;
+    rec->threads = threads;
+    rec->start_ns = calloc(rounds, sizeof *rec->start_ns);
+    rec->end_ns = calloc(rounds, sizeof *rec->end_ns);
+    rec->thread_start_ns = calloc(cells, sizeof *rec->thread_start_ns);
+    rec->busy_ns = calloc(cells, sizeof *rec->busy_ns);
+    rec->thread_iters = calloc(cells, sizeof *rec->thread_iters);
+    rec->os_tid = calloc((size_t)threads, sizeof *rec->os_tid);
+    rec->thread_pu = calloc((size_t)threads, sizeof *rec->thread_pu);
+    if (!rec->start_ns || !rec->end_ns || !rec->thread_start_ns || !rec->busy_ns
+        || !rec->thread_iters || !rec->os_tid || !rec->thread_pu)
+        return OMPB_ENOMEM;
+    return 0;
+}
