@@ -321,6 +321,29 @@ static void test_api_forked_child_is_off(void)
     cleanup_env();
 }
 
+/* Memory mode: the runner answers Analysis and aborts on integration names
+ * it does not know, so the hooks ask for the mode and say nothing more. */
+static void test_api_memory_mode_stays_out(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    ompb__collector_free(p.collector);
+    p.collector = ompb__collector_new(OMPB__RUNNER_ANALYSIS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p.collector);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *h = ompb_hooks_init();
+    CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_OFF);
+    CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "ompbench", "0.1.0"), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), 0);
+    hooks_peer_stop(&p);
+    CU_ASSERT_EQUAL(ompb__collector_frames(p.collector), 1);   /* GetIntegrationMode only */
+    CU_ASSERT_EQUAL(ompb__collector_command_count(p.collector, OMPB__CMD_SET_INTEGRATION), 0);
+    ompb_hooks_free(h);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
 /* Uses up every descriptor below a lowered limit; restores with fd_fill_end. */
 typedef struct fd_fill {
     struct rlimit saved;
@@ -1150,6 +1173,33 @@ static void test_collector_results_file_checks(void)
     rmdir(dir);
 }
 
+/* No instance succeeded: no results file (the runner fails the upload on an
+ * empty benchmarks array; exit status 1 already says the run failed). */
+static void test_codspeed_no_results_no_file(void)
+{
+    char dir[] = "/tmp/ompb-profile.XXXXXX";
+    fake_run f;
+    ompb_error err = {0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    make_fake_run(&f, 1000);
+    f.res[0].rec.failed = true;
+    setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
+    setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(dir), 0);
+    f.res[0].rec.failed = false;
+    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(dir), 1);   /* results/ */
+    char path[128];
+    snprintf(path, sizeof path, "%s/results/%ld.json", dir, (long)getpid());
+    unlink(path);
+    snprintf(path, sizeof path, "%s/results", dir);
+    rmdir(path);
+    rmdir(dir);
+    unsetenv("CODSPEED_PROFILE_FOLDER");
+    unsetenv("CODSPEED_RUNNER_MODE");
+}
+
 static void test_codspeed_results_unwritable(void)
 {
     fake_run f;
@@ -1166,6 +1216,8 @@ static void test_codspeed_results_unwritable(void)
 static const ompb_test_case cases[] = {
     {"api_off_is_noop", test_api_off_is_noop},
     {"api_walltime_sequence", test_api_walltime_sequence},
+    {"api_memory_mode_stays_out", test_api_memory_mode_stays_out},
+    {"codspeed_no_results_no_file", test_codspeed_no_results_no_file},
     {"api_invalid_arguments", test_api_invalid_arguments},
     {"api_refused_version", test_api_refused_version},
     {"api_off_after_failure", test_api_off_after_failure},

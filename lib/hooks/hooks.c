@@ -52,6 +52,15 @@ static int handshake(ompb_hooks *h)
                                 "is not running under valgrind");
         return OMPB_ENOTSUP;
     }
+    /* Memory mode: the runner profiles allocations only for integrations it
+     * knows and aborts on any other SetIntegration name, which would fail the
+     * whole CodSpeed run. Say so and stay out of its way. */
+    if (reply.mode == OMPB__RUNNER_ANALYSIS) {
+        ompb__transport_disable("the runner is in memory mode (CODSPEED_RUNNER_MODE=memory), "
+                                "which ompbench does not support: it profiles only "
+                                "integrations it knows");
+        return OMPB_ENOTSUP;
+    }
     ompb__cmd version = ompb__cmd_set_version(OMPB__PROTOCOL_VERSION);
     rc = ompb__transport_request(h->transport, &version, NULL, NULL);
     if (rc == 0)

@@ -65,6 +65,15 @@ static json_t *stats_json(const ompb__result *res)
                      "warmup_iters", (json_int_t)rec->warmup_iters);
 }
 
+/* Instances with a result: measured, not failed. */
+static size_t count_results(const ompb__result *res, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += !res[i].rec.failed && res[i].rec.rounds > 0;
+    return k;
+}
+
 static json_t *results_json(const ompb__result *res, size_t n)
 {
     json_t *benchmarks = json_array();
@@ -110,7 +119,10 @@ static int write_json(json_t *root, const char *path, ompb_error *err)
 int ompb__report_codspeed(const ompb__result *res, size_t n, ompb_error *err)
 {
     const char *dir = profile_folder();
-    if (!dir)
+    /* No instance succeeded: the runner fails the whole upload on a results
+     * file without benchmarks, and exit status 1 already says the run
+     * failed, so write none. */
+    if (!dir || count_results(res, n) == 0)
         return 0;
     char results[4096], path[4200];
     snprintf(results, sizeof results, "%s/results", dir);

@@ -64,7 +64,8 @@ const ompb__reporter *ompb__reporter_default(void);
 /* Under the CodSpeed runner in walltime mode: writes
  * $CODSPEED_PROFILE_FOLDER/results/<pid>.json in the runner's schema,
  * atomically, from the records alone. Returns 0 (also when not in walltime
- * mode: nothing to do) or OMPB_EIO with err set. lib/report/codspeed.c. */
+ * mode, or when no instance succeeded: nothing to write) or OMPB_EIO with
+ * err set. lib/report/codspeed.c. */
 int ompb__report_codspeed(const ompb__result *res, size_t n, ompb_error *err);
 
 #endif
