@@ -21,12 +21,9 @@
 #include <hwloc.h>
 #include <omp.h>
 
+#include "cpulist.h"
 #include "error.h"
 #include "outfile.h"
-
-/* Bounds for cpus:LIST: an OS index above this is a typo, not a machine. */
-#define MAX_PU_INDEX (1 << 20)
-#define MAX_LIST_PUS 65536
 
 struct ompb__topology {
     hwloc_topology_t topo;    /* restricted to the usable PUs: plans are made here */
@@ -65,7 +62,7 @@ static void add_omp_places(hwloc_bitmap_t set)
 /* The calling thread's affinity, for machines of any size. */
 static int thread_affinity(hwloc_bitmap_t set)
 {
-    for (size_t ncpus = 1024; ncpus <= (size_t)MAX_PU_INDEX; ncpus *= 2) {
+    for (size_t ncpus = 1024; ncpus <= (size_t)OMPB__CPULIST_MAX_INDEX; ncpus *= 2) {
         cpu_set_t *cs = CPU_ALLOC(ncpus);
         if (!cs)
             return OMPB_ENOMEM;
@@ -173,104 +170,21 @@ static int topology_finish(ompb__topology *t, ompb__topology **out, ompb_error *
     return 0;
 }
 
-/* Reads a decimal PU index at *p and advances *p; -1 when there is none,
- * -2 when it is above MAX_PU_INDEX. */
-static long read_index(const char **p)
-{
-    const char *s = *p;
-    long v = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    while (*s >= '0' && *s <= '9') {
-        v = v * 10 + (*s - '0');
-        if (v > MAX_PU_INDEX)
-            return -2;
-        s++;
-    }
-    *p = s;
-    return v;
-}
-
-/* Appends lo..hi to list (may be NULL) in the order written; a PU listed
- * twice is almost surely a typo, so it is rejected. */
-static int append_range(long lo, long hi, int *list, int *n, hwloc_bitmap_t seen,
-                        char *why, size_t len)
-{
-    for (long v = lo; v <= hi; v++) {
-        if (hwloc_bitmap_isset(seen, (unsigned)v)) {
-            snprintf(why, len, "PU %ld is listed twice", v);
-            return -1;
-        }
-        if (*n >= MAX_LIST_PUS) {
-            snprintf(why, len, "more than %d PUs", MAX_LIST_PUS);
-            return -1;
-        }
-        hwloc_bitmap_set(seen, (unsigned)v);
-        if (list)
-            list[*n] = (int)v;
-        (*n)++;
-    }
-    return 0;
-}
-
-static void unexpected(const char *p, char *why, size_t len)
-{
-    if (*p == '\0')
-        snprintf(why, len, "a PU number is missing at the end");
-    else
-        snprintf(why, len, "unexpected '%c' (expected a PU number or a range N-M)", *p);
-}
-
-/* One item "N" or "N-M" at *p. */
-static int parse_item(const char **p, int *list, int *n, hwloc_bitmap_t seen, char *why,
-                      size_t len)
-{
-    long lo = read_index(p), hi = lo;
-    if (lo >= 0 && **p == '-') {
-        (*p)++;
-        hi = read_index(p);
-    }
-    if (lo == -2 || hi == -2) {
-        snprintf(why, len, "PU number above %d", MAX_PU_INDEX);
-        return -1;
-    }
-    if (lo < 0 || hi < 0) {
-        unexpected(*p, why, len);
-        return -1;
-    }
-    if (hi < lo) {
-        snprintf(why, len, "range %ld-%ld is reversed", lo, hi);
-        return -1;
-    }
-    return append_range(lo, hi, list, n, seen, why, len);
-}
-
 /* Parses the LIST of "cpus:LIST" into list (NULL to validate only, else room
- * for MAX_LIST_PUS) and *n; fills err naming policy on failure. */
+ * for OMPB__CPULIST_MAX_PUS) and *n; fills err naming policy on failure. */
 static int parse_pu_list(const char *policy, const char *text, int *list, int *n,
                          ompb_error *err)
 {
-    hwloc_bitmap_t seen = hwloc_bitmap_alloc();
-    const char *p = text;
-    char why[96];
-    int rc = seen ? 0 : -1;
-    if (!seen)
-        snprintf(why, sizeof why, "out of memory");
-    *n = 0;
-    while (rc == 0) {
-        rc = parse_item(&p, list, n, seen, why, sizeof why);
-        if (rc == 0 && *p == '\0')
-            break;
-        if (rc == 0 && *p++ != ',') {
-            unexpected(p - 1, why, sizeof why);
-            rc = -1;
-        }
-    }
-    hwloc_bitmap_free(seen);
+    char why[OMPB__CPULIST_WHY_MAX];
+    int *pus = NULL;
+    int rc = ompb__cpulist_parse(text, list ? &pus : NULL, n, why, sizeof why);
+    if (rc == 0 && list)
+        memcpy(list, pus, (size_t)*n * sizeof *list);
+    free(pus);
     if (rc == 0)
         return 0;
-    return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%s': %s (%s)", policy,
-                           why, OMPB__PIN_ACCEPTED);
+    return ompb__error_set(err, rc, "--pin: invalid value '%s': %s (%s)", policy, why,
+                           OMPB__PIN_ACCEPTED);
 }
 
 static bool env_set(const char *name)
@@ -474,7 +388,7 @@ static int list_order(const ompb__topology *t, const char *policy, int *order, i
     return rc;
 }
 
-/* Fills order[] (room for max(usable, MAX_LIST_PUS)) for a binding policy. */
+/* Fills order[] (room for max(usable, OMPB__CPULIST_MAX_PUS)) for a binding policy. */
 static int plan_order(const ompb__topology *t, const char *policy, int threads, int *order,
                       int *n, ompb_error *err)
 {
@@ -512,7 +426,7 @@ static ompb__pin_plan *plan_alloc(int threads, const char *policy)
 static int plan_fill(ompb__pin_plan *plan, const ompb__topology *t, ompb_error *err)
 {
     int usable = ompb__topology_usable_pus(t), n = 0;
-    size_t cap = (size_t)(usable > MAX_LIST_PUS ? usable : MAX_LIST_PUS);
+    size_t cap = (size_t)(usable > OMPB__CPULIST_MAX_PUS ? usable : OMPB__CPULIST_MAX_PUS);
     int *order = malloc(cap * sizeof *order);
     if (!order)
         return ompb__error_set(err, OMPB_ENOMEM, "--pin: out of memory");
@@ -866,13 +780,14 @@ int ompb__topology_export_xml(const ompb__topology *topo, const char *path, ompb
 
 int ompb__topology_restrict(ompb__topology *topo, const char *pu_list, ompb_error *err)
 {
-    int *list = malloc(MAX_LIST_PUS * sizeof *list), n = 0;
+    char why[OMPB__CPULIST_WHY_MAX];
+    int *list = NULL, n = 0;
+    int rc = ompb__cpulist_parse(pu_list, &list, &n, why, sizeof why);
+    if (rc != 0)
+        return ompb__error_set(err, rc, "topology: invalid PU list '%s': %s", pu_list, why);
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    char policy[256];
-    int rc = list && set ? 0 : ompb__error_set(err, OMPB_ENOMEM, "topology: out of memory");
-    snprintf(policy, sizeof policy, "cpus:%s", pu_list);
-    if (rc == 0)
-        rc = parse_pu_list(policy, pu_list, list, &n, err);
+    if (!set)
+        rc = ompb__error_set(err, OMPB_ENOMEM, "topology: out of memory");
     for (int i = 0; rc == 0 && i < n; i++)
         hwloc_bitmap_set(set, (unsigned)list[i]);
     if (rc == 0) {

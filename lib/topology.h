@@ -87,8 +87,9 @@ void ompb__topology_close(ompb__topology *topo);
  * this machine's. */
 int ompb__topology_check_measurable(const ompb__topology *topo, ompb_error *err);
 
-/* Restricts an open topology further to the PUs in pu_list ("0-3,6,9"), as a
- * cgroup or taskset mask would (tests use it for cpusets with holes).
+/* Restricts an open topology further to the PUs in pu_list ("0-3,6,9", as
+ * lib/cpulist.h parses it), as a cgroup or taskset mask would (tests use it
+ * for cpusets with holes).
  * Returns 0, or OMPB_EINVAL when the list is malformed or leaves no usable PU. */
 int ompb__topology_restrict(ompb__topology *topo, const char *pu_list, ompb_error *err);
 
