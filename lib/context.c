@@ -23,6 +23,7 @@
 #include <omp.h>
 #include <ompbench/version.h>
 
+#include "binder.h"
 #include "constants.h"
 
 #ifndef OMPB_BUILD_TYPE
@@ -70,7 +71,8 @@ struct ompb__context {
     int omp_max_threads, omp_num_places;
     omp_proc_bind_t omp_proc_bind;
     int default_threads;
-    char *pin;                  /* --pin value, NULL when not given */
+    char *pin_policy;           /* ompb__binder_policy_name of the --pin value */
+    bool pin_given;
     ompb__binder binder;
     char placement[OMPB__PLACEMENT_TEXT_MAX]; /* who binds and why */
     bool have_topo;
@@ -306,8 +308,8 @@ static void context_fill(ompb__context *ctx, const ompb__config *cfg)
     collect_openmp(ctx);
     ctx->default_threads = cfg && cfg->default_threads > 0 ? cfg->default_threads
                                                            : ctx->omp_max_threads;
-    ctx->binder = ompb__pin_binder(ctx->pin);
-    ompb__pin_describe(ctx->pin, ctx->placement, sizeof ctx->placement);
+    ctx->binder = ompb__binder_for(cfg ? &cfg->pin : NULL);
+    ompb__binder_describe(cfg ? &cfg->pin : NULL, ctx->placement, sizeof ctx->placement);
 }
 
 /* [pu0, pu1, ...] with null for "not bound by us". */
@@ -324,7 +326,7 @@ static json_t *int_map(const int *v, int n)
  * at start-up (a variable it does not read, e.g. KMP_AFFINITY for libgomp). */
 static void unpinned_warning(ompb__context *ctx, const ompb__pin_plan *plan)
 {
-    if (plan->binder == OMPB__BINDER_NONE && strcmp(plan->policy, "none") == 0)
+    if (plan->binder == OMPB__BINDER_NONE && plan->pin_given)
         ompb__context_warn(ctx, "threads are not pinned (--pin none): the OS may move them "
                            "between PUs during a round");
     else if (plan->binder == OMPB__BINDER_NONE)
@@ -379,7 +381,7 @@ static json_t *openmp_json(const ompb__context *ctx)
 static json_t *pin_json(const ompb__context *ctx)
 {
     return json_pack("{s:o, s:b, s:s, s:o, s:O}", "policy",
-                     jstr(ompb__pin_policy_name(ctx->pin)), "given", ctx->pin != NULL,
+                     jstr(ctx->pin_policy), "given", ctx->pin_given,
                      "binder", ompb__binder_name(ctx->binder), "description",
                      jstr(ctx->placement), "plans", ctx->plans);
 }
@@ -488,12 +490,13 @@ ompb__context *ompb__context_new(const ompb__config *cfg, const char *argv0)
     if (!ctx)
         return NULL;
     ctx->executable = strdup(argv0 ? argv0 : "");
-    ctx->pin = cfg && cfg->pin ? strdup(cfg->pin) : NULL;
+    ctx->pin_policy = strdup(ompb__binder_policy_name(cfg ? &cfg->pin : NULL));
+    ctx->pin_given = cfg && ompb__pin_given(&cfg->pin);
     ctx->env = json_object();
     ctx->caches = json_array();
     ctx->plans = json_array();
     ctx->warnings = json_array();
-    if (!ctx->executable || (cfg && cfg->pin && !ctx->pin) || !ctx->env || !ctx->caches
+    if (!ctx->executable || !ctx->pin_policy || !ctx->env || !ctx->caches
         || !ctx->plans || !ctx->warnings || collect_env(ctx) != 0) {
         ompb__context_free(ctx);
         return NULL;
@@ -508,7 +511,7 @@ void ompb__context_free(ompb__context *ctx)
     if (!ctx)
         return;
     free(ctx->executable);
-    free(ctx->pin);
+    free(ctx->pin_policy);
     json_decref(ctx->env);
     json_decref(ctx->caches);
     json_decref(ctx->plans);

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "pin_plan.h"
 #include "topology.h"
 
 typedef struct ompb__context ompb__context;

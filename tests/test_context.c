@@ -120,12 +120,29 @@ static void capture_end(char *buf, size_t len)
     fclose(capture_file);
 }
 
-static ompb__pin_plan *plan_on(ompb__topology **t, const char *desc, const char *pin, int threads)
+/* The --pin text as the CLI parses it; NULL: not given (a zeroed spec). */
+static ompb__pin_spec pin_of(const char *text)
+{
+    ompb__pin_spec pin = {0};
+    if (text)
+        CU_ASSERT_EQUAL_FATAL(ompb__pin_parse(text, &pin, NULL), 0);
+    return pin;
+}
+
+/* The plan on t for the --pin text (NULL: not given). */
+static ompb__pin_plan *plan_for(const ompb__topology *t, const char *text, int threads)
 {
     ompb__pin_plan *plan = NULL;
-    CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic(desc, t, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(*t, pin, threads, &plan, NULL), 0);
+    ompb__pin_spec pin = pin_of(text);
+    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, &pin, threads, &plan, NULL), 0);
+    ompb__pin_spec_release(&pin);
     return plan;
+}
+
+static ompb__pin_plan *plan_on(ompb__topology **t, const char *desc, const char *pin, int threads)
+{
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic(desc, t, NULL), 0);
+    return plan_for(*t, pin, threads);
 }
 
 /* A context read from the recorded sysroot, with the synthetic machine desc
@@ -388,12 +405,13 @@ static void test_plans_and_oversubscription(void)
 {
     ompb__topology *t = NULL;
     ompb__pin_plan *p2 = plan_on(&t, "pack:1 core:2 pu:2", "compact", 2), *p6, *p8;
-    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "compact", 6, &p6, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "compact", 8, &p8, NULL), 0);
+    p6 = plan_for(t, "compact", 6);
+    p8 = plan_for(t, "compact", 8);
     ompb__config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.pin = "compact";
+    cfg.pin = pin_of("compact");
     ompb__context *ctx = ompb__context_new(&cfg, "x");
+    ompb__pin_spec_release(&cfg.pin);
     char err[1024];
     capture_begin();
     ompb__context_add_plan(ctx, p2);
@@ -498,8 +516,9 @@ static void test_runtime_binder(void)
 
     ompb__config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.pin = "spread";
+    cfg.pin = pin_of("spread");
     ctx = ompb__context_new(&cfg, "x");
+    ompb__pin_spec_release(&cfg.pin);
     j = round_trip(ctx);
     pin = json_object_get(ompb_obj(j), "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "ompbench");
@@ -520,8 +539,9 @@ static void test_runtime_binds_anyway(void)
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "none", 2);
     ompb__config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.pin = "none";
+    cfg.pin = pin_of("none");
     ompb__context *ctx = ompb__context_new(&cfg, "x");
+    ompb__pin_spec_release(&cfg.pin);
     ompb__context_add_plan(ctx, plan);
     json_t *j = round_trip(ctx), *pin = json_object_get(ompb_obj(j), "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
