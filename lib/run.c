@@ -221,7 +221,7 @@ int ompb_main(int argc, char **argv)
         return status;
     }
     ompb__instrument_init();
-    r.ctx = ompb__context_new(&r.cfg, r.argv0);
+    r.ctx = ompb__context_new(&r.cfg.pin, r.cfg.default_threads, r.argv0);
     ompb__context_set_topology(r.ctx, r.topo);
     int failures = run_all(&r);
     status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;

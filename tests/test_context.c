@@ -154,7 +154,7 @@ static ompb__context *context_on(const char *sysroot, const char *desc, const ch
     if (pus)
         CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, pus, NULL), 0);
     ompb__context_set_sysroot(sysroot);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_sysroot(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     ompb__context_set_topology(ctx, t);
@@ -179,7 +179,7 @@ static char *header_of(const ompb__context *ctx)
 static void test_gbench_fields(void)
 {
     char host[256] = "";
-    ompb__context *ctx = ompb__context_new(NULL, "benches/examples");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "benches/examples");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx);
     const char *date = json_string_value(json_object_get(j, "date"));
@@ -220,10 +220,7 @@ static void test_ompbench_fields(void)
     setenv("GOMP_OMPBTEST", "g", 1);
     setenv("KMP_OMPBTEST", "k", 1);
     setenv("XOMP_OMPBTEST", "no", 1);
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.default_threads = 3;
-    ompb__context *ctx = ompb__context_new(&cfg, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 3, "x");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx), *o = ompb_obj(j);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "version")), OMPB_VERSION_STRING);
@@ -322,7 +319,7 @@ static void test_load_partial_machine(void)
 static void test_not_utf8(void)
 {
     ompb__context_set_sysroot(SYSROOT("sysroot-latin1"));
-    ompb__context *ctx = ompb__context_new(NULL, "./bench-\xff\xfe");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "./bench-\xff\xfe");
     ompb__context_set_sysroot(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx);
@@ -336,7 +333,7 @@ static void test_not_utf8(void)
 static void test_sysroot_quiet(void)
 {
     ompb__context_set_sysroot(SYSROOT("sysroot-quiet"));
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_sysroot(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx), *o = ompb_obj(j);
@@ -354,7 +351,7 @@ static void test_sysroot_quiet(void)
 static void test_passive_wait_policy(void)
 {
     setenv("OMP_WAIT_POLICY", "Passive", 1);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx);
     CU_ASSERT_EQUAL(warnings_with(j, "OMP_WAIT_POLICY=Passive"), 1);
@@ -362,7 +359,7 @@ static void test_passive_wait_policy(void)
     json_decref(j);
     ompb__context_free(ctx);
     setenv("OMP_WAIT_POLICY", "active", 1);
-    ctx = ompb__context_new(NULL, "x");
+    ctx = ompb__context_new(NULL, 0, "x");
     j = round_trip(ctx);
     CU_ASSERT_EQUAL(warnings_with(j, "OMP_WAIT_POLICY"), 0);
     json_decref(j);
@@ -377,7 +374,7 @@ static void test_topology_and_caches(void)
     CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic("pack:2 numa:2 l3:1 core:4 pu:2", &t,
                                                         NULL), 0);
     CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, "0-7,16", NULL), 0);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_topology(ctx, t);
     json_t *j = round_trip(ctx);
     json_t *topo = json_object_get(ompb_obj(j), "topology");
@@ -407,11 +404,9 @@ static void test_plans_and_oversubscription(void)
     ompb__pin_plan *p2 = plan_on(&t, "pack:1 core:2 pu:2", "compact", 2), *p6, *p8;
     p6 = plan_for(t, "compact", 6);
     p8 = plan_for(t, "compact", 8);
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.pin = pin_of("compact");
-    ompb__context *ctx = ompb__context_new(&cfg, "x");
-    ompb__pin_spec_release(&cfg.pin);
+    ompb__pin_spec compact = pin_of("compact");
+    ompb__context *ctx = ompb__context_new(&compact, 0, "x");
+    ompb__pin_spec_release(&compact);
     char err[1024];
     capture_begin();
     ompb__context_add_plan(ctx, p2);
@@ -455,7 +450,7 @@ static void test_proc_bind_false(void)
     setenv("OMP_PROC_BIND", "false", 1);
     setenv("OMP_PLACES", "cores", 1);
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", NULL, 2);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_add_plan(ctx, plan);
     json_t *j = round_trip(ctx), *pin = json_object_get(ompb_obj(j), "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "none");
@@ -477,7 +472,7 @@ static void test_not_pinned(void)
 {
     ompb__topology *t = NULL;
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "none", 2);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_add_plan(ctx, plan);
     ompb__context_add_plan(ctx, plan);
     json_t *j = round_trip(ctx);
@@ -497,7 +492,7 @@ static void test_runtime_binder(void)
 {
     setenv("OMP_PLACES", "cores", 1);
     setenv("OMP_PROC_BIND", "close", 1);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     json_t *j = round_trip(ctx), *o = ompb_obj(j), *pin = json_object_get(o, "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "policy")), "runtime");
@@ -514,11 +509,9 @@ static void test_runtime_binder(void)
     free(text);
     ompb__context_free(ctx);
 
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.pin = pin_of("spread");
-    ctx = ompb__context_new(&cfg, "x");
-    ompb__pin_spec_release(&cfg.pin);
+    ompb__pin_spec spread = pin_of("spread");
+    ctx = ompb__context_new(&spread, 0, "x");
+    ompb__pin_spec_release(&spread);
     j = round_trip(ctx);
     pin = json_object_get(ompb_obj(j), "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "ompbench");
@@ -537,11 +530,9 @@ static void test_runtime_binds_anyway(void)
     ompb__topology *t = NULL;
     setenv("OMP_PLACES", "cores", 1);
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "none", 2);
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.pin = pin_of("none");
-    ompb__context *ctx = ompb__context_new(&cfg, "x");
-    ompb__pin_spec_release(&cfg.pin);
+    ompb__pin_spec none = pin_of("none");
+    ompb__context *ctx = ompb__context_new(&none, 0, "x");
+    ompb__pin_spec_release(&none);
     ompb__context_add_plan(ctx, plan);
     json_t *j = round_trip(ctx), *pin = json_object_get(ompb_obj(j), "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
@@ -564,7 +555,7 @@ static void test_runtime_binds_anyway(void)
     static const char *const vars[] = {"GOMP_CPU_AFFINITY", "KMP_AFFINITY"};
     for (size_t i = 0; i < 2; i++) {
         setenv(vars[i], "0", 1);
-        ctx = ompb__context_new(NULL, "x");
+        ctx = ompb__context_new(NULL, 0, "x");
         j = round_trip(ctx);
         pin = json_object_get(ompb_obj(j), "pin");
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
@@ -580,7 +571,7 @@ static void test_runtime_binds_anyway(void)
 /* Printed at once with the prefix, recorded once, identical text only once. */
 static void test_warn_dedup(void)
 {
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     json_t *j = round_trip(ctx);
     size_t before = json_array_size(json_object_get(ompb_obj(j), "warnings"));
     json_decref(j);
@@ -608,7 +599,7 @@ static void test_header(void)
     ompb__topology *t = NULL;
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "compact", 2);
     setenv("OMP_OMPBTEST", "v", 1);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_topology(ctx, t);
     ompb__context_add_plan(ctx, plan);
     char *text = NULL;
@@ -641,7 +632,7 @@ static void test_header(void)
 static void test_header_unknowns(void)
 {
     ompb__context_set_sysroot(SYSROOT("missing"));
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_sysroot(NULL);
     char *text = header_of(ctx);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nsystem:     load unknown, governor not readable\n"));
