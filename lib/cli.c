@@ -19,8 +19,8 @@
 #include "clock.h"
 #include "constants.h"
 #include "error.h"
+#include "pin.h"
 #include "report/report.h"
-#include "topology.h"
 
 #define THREADS_ACCEPTED "N, N,M,... (no repeats), A..B (powers of two plus the ends) or max, with 1 <= N <= " OMPB__STR(OMPB__MAX_THREADS)
 
@@ -175,21 +175,34 @@ static int opt_format(ompb__config *cfg, const char *opt, const char *value, omp
     return 0;
 }
 
+static int empty_value(const char *opt, ompb_error *err)
+{
+    return ompb__error_set(err, OMPB_EINVAL, "%s: empty value (accepted: a non-empty string)", opt);
+}
+
 static int opt_string(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
     if (!*value)
-        return ompb__error_set(err, OMPB_EINVAL, "%s: empty value (accepted: a non-empty string)", opt);
+        return empty_value(opt, err);
     if (strcmp(opt, "--exact") == 0)
         cfg->exact = value;
     else if (strcmp(opt, "--output") == 0)
         cfg->output = value;
-    else if (strcmp(opt, "--topology-xml") == 0)
+    else
         cfg->topology_xml = value;
-    else {
-        if (ompb__pin_policy_check(value, err) != 0)
-            return OMPB_EINVAL;
-        cfg->pin = value;
-    }
+    return 0;
+}
+
+/* --pin is parsed here, once; a second --pin replaces the first. */
+static int opt_pin(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    ompb__pin_spec pin;
+    if (!*value)
+        return empty_value(opt, err);
+    if (ompb__pin_parse(value, &pin, err) != 0)
+        return OMPB_EINVAL;
+    ompb__pin_spec_release(&cfg->pin);
+    cfg->pin = pin;
     return 0;
 }
 
@@ -213,7 +226,7 @@ static const option_def options[] = {
     {"--warmup-time", ARG_REQUIRED, opt_duration}, {"--min-time", ARG_REQUIRED, opt_duration},
     {"--max-time", ARG_REQUIRED, opt_duration}, {"--format", ARG_REQUIRED, opt_format},
     {"--output", ARG_REQUIRED, opt_string},   {"--test", ARG_NONE, opt_flag},
-    {"--pin", ARG_REQUIRED, opt_string},      {"--show-plan", ARG_NONE, opt_flag},
+    {"--pin", ARG_REQUIRED, opt_pin},         {"--show-plan", ARG_NONE, opt_flag},
     {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
     {"-h", ARG_NONE, opt_flag},               {"--version", ARG_NONE, opt_flag},
 };
@@ -301,6 +314,7 @@ void ompb__config_release(ompb__config *cfg)
     if (cfg->has_filter)
         regfree(&cfg->filter);
     cfg->has_filter = false;
+    ompb__pin_spec_release(&cfg->pin);
 }
 
 void ompb__config_usage(const char *argv0, void *stream)

@@ -13,6 +13,8 @@
 
 #include <ompbench/error.h>
 
+#include "pin.h"
+
 struct ompb__reporter;
 
 #define OMPB__MAX_THREAD_LIST 64
@@ -41,8 +43,8 @@ typedef struct ompb__config {
     uint64_t min_time_ns;       /* minimum round time when calibrating */
     uint64_t max_time_ns;       /* budget per instance, warm-up included */
     bool test;                  /* one short round per instance */
-    /* placement (lib/topology) */
-    const char *pin;            /* --pin value, NULL when not given */
+    /* placement (lib/pin, lib/pin_plan, lib/topology) */
+    ompb__pin_spec pin;         /* --pin, parsed once; zeroed when not given */
     bool show_plan;
     const char *topology_xml;
     /* output */
@@ -54,7 +56,7 @@ typedef struct ompb__config {
 /*
  * Fills cfg from argv and the environment. Returns 0; OMPB_EINVAL with
  * err->text set for bad input. On success the caller calls
- * ompb__config_release(cfg) when done.
+ * ompb__config_release(cfg) when done (it frees the filter and the --pin value).
  */
 int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err);
 void ompb__config_release(ompb__config *cfg);

@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The run environment, collected once per run: date, host, CPU model and
+ * Collecting the run environment, once per run: date, host, CPU model and
  * frequency, governor, load, the topology summary, every OMP_*, GOMP_* and
  * KMP_* variable, the OpenMP runtime actually loaded, libompbench's compiler
- * and flags, and the pin policy with its per-thread-count PU maps. Written
- * as the Google Benchmark "context" object plus an "ompbench" object, and
- * printed as the console run header. Warnings that make numbers suspect are printed to
- * stderr when raised and recorded once each.
+ * and flags, and the pin policy with its per-thread-count PU maps. Warnings
+ * that make numbers suspect are printed to stderr when raised and recorded
+ * once each. Nothing here renders: lib/report/ does.
  */
 #include "context.h"
 
 #include <limits.h>
 #include <link.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,7 +21,8 @@
 #include <omp.h>
 #include <ompbench/version.h>
 
-#include "constants.h"
+#include "grow.h"
+#include "utf8.h"
 
 #ifndef OMPB_BUILD_TYPE
 #define OMPB_BUILD_TYPE "unknown"
@@ -45,41 +44,15 @@
 #define OPTIMIZED false
 #endif
 
-#define MAX_CACHES 16
 #define WARNING_MAX 512
+
+_Static_assert(sizeof ((ompb__context *)0)->omp_library >= PATH_MAX,
+               "realpath() needs PATH_MAX bytes");
 
 extern char **environ;
 
 /* Prefix for /proc and /sys reads; tests point it at tests/data. */
 static char sysroot[1024] = "";
-
-struct ompb__context {
-    char date[40];
-    char host[256];
-    char *executable;
-    int num_cpus;
-    long mhz;
-    char cpu_model[256];
-    char governor[64];          /* "" when not readable */
-    bool scaling_enabled;       /* some governor is not "performance" */
-    bool have_load;
-    double load[3];
-    json_t *env;                /* {"OMP_NUM_THREADS": "2", ...} sorted by name */
-    char omp_vendor[32];
-    char omp_library[PATH_MAX];
-    int omp_max_threads, omp_num_places;
-    omp_proc_bind_t omp_proc_bind;
-    int default_threads;
-    char *pin;                  /* --pin value, NULL when not given */
-    ompb__binder binder;
-    char placement[OMPB__PLACEMENT_TEXT_MAX]; /* who binds and why */
-    bool have_topo;
-    ompb__topology_summary topo;
-    json_t *caches;             /* Google Benchmark form, [] until a topology is set */
-    json_t *plans;              /* [{threads, pu[], core[], oversubscribed}] */
-    json_t *warnings;           /* [string], in the order raised */
-    bool warned_oversub, warned_unpinned;
-};
 
 /* Reads a small text file below the sysroot into buf, without the trailing
  * newline. Returns 0 or -1. */
@@ -121,13 +94,6 @@ static int cpuinfo_field(const char *name, char *buf, size_t len)
     }
     fclose(f);
     return rc;
-}
-
-/* jansson refuses invalid UTF-8; an odd environment value must not drop the context. */
-static json_t *jstr(const char *s)
-{
-    json_t *j = json_string(s ? s : "");
-    return j ? j : json_string("(not UTF-8)");
 }
 
 /* ISO 8601 with a numeric offset: 2026-11-29T17:30:00+01:00. */
@@ -177,10 +143,14 @@ static void collect_cpu(ompb__context *ctx)
                                 &ctx->load[2]) == 3;
 }
 
+/* OMP_*, GOMP_* and KMP_* entries of environ whose name is UTF-8 (the JSON
+ * "environment" object keys them by name). */
 static bool wanted_env(const char *entry)
 {
-    return strncmp(entry, "OMP_", 4) == 0 || strncmp(entry, "GOMP_", 5) == 0
-           || strncmp(entry, "KMP_", 4) == 0;
+    const char *eq = strchr(entry, '=');
+    return eq && (strncmp(entry, "OMP_", 4) == 0 || strncmp(entry, "GOMP_", 5) == 0
+                  || strncmp(entry, "KMP_", 4) == 0)
+           && ompb__utf8_valid(entry, (size_t)(eq - entry));
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -188,28 +158,52 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Appends name=value to ctx->env, or replaces the value when the previous
+ * entry has the same name (environ listing a name twice: the last, in
+ * sorted order, wins). */
+static int add_env(ompb__context *ctx, const char *entry)
+{
+    const char *eq = strchr(entry, '=');
+    size_t nlen = (size_t)(eq - entry);
+    ompb__env_var *last = ctx->n_env ? &ctx->env[ctx->n_env - 1] : NULL;
+    char *value = strdup(eq + 1);
+    if (!value)
+        return -1;
+    if (last && strlen(last->name) == nlen && strncmp(last->name, entry, nlen) == 0) {
+        free(last->value);
+        last->value = value;
+        return 0;
+    }
+    char *name = strndup(entry, nlen);
+    if (!name) {
+        free(value);
+        return -1;
+    }
+    ctx->env[ctx->n_env++] = (ompb__env_var){name, value};
+    return 0;
+}
+
 /* Every OMP_*, GOMP_* and KMP_* variable, sorted so runs compare line by line. */
 static int collect_env(ompb__context *ctx)
 {
     size_t n = 0, k = 0;
+    int rc = 0;
     for (char **e = environ; e && *e; e++)
-        n += wanted_env(*e) && strchr(*e, '=');
+        n += wanted_env(*e);
     const char **list = malloc((n ? n : 1) * sizeof *list);
-    if (!list)
+    ctx->env = calloc(n ? n : 1, sizeof *ctx->env);
+    if (!list || !ctx->env) {
+        free(list);
         return -1;
-    for (char **e = environ; e && *e; e++)
-        if (wanted_env(*e) && strchr(*e, '='))
+    }
+    for (char **e = environ; e && *e && k < n; e++)
+        if (wanted_env(*e))
             list[k++] = *e;
     qsort(list, k, sizeof *list, cmp_str);
-    for (size_t i = 0; i < k; i++) {
-        const char *eq = strchr(list[i], '=');
-        char *name = strndup(list[i], (size_t)(eq - list[i]));
-        if (name)
-            json_object_set_new(ctx->env, name, jstr(eq + 1));
-        free(name);
-    }
+    for (size_t i = 0; rc == 0 && i < k; i++)
+        rc = add_env(ctx, list[i]);
     free(list);
-    return 0;
+    return rc;
 }
 
 /* Finds the OpenMP runtime among the loaded objects. */
@@ -233,15 +227,6 @@ static int find_runtime(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-static void collect_openmp(ompb__context *ctx)
-{
-    snprintf(ctx->omp_vendor, sizeof ctx->omp_vendor, "unknown (linked statically?)");
-    dl_iterate_phdr(find_runtime, ctx);
-    ctx->omp_max_threads = omp_get_max_threads();
-    ctx->omp_num_places = omp_get_num_places();
-    ctx->omp_proc_bind = omp_get_proc_bind();
-}
-
 static const char *openmp_spec(int date)
 {
     static const struct { int date; const char *spec; } specs[] = {
@@ -254,9 +239,26 @@ static const char *openmp_spec(int date)
     return "unknown";
 }
 
-static bool debug_build(void)
+static void collect_openmp(ompb__context *ctx)
 {
-    return strcasecmp(OMPB_BUILD_TYPE, "Debug") == 0 || !OPTIMIZED;
+    ctx->openmp_date = OPENMP_DATE;
+    ctx->openmp_version = openmp_spec(OPENMP_DATE);
+    snprintf(ctx->omp_vendor, sizeof ctx->omp_vendor, "unknown (linked statically?)");
+    dl_iterate_phdr(find_runtime, ctx);
+    ctx->omp_max_threads = omp_get_max_threads();
+    ctx->omp_num_places = omp_get_num_places();
+    ctx->omp_proc_bind = (int)omp_get_proc_bind();
+    ompb__omp_places_text(ctx->omp_places, sizeof ctx->omp_places);
+}
+
+static void collect_build(ompb__context *ctx)
+{
+    ctx->version = OMPB_VERSION_STRING;
+    ctx->compiler = OMPB_COMPILER;
+    ctx->compiler_flags = OMPB_C_FLAGS;
+    ctx->build_type = OMPB_BUILD_TYPE;
+    ctx->optimized = OPTIMIZED;
+    ctx->debug_build = strcasecmp(OMPB_BUILD_TYPE, "Debug") == 0 || !OPTIMIZED;
 }
 
 /* Only libompbench's own flags are known here, not those of the benchmark
@@ -264,11 +266,11 @@ static bool debug_build(void)
 static void environment_warnings(ompb__context *ctx)
 {
     const char *wait = getenv("OMP_WAIT_POLICY");
-    if (debug_build())
+    if (ctx->debug_build)
         ompb__context_warn(ctx, "unoptimized build of libompbench (build type %s%s): the "
                            "harness's overhead is inflated; rebuild ompbench with "
-                           "-DCMAKE_BUILD_TYPE=Release", OMPB_BUILD_TYPE,
-                           OPTIMIZED ? "" : ", no -O");
+                           "-DCMAKE_BUILD_TYPE=Release", ctx->build_type,
+                           ctx->optimized ? "" : ", no -O");
     if (wait && strcasecmp(wait, "passive") == 0)
         ompb__context_warn(ctx, "OMP_WAIT_POLICY=%s: idle threads sleep, so every barrier "
                            "costs ~100x more (~30 us); unset it or set it to active", wait);
@@ -297,26 +299,13 @@ static void load_warning(ompb__context *ctx)
     }
 }
 
-static void context_fill(ompb__context *ctx, const ompb__config *cfg)
+static int collect_pin(ompb__context *ctx, const ompb__pin_spec *pin)
 {
-    collect_date(ctx);
-    if (gethostname(ctx->host, sizeof ctx->host - 1) != 0)
-        snprintf(ctx->host, sizeof ctx->host, "unknown");
-    collect_cpu(ctx);
-    collect_openmp(ctx);
-    ctx->default_threads = cfg && cfg->default_threads > 0 ? cfg->default_threads
-                                                           : ctx->omp_max_threads;
-    ctx->binder = ompb__pin_binder(ctx->pin);
-    ompb__pin_describe(ctx->pin, ctx->placement, sizeof ctx->placement);
-}
-
-/* [pu0, pu1, ...] with null for "not bound by us". */
-static json_t *int_map(const int *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; a && i < n; i++)
-        json_array_append_new(a, v[i] >= 0 ? json_integer(v[i]) : json_null());
-    return a;
+    ctx->pin_policy = strdup(ompb__binder_policy_name(pin));
+    ctx->pin_given = ompb__pin_given(pin);
+    ctx->binder = ompb__binder_for(pin);
+    ompb__binder_describe(pin, ctx->placement, sizeof ctx->placement);
+    return ctx->pin_policy ? 0 : -1;
 }
 
 /* Threads nobody pins: --pin none or OMP_PROC_BIND=false without a binding
@@ -324,7 +313,7 @@ static json_t *int_map(const int *v, int n)
  * at start-up (a variable it does not read, e.g. KMP_AFFINITY for libgomp). */
 static void unpinned_warning(ompb__context *ctx, const ompb__pin_plan *plan)
 {
-    if (plan->binder == OMPB__BINDER_NONE && strcmp(plan->policy, "none") == 0)
+    if (plan->binder == OMPB__BINDER_NONE && plan->pin_given)
         ompb__context_warn(ctx, "threads are not pinned (--pin none): the OS may move them "
                            "between PUs during a round");
     else if (plan->binder == OMPB__BINDER_NONE)
@@ -353,128 +342,24 @@ static void plan_warnings(ompb__context *ctx, const ompb__pin_plan *plan)
         unpinned_warning(ctx, plan);
 }
 
-/* Counts are null until a topology is set. */
-static json_t *topology_json(const ompb__context *ctx)
+/* Copies plan into a summary with its own arrays. Returns 0 or -1. */
+static int summarize_plan(ompb__plan_summary *s, const ompb__pin_plan *plan)
 {
-    const ompb__topology_summary *s = &ctx->topo;
-    if (!ctx->have_topo)
-        return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n, s:n, s:n}", "packages", "numa_nodes",
-                         "cores", "pus", "usable_cores", "usable_pus", "usable_cpuset",
-                         "this_system");
-    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:b}", "packages", s->packages,
-                     "numa_nodes", s->numa_nodes, "cores", s->cores, "pus", s->pus,
-                     "usable_cores", s->usable_cores, "usable_pus", s->usable_pus,
-                     "usable_cpuset", s->usable_cpuset, "this_system", s->this_system);
-}
-
-static json_t *openmp_json(const ompb__context *ctx)
-{
-    return json_pack("{s:i, s:s, s:s, s:o, s:i, s:s, s:i}", "_OPENMP", OPENMP_DATE,
-                     "version", openmp_spec(OPENMP_DATE), "vendor", ctx->omp_vendor,
-                     "library", jstr(ctx->omp_library), "max_threads", ctx->omp_max_threads,
-                     "proc_bind", ompb__proc_bind_name((int)ctx->omp_proc_bind), "num_places",
-                     ctx->omp_num_places);
-}
-
-static json_t *pin_json(const ompb__context *ctx)
-{
-    return json_pack("{s:o, s:b, s:s, s:o, s:O}", "policy",
-                     jstr(ompb__pin_policy_name(ctx->pin)), "given", ctx->pin != NULL,
-                     "binder", ompb__binder_name(ctx->binder), "description",
-                     jstr(ctx->placement), "plans", ctx->plans);
-}
-
-static json_t *load_json(const ompb__context *ctx)
-{
-    json_t *a = json_array();
-    for (int i = 0; a && ctx->have_load && i < 3; i++)
-        json_array_append_new(a, json_real(ctx->load[i]));
-    return a;
-}
-
-static json_t *ompbench_json(const ompb__context *ctx)
-{
-    json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:O, s:s, s:s, s:b, s:s, s:o, s:i}",
-                          "version", OMPB_VERSION_STRING, "cpu_model", jstr(ctx->cpu_model),
-                          "topology", topology_json(ctx), "openmp", openmp_json(ctx),
-                          "environment", ctx->env, "compiler", OMPB_COMPILER,
-                          "compiler_flags", OMPB_C_FLAGS, "optimized", OPTIMIZED,
-                          "build_type", OMPB_BUILD_TYPE, "load_avg", load_json(ctx),
-                          "default_threads", ctx->default_threads);
-    if (o && (json_object_set_new(o, "cpu_governor", ctx->governor[0] ? jstr(ctx->governor)
-                                                                      : json_null()) != 0
-              || json_object_set_new(o, "pin", pin_json(ctx)) != 0
-              || json_object_set(o, "warnings", ctx->warnings) != 0)) {
-        json_decref(o);
-        return NULL;
+    size_t bytes = (size_t)plan->threads * sizeof(int);
+    *s = (ompb__plan_summary){.threads = plan->threads, .binder = plan->binder,
+                              .oversubscribed = plan->oversubscribed};
+    s->policy = strdup(plan->policy);
+    s->pu = malloc(bytes);
+    s->core = malloc(bytes);
+    if (!s->policy || !s->pu || !s->core) {
+        free(s->policy);
+        free(s->pu);
+        free(s->core);
+        return -1;
     }
-    return o;
-}
-
-static void print_machine(FILE *out, const ompb__context *ctx)
-{
-    const ompb__topology_summary *s = &ctx->topo;
-    fprintf(out, "ompbench %s on %s, %s\n", OMPB_VERSION_STRING, ctx->host, ctx->date);
-    fprintf(out, "cpu:        %s", ctx->cpu_model);
-    if (!ctx->have_topo) {
-        fprintf(out, "; topology unknown\n");
-        return;
-    }
-    fprintf(out, "; %d package%s, %d NUMA node%s, %d core%s, %d PU%s", s->packages,
-            ompb__plural(s->packages), s->numa_nodes, ompb__plural(s->numa_nodes), s->cores,
-            ompb__plural(s->cores), s->pus, ompb__plural(s->pus));
-    fprintf(out, "; usable %d core%s, %d PU%s (%s)%s\n", s->usable_cores,
-            ompb__plural(s->usable_cores), s->usable_pus, ompb__plural(s->usable_pus),
-            s->usable_cpuset, s->this_system ? "" : " [not this machine]");
-}
-
-static void print_software(FILE *out, const ompb__context *ctx)
-{
-    const char *key;
-    json_t *v;
-    fprintf(out, "openmp:     %s, OpenMP %s (_OPENMP %d), max threads %d, proc_bind %s\n",
-            ctx->omp_vendor, openmp_spec(OPENMP_DATE), OPENMP_DATE, ctx->omp_max_threads,
-            ompb__proc_bind_name((int)ctx->omp_proc_bind));
-    fprintf(out, "build:      libompbench: %s %s, %s%s\n", OMPB_COMPILER, OMPB_C_FLAGS,
-            OMPB_BUILD_TYPE, OPTIMIZED ? "" : " (unoptimized)");
-    if (ctx->have_load)
-        fprintf(out, "system:     load %.2f %.2f %.2f", ctx->load[0], ctx->load[1], ctx->load[2]);
-    else
-        fprintf(out, "system:     load unknown");
-    fprintf(out, ", governor %s\n", ctx->governor[0] ? ctx->governor : "not readable");
-    fprintf(out, "env:       ");
-    json_object_foreach((json_t *)ctx->env, key, v)
-        fprintf(out, " %s=%s", key, json_string_value(v));
-    fprintf(out, "%s\n", json_object_size(ctx->env) ? "" : " no OMP_*, GOMP_* or KMP_* set");
-}
-
-/* "T=1: 0; T=2: 0 1" for the plans we bind; the runtime's map is observed per instance. */
-static void print_maps(FILE *out, const ompb__context *ctx)
-{
-    size_t i, t;
-    json_t *p, *pu;
-    if (ctx->binder != OMPB__BINDER_OURS || json_array_size(ctx->plans) == 0)
-        return;
-    fprintf(out, "pu map:    ");
-    json_array_foreach(ctx->plans, i, p) {
-        fprintf(out, "%s T=%d:", i ? ";" : "",
-                (int)json_integer_value(json_object_get(p, "threads")));
-        json_array_foreach(json_object_get(p, "pu"), t, pu)
-            fprintf(out, " %d", (int)json_integer_value(pu));
-    }
-    fputc('\n', out);
-}
-
-static void print_placement(FILE *out, const ompb__context *ctx)
-{
-    char places[256];
-    fprintf(out, "placement:  %s\n", ctx->placement);
-    if (ctx->binder == OMPB__BINDER_RUNTIME) {
-        ompb__omp_places_text(places, sizeof places);
-        fprintf(out, "places:     %s (proc_bind %s)\n", places,
-                ompb__proc_bind_name((int)ctx->omp_proc_bind));
-    }
-    print_maps(out, ctx);
+    memcpy(s->pu, plan->pu, bytes);
+    memcpy(s->core, plan->core, bytes);
+    return 0;
 }
 
 void ompb__context_set_sysroot(const char *root)
@@ -482,23 +367,24 @@ void ompb__context_set_sysroot(const char *root)
     snprintf(sysroot, sizeof sysroot, "%s", root ? root : "");
 }
 
-ompb__context *ompb__context_new(const ompb__config *cfg, const char *argv0)
+ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
+                                 const char *argv0)
 {
     ompb__context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return NULL;
     ctx->executable = strdup(argv0 ? argv0 : "");
-    ctx->pin = cfg && cfg->pin ? strdup(cfg->pin) : NULL;
-    ctx->env = json_object();
-    ctx->caches = json_array();
-    ctx->plans = json_array();
-    ctx->warnings = json_array();
-    if (!ctx->executable || (cfg && cfg->pin && !ctx->pin) || !ctx->env || !ctx->caches
-        || !ctx->plans || !ctx->warnings || collect_env(ctx) != 0) {
+    if (!ctx->executable || collect_env(ctx) != 0 || collect_pin(ctx, pin) != 0) {
         ompb__context_free(ctx);
         return NULL;
     }
-    context_fill(ctx, cfg);
+    collect_date(ctx);
+    if (gethostname(ctx->host, sizeof ctx->host - 1) != 0)
+        snprintf(ctx->host, sizeof ctx->host, "unknown");
+    collect_cpu(ctx);
+    collect_openmp(ctx);
+    collect_build(ctx);
+    ctx->default_threads = default_threads > 0 ? default_threads : ctx->omp_max_threads;
     environment_warnings(ctx);
     return ctx;
 }
@@ -508,11 +394,21 @@ void ompb__context_free(ompb__context *ctx)
     if (!ctx)
         return;
     free(ctx->executable);
-    free(ctx->pin);
-    json_decref(ctx->env);
-    json_decref(ctx->caches);
-    json_decref(ctx->plans);
-    json_decref(ctx->warnings);
+    for (size_t i = 0; i < ctx->n_env; i++) {
+        free(ctx->env[i].name);
+        free(ctx->env[i].value);
+    }
+    free(ctx->env);
+    free(ctx->pin_policy);
+    for (size_t i = 0; i < ctx->n_plans; i++) {
+        free(ctx->plans[i].policy);
+        free(ctx->plans[i].pu);
+        free(ctx->plans[i].core);
+    }
+    free(ctx->plans);
+    for (size_t i = 0; i < ctx->n_warnings; i++)
+        free(ctx->warnings[i]);
+    free(ctx->warnings);
     free(ctx);
 }
 
@@ -524,19 +420,21 @@ void ompb__context_warn(ompb__context *ctx, const char *fmt, ...)
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     if (ctx) {
-        size_t i;
-        json_t *w;
-        json_array_foreach(ctx->warnings, i, w)
-            if (strcmp(json_string_value(w), text) == 0)
+        for (size_t i = 0; i < ctx->n_warnings; i++)
+            if (strcmp(ctx->warnings[i], text) == 0)
                 return;
-        json_array_append_new(ctx->warnings, jstr(text));
+        char *copy = strdup(text);
+        if (copy && ompb__grow((void **)&ctx->warnings, &ctx->cap_warnings, ctx->n_warnings + 1,
+                               sizeof *ctx->warnings, 8))
+            ctx->warnings[ctx->n_warnings++] = copy;
+        else
+            free(copy);
     }
     fprintf(stderr, "ompbench: warning: %s\n", text);
 }
 
 void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo)
 {
-    ompb__cache_info caches[MAX_CACHES];
     if (!ctx || !topo)
         return;
     ompb__topology_summarize(topo, &ctx->topo);
@@ -544,47 +442,20 @@ void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo)
     if (ctx->topo.cpu_model[0] && strcmp(ctx->cpu_model, "unknown") == 0)
         snprintf(ctx->cpu_model, sizeof ctx->cpu_model, "%s", ctx->topo.cpu_model);
     load_warning(ctx);
-    size_t n = ompb__topology_caches(topo, caches, MAX_CACHES);
-    json_array_clear(ctx->caches);
-    for (size_t i = 0; i < n && i < MAX_CACHES; i++)
-        json_array_append_new(ctx->caches, json_pack("{s:s, s:i, s:I, s:i}", "type",
-                              caches[i].type, "level", caches[i].level, "size",
-                              (json_int_t)caches[i].size, "num_sharing", caches[i].num_sharing));
+    size_t n = ompb__topology_caches(topo, ctx->caches, OMPB__CONTEXT_MAX_CACHES);
+    ctx->n_caches = n < OMPB__CONTEXT_MAX_CACHES ? n : OMPB__CONTEXT_MAX_CACHES;
 }
 
 void ompb__context_add_plan(ompb__context *ctx, const ompb__pin_plan *plan)
 {
-    size_t i;
-    json_t *p;
     if (!ctx || !plan)
         return;
     ctx->binder = plan->binder;
     plan_warnings(ctx, plan);
-    json_array_foreach(ctx->plans, i, p)
-        if (json_integer_value(json_object_get(p, "threads")) == plan->threads)
+    for (size_t i = 0; i < ctx->n_plans; i++)
+        if (ctx->plans[i].threads == plan->threads)
             return;
-    json_array_append_new(ctx->plans, json_pack("{s:i, s:o, s:o, s:o, s:b}", "threads",
-                          plan->threads, "policy", jstr(plan->policy), "pu",
-                          int_map(plan->pu, plan->threads), "core",
-                          int_map(plan->core, plan->threads), "oversubscribed",
-                          plan->oversubscribed));
-}
-
-json_t *ompb__context_to_json(const ompb__context *ctx)
-{
-    int cpus = ctx->num_cpus > 0 ? ctx->num_cpus : 1;
-    return json_pack("{s:s, s:o, s:o, s:i, s:I, s:b, s:O, s:o, s:s, s:i, s:o}",
-                     "date", ctx->date, "host_name", jstr(ctx->host), "executable",
-                     jstr(ctx->executable), "num_cpus", cpus, "mhz_per_cpu", (json_int_t)ctx->mhz,
-                     "cpu_scaling_enabled", ctx->scaling_enabled, "caches", ctx->caches,
-                     "load_avg", load_json(ctx), "library_build_type",
-                     debug_build() ? "debug" : "release", "json_schema_version", OMPB__JSON_SCHEMA_VERSION,
-                     "ompbench", ompbench_json(ctx));
-}
-
-void ompb__context_print_header(FILE *out, const ompb__context *ctx)
-{
-    print_machine(out, ctx);
-    print_software(out, ctx);
-    print_placement(out, ctx);
+    if (ompb__grow((void **)&ctx->plans, &ctx->cap_plans, ctx->n_plans + 1, sizeof *ctx->plans, 8)
+        && summarize_plan(&ctx->plans[ctx->n_plans], plan) == 0)
+        ctx->n_plans++;
 }

@@ -1,29 +1,102 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The run environment: host, CPU, topology summary, OpenMP runtime and
- * settings, compiler, load, pin policy; and the warnings that make numbers
- * suspect. Collected once per run, printed as the console header and
- * written as the JSON "context" object.
+ * The run environment as plain data: host, CPU, topology summary, OpenMP
+ * runtime and settings, libompbench's build, load, the pin policy with its
+ * per-thread-count PU maps, and the warnings that make numbers suspect.
+ * Collected once per run (lib/context.c); the reporters render it, as the
+ * JSON "context" object (lib/report/context_json.c) and as the console run
+ * header (lib/report/header.c).
  */
 #ifndef OMPB_CONTEXT_H
 #define OMPB_CONTEXT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
-#include "cli.h"
+#include "binder.h"
+#include "pin.h"
+#include "pin_plan.h"
 #include "topology.h"
 
-typedef struct ompb__context ompb__context;
+/* Most cache levels recorded. */
+#define OMPB__CONTEXT_MAX_CACHES 16
 
-/* Collects the context for a run of argv0 with cfg (cfg may be NULL) and
- * raises the warnings that depend only on the environment: unoptimized
- * build of libompbench, OMP_WAIT_POLICY=passive, frequency governor not
- * "performance". Strings from outside (argv0, host name, CPU model) need not
- * be UTF-8: the JSON gets a valid stand-in. NULL on ENOMEM.
+/* One OMP_*, GOMP_* or KMP_* variable of the environment. */
+typedef struct ompb__env_var {
+    char *name;
+    char *value;                /* as set: need not be UTF-8 */
+} ompb__env_var;
+
+/* A pin plan as the context records it, once per thread count. */
+typedef struct ompb__plan_summary {
+    int threads;
+    char *policy;               /* "compact", "spread", "cpus:...", "none" or "runtime" */
+    ompb__binder binder;
+    int *pu;                    /* [threads] OS index of thread t's PU, -1 not bound by us */
+    int *core;                  /* [threads] core logical index, -1 unknown */
+    bool oversubscribed;
+} ompb__plan_summary;
+
+/*
+ * Every pointer member is owned by the context and freed by
+ * ompb__context_free (the static strings excepted, as marked). A context
+ * filled by hand (tests) is rendered the same way; it needs no /proc.
+ */
+typedef struct ompb__context {
+    /* the run */
+    char date[40];              /* ISO 8601 with offset: 2026-11-29T17:30:00+01:00 */
+    char host[256];             /* need not be UTF-8, as the next two */
+    char *executable;           /* argv[0] */
+    const char *version;        /* libompbench's, OMPB_VERSION_STRING (static) */
+    int default_threads;        /* OMP_NUM_THREADS, else the OpenMP default */
+    /* the machine */
+    int num_cpus;               /* online CPUs */
+    long mhz;                   /* maximum, else current; 0 unknown */
+    char cpu_model[256];        /* "unknown" when unreadable */
+    char governor[64];          /* first one not "performance"; "" not readable */
+    bool scaling_enabled;       /* some governor is not "performance" */
+    bool have_load;
+    double load[3];             /* 1, 5, 15 minutes; only with have_load */
+    bool have_topo;             /* ompb__context_set_topology was called */
+    ompb__topology_summary topo;
+    ompb__cache_info caches[OMPB__CONTEXT_MAX_CACHES];
+    size_t n_caches;
+    /* OpenMP */
+    int openmp_date;            /* _OPENMP libompbench was built with, 0 none */
+    const char *openmp_version; /* its spec version, "4.5"; "unknown" (static) */
+    char omp_vendor[32];        /* "GNU libgomp", ...; "unknown (linked statically?)" */
+    char omp_library[4096];     /* path of the runtime loaded, "" unknown */
+    int omp_max_threads, omp_num_places;
+    int omp_proc_bind;          /* omp_proc_bind_t at start-up (ompb__proc_bind_name) */
+    char omp_places[OMPB__PLACES_TEXT_MAX]; /* "{0},{1}" or "none" */
+    ompb__env_var *env;         /* [n_env], sorted by name */
+    size_t n_env;
+    /* libompbench's build (static strings) */
+    const char *compiler, *compiler_flags, *build_type;
+    bool optimized;             /* built with -O */
+    bool debug_build;           /* build type Debug, or not optimized */
+    /* placement */
+    char *pin_policy;           /* ompb__binder_policy_name of the --pin value */
+    bool pin_given;
+    ompb__binder binder;        /* who binds (the last plan's binder once plans exist) */
+    char placement[OMPB__PLACEMENT_TEXT_MAX]; /* who binds and why */
+    ompb__plan_summary *plans;  /* [n_plans], in the order first seen */
+    size_t n_plans, cap_plans;
+    /* warnings, in the order raised, each once */
+    char **warnings;            /* [n_warnings] */
+    size_t n_warnings, cap_warnings;
+    bool warned_oversub, warned_unpinned; /* each of these is raised once per run */
+} ompb__context;
+
+/* Collects the context for a run of argv0 with the --pin value pin (NULL:
+ * not given) and default_threads (<= 0: the OpenMP default), and raises the
+ * warnings that depend only on the environment: unoptimized build of
+ * libompbench, OMP_WAIT_POLICY=passive, frequency governor not
+ * "performance". pin is not kept. NULL on ENOMEM.
  * Freed with ompb__context_free. */
-ompb__context *ompb__context_new(const ompb__config *cfg, const char *argv0);
+ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
+                                 const char *argv0);
 void ompb__context_free(ompb__context *ctx);
 
 /* Adds a warning (one line, printed to stderr at once as
@@ -46,15 +119,20 @@ void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo);
  * pin). plan is not kept. */
 void ompb__context_add_plan(ompb__context *ctx, const ompb__pin_plan *plan);
 
-/* The Google Benchmark "context" object plus our "ompbench" extras.
- * New reference; the caller json_decref()s it. NULL on ENOMEM. */
-json_t *ompb__context_to_json(const ompb__context *ctx);
-
-/* Console run header (a few lines). */
-void ompb__context_print_header(FILE *out, const ompb__context *ctx);
-
 /* Tests only: read /proc and /sys files below root instead of "/"
  * (NULL restores "/"). Affects contexts created afterwards. */
 void ompb__context_set_sysroot(const char *root);
+
+/* ---- rendering, by the reporters ------------------------------------------ */
+
+struct json_t;
+
+/* The Google Benchmark "context" object plus our "ompbench" extras
+ * (lib/report/context_json.c). Strings that are not UTF-8 get a stand-in.
+ * New reference; the caller json_decref()s it. NULL on ENOMEM. */
+struct json_t *ompb__context_to_json(const ompb__context *ctx);
+
+/* Console run header, a few lines (lib/report/header.c). */
+void ompb__context_print_header(FILE *out, const ompb__context *ctx);
 
 #endif

@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "constants.h"
 #include "hooks/instrument.h"
+#include "pin_plan.h"
 #include "state.h"
 #include "topology.h"
 

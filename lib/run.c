@@ -17,7 +17,9 @@
 #include "error.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
+#include "pin_plan.h"
 #include "registry.h"
+#include "report/plan.h"
 #include "report/report.h"
 #include "round.h"
 #include "topology.h"
@@ -78,7 +80,7 @@ static int make_plans(run *r, ompb_error *err)
     if (!r->plans)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->n_sel; i++)
-        if (ompb__pin_plan_new(r->topo, r->cfg.pin, r->sel[i].threads, &r->plans[i], err) != 0)
+        if (ompb__pin_plan_new(r->topo, &r->cfg.pin, r->sel[i].threads, &r->plans[i], err) != 0)
             return OMPB_EINVAL;
     return 0;
 }
@@ -193,8 +195,8 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
     if (r->cfg.topology_xml && ompb__topology_export_xml(r->topo, r->cfg.topology_xml, err) != 0)
         return usage_error(r, err);
     if (r->cfg.show_plan) {
-        return ompb__show_plan(stdout, r->topo, r->sel, r->n_sel, r->cfg.pin, err) == 0
-                   ? OMPB_EXIT_OK : usage_error(r, err);
+        ompb__report_plan(stdout, r->topo, &r->cfg.pin, r->sel, r->plans, r->n_sel);
+        return OMPB_EXIT_OK;
     }
     /* A fake topology (HWLOC_SYNTHETIC, HWLOC_XMLFILE) is for previews only. */
     if (ompb__topology_check_measurable(r->topo, err) != 0)
@@ -216,7 +218,7 @@ int ompb_main(int argc, char **argv)
         return status;
     }
     ompb__instrument_init();
-    r.ctx = ompb__context_new(&r.cfg, r.argv0);
+    r.ctx = ompb__context_new(&r.cfg.pin, r.cfg.default_threads, r.argv0);
     ompb__context_set_topology(r.ctx, r.topo);
     int failures = run_all(&r);
     status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;

@@ -3,7 +3,9 @@
  * The run context: every JSON field is written and parsed back with jansson;
  * environment warnings are driven by recorded /proc and /sys files
  * (tests/data/context) and by the environment, never by the host's state;
- * warnings are printed once to stderr and recorded once.
+ * warnings are printed once to stderr and recorded once. The reporters'
+ * header and JSON are also checked against golden text rendered from a
+ * context filled by hand.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -120,12 +122,29 @@ static void capture_end(char *buf, size_t len)
     fclose(capture_file);
 }
 
-static ompb__pin_plan *plan_on(ompb__topology **t, const char *desc, const char *pin, int threads)
+/* The --pin text as the CLI parses it; NULL: not given (a zeroed spec). */
+static ompb__pin_spec pin_of(const char *text)
+{
+    ompb__pin_spec pin = {0};
+    if (text)
+        CU_ASSERT_EQUAL_FATAL(ompb__pin_parse(text, &pin, NULL), 0);
+    return pin;
+}
+
+/* The plan on t for the --pin text (NULL: not given). */
+static ompb__pin_plan *plan_for(const ompb__topology *t, const char *text, int threads)
 {
     ompb__pin_plan *plan = NULL;
-    CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic(desc, t, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(*t, pin, threads, &plan, NULL), 0);
+    ompb__pin_spec pin = pin_of(text);
+    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, &pin, threads, &plan, NULL), 0);
+    ompb__pin_spec_release(&pin);
     return plan;
+}
+
+static ompb__pin_plan *plan_on(ompb__topology **t, const char *desc, const char *pin, int threads)
+{
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic(desc, t, NULL), 0);
+    return plan_for(*t, pin, threads);
 }
 
 /* A context read from the recorded sysroot, with the synthetic machine desc
@@ -137,7 +156,7 @@ static ompb__context *context_on(const char *sysroot, const char *desc, const ch
     if (pus)
         CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, pus, NULL), 0);
     ompb__context_set_sysroot(sysroot);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_sysroot(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     ompb__context_set_topology(ctx, t);
@@ -162,7 +181,7 @@ static char *header_of(const ompb__context *ctx)
 static void test_gbench_fields(void)
 {
     char host[256] = "";
-    ompb__context *ctx = ompb__context_new(NULL, "benches/examples");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "benches/examples");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx);
     const char *date = json_string_value(json_object_get(j, "date"));
@@ -203,10 +222,7 @@ static void test_ompbench_fields(void)
     setenv("GOMP_OMPBTEST", "g", 1);
     setenv("KMP_OMPBTEST", "k", 1);
     setenv("XOMP_OMPBTEST", "no", 1);
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.default_threads = 3;
-    ompb__context *ctx = ompb__context_new(&cfg, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 3, "x");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx), *o = ompb_obj(j);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "version")), OMPB_VERSION_STRING);
@@ -305,7 +321,7 @@ static void test_load_partial_machine(void)
 static void test_not_utf8(void)
 {
     ompb__context_set_sysroot(SYSROOT("sysroot-latin1"));
-    ompb__context *ctx = ompb__context_new(NULL, "./bench-\xff\xfe");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "./bench-\xff\xfe");
     ompb__context_set_sysroot(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx);
@@ -319,7 +335,7 @@ static void test_not_utf8(void)
 static void test_sysroot_quiet(void)
 {
     ompb__context_set_sysroot(SYSROOT("sysroot-quiet"));
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_sysroot(NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx), *o = ompb_obj(j);
@@ -337,7 +353,7 @@ static void test_sysroot_quiet(void)
 static void test_passive_wait_policy(void)
 {
     setenv("OMP_WAIT_POLICY", "Passive", 1);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx);
     CU_ASSERT_EQUAL(warnings_with(j, "OMP_WAIT_POLICY=Passive"), 1);
@@ -345,7 +361,7 @@ static void test_passive_wait_policy(void)
     json_decref(j);
     ompb__context_free(ctx);
     setenv("OMP_WAIT_POLICY", "active", 1);
-    ctx = ompb__context_new(NULL, "x");
+    ctx = ompb__context_new(NULL, 0, "x");
     j = round_trip(ctx);
     CU_ASSERT_EQUAL(warnings_with(j, "OMP_WAIT_POLICY"), 0);
     json_decref(j);
@@ -360,7 +376,7 @@ static void test_topology_and_caches(void)
     CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic("pack:2 numa:2 l3:1 core:4 pu:2", &t,
                                                         NULL), 0);
     CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, "0-7,16", NULL), 0);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_topology(ctx, t);
     json_t *j = round_trip(ctx);
     json_t *topo = json_object_get(ompb_obj(j), "topology");
@@ -388,12 +404,11 @@ static void test_plans_and_oversubscription(void)
 {
     ompb__topology *t = NULL;
     ompb__pin_plan *p2 = plan_on(&t, "pack:1 core:2 pu:2", "compact", 2), *p6, *p8;
-    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "compact", 6, &p6, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(t, "compact", 8, &p8, NULL), 0);
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.pin = "compact";
-    ompb__context *ctx = ompb__context_new(&cfg, "x");
+    p6 = plan_for(t, "compact", 6);
+    p8 = plan_for(t, "compact", 8);
+    ompb__pin_spec compact = pin_of("compact");
+    ompb__context *ctx = ompb__context_new(&compact, 0, "x");
+    ompb__pin_spec_release(&compact);
     char err[1024];
     capture_begin();
     ompb__context_add_plan(ctx, p2);
@@ -437,7 +452,7 @@ static void test_proc_bind_false(void)
     setenv("OMP_PROC_BIND", "false", 1);
     setenv("OMP_PLACES", "cores", 1);
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", NULL, 2);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_add_plan(ctx, plan);
     json_t *j = round_trip(ctx), *pin = json_object_get(ompb_obj(j), "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "none");
@@ -459,7 +474,7 @@ static void test_not_pinned(void)
 {
     ompb__topology *t = NULL;
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "none", 2);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_add_plan(ctx, plan);
     ompb__context_add_plan(ctx, plan);
     json_t *j = round_trip(ctx);
@@ -479,7 +494,7 @@ static void test_runtime_binder(void)
 {
     setenv("OMP_PLACES", "cores", 1);
     setenv("OMP_PROC_BIND", "close", 1);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     json_t *j = round_trip(ctx), *o = ompb_obj(j), *pin = json_object_get(o, "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "policy")), "runtime");
@@ -496,10 +511,9 @@ static void test_runtime_binder(void)
     free(text);
     ompb__context_free(ctx);
 
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.pin = "spread";
-    ctx = ompb__context_new(&cfg, "x");
+    ompb__pin_spec spread = pin_of("spread");
+    ctx = ompb__context_new(&spread, 0, "x");
+    ompb__pin_spec_release(&spread);
     j = round_trip(ctx);
     pin = json_object_get(ompb_obj(j), "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "ompbench");
@@ -518,10 +532,9 @@ static void test_runtime_binds_anyway(void)
     ompb__topology *t = NULL;
     setenv("OMP_PLACES", "cores", 1);
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "none", 2);
-    ompb__config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.pin = "none";
-    ompb__context *ctx = ompb__context_new(&cfg, "x");
+    ompb__pin_spec none = pin_of("none");
+    ompb__context *ctx = ompb__context_new(&none, 0, "x");
+    ompb__pin_spec_release(&none);
     ompb__context_add_plan(ctx, plan);
     json_t *j = round_trip(ctx), *pin = json_object_get(ompb_obj(j), "pin");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
@@ -544,7 +557,7 @@ static void test_runtime_binds_anyway(void)
     static const char *const vars[] = {"GOMP_CPU_AFFINITY", "KMP_AFFINITY"};
     for (size_t i = 0; i < 2; i++) {
         setenv(vars[i], "0", 1);
-        ctx = ompb__context_new(NULL, "x");
+        ctx = ompb__context_new(NULL, 0, "x");
         j = round_trip(ctx);
         pin = json_object_get(ompb_obj(j), "pin");
         CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(pin, "binder")), "runtime");
@@ -560,7 +573,7 @@ static void test_runtime_binds_anyway(void)
 /* Printed at once with the prefix, recorded once, identical text only once. */
 static void test_warn_dedup(void)
 {
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     json_t *j = round_trip(ctx);
     size_t before = json_array_size(json_object_get(ompb_obj(j), "warnings"));
     json_decref(j);
@@ -588,7 +601,7 @@ static void test_header(void)
     ompb__topology *t = NULL;
     ompb__pin_plan *plan = plan_on(&t, "pack:1 core:2 pu:1", "compact", 2);
     setenv("OMP_OMPBTEST", "v", 1);
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_topology(ctx, t);
     ompb__context_add_plan(ctx, plan);
     char *text = NULL;
@@ -621,7 +634,7 @@ static void test_header(void)
 static void test_header_unknowns(void)
 {
     ompb__context_set_sysroot(SYSROOT("missing"));
-    ompb__context *ctx = ompb__context_new(NULL, "x");
+    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
     ompb__context_set_sysroot(NULL);
     char *text = header_of(ctx);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nsystem:     load unknown, governor not readable\n"));
@@ -638,6 +651,202 @@ static void test_header_unknowns(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "; usable 4 cores, 4 PUs (0-3)"));
     free(text);
     ompb__context_free(ctx);
+}
+
+/* ---- rendering a hand-filled context (no /proc, no runtime) -------------- */
+
+/* A context as a run on a small machine would collect it. The caller
+ * supplies the owned members; nothing here is freed. */
+static ompb__context plain_context(char *exe, char *policy, ompb__env_var *env, size_t n_env,
+                                   ompb__plan_summary *plans, size_t n_plans, char **warnings,
+                                   size_t n_warnings)
+{
+    ompb__context ctx = {
+        .date = "2026-11-29T17:30:00+01:00", .host = "node1", .executable = exe,
+        .version = "9.8.7", .default_threads = 2, .num_cpus = 4, .mhz = 3100,
+        .cpu_model = "Test CPU 9000", .governor = "performance", .have_load = true,
+        .load = {0.5, 0.25, 1.75}, .have_topo = true,
+        .topo = {.packages = 1, .numa_nodes = 1, .cores = 2, .pus = 4, .usable_cores = 2,
+                 .usable_pus = 4, .this_system = true, .usable_cpuset = "0-3",
+                 .cpu_model = "Test CPU 9000"},
+        .caches = {{"Data", 1, 32768, 2}, {"Unified", 2, 1048576, 4}}, .n_caches = 2,
+        .openmp_date = 201511, .openmp_version = "4.5", .omp_vendor = "GNU libgomp",
+        .omp_library = "/usr/lib/libgomp.so.1", .omp_max_threads = 4, .omp_num_places = 0,
+        .omp_proc_bind = omp_proc_bind_false, .omp_places = "none", .env = env, .n_env = n_env,
+        .compiler = "GNU 12.2.0", .compiler_flags = "-O3 -DNDEBUG", .build_type = "Release",
+        .optimized = true, .debug_build = false, .pin_policy = policy, .pin_given = false,
+        .binder = OMPB__BINDER_OURS,
+        .placement = "--pin compact (default); ompbench binds each team thread to one PU at "
+                     "team start (hwloc)",
+        .plans = plans, .n_plans = n_plans, .warnings = warnings, .n_warnings = n_warnings,
+    };
+    return ctx;
+}
+
+static void test_plain_header(void)
+{
+    char exe[] = "./bench", policy[] = "compact", name[] = "OMP_NUM_THREADS", value[] = "2";
+    char p1[] = "compact", p3[] = "compact", warning[] = "a warning";
+    int pu1[] = {0}, core1[] = {0}, pu3[] = {0, 2, 1}, core3[] = {0, 1, 0};
+    ompb__env_var env[] = {{name, value}};
+    ompb__plan_summary plans[] = {
+        {.threads = 1, .policy = p1, .binder = OMPB__BINDER_OURS, .pu = pu1, .core = core1},
+        {.threads = 3, .policy = p3, .binder = OMPB__BINDER_OURS, .pu = pu3, .core = core3},
+    };
+    char *warnings[] = {warning};
+    ompb__context ctx = plain_context(exe, policy, env, 1, plans, 2, warnings, 1);
+    static const char *golden =
+        "ompbench 9.8.7 on node1, 2026-11-29T17:30:00+01:00\n"
+        "cpu:        Test CPU 9000; 1 package, 1 NUMA node, 2 cores, 4 PUs; usable 2 cores, 4 "
+        "PUs (0-3)\n"
+        "openmp:     GNU libgomp, OpenMP 4.5 (_OPENMP 201511), max threads 4, proc_bind false\n"
+        "build:      libompbench: GNU 12.2.0 -O3 -DNDEBUG, Release\n"
+        "system:     load 0.50 0.25 1.75, governor performance\n"
+        "env:        OMP_NUM_THREADS=2\n"
+        "placement:  --pin compact (default); ompbench binds each team thread to one PU at team "
+        "start (hwloc)\n"
+        "pu map:     T=1: 0; T=3: 0 2 1\n";
+    char *text = header_of(&ctx);
+    if (strcmp(text, golden) != 0)
+        fprintf(stderr, "\n--- got\n%s--- want\n%s", text, golden);
+    CU_ASSERT_STRING_EQUAL(text, golden);
+    free(text);
+
+    /* The runtime binds: its places instead of a map; nothing known of the
+     * machine, the load or the environment; an unoptimized Debug build. */
+    char bad_value[] = "\xff";
+    env[0].value = bad_value;
+    ctx.binder = OMPB__BINDER_RUNTIME;
+    ctx.omp_proc_bind = omp_proc_bind_close;
+    snprintf(ctx.omp_places, sizeof ctx.omp_places, "{0},{1}");
+    snprintf(ctx.placement, sizeof ctx.placement, "no --pin; the OpenMP runtime binds "
+             "(OMP_PLACES set); ompbench only observes");
+    ctx.have_topo = ctx.have_load = false;
+    ctx.governor[0] = '\0';
+    ctx.build_type = "Debug";
+    ctx.optimized = false;
+    static const char *golden2 =
+        "ompbench 9.8.7 on node1, 2026-11-29T17:30:00+01:00\n"
+        "cpu:        Test CPU 9000; topology unknown\n"
+        "openmp:     GNU libgomp, OpenMP 4.5 (_OPENMP 201511), max threads 4, proc_bind close\n"
+        "build:      libompbench: GNU 12.2.0 -O3 -DNDEBUG, Debug (unoptimized)\n"
+        "system:     load unknown, governor not readable\n"
+        "env:        OMP_NUM_THREADS=(not UTF-8)\n"
+        "placement:  no --pin; the OpenMP runtime binds (OMP_PLACES set); ompbench only "
+        "observes\n"
+        "places:     {0},{1} (proc_bind close)\n";
+    text = header_of(&ctx);
+    if (strcmp(text, golden2) != 0)
+        fprintf(stderr, "\n--- got\n%s--- want\n%s", text, golden2);
+    CU_ASSERT_STRING_EQUAL(text, golden2);
+    free(text);
+    ctx.n_env = 0;
+    text = header_of(&ctx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nenv:        no OMP_*, GOMP_* or KMP_* set\n"));
+    free(text);
+}
+
+static void test_plain_json(void)
+{
+    char exe[] = "./bench", policy[] = "cpus:2,0", name[] = "OMP_PLACES", value[] = "cores";
+    char p2[] = "cpus:2,0", w1[] = "first warning", w2[] = "second warning";
+    int pu2[] = {2, 0}, core2[] = {1, 0};
+    ompb__env_var env[] = {{name, value}};
+    ompb__plan_summary plans[] = {
+        {.threads = 2, .policy = p2, .binder = OMPB__BINDER_OURS, .pu = pu2, .core = core2,
+         .oversubscribed = true},
+    };
+    char *warnings[] = {w1, w2};
+    ompb__context ctx = plain_context(exe, policy, env, 1, plans, 1, warnings, 2);
+    ctx.pin_given = true;
+    snprintf(ctx.placement, sizeof ctx.placement, "--pin cpus:2,0; ompbench binds");
+    static const char *golden =
+        "{\"date\":\"2026-11-29T17:30:00+01:00\",\"host_name\":\"node1\","
+        "\"executable\":\"./bench\",\"num_cpus\":4,\"mhz_per_cpu\":3100,"
+        "\"cpu_scaling_enabled\":false,\"caches\":["
+        "{\"type\":\"Data\",\"level\":1,\"size\":32768,\"num_sharing\":2},"
+        "{\"type\":\"Unified\",\"level\":2,\"size\":1048576,\"num_sharing\":4}],"
+        "\"load_avg\":[0.5,0.25,1.75],\"library_build_type\":\"release\","
+        "\"json_schema_version\":1,\"ompbench\":{\"version\":\"9.8.7\","
+        "\"cpu_model\":\"Test CPU 9000\",\"topology\":{\"packages\":1,\"numa_nodes\":1,"
+        "\"cores\":2,\"pus\":4,\"usable_cores\":2,\"usable_pus\":4,\"usable_cpuset\":\"0-3\","
+        "\"this_system\":true},\"openmp\":{\"_OPENMP\":201511,\"version\":\"4.5\","
+        "\"vendor\":\"GNU libgomp\",\"library\":\"/usr/lib/libgomp.so.1\",\"max_threads\":4,"
+        "\"proc_bind\":\"false\",\"num_places\":0},\"environment\":{\"OMP_PLACES\":\"cores\"},"
+        "\"compiler\":\"GNU 12.2.0\",\"compiler_flags\":\"-O3 -DNDEBUG\",\"optimized\":true,"
+        "\"build_type\":\"Release\",\"load_avg\":[0.5,0.25,1.75],\"default_threads\":2,"
+        "\"cpu_governor\":\"performance\",\"pin\":{\"policy\":\"cpus:2,0\",\"given\":true,"
+        "\"binder\":\"ompbench\",\"description\":\"--pin cpus:2,0; ompbench binds\","
+        "\"plans\":[{\"threads\":2,\"policy\":\"cpus:2,0\",\"pu\":[2,0],\"core\":[1,0],"
+        "\"oversubscribed\":true}]},\"warnings\":[\"first warning\",\"second warning\"]}}";
+    json_t *j = ompb__context_to_json(&ctx);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    if (strcmp(text, golden) != 0)
+        fprintf(stderr, "\n--- got\n%s\n--- want\n%s\n", text, golden);
+    CU_ASSERT_STRING_EQUAL(text, golden);
+    free(text);
+
+    /* Before a topology: nulls; no load: []; an unbound plan: null PUs; a
+     * Debug build says "debug"; strings that are not UTF-8 get a stand-in. */
+    char bad[] = "\xfe";
+    pu2[0] = pu2[1] = core2[0] = core2[1] = -1;
+    plans[0].binder = OMPB__BINDER_NONE;
+    ctx.have_topo = ctx.have_load = false;
+    ctx.governor[0] = '\0';
+    ctx.debug_build = true;
+    ctx.executable = bad;
+    env[0].value = bad;
+    j = ompb__context_to_json(&ctx);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    json_t *o = ompb_obj(j), *topo = json_object_get(o, "topology");
+    CU_ASSERT_EQUAL(json_object_size(topo), 8);
+    CU_ASSERT_TRUE(json_is_null(json_object_get(topo, "usable_cpuset")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(j, "load_avg")), 0);
+    CU_ASSERT_TRUE(json_is_null(json_object_get(o, "cpu_governor")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "library_build_type")), "debug");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "executable")), "(not UTF-8)");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(o, "environment"),
+                                                             "OMP_PLACES")), "(not UTF-8)");
+    json_t *p = json_array_get(json_object_get(json_object_get(o, "pin"), "plans"), 0);
+    CU_ASSERT_TRUE(json_is_null(json_array_get(json_object_get(p, "pu"), 1)));
+    CU_ASSERT_TRUE(json_is_null(json_array_get(json_object_get(p, "core"), 0)));
+    json_decref(j);
+}
+
+/* What ompb__context_new collects about the --pin value and the run, as
+ * plain fields. */
+static void test_collected_fields(void)
+{
+    ompb__pin_spec pin = pin_of("cpus:1");
+    setenv("OMP_OMPBTEST_Z", "z", 1);
+    setenv("OMP_OMPBTEST_Y", "y", 1);
+    ompb__context *ctx = ompb__context_new(&pin, 5, "prog");
+    ompb__pin_spec_release(&pin);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    CU_ASSERT_STRING_EQUAL(ctx->executable, "prog");
+    CU_ASSERT_STRING_EQUAL(ctx->version, OMPB_VERSION_STRING);
+    CU_ASSERT_EQUAL(ctx->default_threads, 5);
+    CU_ASSERT_STRING_EQUAL(ctx->pin_policy, "cpus:1");
+    CU_ASSERT_TRUE(ctx->pin_given);
+    CU_ASSERT_EQUAL(ctx->binder, OMPB__BINDER_OURS);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ctx->placement, "--pin cpus:1; ompbench binds"));
+    CU_ASSERT_EQUAL(ctx->openmp_date, _OPENMP);
+    CU_ASSERT_EQUAL(ctx->omp_proc_bind, (int)omp_get_proc_bind());
+    CU_ASSERT_EQUAL(ctx->omp_max_threads, omp_get_max_threads());
+    CU_ASSERT_FALSE(ctx->have_topo);
+    CU_ASSERT_EQUAL(ctx->n_plans, 0);
+    size_t y = ctx->n_env, z = ctx->n_env;
+    for (size_t i = 0; i < ctx->n_env; i++) {
+        y = strcmp(ctx->env[i].name, "OMP_OMPBTEST_Y") == 0 ? i : y;
+        z = strcmp(ctx->env[i].name, "OMP_OMPBTEST_Z") == 0 ? i : z;
+    }
+    CU_ASSERT_TRUE_FATAL(y < z && z < ctx->n_env);
+    CU_ASSERT_STRING_EQUAL(ctx->env[z].value, "z");
+    ompb__context_free(ctx);
+    unsetenv("OMP_OMPBTEST_Z");
+    unsetenv("OMP_OMPBTEST_Y");
 }
 
 static const ompb_test_case cases[] = {
@@ -657,6 +866,9 @@ static const ompb_test_case cases[] = {
     {"warn_dedup", test_warn_dedup},
     {"header", test_header},
     {"header_unknowns", test_header_unknowns},
+    {"plain_header", test_plain_header},
+    {"plain_json", test_plain_json},
+    {"collected_fields", test_collected_fields},
     {NULL, NULL},
 };
 

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The console run header: a few lines on the machine, the OpenMP runtime,
+ * libompbench's build, the load, the OMP_* environment and the placement,
+ * rendered from the plain context alone.
+ */
+#include "context.h"
+
+#include <string.h>
+
+#include "utf8.h"
+
+static void print_machine(FILE *out, const ompb__context *ctx)
+{
+    const ompb__topology_summary *s = &ctx->topo;
+    fprintf(out, "ompbench %s on %s, %s\n", ctx->version, ctx->host, ctx->date);
+    fprintf(out, "cpu:        %s", ctx->cpu_model);
+    if (!ctx->have_topo) {
+        fprintf(out, "; topology unknown\n");
+        return;
+    }
+    fprintf(out, "; %d package%s, %d NUMA node%s, %d core%s, %d PU%s", s->packages,
+            ompb__plural(s->packages), s->numa_nodes, ompb__plural(s->numa_nodes), s->cores,
+            ompb__plural(s->cores), s->pus, ompb__plural(s->pus));
+    fprintf(out, "; usable %d core%s, %d PU%s (%s)%s\n", s->usable_cores,
+            ompb__plural(s->usable_cores), s->usable_pus, ompb__plural(s->usable_pus),
+            s->usable_cpuset, s->this_system ? "" : " [not this machine]");
+}
+
+/* Values that are not UTF-8 get the JSON's stand-in, so both forms agree. */
+static void print_env(FILE *out, const ompb__context *ctx)
+{
+    fprintf(out, "env:       ");
+    for (size_t i = 0; i < ctx->n_env; i++) {
+        const char *v = ctx->env[i].value;
+        fprintf(out, " %s=%s", ctx->env[i].name,
+                ompb__utf8_valid(v, strlen(v)) ? v : "(not UTF-8)");
+    }
+    fprintf(out, "%s\n", ctx->n_env ? "" : " no OMP_*, GOMP_* or KMP_* set");
+}
+
+static void print_software(FILE *out, const ompb__context *ctx)
+{
+    fprintf(out, "openmp:     %s, OpenMP %s (_OPENMP %d), max threads %d, proc_bind %s\n",
+            ctx->omp_vendor, ctx->openmp_version, ctx->openmp_date, ctx->omp_max_threads,
+            ompb__proc_bind_name(ctx->omp_proc_bind));
+    fprintf(out, "build:      libompbench: %s %s, %s%s\n", ctx->compiler, ctx->compiler_flags,
+            ctx->build_type, ctx->optimized ? "" : " (unoptimized)");
+    if (ctx->have_load)
+        fprintf(out, "system:     load %.2f %.2f %.2f", ctx->load[0], ctx->load[1], ctx->load[2]);
+    else
+        fprintf(out, "system:     load unknown");
+    fprintf(out, ", governor %s\n", ctx->governor[0] ? ctx->governor : "not readable");
+    print_env(out, ctx);
+}
+
+/* "T=1: 0; T=2: 0 1" for the plans we bind; the runtime's map is observed per instance. */
+static void print_maps(FILE *out, const ompb__context *ctx)
+{
+    if (ctx->binder != OMPB__BINDER_OURS || ctx->n_plans == 0)
+        return;
+    fprintf(out, "pu map:    ");
+    for (size_t i = 0; i < ctx->n_plans; i++) {
+        fprintf(out, "%s T=%d:", i ? ";" : "", ctx->plans[i].threads);
+        for (int t = 0; t < ctx->plans[i].threads; t++)
+            fprintf(out, " %d", ctx->plans[i].pu[t]);
+    }
+    fputc('\n', out);
+}
+
+static void print_placement(FILE *out, const ompb__context *ctx)
+{
+    fprintf(out, "placement:  %s\n", ctx->placement);
+    if (ctx->binder == OMPB__BINDER_RUNTIME)
+        fprintf(out, "places:     %s (proc_bind %s)\n", ctx->omp_places,
+                ompb__proc_bind_name(ctx->omp_proc_bind));
+    print_maps(out, ctx);
+}
+
+void ompb__context_print_header(FILE *out, const ompb__context *ctx)
+{
+    print_machine(out, ctx);
+    print_software(out, ctx);
+    print_placement(out, ctx);
+}
