@@ -231,7 +231,8 @@ int ompb_main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", r.argv0, err.text);
         status = OMPB_EXIT_USAGE;
     }
-    if (r.results && ompb__report_codspeed(r.results, r.n_sel, &err) != 0)
+    ompb__report report = {.ctx = r.ctx, .results = r.results, .n = r.n_sel};
+    if (r.results && ompb__report_codspeed(&report, &err) != 0)
         fprintf(stderr, "%s: warning: %s\n", r.argv0, err.text);
     run_free(&r);
     return status;

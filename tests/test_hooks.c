@@ -1042,10 +1042,10 @@ static void test_codspeed_results_file(void)
     ompb__instrument_init();
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     unsetenv("CODSPEED_RUNNER_MODE");
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);   /* not walltime: nothing written */
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
     CU_ASSERT_EQUAL(count_entries(results), 1);   /* the file, no temporary left */
     check_results_json(path, &f);
     /* The runner's view: statistics agree with the markers of the same rounds. */
@@ -1062,7 +1062,7 @@ static void test_codspeed_results_file(void)
     f.res[0].rec.round_target_ns = 0;
     f.res[0].rec.sampling.mode = OMPB__SAMPLING_TEST;
     f.res[0].rec.sampling.rounds = 1;
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
     check_results_json(path, &f);
     unlink(path);
     rmdir(results);
@@ -1185,10 +1185,10 @@ static void test_codspeed_no_results_no_file(void)
     f.res[0].rec.failed = true;
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);
     f.res[0].rec.failed = false;
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), 0);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 1);   /* results/ */
     char path[128];
     snprintf(path, sizeof path, "%s/results/%ld.json", dir, (long)getpid());
@@ -1200,6 +1200,52 @@ static void test_codspeed_no_results_no_file(void)
     unsetenv("CODSPEED_RUNNER_MODE");
 }
 
+/* The environment file the official hooks write, with our run context. */
+static void test_codspeed_environment_file(void)
+{
+    char dir[] = "/tmp/ompb-profile.XXXXXX", path[128];
+    fake_run f;
+    ompb_error err = {0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/environment-%ld.json", dir, (long)getpid());
+    make_fake_run(&f, 1000);
+    f.res[0].rec.failed = true;   /* no results file: only the environment */
+    setenv("OMP_NUM_THREADS", "2", 1);
+    ompb__context *ctx = ompb__context_new(NULL, 2, "bench");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    point_at_nothing();
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
+    unsetenv("CODSPEED_RUNNER_MODE");
+    ompb__report rep = {.ctx = ctx, .results = f.res, .n = 2};
+    CU_ASSERT_EQUAL(ompb__report_codspeed(&rep, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(dir), 0);   /* no runner: nothing */
+    setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(&rep, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(dir), 1);   /* environment only */
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *env = json_object_get(json_object_get(root, "integration_environment"), "ompbench");
+    CU_ASSERT_TRUE_FATAL(json_is_object(env));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(env, "version")), OMPB_VERSION_STRING);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(env, "env.OMP_NUM_THREADS")), "2");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(env, "default_threads")), "2");
+    const char *key;
+    json_t *value;
+    json_object_foreach(env, key, value)
+        CU_ASSERT_TRUE(json_is_string(value));   /* a flat string map, as the runner reads it */
+    json_decref(root);
+    ompb__context_free(ctx);
+    unlink(path);
+    rmdir(dir);
+    unsetenv("OMP_NUM_THREADS");
+    unsetenv("CODSPEED_PROFILE_FOLDER");
+    unsetenv("CODSPEED_RUNNER_MODE");
+    cleanup_env();
+}
+
 static void test_codspeed_results_unwritable(void)
 {
     fake_run f;
@@ -1207,7 +1253,7 @@ static void test_codspeed_results_unwritable(void)
     make_fake_run(&f, 1000);
     setenv("CODSPEED_PROFILE_FOLDER", "/nonexistent/dir/profile", 1);
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(f.res, 2, &err), OMPB_EIO);
+    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), OMPB_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "/nonexistent/dir/profile"));
     unsetenv("CODSPEED_PROFILE_FOLDER");
     unsetenv("CODSPEED_RUNNER_MODE");
@@ -1218,6 +1264,7 @@ static const ompb_test_case cases[] = {
     {"api_walltime_sequence", test_api_walltime_sequence},
     {"api_memory_mode_stays_out", test_api_memory_mode_stays_out},
     {"codspeed_no_results_no_file", test_codspeed_no_results_no_file},
+    {"codspeed_environment_file", test_codspeed_environment_file},
     {"api_invalid_arguments", test_api_invalid_arguments},
     {"api_refused_version", test_api_refused_version},
     {"api_off_after_failure", test_api_off_after_failure},

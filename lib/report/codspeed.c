@@ -17,9 +17,11 @@
 #include <jansson.h>
 #include <ompbench/version.h>
 
+#include "binder.h"
 #include "error.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
+#include "utf8.h"
 
 #define PROFILE_ENV "CODSPEED_PROFILE_FOLDER"
 #define MODE_ENV "CODSPEED_RUNNER_MODE"
@@ -32,6 +34,18 @@ static const char *profile_folder(void)
     if (!dir || !*dir)
         return NULL;
     if ((mode && strcmp(mode, "walltime") == 0) || ompb__instrument_runner_walltime())
+        return dir;
+    return NULL;
+}
+
+/* The environment file is for the runner in any mode it talks to us in:
+ * walltime, or CPU simulation (valgrind) with its profile folder set. */
+static const char *environment_folder(void)
+{
+    const char *dir = getenv(PROFILE_ENV);
+    if (!dir || !*dir)
+        return NULL;
+    if (profile_folder() || ompb__instrument_mode() == OMPB__MODE_SIMULATION)
         return dir;
     return NULL;
 }
@@ -116,14 +130,69 @@ static int write_json(json_t *root, const char *path, ompb_error *err)
     return ompb__outfile_commit(&of, err);
 }
 
-int ompb__report_codspeed(const ompb__result *res, size_t n, ompb_error *err)
+/* Adds key: value to the flat string map, escaping what is not UTF-8. */
+static int put(json_t *map, const char *key, const char *value)
 {
-    const char *dir = profile_folder();
-    /* No instance succeeded: the runner fails the whole upload on a results
-     * file without benchmarks, and exit status 1 already says the run
-     * failed, so write none. */
-    if (!dir || count_results(res, n) == 0)
-        return 0;
+    char text[4096];
+    ompb__utf8_escape(value ? value : "", text, sizeof text);
+    return json_object_set_new(map, key, json_string(text));
+}
+
+static int put_int(json_t *map, const char *key, long long value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%lld", value);
+    return put(map, key, text);
+}
+
+/* The run context as the official hooks' environment file holds an
+ * integration's: {"integration_environment": {"ompbench": {key: string}}}. */
+static json_t *environment_json(const ompb__context *ctx)
+{
+    json_t *map = json_object();
+    if (!map)
+        return NULL;
+    int bad = put(map, "version", ctx->version);
+    bad |= put(map, "compiler", ctx->compiler);
+    bad |= put(map, "compiler_flags", ctx->compiler_flags);
+    bad |= put(map, "build_type", ctx->build_type);
+    bad |= put(map, "openmp_runtime", ctx->omp_vendor);
+    bad |= put(map, "openmp_library", ctx->omp_library);
+    bad |= put(map, "openmp_version", ctx->openmp_version);
+    bad |= put_int(map, "omp_max_threads", ctx->omp_max_threads);
+    bad |= put_int(map, "default_threads", ctx->default_threads);
+    bad |= put(map, "omp_places", ctx->omp_places);
+    bad |= put(map, "pin_policy", ctx->pin_policy);
+    bad |= put(map, "binder", ompb__binder_name(ctx->binder));
+    bad |= put(map, "host", ctx->host);
+    bad |= put(map, "cpu_model", ctx->cpu_model);
+    if (ctx->have_topo) {
+        char topo[160];
+        snprintf(topo, sizeof topo, "%d packages, %d NUMA nodes, %d cores, %d PUs",
+                 ctx->topo.packages, ctx->topo.numa_nodes, ctx->topo.cores, ctx->topo.pus);
+        bad |= put(map, "topology", topo);
+        bad |= put(map, "usable_cpuset", ctx->topo.usable_cpuset);
+    }
+    for (size_t i = 0; i < ctx->n_env; i++) {
+        char key[256];
+        snprintf(key, sizeof key, "env.%s", ctx->env[i].name);
+        bad |= put(map, key, ctx->env[i].value);
+    }
+    for (size_t i = 0; i < ctx->n_warnings; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "warning.%zu", i + 1);
+        bad |= put(map, key, ctx->warnings[i]);
+    }
+    json_t *root = json_pack("{s:{s:o}}", "integration_environment", "ompbench", map);
+    if (bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+static int write_results(const ompb__report *rep, const char *dir, ompb_error *err)
+{
     char results[4096], path[4200];
     snprintf(results, sizeof results, "%s/results", dir);
     snprintf(path, sizeof path, "%s/%ld.json", results, (long)getpid());
@@ -132,10 +201,42 @@ int ompb__report_codspeed(const ompb__result *res, size_t n, ompb_error *err)
         rc = make_dir(results, err);
     if (rc)
         return rc;
-    json_t *root = results_json(res, n);
+    json_t *root = results_json(rep->results, rep->n);
     if (!root)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
     rc = write_json(root, path, err);
     json_decref(root);
     return rc;
+}
+
+static int write_environment(const ompb__context *ctx, const char *dir, ompb_error *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/environment-%ld.json", dir, (long)getpid());
+    int rc = make_dir(dir, err);
+    if (rc)
+        return rc;
+    json_t *root = environment_json(ctx);
+    if (!root)
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    rc = write_json(root, path, err);
+    json_decref(root);
+    return rc;
+}
+
+int ompb__report_codspeed(const ompb__report *rep, ompb_error *err)
+{
+    const char *dir = environment_folder();
+    if (dir && rep->ctx) {
+        int rc = write_environment(rep->ctx, dir, err);
+        if (rc)
+            return rc;
+    }
+    /* No instance succeeded: the runner fails the whole upload on a results
+     * file without benchmarks, and exit status 1 already says the run
+     * failed, so write none. */
+    dir = profile_folder();
+    if (!dir || count_results(rep->results, rep->n) == 0)
+        return 0;
+    return write_results(rep, dir, err);
 }

@@ -61,11 +61,15 @@ const char *ompb__reporter_names(void);
 /* The default reporter (the table's first row). */
 const ompb__reporter *ompb__reporter_default(void);
 
-/* Under the CodSpeed runner in walltime mode: writes
- * $CODSPEED_PROFILE_FOLDER/results/<pid>.json in the runner's schema,
- * atomically, from the records alone. Returns 0 (also when not in walltime
- * mode, or when no instance succeeded: nothing to write) or OMPB_EIO with
- * err set. lib/report/codspeed.c. */
-int ompb__report_codspeed(const ompb__result *res, size_t n, ompb_error *err);
+/* Under the CodSpeed runner (lib/report/codspeed.c), atomically:
+ * - in walltime mode, $CODSPEED_PROFILE_FOLDER/results/<pid>.json in the
+ *   runner's schema, from the records alone; none when no instance
+ *   succeeded (the runner fails the upload on an empty one);
+ * - in walltime or simulation mode, with a context, the environment file the
+ *   official hooks write, $CODSPEED_PROFILE_FOLDER/environment-<pid>.json:
+ *   {"integration_environment": {"ompbench": {key: string, ...}}}.
+ * Returns 0 (also when there is nothing to write) or OMPB_EIO / OMPB_ENOMEM
+ * with err set. */
+int ompb__report_codspeed(const ompb__report *rep, ompb_error *err);
 
 #endif
