@@ -9,15 +9,17 @@
 #   the lock of `#pragma omp critical(NAME)`. OpenMP makes critical sections
 #   of one name exclude each other across the whole program, so compilers
 #   give the lock default visibility whatever -fvisibility says; NAME lives
-#   in that program-wide namespace and must carry our prefix.
+#   in that program-wide namespace and must carry our prefix;
+# - .gomp_critical_user_.reduction.var (Clang): the same kind of lock, that
+#   Clang's OpenMP reductions fall back on.
 # Usage: exports.sh NM LIBRARY.so
 set -euo pipefail
 nm=${1:-nm} lib=$2
 
 syms=$("$nm" -D --defined-only "$lib" | awk 'NF >= 3 { print $3 }' | sort -u)
 public=$(grep -E '^ompb_[a-z0-9]' <<< "$syms" || true)
-toolchain=$(grep -E '^(_init|_fini|_edata|_end|__bss_start|\.gomp_critical_user_ompb_[a-z0-9_]+(\.var)?)$' \
-            <<< "$syms" || true)
+toolchain=$(grep -E '^(_init|_fini|_edata|_end|__bss_start)$' <<< "$syms" || true
+           grep -E '^\.gomp_critical_user_(ompb_[a-z0-9_]+(\.var)?|\.reduction\.var)$' <<< "$syms" || true)
 bad=$(comm -23 <(echo "$syms") <(printf '%s\n' "$public" "$toolchain" | sed '/^$/d' | sort -u))
 count() { sed '/^$/d' <<< "$1" | wc -l; }
 
