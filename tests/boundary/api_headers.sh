@@ -15,6 +15,7 @@
 # inline and never exported.
 # Usage: api_headers.sh NM LIBRARY.so INCLUDE_DIR LIBRARY_OBJECTS.a
 set -euo pipefail
+export LC_ALL=C
 nm=${1:-nm} lib=$2 inc=$3 objs=$4
 
 # Header text without comments, preprocessor lines or macro bodies.

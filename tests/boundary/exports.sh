@@ -14,6 +14,7 @@
 #   Clang's OpenMP reductions fall back on.
 # Usage: exports.sh NM LIBRARY.so
 set -euo pipefail
+export LC_ALL=C
 nm=${1:-nm} lib=$2
 
 syms=$("$nm" -D --defined-only "$lib" | awk 'NF >= 3 { print $3 }' | sort -u)

@@ -10,6 +10,7 @@
 # caught too.
 # Usage: no_tool_code.sh NM TOOLS_LIBRARY.a FILE...
 set -euo pipefail
+export LC_ALL=C
 nm=${1:-nm} tools=$2
 shift 2
 families='^ompb__(collector_|resultfile_|compare_|comparison_|mann_whitney|mw_|scaling_)'
