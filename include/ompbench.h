@@ -11,6 +11,7 @@
  *   ompbench/hooks.h    the CodSpeed runner hooks, for hand-written loops
  *   ompbench/error.h    error codes
  *   ompbench/version.h  version
+ *   ompbench/export.h   OMPB_API, the mark of every exported function
  */
 #ifndef OMPBENCH_H
 #define OMPBENCH_H

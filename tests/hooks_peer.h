@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "hooks/collector.h"
+#include "collector.h"
 
 typedef enum {
     PEER_COLLECTOR,      /* answers through an ompb__collector (p->collector) */

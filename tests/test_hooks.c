@@ -25,7 +25,7 @@
 #include <ompbench/version.h>
 
 #include "clock.h"
-#include "hooks/collector.h"
+#include "collector.h"
 #include "hooks/hooks_internal.h"
 #include "hooks/instrument.h"
 #include "hooks_peer.h"

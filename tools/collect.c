@@ -3,7 +3,7 @@
  * `ompbench collect`: plays the CodSpeed runner for one command. It creates
  * the two pipes and a profile folder in a private temporary directory, runs
  * the command with the runner's environment, answers it through the
- * collector (lib/hooks/collector.c, which also does every check), then
+ * collector (tools/lib/collector.c, which also does every check), then
  * cross-checks the walltime results file or, in simulation, the callgrind
  * dumps, and prints what the runner would have received.
  */
@@ -21,7 +21,7 @@
 
 #include "error.h"
 #include "grow.h"
-#include "hooks/collector.h"
+#include "collector.h"
 #include "hooks/transport.h"
 #include "outfile.h"
 #include "tools.h"

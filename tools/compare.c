@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ompbench compare [options] BASE.json HEAD.json`: the command line over
- * lib/analysis/compare. Parses options, loads both files (any problem is one
- * line naming the file, exit 2), writes the report atomically and maps the
- * verdicts to the exit status (1 only with --fail-on-regression).
+ * tools/lib/analysis/compare. Parses options, loads both files (any problem
+ * is one line naming the file, exit 2), writes the report atomically and maps
+ * the verdicts to the exit status (1 only with --fail-on-regression).
  */
 #include "analysis/compare.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ompbench scaling [options] RESULT.json`: the command line over
- * lib/analysis/scaling. Loads one result file (problems: one line naming the
- * file, exit 2), prints the strong-scaling table and, with --svg, writes the
- * plot; every file is written atomically, and a failed run leaves neither
- * new file behind (see commit_all for the one case that costs more).
+ * tools/lib/analysis/scaling. Loads one result file (problems: one line
+ * naming the file, exit 2), prints the strong-scaling table and, with --svg,
+ * writes the plot; every file is written atomically, and a failed run leaves
+ * neither new file behind (see commit_all for the one case that costs more).
  */
 #include "analysis/scaling.h"
 

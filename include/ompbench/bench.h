@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ompbench/export.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -83,7 +85,7 @@ typedef struct ompb_benchmark {
 
 /* Adds a benchmark to the process-wide registry; OMPB_BENCH calls it from a
  * constructor. Returns 0, or OMPB_EINVAL for a descriptor without name/fn. */
-int ompb_register(const ompb_benchmark *bench);
+OMPB_API int ompb_register(const ompb_benchmark *bench);
 
 /* ---- Option macros for OMPB_BENCH ---------------------------------------- */
 
@@ -134,9 +136,9 @@ int ompb_register(const ompb_benchmark *bench);
 /* Takes this thread's start timestamp and returns the iterations to run.
  * OMPB_ITER calls it; call it directly only for a hand-written loop, and then
  * call ompb_iter_end() right after the last iteration. */
-uint64_t ompb_iter_begin(ompb_state *state);
+OMPB_API uint64_t ompb_iter_begin(ompb_state *state);
 /* Takes this thread's end timestamp. */
-void ompb_iter_end(ompb_state *state);
+OMPB_API void ompb_iter_end(ompb_state *state);
 
 /* Runs the body ompb_sample_size() times inside this thread's timed window.
  * Leaving it early (break, return, goto) is an error reported by the harness. */
@@ -151,24 +153,30 @@ void ompb_iter_end(ompb_state *state);
 
 /* ---- Accessors (valid inside fn, setup, teardown, batch hooks) ------------ */
 
-int64_t ompb_arg(const ompb_state *state);           /* first integer of the argument, 0 if none */
-int64_t ompb_arg_at(const ompb_state *state, int k); /* k-th integer of a tuple argument */
-int ompb_thread_index(const ompb_state *state);      /* 0..T-1; 0 in setup/teardown */
-int ompb_thread_count(const ompb_state *state);      /* T, the round width */
-uint64_t ompb_sample_size(const ompb_state *state);  /* iterations per round per thread */
-const char *ompb_instance_name(const ompb_state *state);
+/* First integer of the argument, 0 if none. */
+OMPB_API int64_t ompb_arg(const ompb_state *state);
+/* k-th integer of a tuple argument. */
+OMPB_API int64_t ompb_arg_at(const ompb_state *state, int k);
+/* 0..T-1; 0 in setup/teardown. */
+OMPB_API int ompb_thread_index(const ompb_state *state);
+/* T, the round width. */
+OMPB_API int ompb_thread_count(const ompb_state *state);
+/* Iterations per round per thread. */
+OMPB_API uint64_t ompb_sample_size(const ompb_state *state);
+/* The instance's name, e.g. "sum[1000, t=2]". */
+OMPB_API const char *ompb_instance_name(const ompb_state *state);
 
 /* Instance-wide user data, set in setup, read by every thread. */
-void ompb_set_data(ompb_state *state, void *data);
-void *ompb_data(const ompb_state *state);
+OMPB_API void ompb_set_data(ompb_state *state, void *data);
+OMPB_API void *ompb_data(const ompb_state *state);
 /* Per-thread user data, e.g. the inputs made by batch_setup. */
-void ompb_set_thread_data(ompb_state *state, void *data);
-void *ompb_thread_data(const ompb_state *state);
+OMPB_API void ompb_set_thread_data(ompb_state *state, void *data);
+OMPB_API void *ompb_thread_data(const ompb_state *state);
 
 /* Throughput: bytes or items this thread processes per iteration. The team's
  * sum over threads, divided by the round time, is reported as a rate. */
-void ompb_set_bytes(ompb_state *state, uint64_t bytes_per_iteration);
-void ompb_set_items(ompb_state *state, uint64_t items_per_iteration);
+OMPB_API void ompb_set_bytes(ompb_state *state, uint64_t bytes_per_iteration);
+OMPB_API void ompb_set_items(ompb_state *state, uint64_t items_per_iteration);
 
 /* ---- Keeping the compiler honest ------------------------------------------ */
 

@@ -9,6 +9,8 @@
 #ifndef OMPBENCH_ERROR_H
 #define OMPBENCH_ERROR_H
 
+#include <ompbench/export.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,7 +36,7 @@ typedef struct ompb_error {
 } ompb_error;
 
 /* Static string for an OMPB_E* code; never NULL, never to be freed. */
-const char *ompb_strerror(int code);
+OMPB_API const char *ompb_strerror(int code);
 
 #ifdef __cplusplus
 }

@@ -58,6 +58,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <ompbench/export.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -84,35 +86,37 @@ typedef enum {
  * Returns a new handle (free it with ompb_hooks_free), NULL only when out
  * of memory. Failing to reach the runner is not an error: the handle is
  * then off. */
-ompb_hooks *ompb_hooks_init(void);
+OMPB_API ompb_hooks *ompb_hooks_init(void);
 /* Releases the handle; NULL is fine. */
-void ompb_hooks_free(ompb_hooks *hooks);
+OMPB_API void ompb_hooks_free(ompb_hooks *hooks);
 
 /* The handle's mode; OMPB_HOOKS_OFF for NULL or after a transport failure. */
-ompb_hooks_mode ompb_hooks_get_mode(const ompb_hooks *hooks);
+OMPB_API ompb_hooks_mode ompb_hooks_get_mode(const ompb_hooks *hooks);
 /* True when calls reach a runner or callgrind (mode is not OFF). */
-bool ompb_hooks_is_instrumented(const ompb_hooks *hooks);
+OMPB_API bool ompb_hooks_is_instrumented(const ompb_hooks *hooks);
 
 /* Opens a benchmark window (walltime: StartBenchmark; simulation: zero the
  * counters and start instrumentation). */
-int ompb_hooks_start_benchmark(ompb_hooks *hooks);
+OMPB_API int ompb_hooks_start_benchmark(ompb_hooks *hooks);
 /* Closes it (StopBenchmark; simulation: stop instrumentation). */
-int ompb_hooks_stop_benchmark(ompb_hooks *hooks);
+OMPB_API int ompb_hooks_stop_benchmark(ompb_hooks *hooks);
 /* Names the benchmark of the window just closed (CurrentBenchmark; in
  * simulation: dump the counters under that name). uri: UTF-8, at most 1024
  * bytes, e.g. "benches/x.c::name[42]"; OMPB_EINVAL otherwise. */
-int ompb_hooks_executed_benchmark(ompb_hooks *hooks, int32_t pid, const char *uri);
+OMPB_API int ompb_hooks_executed_benchmark(ompb_hooks *hooks, int32_t pid,
+                                           const char *uri);
 /* Announces the integration (SetIntegration; in simulation a
  * "Metadata: name version" dump). Strings as for uri. */
-int ompb_hooks_set_integration(ompb_hooks *hooks, const char *name, const char *version);
+OMPB_API int ompb_hooks_set_integration(ompb_hooks *hooks, const char *name,
+                                        const char *version);
 /* Sends one marker (AddMarker) with a timestamp from
  * ompb_hooks_current_timestamp(); ignored in simulation. */
-int ompb_hooks_add_marker(ompb_hooks *hooks, int32_t pid, ompb_marker marker,
-                          uint64_t timestamp_ns);
+OMPB_API int ompb_hooks_add_marker(ompb_hooks *hooks, int32_t pid, ompb_marker marker,
+                                   uint64_t timestamp_ns);
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock the runner stamps its own
  * events with. */
-uint64_t ompb_hooks_current_timestamp(void);
+OMPB_API uint64_t ompb_hooks_current_timestamp(void);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef OMPBENCH_RUN_H
 #define OMPBENCH_RUN_H
 
+#include <ompbench/export.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,7 +22,7 @@ enum {
 
 /* Parses argv (see --help), runs the selected instances and writes the
  * report. Returns one of OMPB_EXIT_*. Messages go to stderr. */
-int ompb_main(int argc, char **argv);
+OMPB_API int ompb_main(int argc, char **argv);
 
 #ifdef __cplusplus
 }

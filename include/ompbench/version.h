@@ -3,6 +3,8 @@
 #ifndef OMPBENCH_VERSION_H
 #define OMPBENCH_VERSION_H
 
+#include <ompbench/export.h>
+
 #define OMPB_VERSION_MAJOR 0
 #define OMPB_VERSION_MINOR 1
 #define OMPB_VERSION_PATCH 0
@@ -13,7 +15,7 @@ extern "C" {
 #endif
 
 /* Version of the linked library, e.g. "0.1.0"; static string. */
-const char *ompb_version(void);
+OMPB_API const char *ompb_version(void);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the built tree into a temporary prefix and builds a tiny benchmark
 # project against it twice: with CMake (find_package + ompbench_add_benchmark,
-# whose CTest smoke test must pass) and with pkg-config.
+# whose CTest smoke test must pass) and with pkg-config; then a C++ program
+# that calls the API through the installed headers. Works for a static or a
+# shared build (pkg-config consumers get an rpath to the prefix).
 set -euo pipefail
 build=$1 src=$2
 tmp=$(mktemp -d)
@@ -49,7 +51,30 @@ grep -q '"uri": "benches/tiny.c::tiny_sum\[10, t=1\]"' "$tmp/r.json" || {
 
 pcdir=$(dirname "$(ls "$tmp"/prefix/lib*/pkgconfig/ompbench.pc)")
 export PKG_CONFIG_PATH="$pcdir"
+rpath="-Wl,-rpath,$(dirname "$pcdir")"
 cc -std=c11 $flags "$tmp/proj/benches/tiny.c" $(pkg-config --cflags ompbench) \
-   -L"$(dirname "$pcdir")" -lompbench_main $(pkg-config --libs ompbench) -o "$tmp/tiny-pc"
+   -L"$(dirname "$pcdir")" -lompbench_main $(pkg-config --libs ompbench) $rpath -o "$tmp/tiny-pc"
 "$tmp/tiny-pc" --test > /dev/null
-echo "install_package: cmake and pkg-config consumers built and ran"
+
+# C++: the declarations (extern "C", OMPB_API) and the black-box template.
+cat > "$tmp/api.cpp" <<'CXX'
+#include <ompbench.h>
+#include <cstdio>
+#include <cstring>
+int main()
+{
+    ompb_hooks *h = ompb_hooks_init();
+    ompb_black_box(ompb_hooks_current_timestamp());
+    int ok = h && !ompb_hooks_is_instrumented(h) && ompb_hooks_start_benchmark(h) == 0
+             && std::strcmp(ompb_version(), OMPB_VERSION_STRING) == 0
+             && std::strcmp(ompb_strerror(OMPB_EINVAL), ompb_strerror(OMPB_OK)) != 0;
+    ompb_hooks_free(h);
+    std::puts(ok ? "ok" : "FAIL");
+    return ok ? 0 : 1;
+}
+CXX
+c++ -std=c++11 -Wall -Wextra -Werror $flags "$tmp/api.cpp" $(pkg-config --cflags ompbench) \
+    $(pkg-config --libs ompbench) $rpath -o "$tmp/api-cxx"
+OMPB_SIMULATION=0 OMPB_RUNNER_CTL_FIFO="$tmp/none.ctl" OMPB_RUNNER_ACK_FIFO="$tmp/none.ack" \
+  "$tmp/api-cxx" > /dev/null
+echo "install_package: cmake, pkg-config and C++ consumers built and ran"

@@ -24,8 +24,8 @@
  * Timestamps of windows are the collector's CLOCK_MONOTONIC at the moment
  * it handles the frame, as the runner stamps them.
  */
-#ifndef OMPB_HOOKS_COLLECTOR_H
-#define OMPB_HOOKS_COLLECTOR_H
+#ifndef OMPB_COLLECTOR_H
+#define OMPB_COLLECTOR_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -6,7 +6,7 @@
  * largest change first); all three carry the summary counts, the
  * geometric-mean change and the environment warning, so no format hides a
  * suspect comparison. Names and notes from the result files are escaped for
- * the terminal and for markdown (lib/analysis/units.c).
+ * the terminal and for markdown (analysis/units.c).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -107,8 +107,8 @@ void ompb__comparison_free(ompb__comparison *cmp);
 int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultfile *head,
                                ompb__lines *diffs);
 
-/* Writes the report (lib/analysis/compare_report.c): console and markdown
- * list regressions first, then improvements, each by size of the change; JSON
+/* Writes the report (analysis/compare_report.c): console and markdown list
+ * regressions first, then improvements, each by size of the change; JSON
  * keeps the rows in comparison order. Returns 0 or OMPB_EIO. */
 int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__report_format fmt);
 

@@ -6,7 +6,7 @@
  * as readable sentences naming the window by index (and URI once known), so
  * a failing integration test says what went wrong, not just that it did.
  */
-#include "hooks/collector.h"
+#include "collector.h"
 
 #include <errno.h>
 #include <math.h>
