@@ -19,7 +19,6 @@
 #include "grow.h"
 #include "utf8.h"
 
-
 static const ompb_benchmark **benches;
 static size_t n_benches, cap_benches;
 /* The first rejected registration: constructors cannot report, so

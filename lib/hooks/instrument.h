@@ -40,7 +40,6 @@ void ompb__instrument_instance_begin(const ompb__instance *inst);
  * Simulation: CALLGRIND_DUMP_STATS_AT(uri). */
 void ompb__instrument_instance_end(const struct ompb__record *rec);
 
-
 /* True when a runner answered GetIntegrationMode with Perf (walltime), so
  * the walltime results file is expected (lib/report/codspeed.c). */
 bool ompb__instrument_runner_walltime(void);

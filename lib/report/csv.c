@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <math.h>
 
-
 static void put_quoted(FILE *out, const char *s)
 {
     fputc('"', out);

@@ -12,7 +12,6 @@
 #include <jansson.h>
 #include <ompbench/error.h>
 
-
 /* Every builder below returns NULL when any part of its value could not be
  * made (out of memory, invalid UTF-8); set() propagates that by failing, so
  * an incomplete report is an error, never a silently shorter file. */

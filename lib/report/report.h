@@ -49,6 +49,8 @@ typedef struct ompb__reporter {
     int (*write)(FILE *out, const ompb__report *report);
 } ompb__reporter;
 
+/* The built-in rows, for callers that name one (tests); the table itself is
+ * lib/report/reporters.c. */
 extern const ompb__reporter ompb__reporter_console;
 extern const ompb__reporter ompb__reporter_json;
 extern const ompb__reporter ompb__reporter_csv;

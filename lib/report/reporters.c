@@ -2,18 +2,23 @@
 /*
  * The reporter table: --format validates against it, --help lists it, and
  * ompb_main writes through the row it names. A new format is one file that
- * defines its ompb__reporter, plus one row here.
+ * defines its ompb__reporter, plus one ROW(name) line here.
  */
-
 #include "report/report.h"
 
 #include <string.h>
 
-static const ompb__reporter *const reporters[] = {
-    &ompb__reporter_console, /* the default */
-    &ompb__reporter_json,
-    &ompb__reporter_csv,
-};
+/* One row per format, each defined as ompb__reporter_<row> in its own
+ * lib/report/<row>.c; the first row is the default. */
+#define REPORTERS(ROW) \
+    ROW(console)       \
+    ROW(json)          \
+    ROW(csv)
+
+#define DECLARE(name) extern const ompb__reporter ompb__reporter_##name;
+REPORTERS(DECLARE)
+#define ENTRY(name) &ompb__reporter_##name,
+static const ompb__reporter *const reporters[] = {REPORTERS(ENTRY)};
 
 #define N_REPORTERS (sizeof reporters / sizeof reporters[0])
 

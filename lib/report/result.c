@@ -9,7 +9,6 @@
 
 #include <ompbench/error.h>
 
-
 int ompb__result_analyze(ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
