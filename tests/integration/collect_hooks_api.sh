@@ -15,7 +15,12 @@ awk '/^```c$/ { inblock = 1; text = ""; next }
      /^```$/ && inblock { inblock = 0; if (text ~ /ompb_hooks_init/) printf "%s", text; next }
      inblock { text = text $0 "\n" }' "$src/docs/protocol.md" > "$tmp/my_loop.c"
 grep -q 'ompb_hooks_init' "$tmp/my_loop.c" || { echo "FAIL: no hooks example in docs/protocol.md"; exit 1; }
-libs="$build/libompbench.a $(pkg-config --libs hwloc jansson) -lm"
+# The library as built: static archive, or shared object (BUILD_SHARED_LIBS).
+if [ -e "$build/libompbench.a" ]; then
+  libs="$build/libompbench.a $(pkg-config --libs hwloc jansson) -lm"
+else
+  libs="-L$build -Wl,-rpath,$build -lompbench"
+fi
 cc -std=c11 -fopenmp ${OMPB_SANITIZE_FLAGS:-} -Wall -Wextra -Werror -I"$src/include" \
   "$tmp/my_loop.c" $libs -o "$tmp/my_loop" 2> "$tmp/cc.log" \
   || { echo "FAIL: the example does not compile:"; cat "$tmp/cc.log"; exit 1; }

@@ -14,7 +14,12 @@ for doc in "$src"/README.md "$src"/docs/*.md; do
     inblock { print > file }
   ' "$doc"
 done
-libs="$build/libompbench_main.a $build/libompbench.a $(pkg-config --libs hwloc jansson) -lm"
+# The libraries as built: static archives, or shared objects (BUILD_SHARED_LIBS).
+if [ -e "$build/libompbench.a" ]; then
+  libs="$build/libompbench_main.a $build/libompbench.a $(pkg-config --libs hwloc jansson) -lm"
+else
+  libs="-L$build -Wl,-rpath,$build -lompbench_main -lompbench"
+fi
 for f in "$tmp"/ex_*.c; do
   [ -e "$f" ] || continue
   grep -q '#include <ompbench.h>' "$f" || continue
