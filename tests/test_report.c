@@ -223,9 +223,20 @@ static void test_console(void)
 static void test_caller_team(void)
 {
     ompb__result res = make_result();
+    /* One column, the caller's, in arrays of exactly that size (a reader
+     * that took the threads as the stride would overrun them). */
+    uint64_t *cbusy = malloc(ROUNDS * sizeof *cbusy), *cstart = malloc(ROUNDS * sizeof *cstart);
+    uint64_t *citers = malloc(ROUNDS * sizeof *citers);
+    CU_ASSERT_FATAL(cbusy && cstart && citers);
+    for (size_t r = 0; r < ROUNDS; r++) {
+        cstart[r] = start[r];
+        cbusy[r] = end[r] - start[r];
+        citers[r] = 10;
+    }
     res.rec.caller_team = true;
-    res.rec.busy_ns = busy; /* one column: the caller's rounds */
-    res.rec.thread_start_ns = start;
+    res.rec.busy_ns = cbusy;
+    res.rec.thread_start_ns = cstart;
+    res.rec.thread_iters = citers;
     CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
     CU_ASSERT_TRUE(isnan(res.mean_skew_ns));
     CU_ASSERT_TRUE(isnan(res.mean_imbalance));
@@ -251,6 +262,9 @@ static void test_caller_team(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, " 4 x 10      -  "));
     CU_ASSERT_PTR_NULL(strstr(text, "nan"));
     free(text);
+    free(cbusy);
+    free(cstart);
+    free(citers);
 }
 
 static void test_outfile_is_atomic(void)
