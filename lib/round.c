@@ -114,10 +114,10 @@ static bool round_complete(team *tm)
             ompb__team_fail(tm, "%s: %s never entered its OMPB_ITER loop", tm->inst->name, who);
         else if (!s->ended)
             ompb__team_fail(tm, "%s: %s left its OMPB_ITER loop early (break/return/goto)",
-                 tm->inst->name, who);
+                            tm->inst->name, who);
         else if (s->reentered)
             ompb__team_fail(tm, "%s: %s entered OMPB_ITER more than once in a round "
-                 "(one timed loop per body)", tm->inst->name, who);
+                            "(one timed loop per body)", tm->inst->name, who);
     }
     return !tm->rec->failed;
 }
@@ -176,9 +176,9 @@ static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
         return;
     }
     if (tm->sample_size >= OMPB__MAX_SAMPLE_SIZE) {
-        ompb__team_fail(tm, "%s: %" PRIu64 " iterations took only %" PRIu64 " ns: the round time does not "
-             "grow with the sample size (does the body ignore ompb_iter_begin()'s count?)",
-             tm->inst->name, tm->sample_size, busy);
+        ompb__team_fail(tm, "%s: %" PRIu64 " iterations took only %" PRIu64 " ns: the round "
+                        "time does not grow with the sample size (does the body ignore "
+                        "ompb_iter_begin()'s count?)", tm->inst->name, tm->sample_size, busy);
         return;
     }
     double growth = busy ? 1.2 * (double)tm->target_ns / (double)busy : MAX_GROWTH;
@@ -279,8 +279,8 @@ static bool join_team(team *tm, int t)
     tm->rec->os_tid[t] = (int)syscall(SYS_gettid);
     if (omp_get_num_threads() != tm->threads) {
 #pragma omp critical(ompb_round_fail)
-        ompb__team_fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d (OMP_THREAD_LIMIT?)",
-             tm->inst->name, omp_get_num_threads(), tm->threads);
+        ompb__team_fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d "
+                        "(OMP_THREAD_LIMIT?)", tm->inst->name, omp_get_num_threads(), tm->threads);
         return false;
     }
     if (tm->plan && ompb__pin_plan_bind_self(tm->plan, t) != 0) {
@@ -422,8 +422,8 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
     for (int t = 0; t < tm.threads; t++)
         rec->thread_pu[t] = -1;
     if (kind != OMPB_TEAM_HARNESS && kind != OMPB_TEAM_CALLER) {
-        ompb__team_fail(&tm, "%s: .team = %d is not a team (accepted: OMPB_TEAM_HARNESS, OMPB_TEAM_CALLER)",
-             inst->name, (int)kind);
+        ompb__team_fail(&tm, "%s: .team = %d is not a team (accepted: OMPB_TEAM_HARNESS, "
+                        "OMPB_TEAM_CALLER)", inst->name, (int)kind);
         return OMPB_ERUN;
     }
     tm.states = aligned_alloc(OMPB__CACHE_LINE, sizeof(ompb_state) * (size_t)tm.threads);
