@@ -101,23 +101,33 @@ double ompb__barrier_cost_ns(int threads)
     return best;
 }
 
+/* Who ran slot t's body, for messages: a caller team has one body. */
+static const char *body_of(const team *tm, int t, char *buf, size_t len)
+{
+    if (tm->rec->caller_team)
+        return "the body";
+    snprintf(buf, len, "thread %d", t);
+    return buf;
+}
+
 /* Checks that every timed thread ran its loop to the end; records a
- * failure if not. A caller team has one body, run by the caller. */
+ * failure if not. Runs every round: nothing is formatted unless one failed. */
 static bool round_complete(team *tm)
 {
-    char who[32] = "the body";
+    char who[32];
     for (int t = 0; t < tm->timed; t++) {
         const ompb_state *s = &tm->states[t];
-        if (!tm->rec->caller_team)
-            snprintf(who, sizeof who, "thread %d", t);
+        if (s->began && s->ended && !s->reentered)
+            continue;
+        const char *w = body_of(tm, t, who, sizeof who);
         if (!s->began)
-            ompb__team_fail(tm, "%s: %s never entered its OMPB_ITER loop", tm->inst->name, who);
+            ompb__team_fail(tm, "%s: %s never entered its OMPB_ITER loop", tm->inst->name, w);
         else if (!s->ended)
             ompb__team_fail(tm, "%s: %s left its OMPB_ITER loop early (break/return/goto)",
-                            tm->inst->name, who);
-        else if (s->reentered)
+                            tm->inst->name, w);
+        else
             ompb__team_fail(tm, "%s: %s entered OMPB_ITER more than once in a round "
-                            "(one timed loop per body)", tm->inst->name, who);
+                            "(one timed loop per body)", tm->inst->name, w);
     }
     return !tm->rec->failed;
 }
