@@ -761,6 +761,14 @@ void ompb__ex_triad(double *restrict a, const double *restrict b,
         a[i] = b[i] + s * c[i];
 }
 
+void ompb__ex_triad_parallel_for(double *restrict a, const double *restrict b,
+                                 const double *restrict c, double s, size_t n)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++)
+        a[i] = b[i] + s * c[i];
+}
+
 void ompb__ex_count_up(volatile uint64_t *counter, uint64_t n)
 {
     for (uint64_t i = 0; i < n; i++)

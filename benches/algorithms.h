@@ -142,6 +142,13 @@ uint64_t ompb__ex_sum_range(const uint64_t *v, size_t lo, size_t hi);
 void ompb__ex_triad(double *restrict a, const double *restrict b,
                     const double *restrict c, double s, size_t lo, size_t hi);
 
+/* The same triad over [0, n) written as existing OpenMP code writes it: one
+ * `parallel for` with the static schedule, opened at the caller's team size
+ * (omp_set_num_threads / OMP_NUM_THREADS). Thread t of its team works on
+ * ompb__ex_chunk(n, t, T), the static schedule's share. */
+void ompb__ex_triad_parallel_for(double *restrict a, const double *restrict b,
+                                 const double *restrict c, double s, size_t n);
+
 /* Adds 1 to *counter n times, each as a separate load and store through the
  * volatile pointer, so the compiler cannot merge them into one addition. */
 void ompb__ex_count_up(volatile uint64_t *counter, uint64_t n);

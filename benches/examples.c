@@ -5,7 +5,8 @@
  * Serial examples run at the default round width, every thread doing the
  * same work on its own data; the parallel ones (thread_example, stream_triad,
  * false_sharing_*) split work between the threads of a round or make their
- * interaction visible. Loop-invariant inputs go through ompb_opaque_* and
+ * interaction visible; triad_parallel_for is a caller team, an OpenMP
+ * function that forks its own team. Loop-invariant inputs go through ompb_opaque_* and
  * results through ompb_black_box, so the compiler can neither hoist the work
  * out of the timed loop nor drop it. `make bench` runs the whole suite.
  */
@@ -441,6 +442,57 @@ OMPB_BENCH(stream_triad, OMPB_THREADS(1, 2, 4), .setup = triad_setup,
     ompb_set_bytes(state, 3 * (hi - lo) * sizeof(double));
     OMPB_ITER(state) {
         ompb__ex_triad(d->a, d->b, d->c, ompb_opaque_double(TRIAD_SCALAR), lo, hi);
+        ompb_black_box_ptr(d->a);
+    }
+}
+
+/* The triad as an existing OpenMP function (a plain `parallel for`),
+ * benchmarked as it is called: declared a caller team, its body runs on one
+ * thread and the function forks its own team of T threads, placed by the
+ * pin plan. setup allocates without touching; thread_setup runs on thread
+ * t of the placed team and first-touches the share that thread t of the
+ * function's static schedule will use, so on a NUMA node each share's
+ * pages sit next to the thread that streams them. Bytes are the whole
+ * team's: the caller's one state stands for the code. */
+static int triad_alloc_setup(ompb_state *state)
+{
+    triad_arrays *d = calloc(1, sizeof *d);
+    if (!d)
+        return -1;
+    d->n = TRIAD_LEN;
+    d->a = malloc(d->n * sizeof(double));
+    d->b = malloc(d->n * sizeof(double));
+    d->c = malloc(d->n * sizeof(double));
+    ompb_set_data(state, d);
+    if (!d->a || !d->b || !d->c) {
+        triad_teardown(state);
+        ompb_set_data(state, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+static int triad_touch_share(ompb_state *state)
+{
+    triad_arrays *d = ompb_data(state);
+    size_t lo, hi;
+    ompb__ex_chunk(d->n, ompb_thread_index(state), ompb_thread_count(state), &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        d->a[i] = 0.0;
+        d->b[i] = 1.0;
+        d->c[i] = 2.0;
+    }
+    return 0;
+}
+
+OMPB_BENCH(triad_parallel_for, OMPB_THREADS(1, 2, 4), .team = OMPB_TEAM_CALLER,
+           .setup = triad_alloc_setup, .thread_setup = triad_touch_share,
+           .teardown = triad_teardown)
+{
+    const triad_arrays *d = ompb_data(state);
+    ompb_set_bytes(state, 3 * d->n * sizeof(double));
+    OMPB_ITER(state) {
+        ompb__ex_triad_parallel_for(d->a, d->b, d->c, ompb_opaque_double(TRIAD_SCALAR), d->n);
         ompb_black_box_ptr(d->a);
     }
 }

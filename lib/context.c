@@ -21,6 +21,7 @@
 #include <omp.h>
 #include <ompbench/version.h>
 
+#include "fork_guard.h"
 #include "grow.h"
 #include "utf8.h"
 
@@ -249,6 +250,7 @@ static void collect_openmp(ompb__context *ctx)
     ctx->omp_num_places = omp_get_num_places();
     ctx->omp_proc_bind = (int)omp_get_proc_bind();
     ompb__omp_places_text(ctx->omp_places, sizeof ctx->omp_places);
+    ctx->fork_guard = ompb__fork_coverage_name(ompb__fork_guard_coverage());
 }
 
 static void collect_build(ompb__context *ctx)
@@ -277,6 +279,10 @@ static void environment_warnings(ompb__context *ctx)
     if (ctx->scaling_enabled)
         ompb__context_warn(ctx, "CPU frequency governor is '%s', not 'performance': the "
                            "clock speed may change during the run", ctx->governor);
+    if (ompb__fork_guard_coverage() == OMPB__FORKS_SEEN_NONE)
+        ompb__context_warn(ctx, "the OpenMP runtime's fork entry points are found before "
+                           "libompbench's: parallel regions nested in a benchmark body cannot "
+                           "be detected (link libompbench before the OpenMP runtime)");
 }
 
 /* The load average counts runnable tasks on the whole machine: when this

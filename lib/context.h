@@ -70,6 +70,8 @@ typedef struct ompb__context {
     int omp_max_threads, omp_num_places;
     int omp_proc_bind;          /* omp_proc_bind_t at start-up (ompb__proc_bind_name) */
     char omp_places[OMPB__PLACES_TEXT_MAX]; /* "{0},{1}" or "none" */
+    const char *fork_guard;     /* which parallel regions the nested-region guard sees:
+                                   ompb__fork_coverage_name, "all", ... (static) */
     ompb__env_var *env;         /* [n_env], sorted by name */
     size_t n_env;
     /* libompbench's build (static strings) */
@@ -93,7 +95,8 @@ typedef struct ompb__context {
  * not given) and default_threads (<= 0: the OpenMP default), and raises the
  * warnings that depend only on the environment: unoptimized build of
  * libompbench, OMP_WAIT_POLICY=passive, frequency governor not
- * "performance". pin is not kept. NULL on ENOMEM.
+ * "performance", a fork guard that sees no parallel region. pin is not
+ * kept. NULL on ENOMEM.
  * Freed with ompb__context_free. */
 ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
                                  const char *argv0);

@@ -5,6 +5,8 @@
  */
 #include "record.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +26,8 @@ void ompb__record_free(ompb__record *rec)
 
 int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads)
 {
-    size_t cells = rounds * (size_t)threads;
     rec->threads = threads;
+    size_t cells = rounds * (size_t)ompb__record_timed_threads(rec);
     rec->start_ns = calloc(rounds, sizeof *rec->start_ns);
     rec->end_ns = calloc(rounds, sizeof *rec->end_ns);
     rec->thread_start_ns = calloc(cells, sizeof *rec->thread_start_ns);
@@ -37,4 +39,18 @@ int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads)
         || !rec->thread_iters || !rec->os_tid || !rec->thread_pu)
         return OMPB_ENOMEM;
     return 0;
+}
+
+void ompb__record_warn(ompb__record *rec, const char *fmt, ...)
+{
+    char text[OMPB__RECORD_WARNING_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < rec->n_warnings; i++)
+        if (strcmp(rec->warnings[i], text) == 0)
+            return;
+    if (rec->n_warnings < OMPB__RECORD_WARNINGS)
+        memcpy(rec->warnings[rec->n_warnings++], text, sizeof text);
 }

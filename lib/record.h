@@ -22,12 +22,23 @@
  * context). Arrays are malloc'd and owned by the record; ompb__record_free
  * releases them. Per-thread arrays are row-major: [round * threads + thread].
  */
+/* Warnings the engine raises for one instance (the run forwards them to the
+ * run context: stderr and the JSON context warnings). */
+#define OMPB__RECORD_WARNINGS 4
+#define OMPB__RECORD_WARNING_MAX 320
+
 typedef struct ompb__record {
     const ompb__instance *inst;
     ompb__sampling sampling;   /* what was asked */
     /* What was done. threads is the width that ran: the instance's T, or 1
-     * in simulation (the name keeps T, so URIs match across modes). */
+     * in simulation (the name keeps T, so URIs match across modes). For a
+     * caller team it is the width of the code's own parallel regions. */
     int threads;
+    /* The body ran on the caller (OMPB_TEAM_CALLER): the per-thread arrays
+     * below then hold the caller's bounds only (one column), since the
+     * threads of the code's regions are the code's, not the harness's;
+     * ompb__record_timed_threads says how many columns there are. */
+    bool caller_team;
     uint64_t sample_size;      /* iterations per round per thread */
     uint64_t round_target_ns;  /* calibration target used; 0 when the sample
                                   size was fixed (--sample-size, .sample_size,
@@ -35,10 +46,12 @@ typedef struct ompb__record {
     size_t rounds;             /* measured rounds */
     uint64_t *start_ns;        /* [rounds] min s_t */
     uint64_t *end_ns;          /* [rounds] max e_t */
-    uint64_t *thread_start_ns; /* [rounds*threads] s_t */
-    uint64_t *busy_ns;         /* [rounds*threads] e_t - s_t */
-    uint64_t *thread_iters;    /* [rounds*threads] iterations each thread ran */
-    int *os_tid;               /* [threads] kernel thread id that ran slot t */
+    /* [rounds * timed threads], see ompb__record_timed_threads */
+    uint64_t *thread_start_ns; /* s_t */
+    uint64_t *busy_ns;         /* e_t - s_t */
+    uint64_t *thread_iters;    /* iterations each thread ran */
+    int *os_tid;               /* [threads] kernel thread id that ran slot t (for a
+                                  caller team: thread t of the runtime's team) */
     uint64_t warmup_rounds, warmup_iters, warmup_ns;
     uint64_t calibration_rounds;
     uint64_t bytes_per_iter;   /* team sum of ompb_set_bytes, 0 if unset */
@@ -46,16 +59,33 @@ typedef struct ompb__record {
     uint64_t cpu_ns;           /* process CPU time over the measured rounds */
     uint64_t migrations;       /* PU changes seen at round boundaries (lib/topology) */
     int *thread_pu;            /* [threads] PU each thread ran on at the end, -1 unknown */
+    /* Parallel regions the body opened inside harness-team rounds, all
+     * rounds counted (each one is nested), as the fork guard saw them. */
+    uint64_t nested_regions;
+    char warnings[OMPB__RECORD_WARNINGS][OMPB__RECORD_WARNING_MAX];
+    size_t n_warnings;
     bool failed;
     char error[256];           /* why the instance failed */
 } ompb__record;
 
+/* Columns of the per-thread round arrays: threads, or 1 for a caller team. */
+static inline int ompb__record_timed_threads(const ompb__record *rec)
+{
+    return rec->caller_team ? 1 : rec->threads;
+}
+
 /* Allocates the arrays for `rounds` measured rounds of `threads` threads
- * (zeroed) and sets rec->threads. Returns 0 or OMPB_ENOMEM (then
+ * (zeroed) and sets rec->threads; set rec->caller_team first, it decides the
+ * columns of the per-thread arrays. Returns 0 or OMPB_ENOMEM (then
  * ompb__record_free releases what was allocated). */
 int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads);
 /* Frees the arrays and zeroes *rec. */
 void ompb__record_free(ompb__record *rec);
+/* Adds a warning (one line, formatted; the instance name is the caller's to
+ * give); beyond OMPB__RECORD_WARNINGS they are dropped, and an identical one
+ * is not added twice. */
+void ompb__record_warn(ompb__record *rec, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Makespan of round r in ns: end_ns[r] - start_ns[r]. */
 static inline uint64_t ompb__record_makespan(const ompb__record *rec, size_t r)
@@ -63,12 +93,14 @@ static inline uint64_t ompb__record_makespan(const ompb__record *rec, size_t r)
     return rec->end_ns[r] - rec->start_ns[r];
 }
 
-/* Start skew of round r: max s_t - min s_t, how late the last thread started. */
+/* Start skew of round r: max s_t - min s_t, how late the last thread started
+ * (0 for a caller team, whose threads the harness does not time). */
 static inline uint64_t ompb__record_start_skew(const ompb__record *rec, size_t r)
 {
-    const uint64_t *st = rec->thread_start_ns + r * (size_t)rec->threads;
+    int T = ompb__record_timed_threads(rec);
+    const uint64_t *st = rec->thread_start_ns + r * (size_t)T;
     uint64_t smin = st[0], smax = st[0];
-    for (int t = 1; t < rec->threads; t++) {
+    for (int t = 1; t < T; t++) {
         smin = st[t] < smin ? st[t] : smin;
         smax = st[t] > smax ? st[t] : smax;
     }

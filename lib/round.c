@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The round engine. One OpenMP team serves every round of an instance, so
- * there is no fork/join per round: a round costs two team barriers (start,
- * and the reduction's) plus the master's bookkeeping, which runs while the
- * workers already wait at the next start barrier. Each thread writes only
- * its own ompb_state; the team reduces the bounds with an OpenMP min/max
- * reduction; the master alone records the round, decides the next one and
- * after the team is done hands the record to the instrument.
+ * The round engine: the phases every instance goes through, and the harness
+ * team. One OpenMP team serves every round of an instance, so there is no
+ * fork/join per round: a round costs two team barriers (start, and the
+ * reduction's) plus the master's bookkeeping, which runs while the workers
+ * already wait at the next start barrier. Each thread writes only its own
+ * ompb_state; the team reduces the bounds with an OpenMP min/max reduction;
+ * the master alone records the round, decides the next one and after the
+ * team is done hands the record to the instrument. The fork guard watches
+ * each thread while it runs the body: a region opened there is nested in
+ * this team. Caller teams (OMPB_TEAM_CALLER) go through the same phases in
+ * lib/round_caller.c.
  */
 #include "round.h"
 
@@ -23,8 +27,10 @@
 
 #include "clock.h"
 #include "constants.h"
+#include "fork_guard.h"
 #include "hooks/instrument.h"
 #include "pin_plan.h"
+#include "round_team.h"
 #include "state.h"
 #include "topology.h"
 
@@ -40,31 +46,18 @@
 #define BARRIER_COST_REPS 200
 #define BARRIER_COST_CACHE (OMPB__MAX_THREADS + 1) /* thread counts cached */
 
-typedef enum { PHASE_CALIBRATE, PHASE_WARMUP, PHASE_MEASURE, PHASE_DONE } phase;
+typedef ompb__team team;
 
-typedef struct team {
-    const ompb__instance *inst;
-    const ompb__sampling *sp;
-    const ompb__pin_plan *plan;
-    ompb__record *rec;
-    ompb_state *states;        /* [threads], cache-line aligned */
-    void *user_data;
-    int threads;
-    bool simulate;
+#define PHASE_CALIBRATE OMPB__PHASE_CALIBRATE
+#define PHASE_WARMUP OMPB__PHASE_WARMUP
+#define PHASE_MEASURE OMPB__PHASE_MEASURE
+#define PHASE_DONE OMPB__PHASE_DONE
 
-    /* Written by the master between rounds, read by all after the start barrier. */
-    phase phase;
-    uint64_t sample_size;
+/* The exact words of the nested-region warning (docs/guide.md quotes them). */
+#define NESTED_WARNING "opens a nested parallel region inside the round; declare it with " \
+    ".team = OMPB_TEAM_CALLER to benchmark code that forks its own team"
 
-    /* Master-only bookkeeping. */
-    uint64_t t_instance, t_warmup, cpu_begin;
-    uint64_t target_ns;
-    size_t round;              /* measured rounds recorded so far */
-    bool instrumented;         /* instance_begin was called */
-} team;
-
-__attribute__((format(printf, 2, 3)))
-static void fail(team *tm, const char *fmt, ...)
+void ompb__team_fail(team *tm, const char *fmt, ...)
 {
     ompb__record *rec = tm->rec;
     if (rec->failed)
@@ -108,19 +101,33 @@ double ompb__barrier_cost_ns(int threads)
     return best;
 }
 
-/* Checks that every thread ran its loop to the end; records a failure if not. */
+/* Who ran slot t's body, for messages: a caller team has one body. */
+static const char *body_of(const team *tm, int t, char *buf, size_t len)
+{
+    if (tm->rec->caller_team)
+        return "the body";
+    snprintf(buf, len, "thread %d", t);
+    return buf;
+}
+
+/* Checks that every timed thread ran its loop to the end; records a
+ * failure if not. Runs every round: nothing is formatted unless one failed. */
 static bool round_complete(team *tm)
 {
-    for (int t = 0; t < tm->threads; t++) {
+    char who[32];
+    for (int t = 0; t < tm->timed; t++) {
         const ompb_state *s = &tm->states[t];
+        if (s->began && s->ended && !s->reentered)
+            continue;
+        const char *w = body_of(tm, t, who, sizeof who);
         if (!s->began)
-            fail(tm, "%s: thread %d never entered its OMPB_ITER loop", tm->inst->name, t);
+            ompb__team_fail(tm, "%s: %s never entered its OMPB_ITER loop", tm->inst->name, w);
         else if (!s->ended)
-            fail(tm, "%s: thread %d left its OMPB_ITER loop early (break/return/goto)",
-                 tm->inst->name, t);
-        else if (s->reentered)
-            fail(tm, "%s: thread %d entered OMPB_ITER more than once in a round "
-                 "(one timed loop per body)", tm->inst->name, t);
+            ompb__team_fail(tm, "%s: %s left its OMPB_ITER loop early (break/return/goto)",
+                            tm->inst->name, w);
+        else
+            ompb__team_fail(tm, "%s: %s entered OMPB_ITER more than once in a round "
+                            "(one timed loop per body)", tm->inst->name, w);
     }
     return !tm->rec->failed;
 }
@@ -128,7 +135,7 @@ static bool round_complete(team *tm)
 static void record_measured(team *tm, uint64_t start, uint64_t end)
 {
     ompb__record *rec = tm->rec;
-    size_t r = tm->round++, T = (size_t)tm->threads;
+    size_t r = tm->round++, T = (size_t)tm->timed;
     rec->start_ns[r] = start;
     rec->end_ns[r] = end;
     for (size_t t = 0; t < T; t++) {
@@ -143,7 +150,7 @@ static void record_measured(team *tm, uint64_t start, uint64_t end)
 static uint64_t slowest_busy(const team *tm)
 {
     uint64_t worst = 0;
-    for (int t = 0; t < tm->threads; t++) {
+    for (int t = 0; t < tm->timed; t++) {
         uint64_t busy = tm->states[t].end_ns - tm->states[t].start_ns;
         if (busy > worst)
             worst = busy;
@@ -154,7 +161,7 @@ static uint64_t slowest_busy(const team *tm)
 static void begin_measuring(team *tm)
 {
     uint64_t bytes = 0, items = 0;
-    for (int t = 0; t < tm->threads; t++) {
+    for (int t = 0; t < tm->timed; t++) {
         bytes += tm->states[t].bytes;
         items += tm->states[t].items;
     }
@@ -179,9 +186,9 @@ static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
         return;
     }
     if (tm->sample_size >= OMPB__MAX_SAMPLE_SIZE) {
-        fail(tm, "%s: %" PRIu64 " iterations took only %" PRIu64 " ns: the round time does not "
-             "grow with the sample size (does the body ignore ompb_iter_begin()'s count?)",
-             tm->inst->name, tm->sample_size, busy);
+        ompb__team_fail(tm, "%s: %" PRIu64 " iterations took only %" PRIu64 " ns: the round "
+                        "time does not grow with the sample size (does the body ignore "
+                        "ompb_iter_begin()'s count?)", tm->inst->name, tm->sample_size, busy);
         return;
     }
     double growth = busy ? 1.2 * (double)tm->target_ns / (double)busy : MAX_GROWTH;
@@ -191,7 +198,7 @@ static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
 }
 
 /* Master, after the reduction barrier: records the round and picks the next. */
-static void after_round(team *tm, uint64_t start, uint64_t end)
+void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
 {
     const ompb__sampling *sp = tm->sp;
     ompb__record *rec = tm->rec;
@@ -227,7 +234,7 @@ static void after_round(team *tm, uint64_t start, uint64_t end)
     }
 }
 
-static void check_pu(ompb_state *s, bool count)
+void ompb__team_check_pu(ompb_state *s, bool count)
 {
     int pu = ompb__current_pu();
     if (count && s->pu >= 0 && pu >= 0 && pu != s->pu)
@@ -235,23 +242,32 @@ static void check_pu(ompb_state *s, bool count)
     s->pu = pu;
 }
 
-/* One round on this thread, up to the reduction; returns whether it is measured. */
+void ompb__team_reset_state(const team *tm, ompb_state *s)
+{
+    s->sample_size = tm->sample_size;
+    s->simulate = tm->simulate && tm->phase == PHASE_MEASURE;
+    s->began = s->ended = s->reentered = false;
+    s->iters = 0;
+}
+
+/* One round on this thread, up to the reduction; returns whether it is
+ * measured. The fork guard watches the body: any region it opens here is
+ * nested inside the harness team. */
 static bool run_round(team *tm, ompb_state *s, bool multi)
 {
     const ompb_benchmark *b = tm->inst->bench;
     bool measured = tm->phase == PHASE_MEASURE;
-    s->sample_size = tm->sample_size;
-    s->simulate = tm->simulate && measured;
-    s->began = s->ended = s->reentered = false;
-    s->iters = 0;
+    ompb__team_reset_state(tm, s);
     if (b->batch_setup) {
         b->batch_setup(s);
         if (multi) {
 #pragma omp barrier
         }
     }
-    check_pu(s, measured);
+    ompb__team_check_pu(s, measured);
+    ompb__fork_watch_set(&s->forks);
     b->fn(s);
+    ompb__fork_watch_set(NULL);
     return measured;
 }
 
@@ -259,31 +275,44 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
  * timed window. */
 static void finish_round(team *tm, ompb_state *s, bool measured)
 {
-    check_pu(s, measured);
+    ompb__team_check_pu(s, measured);
     if (tm->inst->bench->batch_teardown)
         tm->inst->bench->batch_teardown(s);
 }
 
-/* Called once by each team thread before its first round. */
+/* Called once by each team thread before its first round: binds it, then
+ * runs the benchmark's thread_setup on it. The team learns of a failure
+ * after the barrier that follows, before any round. */
 static bool join_team(team *tm, int t)
 {
+    const ompb_benchmark *b = tm->inst->bench;
     tm->rec->os_tid[t] = (int)syscall(SYS_gettid);
     if (omp_get_num_threads() != tm->threads) {
 #pragma omp critical(ompb_round_fail)
-        fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d (OMP_THREAD_LIMIT?)",
-             tm->inst->name, omp_get_num_threads(), tm->threads);
+        ompb__team_fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d "
+                        "(OMP_THREAD_LIMIT?)", tm->inst->name, omp_get_num_threads(), tm->threads);
         return false;
     }
     if (tm->plan && ompb__pin_plan_bind_self(tm->plan, t) != 0) {
 #pragma omp critical(ompb_round_fail)
-        fail(tm, "%s: thread %d could not be bound to its PU", tm->inst->name, t);
+        ompb__team_fail(tm, "%s: thread %d could not be bound to its PU", tm->inst->name, t);
     }
+    if (!b->thread_setup)
+        return true;
+    if (b->thread_setup(&tm->states[t]) != 0) {
+#pragma omp critical(ompb_round_fail)
+        ompb__team_fail(tm, "%s: thread_setup failed on thread %d", tm->inst->name, t);
+    }
+#pragma omp barrier
+#pragma omp master
+    if (tm->rec->failed)
+        tm->phase = PHASE_DONE;
     return true;
 }
 
 /* The master is the caller's thread: binding it for the team must not
  * outlive the team. Returns the saved mask (NULL: nothing to restore). */
-static cpu_set_t *save_affinity(const team *tm, size_t *size)
+cpu_set_t *ompb__team_save_affinity(const team *tm, size_t *size)
 {
     if (!tm->plan || tm->plan->binder != OMPB__BINDER_OURS)
         return NULL;
@@ -297,7 +326,7 @@ static cpu_set_t *save_affinity(const team *tm, size_t *size)
     return set;
 }
 
-static void restore_affinity(cpu_set_t *set, size_t size)
+void ompb__team_restore_affinity(cpu_set_t *set, size_t size)
 {
     if (set) {
         (void)sched_setaffinity(0, size, set);
@@ -305,11 +334,21 @@ static void restore_affinity(cpu_set_t *set, size_t size)
     }
 }
 
+/* Sums what the fork guard saw on every thread and warns once. */
+static void report_nested(team *tm)
+{
+    ompb__record *rec = tm->rec;
+    for (int t = 0; t < tm->threads; t++)
+        rec->nested_regions += tm->states[t].forks.forks;
+    if (rec->nested_regions > 0)
+        ompb__record_warn(rec, "%s: " NESTED_WARNING, tm->inst->name);
+}
+
 static int run_team(team *tm)
 {
     uint64_t red_start = UINT64_MAX, red_end = 0;
     size_t saved_size = 0;
-    cpu_set_t *saved = save_affinity(tm, &saved_size);
+    cpu_set_t *saved = ompb__team_save_affinity(tm, &saved_size);
     omp_set_dynamic(0);
     tm->t_instance = ompb__now_ns();
 #pragma omp parallel num_threads(tm->threads)
@@ -344,7 +383,7 @@ static int run_team(team *tm)
                 finish_round(tm, s, measured);
 #pragma omp master
                 {
-                    after_round(tm, red_start, red_end);
+                    ompb__team_after_round(tm, red_start, red_end);
                     red_start = UINT64_MAX;
                     red_end = 0;
                 }
@@ -352,9 +391,10 @@ static int run_team(team *tm)
             tm->rec->thread_pu[t] = s->pu;
         }
     }
-    restore_affinity(saved, saved_size);
+    ompb__team_restore_affinity(saved, saved_size);
     for (int t = 0; t < tm->threads; t++)
         tm->rec->migrations += tm->states[t].migrations;
+    report_nested(tm);
     return tm->rec->failed ? OMPB_ERUN : 0;
 }
 
@@ -369,7 +409,9 @@ static void setup_sampling(team *tm)
     tm->target_ns = 0;
     if (sp->sample_size || sp->mode != OMPB__SAMPLING_MEASURE)
         return;
-    double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + ompb__barrier_cost_ns(tm->threads));
+    /* A caller team's round is bracketed by the caller's clock reads only. */
+    double barrier = tm->rec->caller_team ? 0 : ompb__barrier_cost_ns(tm->threads);
+    double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + barrier);
     tm->target_ns = sp->min_round_ns > floor_ns ? sp->min_round_ns : (uint64_t)floor_ns;
     tm->rec->round_target_ns = tm->target_ns;
 }
@@ -378,12 +420,22 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
                     const struct ompb__pin_plan *plan, ompb__record *rec)
 {
     team tm = {.inst = inst, .sp = sampling, .plan = plan, .rec = rec};
+    ompb_team kind = inst->bench->team;
     tm.simulate = sampling->mode == OMPB__SAMPLING_SIMULATE;
     tm.threads = sampling->threads;
     rec->inst = inst;
     rec->sampling = *sampling;
+    rec->caller_team = kind == OMPB_TEAM_CALLER;
     if (ompb__record_alloc(rec, sampling->rounds, tm.threads) != 0)
         return OMPB_ENOMEM;
+    tm.timed = ompb__record_timed_threads(rec);
+    for (int t = 0; t < tm.threads; t++)
+        rec->thread_pu[t] = -1;
+    if (kind != OMPB_TEAM_HARNESS && kind != OMPB_TEAM_CALLER) {
+        ompb__team_fail(&tm, "%s: .team = %d is not a team (accepted: OMPB_TEAM_HARNESS, "
+                        "OMPB_TEAM_CALLER)", inst->name, (int)kind);
+        return OMPB_ERUN;
+    }
     tm.states = aligned_alloc(OMPB__CACHE_LINE, sizeof(ompb_state) * (size_t)tm.threads);
     if (!tm.states)
         return OMPB_ENOMEM;
@@ -394,10 +446,10 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
     setup_sampling(&tm);
     int rc = 0;
     if (inst->bench->setup && inst->bench->setup(&tm.states[0]) != 0) {
-        fail(&tm, "%s: setup failed", inst->name);
+        ompb__team_fail(&tm, "%s: setup failed", inst->name);
         rc = OMPB_ERUN;
     } else {
-        rc = run_team(&tm);
+        rc = rec->caller_team ? ompb__caller_team_run(&tm) : run_team(&tm);
         /* Partial rounds of a failed body are no result: the instrument
          * closes and names the window without markers. */
         if (tm.instrumented)

@@ -7,6 +7,11 @@
  * record and decides the next. Workers write only their own slots. When the
  * team is done, the record goes to the instrument (markers) and on to the
  * statistics and reporters.
+ *
+ * A caller-team benchmark (OMPB_TEAM_CALLER) runs on the calling thread
+ * instead, outside any parallel region: its round is the caller's loop, and
+ * the code it calls forks top-level regions of T threads from the OpenMP
+ * runtime's pool, which the engine places by the plan before the first round.
  */
 #ifndef OMPB_ROUND_H
 #define OMPB_ROUND_H
@@ -22,7 +27,9 @@
  * plan may be NULL (no binding by us). Measured rounds go to the instrument
  * through the record (ompb__instrument_instance_end), after the team is done.
  * Returns 0; OMPB_ENOMEM, or OMPB_ERUN with rec->failed and rec->error set
- * when the body or its setup misbehaved.
+ * when the body or its setup misbehaved, or the descriptor's .team is
+ * unknown. Warnings (a nested region, a caller team's regions at another
+ * width, ...) go to rec->warnings, named by instance.
  */
 struct ompb__pin_plan;
 int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,

@@ -122,6 +122,8 @@ static int run_all(run *r)
             ompb__context_warn(r->ctx, "%s: %llu thread migrations observed between rounds",
                                r->sel[i].name, (unsigned long long)res->rec.migrations);
         }
+        for (size_t w = 0; w < res->rec.n_warnings; w++)
+            ompb__context_warn(r->ctx, "%s", res->rec.warnings[w]);
         res->rec.inst = &r->sel[i];
         if (ompb__result_analyze(res) != 0 && !res->rec.failed) {
             res->rec.failed = true;

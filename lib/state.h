@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <ompbench/bench.h>
+#include "fork_guard.h"
 #include "registry.h"
 
 #define OMPB__CACHE_LINE 64
@@ -29,6 +30,9 @@ struct ompb_state {
     uint64_t bytes, items;     /* per iteration, from ompb_set_bytes/_items */
     int pu;                    /* PU seen at the last check, -1 unknown */
     uint64_t migrations;       /* PU changes seen during measured rounds */
+    int tid;                   /* kernel thread id seen at the last check */
+    bool tid_changed;          /* a caller team's slot t ran on another thread */
+    ompb__fork_watch forks;    /* regions this thread opened while the engine watched */
 };
 
 /* Prepares a state for thread t of a team of `threads`. */

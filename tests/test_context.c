@@ -246,6 +246,11 @@ static void test_ompbench_fields(void)
                                   json_string_value(json_object_get(omp, "vendor"))));
     CU_ASSERT_TRUE(json_integer_value(json_object_get(omp, "max_threads")) >= 1);
     CU_ASSERT_TRUE(json_is_string(json_object_get(omp, "proc_bind")));
+    /* This test binary links libompbench statically, built with GCC: the
+     * guard sees every fork of libgomp. */
+#ifndef __clang__
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(omp, "fork_guard")), "all");
+#endif
     CU_ASSERT_TRUE(strlen(json_string_value(json_object_get(o, "compiler"))) > 0);
     CU_ASSERT_TRUE(json_is_string(json_object_get(o, "compiler_flags")));
     CU_ASSERT_TRUE(json_is_boolean(json_object_get(o, "optimized")));
@@ -672,7 +677,8 @@ static ompb__context plain_context(char *exe, char *policy, ompb__env_var *env, 
         .caches = {{"Data", 1, 32768, 2}, {"Unified", 2, 1048576, 4}}, .n_caches = 2,
         .openmp_date = 201511, .openmp_version = "4.5", .omp_vendor = "GNU libgomp",
         .omp_library = "/usr/lib/libgomp.so.1", .omp_max_threads = 4, .omp_num_places = 0,
-        .omp_proc_bind = omp_proc_bind_false, .omp_places = "none", .env = env, .n_env = n_env,
+        .omp_proc_bind = omp_proc_bind_false, .omp_places = "none", .fork_guard = "all",
+        .env = env, .n_env = n_env,
         .compiler = "GNU 12.2.0", .compiler_flags = "-O3 -DNDEBUG", .build_type = "Release",
         .optimized = true, .debug_build = false, .pin_policy = policy, .pin_given = false,
         .binder = OMPB__BINDER_OURS,
@@ -772,7 +778,8 @@ static void test_plain_json(void)
         "\"cores\":2,\"pus\":4,\"usable_cores\":2,\"usable_pus\":4,\"usable_cpuset\":\"0-3\","
         "\"this_system\":true},\"openmp\":{\"_OPENMP\":201511,\"version\":\"4.5\","
         "\"vendor\":\"GNU libgomp\",\"library\":\"/usr/lib/libgomp.so.1\",\"max_threads\":4,"
-        "\"proc_bind\":\"false\",\"num_places\":0},\"environment\":{\"OMP_PLACES\":\"cores\"},"
+        "\"proc_bind\":\"false\",\"num_places\":0,\"fork_guard\":\"all\"},"
+        "\"environment\":{\"OMP_PLACES\":\"cores\"},"
         "\"compiler\":\"GNU 12.2.0\",\"compiler_flags\":\"-O3 -DNDEBUG\",\"optimized\":true,"
         "\"build_type\":\"Release\",\"load_avg\":[0.5,0.25,1.75],\"default_threads\":2,"
         "\"cpu_governor\":\"performance\",\"pin\":{\"policy\":\"cpus:2,0\",\"given\":true,"

@@ -462,6 +462,45 @@ static void test_triad(void)
     free(c);
 }
 
+/* The parallel-for triad at the caller's team size, 1 to 4 threads, with
+ * the thread-t shares of ompb__ex_chunk first touched by the team (the
+ * example's thread_setup): every element right, whatever the team size. */
+static void test_triad_parallel_for(void)
+{
+    enum { N = 100003 };
+    double *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *c = malloc(N * sizeof *c);
+    CU_ASSERT_FATAL(a && b && c);
+    int saved = omp_get_max_threads(), dynamic = omp_get_dynamic();
+    omp_set_dynamic(0);
+    for (int nthreads = 1; nthreads <= 4; nthreads++) {
+        int ran_with = 0;
+        omp_set_num_threads(nthreads);
+#pragma omp parallel
+        {
+            size_t lo, hi;
+            ompb__ex_chunk(N, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
+            for (size_t i = lo; i < hi; i++) {
+                a[i] = -1.0;
+                b[i] = (double)i;
+                c[i] = 2.0;
+            }
+#pragma omp single
+            ran_with = omp_get_num_threads();
+        }
+        CU_ASSERT_EQUAL(ran_with, nthreads);
+        ompb__ex_triad_parallel_for(a, b, c, 3.0, N);
+        int wrong = 0;
+        for (size_t i = 0; i < N; i++)
+            wrong += a[i] != (double)i + 6.0;
+        CU_ASSERT_EQUAL(wrong, 0);
+    }
+    omp_set_num_threads(saved);
+    omp_set_dynamic(dynamic);
+    free(a);
+    free(b);
+    free(c);
+}
+
 /* Shared (adjacent) and padded per-thread counters reach the same totals:
  * false sharing costs time, never counts. */
 static void test_false_sharing_counters(void)
@@ -513,6 +552,7 @@ static const ompb_test_case cases[] = {
     {"chunk", test_chunk},
     {"thread_example_sums", test_thread_example_sums},
     {"triad", test_triad},
+    {"triad_parallel_for", test_triad_parallel_for},
     {"false_sharing_counters", test_false_sharing_counters},
     {NULL, NULL},
 };

@@ -5,6 +5,7 @@
  * the raw rounds; the CSV has a header and quoted names; the console row
  * shows scaled units; output files are atomic.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,8 @@ static void test_json_round_trip(void)
     json_t *o = json_object_get(e, "ompbench");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "uri")), "benches/x.c::triad[t=2]");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(o, "sample_size")), 10);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "team")), "harness");
+    CU_ASSERT_TRUE(json_is_integer(json_object_get(o, "nested_regions")));
     json_t *st = json_object_get(o, "stats");
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "median_ns")), 105.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(st, "mean_skew_ns")), 17.5, 1e-9);
@@ -215,6 +218,55 @@ static void test_console(void)
     free(text);
 }
 
+/* A caller team: the harness timed the caller only, so there is no skew or
+ * imbalance, in JSON (null, and no per-thread samples) or on the console. */
+static void test_caller_team(void)
+{
+    ompb__result res = make_result();
+    /* One column, the caller's, in arrays of exactly that size (a reader
+     * that took the threads as the stride would overrun them). */
+    uint64_t *cbusy = malloc(ROUNDS * sizeof *cbusy), *cstart = malloc(ROUNDS * sizeof *cstart);
+    uint64_t *citers = malloc(ROUNDS * sizeof *citers);
+    CU_ASSERT_FATAL(cbusy && cstart && citers);
+    for (size_t r = 0; r < ROUNDS; r++) {
+        cstart[r] = start[r];
+        cbusy[r] = end[r] - start[r];
+        citers[r] = 10;
+    }
+    res.rec.caller_team = true;
+    res.rec.busy_ns = cbusy;
+    res.rec.thread_start_ns = cstart;
+    res.rec.thread_iters = citers;
+    CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
+    CU_ASSERT_TRUE(isnan(res.mean_skew_ns));
+    CU_ASSERT_TRUE(isnan(res.mean_imbalance));
+    CU_ASSERT_DOUBLE_EQUAL(res.stats.median, 105.0, 1e-9);
+    json_t *root = report_to_json(&res, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *o = json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "ompbench");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "team")), "caller");
+    CU_ASSERT_PTR_NULL(json_object_get(o, "nested_regions"));
+    json_t *st = json_object_get(o, "stats");
+    CU_ASSERT_TRUE(json_is_null(json_object_get(st, "mean_skew_ns")));
+    CU_ASSERT_TRUE(json_is_null(json_object_get(st, "mean_imbalance")));
+    json_t *samples = json_object_get(o, "samples");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(samples, "makespan_ns")), ROUNDS);
+    CU_ASSERT_PTR_NULL(json_object_get(samples, "busy_ns"));
+    CU_ASSERT_PTR_NULL(json_object_get(samples, "start_skew_ns"));
+    json_decref(root);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    CU_ASSERT_EQUAL(ompb__reporter_console.write(fp, &(ompb__report){.results = &res, .n = 1}), 0);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, " 4 x 10      -  "));
+    CU_ASSERT_PTR_NULL(strstr(text, "nan"));
+    free(text);
+    free(cbusy);
+    free(cstart);
+    free(citers);
+}
+
 static void test_outfile_is_atomic(void)
 {
     char dir[] = "/tmp/ompb-test-XXXXXX";
@@ -263,6 +315,7 @@ static const ompb_test_case cases[] = {
     {"csv", test_csv},
     {"csv_missing_values_are_empty", test_csv_missing_values_are_empty},
     {"console", test_console},
+    {"caller_team", test_caller_team},
     {"outfile_is_atomic", test_outfile_is_atomic},
     {NULL, NULL},
 };

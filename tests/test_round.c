@@ -3,20 +3,30 @@
  * Round engine invariants, checked from recorded data: start = min of the
  * thread starts, end = max of the thread ends, every thread ran exactly
  * sample_size iterations, T distinct threads took part, the requested round
- * count is honoured; calibration, hooks and failure reporting. No assertion
- * depends on the host's speed or core count.
+ * count is honoured; calibration, hooks and failure reporting. Caller teams:
+ * the code's own regions run at T on the PUs of the plan, every thread and
+ * round (real binding on two of this process's PUs), the caller's settings
+ * and mask come back, bad bodies fail or warn by name. The nested-region
+ * warning of harness teams. No assertion depends on the host's speed or
+ * core count.
  */
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <omp.h>
 
 #include "clock.h"
 #include "cli.h"
+#include "fork_guard.h"
+#include "pin_plan.h"
 #include "round.h"
 #include "suite.h"
+#include "topology.h"
 
 #define T_TEST 3 /* more threads than this 2-PU machine has is fine: nothing is timed */
 
@@ -339,6 +349,419 @@ static void test_barrier_cost_cached(void)
     CU_ASSERT_DOUBLE_EQUAL(ompb__barrier_cost_ns(2), a, 0);
 }
 
+/* ---- thread_setup ------------------------------------------------------------ */
+
+static atomic_int setup_mask, setup_bad;
+
+static int mask_thread_setup(ompb_state *s)
+{
+    if (ompb_thread_count(s) != omp_get_num_threads())
+        atomic_fetch_add(&setup_bad, 1);
+    atomic_fetch_or(&setup_mask, 1 << ompb_thread_index(s));
+    return 0;
+}
+
+static int failing_thread_setup(ompb_state *s)
+{
+    return ompb_thread_index(s) == 1 ? -1 : 0;
+}
+
+static void test_thread_setup_harness(void)
+{
+    ompb_benchmark b = {.name = "tsetup", .fn = counting_body, .thread_setup = mask_thread_setup,
+                        .setup = count_setup, .teardown = count_teardown};
+    ompb__instance inst = make_instance(&b, T_TEST);
+    ompb__sampling sp = base_sampling(inst.threads);
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    reset_counters();
+    atomic_store(&setup_mask, 0);
+    atomic_store(&setup_bad, 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(atomic_load(&setup_mask), (1 << T_TEST) - 1);
+    CU_ASSERT_EQUAL(atomic_load(&setup_bad), 0);
+    ompb__record_free(&rec);
+    /* A failing thread_setup fails the instance before any round; teardown
+     * still undoes setup. */
+    b.thread_setup = failing_thread_setup;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "tsetup: thread_setup failed on thread 1"));
+    CU_ASSERT_EQUAL(rec.rounds, 0);
+    CU_ASSERT_EQUAL(atomic_load(&setups), 2);
+    CU_ASSERT_EQUAL(atomic_load(&teardowns), 2);
+    ompb__record_free(&rec);
+}
+
+/* ---- nested regions in harness teams ---------------------------------------- */
+
+#define NESTED_TEXT "opens a nested parallel region inside the round; declare it with " \
+    ".team = OMPB_TEAM_CALLER to benchmark code that forks its own team"
+
+/* Stands for an existing OpenMP function called from a benchmark body. */
+__attribute__((noinline)) static void forking_kernel(void)
+{
+#pragma omp parallel
+    ompb_clobber_memory();
+}
+
+static void nesting_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        forking_kernel();
+    }
+}
+
+/* Opens its region outside the timed loop's body: still inside the round. */
+static void nesting_outside_loop_body(ompb_state *s)
+{
+    forking_kernel();
+    OMPB_ITER(s) {
+        ompb_clobber_memory();
+    }
+}
+
+static void forking_batch_setup(ompb_state *s)
+{
+    (void)s;
+    forking_kernel();
+}
+
+static void check_nested(void (*fn)(ompb_state *), void (*batch)(ompb_state *), int threads,
+                         bool nested)
+{
+    ompb_benchmark b = {.name = "nest", .fn = fn, .batch_setup = batch};
+    ompb__instance inst = make_instance(&b, threads);
+    snprintf(inst.name, sizeof inst.name, "nest[t=%d]", threads);
+    ompb__sampling sp = base_sampling(threads);
+    sp.rounds = 3;
+    sp.sample_size = 4;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    if (!nested) {
+        CU_ASSERT_EQUAL(rec.nested_regions, 0);
+        CU_ASSERT_EQUAL(rec.n_warnings, 0);
+    } else {
+        char want[OMPB__RECORD_WARNING_MAX];
+        snprintf(want, sizeof want, "nest[t=%d]: " NESTED_TEXT, threads);
+        CU_ASSERT_TRUE(rec.nested_regions > 0);
+        CU_ASSERT_EQUAL_FATAL(rec.n_warnings, 1); /* once per instance */
+        CU_ASSERT_STRING_EQUAL(rec.warnings[0], want);
+    }
+    ompb__record_free(&rec);
+}
+
+/* Under libgomp a region nested in a team of one gets fresh OS threads, in a
+ * team of two it runs on one thread: the warning fires for both. */
+static void test_nested_region_warning(void)
+{
+#ifdef __clang__
+    return; /* this file's regions compile to __kmpc_fork_call: not seen */
+#endif
+    check_nested(nesting_body, NULL, 1, true);
+    check_nested(nesting_body, NULL, 2, true);
+    check_nested(nesting_outside_loop_body, NULL, 2, true);
+    check_nested(counting_body, NULL, 2, false);
+    /* The batch hooks are not the body: their regions are untimed. */
+    check_nested(counting_body, forking_batch_setup, 2, false);
+}
+
+/* ---- caller teams ------------------------------------------------------------- */
+
+#define CT_T 2
+#define CT_ROUNDS 32
+
+/* Where thread t of the code's team ran in body call r, seen from inside
+ * the code's own region on every iteration. */
+static int ct_cpu[CT_ROUNDS][CT_T], ct_tid[CT_ROUNDS][CT_T];
+static atomic_int ct_inconsistent, ct_width_wrong, ct_calls, ct_state_wrong;
+
+static void ct_reset(void)
+{
+    for (int r = 0; r < CT_ROUNDS; r++)
+        for (int t = 0; t < CT_T; t++)
+            ct_cpu[r][t] = ct_tid[r][t] = -1;
+    atomic_store(&ct_inconsistent, 0);
+    atomic_store(&ct_width_wrong, 0);
+    atomic_store(&ct_calls, 0);
+    atomic_store(&ct_state_wrong, 0);
+}
+
+__attribute__((noinline)) static void ct_kernel(int r)
+{
+#pragma omp parallel
+    {
+        int t = omp_get_thread_num(), cpu = sched_getcpu(), tid = (int)syscall(SYS_gettid);
+        if (omp_get_num_threads() != CT_T || t >= CT_T) {
+            atomic_fetch_add(&ct_width_wrong, 1);
+        } else if (ct_cpu[r][t] < 0) {
+            ct_cpu[r][t] = cpu;
+            ct_tid[r][t] = tid;
+        } else if (ct_cpu[r][t] != cpu || ct_tid[r][t] != tid) {
+            atomic_fetch_add(&ct_inconsistent, 1);
+        }
+    }
+}
+
+static void ct_body(ompb_state *s)
+{
+    int r = atomic_fetch_add(&ct_calls, 1);
+    r = r < CT_ROUNDS ? r : CT_ROUNDS - 1;
+    if (ompb_thread_index(s) != 0 || ompb_thread_count(s) != CT_T || omp_in_parallel())
+        atomic_fetch_add(&ct_state_wrong, 1);
+    OMPB_ITER(s) {
+        ct_kernel(r);
+    }
+}
+
+static int ct_setup_tid[CT_T];
+
+/* Records which OS thread ran slot t's thread_setup: first touch is only
+ * useful if the code's thread t is that thread. */
+static int ct_thread_setup(ompb_state *s)
+{
+    ct_setup_tid[ompb_thread_index(s)] = (int)syscall(SYS_gettid);
+    return 0;
+}
+
+static ompb__sampling ct_sampling(void)
+{
+    ompb__sampling sp = base_sampling(CT_T);
+    sp.rounds = 10;
+    sp.sample_size = 20;
+    return sp;
+}
+
+static bool same_mask(const cpu_set_t *a, const cpu_set_t *b)
+{
+    return CPU_EQUAL(a, b);
+}
+
+/* Runs ct_body under plan and checks, for every body call (the calibration
+ * round and the measured ones) and every thread of the code's regions, that
+ * it ran on plan->pu[t], on the OS thread placed for slot t, with 0
+ * migrations; and that the caller's mask and OpenMP settings come back. */
+static void check_caller_placement(const ompb__pin_plan *plan, const char *what)
+{
+    ompb_benchmark b = {.name = "ct", .fn = ct_body, .team = OMPB_TEAM_CALLER,
+                        .thread_setup = ct_thread_setup};
+    ompb__instance inst = make_instance(&b, CT_T);
+    ompb__sampling sp = ct_sampling();
+    ompb__record rec;
+    cpu_set_t before, after;
+    int nthreads = omp_get_max_threads(), dynamic = omp_get_dynamic();
+    memset(&rec, 0, sizeof rec);
+    ct_reset();
+    omp_set_num_threads(3);
+    omp_set_dynamic(1);
+    CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof before, &before), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, plan, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof after, &after), 0);
+    CU_ASSERT_TRUE(same_mask(&before, &after));
+    CU_ASSERT_EQUAL(omp_get_max_threads(), 3);
+    CU_ASSERT_EQUAL(omp_get_dynamic(), 1);
+    omp_set_dynamic(dynamic);
+    omp_set_num_threads(nthreads);
+    int calls = atomic_load(&ct_calls);
+    CU_ASSERT_EQUAL(calls, (int)(rec.calibration_rounds + rec.warmup_rounds + rec.rounds));
+    CU_ASSERT_EQUAL(rec.rounds, 10);
+    CU_ASSERT_TRUE(rec.caller_team);
+    CU_ASSERT_EQUAL(rec.threads, CT_T);
+    CU_ASSERT_EQUAL(rec.migrations, 0);
+    CU_ASSERT_EQUAL(rec.n_warnings, 0);
+    CU_ASSERT_EQUAL(atomic_load(&ct_width_wrong), 0);
+    CU_ASSERT_EQUAL(atomic_load(&ct_inconsistent), 0);
+    CU_ASSERT_EQUAL(atomic_load(&ct_state_wrong), 0);
+    int wrong = 0;
+    for (int r = 0; r < calls && r < CT_ROUNDS; r++)
+        for (int t = 0; t < CT_T; t++)
+            wrong += ct_cpu[r][t] != plan->pu[t] || ct_tid[r][t] != rec.os_tid[t];
+    if (wrong)
+        fprintf(stderr, "\n%s: %d of %d thread-rounds off the plan (t0->%d t1->%d; round 0 "
+                "ran t0 on %d, t1 on %d)\n", what, wrong, calls * CT_T, plan->pu[0],
+                plan->pu[1], ct_cpu[0][0], ct_cpu[0][1]);
+    CU_ASSERT_EQUAL(wrong, 0);
+    for (int t = 0; t < CT_T; t++) {
+        CU_ASSERT_EQUAL(rec.thread_pu[t], plan->pu[t]);
+        CU_ASSERT_EQUAL(ct_setup_tid[t], rec.os_tid[t]);
+    }
+    CU_ASSERT_EQUAL(rec.os_tid[0], (int)syscall(SYS_gettid)); /* the caller is thread 0 */
+    ompb__record_free(&rec);
+}
+
+/* Two PUs this process may use, in the order given; false if it has fewer. */
+static bool two_pus(int *first, int *second)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return false;
+    for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+        if (CPU_ISSET(c, &set))
+            (n++ ? second : first)[0] = c;
+    return n == 2;
+}
+
+/* compact, spread and cpus:LIST (the two PUs reversed, so that thread 0 is
+ * not where an unbound runtime would likely start it) on this machine. The
+ * mapping logic of the same policies on larger synthetic machines is in
+ * test_topology.c (show_plan_caller_team). */
+static void test_caller_team_placement(void)
+{
+    int a, b;
+    if (!two_pus(&a, &b)) {
+        fprintf(stderr, "\ncaller_team_placement: fewer than 2 usable PUs, nothing bound\n");
+        return;
+    }
+    ompb__topology *topo = NULL;
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_open(&topo, NULL), 0);
+    char list[64];
+    snprintf(list, sizeof list, "cpus:%d,%d", b, a);
+    const char *policies[] = {"compact", "spread", list};
+    for (size_t i = 0; i < 3; i++) {
+        ompb__pin_spec pin;
+        ompb__pin_plan *plan = NULL;
+        CU_ASSERT_EQUAL_FATAL(ompb__pin_parse(policies[i], &pin, NULL), 0);
+        CU_ASSERT_EQUAL_FATAL(ompb__pin_plan_new(topo, &pin, CT_T, &plan, NULL), 0);
+        if (plan->binder == OMPB__BINDER_OURS)
+            check_caller_placement(plan, policies[i]);
+        else
+            fprintf(stderr, "\ncaller_team_placement: the OpenMP runtime binds here (OMP_PLACES?)\n");
+        ompb__pin_plan_free(plan);
+        ompb__pin_spec_release(&pin);
+    }
+    ompb__topology_close(topo);
+}
+
+/* The round is the caller's loop: one column of bounds, equal to the
+ * round's; no skew to speak of. */
+static void test_caller_team_record(void)
+{
+    ompb_benchmark b = {.name = "ct", .fn = ct_body, .team = OMPB_TEAM_CALLER};
+    ompb__instance inst = make_instance(&b, CT_T);
+    ompb__sampling sp = ct_sampling();
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    ct_reset();
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(ompb__record_timed_threads(&rec), 1);
+    for (size_t r = 0; r < rec.rounds; r++) {
+        CU_ASSERT_EQUAL(rec.thread_start_ns[r], rec.start_ns[r]);
+        CU_ASSERT_EQUAL(rec.busy_ns[r], rec.end_ns[r] - rec.start_ns[r]);
+        CU_ASSERT_EQUAL(rec.thread_iters[r], 20);
+        CU_ASSERT_EQUAL(ompb__record_start_skew(&rec, r), 0);
+    }
+    CU_ASSERT_EQUAL(atomic_load(&ct_width_wrong), 0);
+    ompb__record_free(&rec);
+}
+
+static void lonely_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        ompb_clobber_memory();
+    }
+}
+
+static void wide_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+#pragma omp parallel num_threads(CT_T + 1)
+        ompb_clobber_memory();
+    }
+}
+
+static void resizing_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        forking_kernel();
+    }
+    omp_set_num_threads(1);
+}
+
+static void dynamic_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        forking_kernel();
+    }
+    omp_set_dynamic(1);
+}
+
+static void forking_loopless_body(ompb_state *s)
+{
+    (void)s;
+    forking_kernel();
+}
+
+/* Runs a caller-team body; returns the record's rc, *rec filled. */
+static int run_caller(void (*fn)(ompb_state *), ompb_team team, ompb__record *rec)
+{
+    ompb_benchmark b = {.name = "ct", .fn = fn, .team = team, .setup = count_setup,
+                        .teardown = count_teardown};
+    ompb__instance inst = make_instance(&b, CT_T);
+    ompb__sampling sp = ct_sampling();
+    memset(rec, 0, sizeof *rec);
+    return ompb__round_run(&inst, &sp, NULL, rec);
+}
+
+static void test_caller_team_bad_bodies(void)
+{
+    ompb__record rec;
+    int nthreads = omp_get_max_threads();
+    reset_counters();
+    /* An unknown team: the instance fails by name before setup runs. */
+    CU_ASSERT_EQUAL(run_caller(counting_body, (ompb_team)7, &rec), OMPB_ERUN);
+    CU_ASSERT_STRING_EQUAL(rec.error, "ct: .team = 7 is not a team (accepted: "
+                           "OMPB_TEAM_HARNESS, OMPB_TEAM_CALLER)");
+    CU_ASSERT_EQUAL(atomic_load(&setups), 0);
+    ompb__record_free(&rec);
+    /* A body that never enters OMPB_ITER. */
+    CU_ASSERT_EQUAL(run_caller(forking_loopless_body, OMPB_TEAM_CALLER, &rec), OMPB_ERUN);
+    CU_ASSERT_STRING_EQUAL(rec.error, "ct: the body never entered its OMPB_ITER loop");
+    ompb__record_free(&rec);
+    /* omp_set_num_threads() and omp_set_dynamic() in the body: failures,
+     * and the caller's settings are restored all the same. */
+    CU_ASSERT_EQUAL(run_caller(resizing_body, OMPB_TEAM_CALLER, &rec), OMPB_ERUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "ct: the body changed the team size of its "
+                                  "regions to 1 with omp_set_num_threads()"));
+    CU_ASSERT_EQUAL(rec.rounds, 0);
+    ompb__record_free(&rec);
+    CU_ASSERT_EQUAL(omp_get_max_threads(), nthreads);
+    CU_ASSERT_EQUAL(run_caller(dynamic_body, OMPB_TEAM_CALLER, &rec), OMPB_ERUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "ct: the body turned on omp_set_dynamic()"));
+    ompb__record_free(&rec);
+    CU_ASSERT_FALSE(omp_get_dynamic());
+    CU_ASSERT_EQUAL(atomic_load(&setups), 3);
+    CU_ASSERT_EQUAL(atomic_load(&teardowns), 3);
+}
+
+static void test_caller_team_warnings(void)
+{
+#ifdef __clang__
+    return; /* this file's regions compile to __kmpc_fork_call: not seen */
+#endif
+    ompb__record rec;
+    /* Regions asking for another width than T: measured, with a warning. */
+    CU_ASSERT_EQUAL(run_caller(wide_body, OMPB_TEAM_CALLER, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(rec.n_warnings, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "ct: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "of its parallel regions asked for 3 "
+                                  "threads (num_threads or if clause) instead of T=2"));
+    ompb__record_free(&rec);
+    /* A caller-team body that forks nothing ran on one thread. */
+    CU_ASSERT_EQUAL(run_caller(lonely_body, OMPB_TEAM_CALLER, &rec), 0);
+    if (ompb__fork_guard_coverage() == OMPB__FORKS_SEEN_ALL) {
+        CU_ASSERT_EQUAL_FATAL(rec.n_warnings, 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "ct: the body opened no parallel region"));
+    }
+    ompb__record_free(&rec);
+    /* The same kernel in a caller team: no nested-region warning. */
+    CU_ASSERT_EQUAL(run_caller(nesting_body, OMPB_TEAM_CALLER, &rec), 0);
+    CU_ASSERT_EQUAL(rec.n_warnings, 0);
+    CU_ASSERT_EQUAL(rec.nested_regions, 0);
+    ompb__record_free(&rec);
+}
+
 static const ompb_test_case cases[] = {
     {"round_invariants", test_round_invariants},
     {"calibration_reaches_target", test_calibration_reaches_target},
@@ -349,6 +772,12 @@ static const ompb_test_case cases[] = {
     {"calibration_detects_non_scaling_body", test_calibration_detects_non_scaling_body},
     {"batch_hooks_outside_timed_windows", test_batch_hooks_outside_timed_windows},
     {"barrier_cost_cached", test_barrier_cost_cached},
+    {"thread_setup_harness", test_thread_setup_harness},
+    {"nested_region_warning", test_nested_region_warning},
+    {"caller_team_placement", test_caller_team_placement},
+    {"caller_team_record", test_caller_team_record},
+    {"caller_team_bad_bodies", test_caller_team_bad_bodies},
+    {"caller_team_warnings", test_caller_team_warnings},
     {NULL, NULL},
 };
 

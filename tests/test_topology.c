@@ -416,8 +416,8 @@ static void test_binder_runtime_vars(void)
 
 /* --show-plan for instances count[t=N] of the given thread counts: the
  * plans are made first, as ompb_main does; *rc is the first plan's error. */
-static char *show(const ompb__topology *t, const char *policy, const int *threads, size_t n,
-                  int *rc)
+static char *show_team(const ompb__topology *t, const char *policy, const int *threads, size_t n,
+                       int *rc, const ompb_benchmark *bench)
 {
     ompb__instance inst[4];
     ompb__pin_plan *plans[4] = {NULL};
@@ -427,6 +427,7 @@ static char *show(const ompb__topology *t, const char *policy, const int *thread
     memset(inst, 0, sizeof inst);
     *rc = 0;
     for (size_t i = 0; i < n && *rc == 0; i++) {
+        inst[i].bench = bench;
         inst[i].threads = threads[i];
         snprintf(inst[i].name, sizeof inst[i].name, "count[t=%d]", threads[i]);
         *rc = ompb__pin_plan_new(t, &pin, threads[i], &plans[i], NULL);
@@ -440,6 +441,12 @@ static char *show(const ompb__topology *t, const char *policy, const int *thread
         ompb__pin_plan_free(plans[i]);
     ompb__pin_spec_release(&pin);
     return text;
+}
+
+static char *show(const ompb__topology *t, const char *policy, const int *threads, size_t n,
+                  int *rc)
+{
+    return show_team(t, policy, threads, n, rc, NULL);
 }
 
 static void test_show_plan_golden(void)
@@ -485,6 +492,33 @@ static void test_show_plan_golden(void)
     text = show(t, "cpus:9", threads, 1, &rc);
     CU_ASSERT_EQUAL(rc, OMPB_EINVAL);
     free(text);
+    ompb__topology_close(t);
+}
+
+/* A caller team's plan is the same plan: thread t of the code's regions
+ * (the caller being t0) takes plan PU t. compact, spread and cpus:LIST at
+ * T=2 on a machine larger than this one, where they differ. */
+static void test_show_plan_caller_team(void)
+{
+    static const int two[] = {2};
+    static const struct { const char *policy, *map; } cases[] = {
+        {"compact", "count[t=2]    2  t0->PU0/core0 t1->PU2/core1  [caller team: t0 is the caller]\n"},
+        {"spread", "count[t=2]    2  t0->PU0/core0 t1->PU8/core4  [caller team: t0 is the caller]\n"},
+        {"cpus:13,6", "count[t=2]    2  t0->PU13/core6 t1->PU6/core3  [caller team: t0 is the caller]\n"},
+    };
+    ompb_benchmark caller = {.name = "count", .team = OMPB_TEAM_CALLER};
+    ompb__topology *t = synth("pack:2 core:4 pu:2");
+    env_clear();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc;
+        char *text = show_team(t, cases[i].policy, two, 1, &rc, &caller);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (!strstr(text, cases[i].map))
+            fprintf(stderr, "\n--- got\n%s--- want a line\n%s", text, cases[i].map);
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[i].map));
+        free(text);
+    }
+    env_restore();
     ompb__topology_close(t);
 }
 
@@ -797,6 +831,7 @@ static const ompb_test_case cases[] = {
     {"binder", test_binder},
     {"binder_runtime_vars", test_binder_runtime_vars},
     {"show_plan_golden", test_show_plan_golden},
+    {"show_plan_caller_team", test_show_plan_caller_team},
     {"caches", test_caches},
     {"export_xml", test_export_xml},
     {"recorded_xml", test_recorded_xml},

@@ -19,6 +19,23 @@
  * and after OMPB_ITER is not timed, but it runs inside the round, between the
  * team barriers: keep it short, or put it in a setup function.
  *
+ * Code that opens its own parallel region (an OpenMP kernel, a solver step,
+ * a library call) must not run inside that team: its region would be nested
+ * and get one thread, or a fresh OS thread per region. Declare it with
+ * .team = OMPB_TEAM_CALLER instead: the body then runs on one thread, the
+ * caller, and the regions it opens are top-level regions of T threads
+ * (omp_set_num_threads(T) for the rounds, restored after), placed by the
+ * pin plan:
+ *
+ *     OMPB_BENCH(triad, OMPB_THREADS(1, 2, 4), .team = OMPB_TEAM_CALLER) {
+ *         OMPB_ITER(state) {
+ *             my_openmp_triad(a, b, c, n);   // #pragma omp parallel for inside
+ *         }
+ *     }
+ *
+ * The round time is the caller's clock reads around the loop: fork and join
+ * included, which is what the caller of that code experiences.
+ *
  * Each (benchmark, argument, thread count) is one instance, named
  * "name", "name[arg]", "name[(a, b)]", and with a thread variant
  * "name[t=4]" or "name[arg, t=4]". A thread variant is named whenever the
@@ -50,6 +67,19 @@ extern "C" {
 /* Per-thread view of a round; opaque, valid only during the call it is passed to. */
 typedef struct ompb_state ompb_state;
 
+/* Who runs the body (ompb_benchmark.team). */
+typedef enum ompb_team {
+    /* The harness's team: every one of the T threads calls the body each
+     * round, inside one OpenMP parallel region that serves every round. */
+    OMPB_TEAM_HARNESS = 0,
+    /* The caller: one thread calls the body each round, outside any parallel
+     * region; the code it calls opens its own regions of T threads, and
+     * thread i of those runs on PU i of the pin plan. ompb_thread_index() is
+     * 0 in the body and ompb_thread_count() is T. The harness sees only the
+     * caller's clock reads: no per-thread busy time, skew or imbalance. */
+    OMPB_TEAM_CALLER = 1
+} ompb_team;
+
 /*
  * One benchmark family. Initialize it through OMPB_BENCH and the option
  * macros below rather than by hand; all fields but name and fn are optional.
@@ -57,7 +87,8 @@ typedef struct ompb_state ompb_state;
 typedef struct ompb_benchmark {
     const char *name;              /* C identifier of the benchmark function */
     const char *file;              /* __FILE__ of the declaration, for URIs */
-    void (*fn)(ompb_state *state); /* the body, called by every thread each round */
+    void (*fn)(ompb_state *state); /* the body, called by every thread each round
+                                    * (by the caller only with OMPB_TEAM_CALLER) */
 
     const int64_t *args;           /* scalar arguments (OMPB_ARGS) */
     const int64_t (*tuples)[OMPB_MAX_ARITY]; /* tuple arguments (OMPB_TUPLES) */
@@ -74,13 +105,26 @@ typedef struct ompb_benchmark {
     void (*teardown)(ompb_state *state);
     /* On every thread before each round (calibration, warm-up and measured),
      * outside the timed window: make ompb_sample_size() inputs here
-     * (the iter_batched pattern), and store them with ompb_set_thread_data(). */
+     * (the iter_batched pattern), and store them with ompb_set_thread_data().
+     * With OMPB_TEAM_CALLER, on the caller only. */
     void (*batch_setup)(ompb_state *state);
     /* On every thread after each round, outside the timed window. */
     void (*batch_teardown)(ompb_state *state);
 
     /* Iterations per round per thread; 0 = calibrate (default). */
     uint64_t sample_size;
+
+    /* Who runs the body: OMPB_TEAM_HARNESS (0, the default) or
+     * OMPB_TEAM_CALLER. Any other value fails the instance. */
+    ompb_team team;
+    /* Once per instance on each of the T threads of the placed team, after
+     * they are bound and before the first round; not timed. For first touch:
+     * thread ompb_thread_index() writes the part of the data it will use, so
+     * that on a NUMA node its pages land on that thread's node. With
+     * OMPB_TEAM_CALLER these are the OpenMP runtime's own threads, the ones
+     * the code's regions then reuse (thread i of the code's team). Runs after
+     * setup; nonzero return fails the instance (teardown still runs). */
+    int (*thread_setup)(ompb_state *state);
 } ompb_benchmark;
 
 /* Adds a benchmark to the process-wide registry; OMPB_BENCH calls it from a
@@ -157,9 +201,11 @@ OMPB_API void ompb_iter_end(ompb_state *state);
 OMPB_API int64_t ompb_arg(const ompb_state *state);
 /* k-th integer of a tuple argument. */
 OMPB_API int64_t ompb_arg_at(const ompb_state *state, int k);
-/* 0..T-1; 0 in setup/teardown. */
+/* 0..T-1; 0 in setup/teardown, and in a caller-team body and its batch
+ * hooks (only the caller runs them); 0..T-1 in thread_setup. */
 OMPB_API int ompb_thread_index(const ompb_state *state);
-/* T, the round width. */
+/* T, the round width; for a caller-team benchmark, the team size the code's
+ * parallel regions get. */
 OMPB_API int ompb_thread_count(const ompb_state *state);
 /* Iterations per round per thread. */
 OMPB_API uint64_t ompb_sample_size(const ompb_state *state);

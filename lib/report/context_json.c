@@ -63,11 +63,11 @@ static json_t *topology_json(const ompb__context *ctx)
 
 static json_t *openmp_json(const ompb__context *ctx)
 {
-    return json_pack("{s:i, s:s, s:s, s:o, s:i, s:s, s:i}", "_OPENMP", ctx->openmp_date,
+    return json_pack("{s:i, s:s, s:s, s:o, s:i, s:s, s:i, s:o}", "_OPENMP", ctx->openmp_date,
                      "version", ctx->openmp_version, "vendor", ctx->omp_vendor,
                      "library", jstr(ctx->omp_library), "max_threads", ctx->omp_max_threads,
                      "proc_bind", ompb__proc_bind_name(ctx->omp_proc_bind), "num_places",
-                     ctx->omp_num_places);
+                     ctx->omp_num_places, "fork_guard", jstr(ctx->fork_guard));
 }
 
 /* Sorted by name at collection, so two runs' contexts diff cleanly. */

@@ -44,20 +44,30 @@ static json_t *u64_array(const uint64_t *v, size_t n, size_t stride)
     return checked(a, bad);
 }
 
+/* A caller team's rounds have no per-thread figures: the harness times the
+ * caller only, so start_skew_ns and busy_ns are left out rather than faked. */
 static json_t *samples_json(const ompb__record *rec)
 {
     size_t T = (size_t)rec->threads;
+    bool per_thread = !rec->caller_team;
     json_t *makespan = json_array(), *skew = json_array(), *busy = json_array();
     int bad = !makespan || !skew || !busy;
     for (size_t r = 0; r < rec->rounds && !bad; r++) {
         bad |= json_array_append_new(makespan, json_integer((json_int_t)ompb__record_makespan(rec, r)));
+        if (!per_thread)
+            continue;
         bad |= json_array_append_new(skew, json_integer((json_int_t)ompb__record_start_skew(rec, r)));
         bad |= json_array_append_new(busy, u64_array(rec->busy_ns + r * T, T, 1));
     }
     json_t *o = json_object();
     bad |= set(o, "makespan_ns", makespan);
-    bad |= set(o, "start_skew_ns", skew);
-    bad |= set(o, "busy_ns", busy);
+    if (per_thread) {
+        bad |= set(o, "start_skew_ns", skew);
+        bad |= set(o, "busy_ns", busy);
+    } else {
+        json_decref(skew);
+        json_decref(busy);
+    }
     return checked(o, bad);
 }
 
@@ -86,6 +96,7 @@ static json_t *ompbench_json(const ompb__result *res)
     json_t *o = json_object();
     int bad = set(o, "uri", json_string(rec->inst->uri));
     bad |= set(o, "threads", json_integer(rec->threads));
+    bad |= set(o, "team", json_string(rec->caller_team ? "caller" : "harness"));
     bad |= set(o, "mode", json_string(ompb__sampling_mode_name(rec->sampling.mode)));
     bad |= set(o, "sample_size", json_integer((json_int_t)rec->sample_size));
     bad |= set(o, "rounds", json_integer((json_int_t)rec->rounds));
@@ -93,6 +104,8 @@ static json_t *ompbench_json(const ompb__result *res)
     bad |= set(o, "warmup_iters", json_integer((json_int_t)rec->warmup_iters));
     bad |= set(o, "calibration_rounds", json_integer((json_int_t)rec->calibration_rounds));
     bad |= set(o, "migrations", json_integer((json_int_t)rec->migrations));
+    if (!rec->caller_team)
+        bad |= set(o, "nested_regions", json_integer((json_int_t)rec->nested_regions));
     json_t *pus = json_array();
     bad |= !pus;
     for (int t = 0; t < rec->threads && !bad; t++)

@@ -34,7 +34,9 @@ static void print_binder(FILE *out, const ompb__pin_spec *pin)
             ompb__proc_bind_name(ompb__omp_proc_bind()));
 }
 
-static void print_map(FILE *out, const ompb__pin_plan *plan)
+/* A caller team's thread t is thread t of the regions the code opens, the
+ * caller being thread 0; the plan is applied to the runtime's own threads. */
+static void print_map(FILE *out, const ompb__pin_plan *plan, bool caller_team)
 {
     if (plan->binder != OMPB__BINDER_OURS) {
         fprintf(out, "%s", plan->binder == OMPB__BINDER_RUNTIME ? "decided by the OpenMP runtime"
@@ -48,6 +50,8 @@ static void print_map(FILE *out, const ompb__pin_plan *plan)
     if (plan->oversubscribed)
         fprintf(out, "  [oversubscribed: %d threads on %d PU%s]", plan->threads,
                 ompb__pin_plan_pus(plan), ompb__plural(ompb__pin_plan_pus(plan)));
+    if (caller_team)
+        fputs("  [caller team: t0 is the caller]", out);
     fputc('\n', out);
 }
 
@@ -63,6 +67,6 @@ void ompb__report_plan(FILE *out, const ompb__topology *topo, const ompb__pin_sp
     fprintf(out, "%-*s  %3s  %s\n", width, "instance", "T", "thread->PU/core");
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%-*s  %3d  ", width, inst[i].name, inst[i].threads);
-        print_map(out, plans[i]);
+        print_map(out, plans[i], inst[i].bench && inst[i].bench->team == OMPB_TEAM_CALLER);
     }
 }

@@ -22,8 +22,10 @@
 typedef struct ompb__result {
     ompb__record rec;
     ompb__stats stats;        /* over per-iteration times (ns) of measured rounds */
-    double mean_skew_ns;      /* mean over rounds of max s_t - min s_t */
-    double mean_imbalance;    /* mean over rounds of max busy / mean busy */
+    /* Mean over rounds of max s_t - min s_t, and of max busy / mean busy;
+     * NaN for a caller team, whose threads the harness does not time. */
+    double mean_skew_ns;
+    double mean_imbalance;
     double total_time_s;      /* sum of measured makespans */
     /* Team throughput at the median per-iteration time (the one definition
      * of a rate, used by every reporter); 0 when the body set none. */

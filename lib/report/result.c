@@ -5,6 +5,7 @@
  */
 #include "report/report.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include <ompbench/error.h>
@@ -26,7 +27,10 @@ int ompb__result_analyze(ompb__result *res)
         res->mean_skew_ns += (double)ompb__record_start_skew(rec, r) / (double)n;
         res->total_time_s += makespan * 1e-9;
     }
-    res->mean_imbalance = ompb__mean_imbalance(rec->busy_ns, n, (size_t)rec->threads);
+    if (rec->caller_team) /* the harness timed the caller, not the code's threads */
+        res->mean_skew_ns = res->mean_imbalance = NAN;
+    else
+        res->mean_imbalance = ompb__mean_imbalance(rec->busy_ns, n, (size_t)rec->threads);
     int rc = ompb__stats_compute(per_iter, n, &res->stats);
     free(per_iter);
     /* Rates use the median, the figure the console and compare report: a

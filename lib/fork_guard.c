@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fork guard's entry points. GCC compiles every `parallel` construct
+ * into a call of one of libgomp's GOMP_parallel* functions; libompbench
+ * defines them too, so that calls from the benchmark executable and from
+ * the shared libraries it loads reach these first (the executable exports
+ * them, and a shared libompbench comes before the runtime in lookup order).
+ * Each one counts the call when the calling thread is watched and forwards
+ * it, with its arguments untouched, to the next definition: the runtime's.
+ *
+ * They are weak, so that a fully static link takes libgomp.a's without a
+ * clash (the guard then sees nothing, and says so), and they have default
+ * visibility although libompbench hides everything else: the boundary test
+ * (tests/boundary/exports.sh) allows exactly these names. Nothing here runs
+ * inside a harness-team round unless the body forks, which is what the guard
+ * reports; an unwatched caller pays a thread-local load and a branch.
+ */
+#include "fork_guard.h"
+
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+/* initial-exec: a load relative to the thread pointer, no __tls_get_addr
+ * call on the fork path. libompbench is linked in or loaded at start-up,
+ * never dlopen'ed late, which is what this model requires. */
+static _Thread_local ompb__fork_watch *watch __attribute__((tls_model("initial-exec")));
+
+void ompb__fork_watch_set(ompb__fork_watch *w)
+{
+    watch = w;
+}
+
+/* Out of line: the common, unwatched path stays a load and a branch. */
+__attribute__((noinline)) static void note(ompb__fork_watch *w, unsigned num_threads)
+{
+    w->forks++;
+    /* num_threads is 0 without a clause (the region then takes nthreads-var,
+     * which the engine set to width); the caller's own nested regions are
+     * its business, hence the level test. */
+    if (w->width && num_threads && num_threads != w->width && omp_get_level() == 0) {
+        w->other_width++;
+        w->last_other = num_threads;
+    }
+}
+
+/* The next definition of name after this object's: the runtime's. */
+static void *resolve(void *_Atomic *slot, const char *name)
+{
+    void *p = atomic_load_explicit(slot, memory_order_relaxed);
+    if (__builtin_expect(p != NULL, 1))
+        return p;
+    p = dlsym(RTLD_NEXT, name);
+    if (!p) {
+        /* Only reachable when the code calling it was linked against a
+         * runtime that has it, and the runtime now loaded has not. */
+        fprintf(stderr, "ompbench: the OpenMP runtime loaded has no %s\n", name);
+        abort();
+    }
+    atomic_store_explicit(slot, p, memory_order_relaxed);
+    return p;
+}
+
+typedef void (*body_fn)(void *);
+
+/* OMPB__ENTRY(ret, name, (params), (args), nthreads): the implementation
+ * guard_<name> and the exported weak alias name. POSIX lets a dlsym result
+ * be used as a function pointer; memcpy keeps -Wpedantic quiet about it. */
+#define OMPB__ENTRY(ret, name, params, args, nthreads, ret_kw)                \
+    typedef ret (*name##_fn) params;                                          \
+    static void *_Atomic real_##name;                                         \
+    static ret guard_##name params;                                           \
+    ret name params;                                                          \
+    extern __typeof__(guard_##name) name                                      \
+        __attribute__((weak, alias("guard_" #name), visibility("default")));  \
+    static ret guard_##name params                                            \
+    {                                                                         \
+        ompb__fork_watch *w = watch;                                          \
+        if (__builtin_expect(w != NULL, 0))                                   \
+            note(w, nthreads);                                                \
+        void *p = resolve(&real_##name, #name);                               \
+        name##_fn real;                                                       \
+        memcpy(&real, &p, sizeof real);                                       \
+        ret_kw real args;                                                     \
+    }
+
+#define FN body_fn fn, void *data, unsigned n
+#define LOOP_ARGS long start, long end, long incr
+/* `return` for the one entry point with a result, nothing for the others. */
+#define RETURN return
+#define NO_RETURN
+
+/* GCC >= 4.9: one call per construct. */
+OMPB__ENTRY(void, GOMP_parallel, (FN, unsigned flags), (fn, data, n, flags), n, NO_RETURN)
+OMPB__ENTRY(unsigned, GOMP_parallel_reductions, (FN, unsigned flags), (fn, data, n, flags), n,
+            RETURN)
+OMPB__ENTRY(void, GOMP_parallel_sections, (FN, unsigned count, unsigned flags),
+            (fn, data, n, count, flags), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_static, (FN, LOOP_ARGS, long chunk, unsigned flags),
+            (fn, data, n, start, end, incr, chunk, flags), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_dynamic, (FN, LOOP_ARGS, long chunk, unsigned flags),
+            (fn, data, n, start, end, incr, chunk, flags), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_guided, (FN, LOOP_ARGS, long chunk, unsigned flags),
+            (fn, data, n, start, end, incr, chunk, flags), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_nonmonotonic_dynamic,
+            (FN, LOOP_ARGS, long chunk, unsigned flags),
+            (fn, data, n, start, end, incr, chunk, flags), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_nonmonotonic_guided,
+            (FN, LOOP_ARGS, long chunk, unsigned flags),
+            (fn, data, n, start, end, incr, chunk, flags), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_runtime, (FN, LOOP_ARGS, unsigned flags),
+            (fn, data, n, start, end, incr, flags), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_nonmonotonic_runtime, (FN, LOOP_ARGS, unsigned flags),
+            (fn, data, n, start, end, incr, flags), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_maybe_nonmonotonic_runtime,
+            (FN, LOOP_ARGS, unsigned flags), (fn, data, n, start, end, incr, flags), n,
+            NO_RETURN)
+/* Older GCC: a start call (the encountering thread then runs the body and
+ * calls GOMP_parallel_end itself), which is where the region forks. */
+OMPB__ENTRY(void, GOMP_parallel_start, (FN), (fn, data, n), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_sections_start, (FN, unsigned count), (fn, data, n, count), n,
+            NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_static_start, (FN, LOOP_ARGS, long chunk),
+            (fn, data, n, start, end, incr, chunk), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_dynamic_start, (FN, LOOP_ARGS, long chunk),
+            (fn, data, n, start, end, incr, chunk), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_guided_start, (FN, LOOP_ARGS, long chunk),
+            (fn, data, n, start, end, incr, chunk), n, NO_RETURN)
+OMPB__ENTRY(void, GOMP_parallel_loop_runtime_start, (FN, LOOP_ARGS),
+            (fn, data, n, start, end, incr), n, NO_RETURN)
+
+ompb__fork_coverage ompb__fork_guard_coverage(void)
+{
+    static _Atomic int cached = -1;
+    int c = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (c >= 0)
+        return (ompb__fork_coverage)c;
+    /* What the process's symbol lookup finds for the main entry point is
+     * what every dynamically linked caller calls; the executable's own calls
+     * were bound to the same definition when it was linked. */
+    void (*mine)(FN, unsigned) = guard_GOMP_parallel;
+    void *found = dlsym(RTLD_DEFAULT, "GOMP_parallel"), *self;
+    memcpy(&self, &mine, sizeof self);
+    if (found != self)
+        c = OMPB__FORKS_SEEN_NONE;
+    else if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+        c = OMPB__FORKS_SEEN_GNU_ONLY;
+    else
+        c = OMPB__FORKS_SEEN_ALL;
+    atomic_store_explicit(&cached, c, memory_order_relaxed);
+    return (ompb__fork_coverage)c;
+}
+
+const char *ompb__fork_coverage_name(ompb__fork_coverage c)
+{
+    switch (c) {
+    case OMPB__FORKS_SEEN_ALL: return "all";
+    case OMPB__FORKS_SEEN_GNU_ONLY: return "GNU entry points only";
+    default: return "none";
+    }
+}

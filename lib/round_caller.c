@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The caller team (OMPB_TEAM_CALLER): benchmarks of code that opens its own
+ * parallel regions. The calling thread runs every round itself, outside any
+ * parallel region, so the code's regions are top-level regions served by
+ * the OpenMP runtime's thread pool, as in the application, never nested in
+ * a harness team.
+ *
+ * Placement: before the first round one region of T threads binds thread t
+ * of the runtime's team to PU t of the plan (the caller is thread 0) and
+ * runs thread_setup there. libgomp hands the same pool threads, in the same
+ * order, to every later top-level region of that size (docs/guide.md, with
+ * the measurement), and a thread bound to one PU stays there, so the code's
+ * regions run where the plan says. Between rounds, untimed, a region of T
+ * threads checks that each slot is still the same OS thread on the same PU.
+ *
+ * The round's bounds are the caller's clock reads around its loop: fork and
+ * join included. The harness does not see inside the code's regions, so a
+ * caller-team record has no per-thread busy time, skew or imbalance.
+ */
+#include <inttypes.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <omp.h>
+
+#include "clock.h"
+#include "fork_guard.h"
+#include "round_team.h"
+
+/* What the rounds change in the caller, restored when they are over. */
+typedef struct caller_env {
+    int nthreads;              /* nthreads-var: what omp_set_num_threads set */
+    int dynamic;
+    cpu_set_t *mask;
+    size_t mask_size;
+} caller_env;
+
+static void enter(ompb__team *tm, caller_env *env)
+{
+    env->nthreads = omp_get_max_threads();
+    env->dynamic = omp_get_dynamic();
+    env->mask = ompb__team_save_affinity(tm, &env->mask_size);
+    /* Dynamic adjustment would let the runtime give the code fewer than T. */
+    omp_set_dynamic(0);
+    omp_set_num_threads(tm->threads);
+}
+
+static void leave(caller_env *env)
+{
+    omp_set_num_threads(env->nthreads);
+    omp_set_dynamic(env->dynamic);
+    ompb__team_restore_affinity(env->mask, env->mask_size);
+}
+
+/* Slot t of the runtime's team: which OS thread it is and where it runs. */
+static void observe(ompb__team *tm, int t, bool count)
+{
+    ompb_state *s = &tm->states[t];
+    int tid = (int)syscall(SYS_gettid);
+    s->tid_changed |= s->tid != 0 && s->tid != tid;
+    s->tid = tid;
+    ompb__team_check_pu(s, count);
+}
+
+/* The region that places the runtime's threads: each binds itself to its
+ * plan PU and runs thread_setup where the code's thread t will run. */
+static void place_team(ompb__team *tm)
+{
+    const ompb_benchmark *b = tm->inst->bench;
+    int got = tm->threads;
+#pragma omp parallel num_threads(tm->threads)
+    {
+        int t = omp_get_thread_num();
+        if (t == 0)
+            got = omp_get_num_threads();
+        if (omp_get_num_threads() == tm->threads) {
+            bool bound = !tm->plan || ompb__pin_plan_bind_self(tm->plan, t) == 0;
+            observe(tm, t, false);
+            tm->rec->os_tid[t] = tm->states[t].tid;
+            if (!bound) {
+#pragma omp critical(ompb_round_fail)
+                ompb__team_fail(tm, "%s: thread %d could not be bound to its PU",
+                                tm->inst->name, t);
+            } else if (b->thread_setup && b->thread_setup(&tm->states[t]) != 0) {
+#pragma omp critical(ompb_round_fail)
+                ompb__team_fail(tm, "%s: thread_setup failed on thread %d", tm->inst->name, t);
+            }
+        }
+    }
+    if (got != tm->threads)
+        ompb__team_fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d "
+                        "(OMP_THREAD_LIMIT?)", tm->inst->name, got, tm->threads);
+}
+
+/* Between rounds: every slot of the runtime's team checks in (a team of one
+ * is the caller alone). */
+static void check_team(ompb__team *tm, bool count)
+{
+    if (tm->threads == 1) {
+        observe(tm, 0, count);
+        return;
+    }
+#pragma omp parallel num_threads(tm->threads)
+    {
+        int t = omp_get_thread_num();
+        if (t < tm->threads)
+            observe(tm, t, count);
+    }
+}
+
+/* The body must leave the caller's OpenMP settings as the round set them:
+ * regions at another width would be measured under this instance's t=T. */
+static void check_settings(ompb__team *tm)
+{
+    int now = omp_get_max_threads();
+    if (now != tm->threads)
+        ompb__team_fail(tm, "%s: the body changed the team size of its regions to %d with "
+                        "omp_set_num_threads() (this instance runs them at T=%d; give thread "
+                        "counts with OMPB_THREADS or --threads)", tm->inst->name, now, tm->threads);
+    else if (omp_get_dynamic())
+        ompb__team_fail(tm, "%s: the body turned on omp_set_dynamic(): the runtime may then "
+                        "give its regions fewer than T=%d threads", tm->inst->name, tm->threads);
+}
+
+static void caller_round(ompb__team *tm)
+{
+    const ompb_benchmark *b = tm->inst->bench;
+    ompb_state *s = &tm->states[0];
+    bool measured = tm->phase == OMPB__PHASE_MEASURE;
+    ompb__team_reset_state(tm, s);
+    if (b->batch_setup)
+        b->batch_setup(s);
+    ompb__fork_watch_set(&s->forks);
+    b->fn(s);
+    ompb__fork_watch_set(NULL);
+    if (b->batch_teardown)
+        b->batch_teardown(s);
+    check_settings(tm);
+    check_team(tm, measured);
+    ompb__team_after_round(tm, s->start_ns, s->end_ns);
+}
+
+/* What the fork guard and the checks saw, as warnings of the instance. */
+static void report(ompb__team *tm)
+{
+    ompb__record *rec = tm->rec;
+    const ompb__fork_watch *w = &tm->states[0].forks;
+    const char *name = tm->inst->name;
+    for (int t = 0; t < tm->threads; t++) {
+        rec->thread_pu[t] = tm->states[t].pu;
+        rec->migrations += tm->states[t].migrations;
+        if (tm->states[t].tid_changed)
+            ompb__record_warn(rec, "%s: the OpenMP runtime ran thread %d of the code's team on "
+                              "another OS thread after placement, so that thread's placement "
+                              "and first touch no longer hold", name, t);
+    }
+    if (rec->failed)
+        return;
+    if (w->other_width > 0)
+        ompb__record_warn(rec, "%s: %" PRIu64 " of its parallel regions asked for %u threads "
+                          "(num_threads or if clause) instead of T=%d: they are not a t=%d "
+                          "figure, and threads beyond %d are not placed by the pin plan",
+                          name, w->other_width, w->last_other, tm->threads, tm->threads,
+                          tm->threads);
+    if (w->forks == 0 && ompb__fork_guard_coverage() == OMPB__FORKS_SEEN_ALL)
+        ompb__record_warn(rec, "%s: the body opened no parallel region: a caller-team body "
+                          "runs on one thread; without .team = OMPB_TEAM_CALLER every thread "
+                          "of a harness team runs it", name);
+}
+
+int ompb__caller_team_run(ompb__team *tm)
+{
+    caller_env env;
+    enter(tm, &env);
+    tm->states[0].forks.width = (unsigned)tm->threads;
+    place_team(tm);
+    if (tm->rec->failed)
+        tm->phase = OMPB__PHASE_DONE;
+    tm->t_instance = ompb__now_ns();
+    while (tm->phase != OMPB__PHASE_DONE)
+        caller_round(tm);
+    leave(&env);
+    report(tm);
+    return tm->rec->failed ? OMPB_ERUN : 0;
+}

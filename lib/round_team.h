@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the round engine: the state of one instance's run, shared by the
+ * phase logic and the two ways a body runs. lib/round.c has the phases
+ * (calibrate, warm up, measure) and the harness team, whose T threads all
+ * call the body; lib/round_caller.c has the caller team, where one thread
+ * calls the body and the code under test opens its own regions. Nothing
+ * outside the engine includes this header.
+ */
+#ifndef OMPB_ROUND_TEAM_H
+#define OMPB_ROUND_TEAM_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pin_plan.h"
+#include "record.h"
+#include "registry.h"
+#include "sampling.h"
+#include "state.h"
+
+typedef enum {
+    OMPB__PHASE_CALIBRATE, OMPB__PHASE_WARMUP, OMPB__PHASE_MEASURE, OMPB__PHASE_DONE
+} ompb__phase;
+
+typedef struct ompb__team {
+    const ompb__instance *inst;
+    const ompb__sampling *sp;
+    const ompb__pin_plan *plan;
+    ompb__record *rec;
+    ompb_state *states;        /* [threads], cache-line aligned */
+    void *user_data;
+    int threads;
+    int timed;                 /* states whose bounds make a round: threads, or 1
+                                  for a caller team (the caller's) */
+    bool simulate;
+
+    /* Written by the master between rounds, read by all after the start barrier. */
+    ompb__phase phase;
+    uint64_t sample_size;
+
+    /* Master-only bookkeeping. */
+    uint64_t t_instance, t_warmup, cpu_begin;
+    uint64_t target_ns;
+    size_t round;              /* measured rounds recorded so far */
+    bool instrumented;         /* instance_begin was called */
+} ompb__team;
+
+/* Records the first failure of the instance (later ones are dropped). Call
+ * it from one thread at a time (the master, or inside a critical section). */
+void ompb__team_fail(ompb__team *tm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Master, after a round's bounds are known: records the round and decides
+ * the next phase (OMPB__PHASE_DONE when the instance is over or failed). */
+void ompb__team_after_round(ompb__team *tm, uint64_t start, uint64_t end);
+
+/* Notes the PU the calling thread runs on in s; counts a change as a
+ * migration when count is set (measured rounds). */
+void ompb__team_check_pu(ompb_state *s, bool count);
+
+/* Prepares s for the next round: sample size, simulation, loop flags. */
+void ompb__team_reset_state(const ompb__team *tm, ompb_state *s);
+
+/* The caller's mask, saved when the plan has us bind (binding the caller for
+ * the team must not outlive the instance); NULL: nothing to restore. */
+cpu_set_t *ompb__team_save_affinity(const ompb__team *tm, size_t *size);
+void ompb__team_restore_affinity(cpu_set_t *set, size_t size);
+
+/* The caller-team run (lib/round_caller.c): places the OpenMP runtime's
+ * threads, runs every round on the calling thread, restores the caller's
+ * OpenMP settings and mask. Returns 0 or OMPB_ERUN (rec->failed set). */
+int ompb__caller_team_run(ompb__team *tm);
+
+#endif

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fork guard (lib/fork_guard.c): every GNU fork entry point a parallel
+ * construct compiles to is counted while the calling thread is watched, and
+ * never when it is not; the regions still run as the runtime runs them
+ * (team sizes, work-sharing, reductions), since the guard forwards every
+ * call unchanged; the width check sees explicit widths other than the
+ * watched one at the top level only. Team sizes here never depend on the
+ * host: 2 and 3 threads run on any machine.
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "fork_guard.h"
+#include "suite.h"
+
+#define LOOP_N 1000
+
+static atomic_int members;
+
+/* One of each construct kind, each recording how many threads ran it. */
+static void plain(void)
+{
+#pragma omp parallel num_threads(2)
+    atomic_fetch_add(&members, 1);
+}
+
+static long loop_sum(int kind)
+{
+    long sum = 0;
+    switch (kind) {
+    case 0:
+#pragma omp parallel for num_threads(2) schedule(static) reduction(+ : sum)
+        for (int i = 0; i < LOOP_N; i++)
+            sum += i;
+        break;
+    case 1:
+#pragma omp parallel for num_threads(2) schedule(dynamic, 7) reduction(+ : sum)
+        for (int i = 0; i < LOOP_N; i++)
+            sum += i;
+        break;
+    case 2:
+#pragma omp parallel for num_threads(2) schedule(guided) reduction(+ : sum)
+        for (int i = 0; i < LOOP_N; i++)
+            sum += i;
+        break;
+    default:
+#pragma omp parallel for num_threads(2) schedule(runtime) reduction(+ : sum)
+        for (int i = 0; i < LOOP_N; i++)
+            sum += i;
+        break;
+    }
+    return sum;
+}
+
+static int sections(void)
+{
+    atomic_int done = 0;
+#pragma omp parallel sections num_threads(2)
+    {
+#pragma omp section
+        atomic_fetch_add(&done, 1);
+#pragma omp section
+        atomic_fetch_add(&done, 10);
+    }
+    return atomic_load(&done);
+}
+
+/* Every construct of the GNU ABI's combined entry points, run while watched:
+ * each is counted once and computes what it computes unwatched. */
+static void test_counts_every_entry_point(void)
+{
+#ifdef __clang__
+    return; /* Clang compiles these to __kmpc_fork_call, which the guard does not see */
+#endif
+    ompb__fork_watch w;
+    memset(&w, 0, sizeof w);
+    omp_set_dynamic(0);
+    atomic_store(&members, 0);
+    ompb__fork_watch_set(&w);
+    plain();
+    long sums[4];
+    for (int k = 0; k < 4; k++)
+        sums[k] = loop_sum(k);
+    int sec = sections();
+    ompb__fork_watch_set(NULL);
+    CU_ASSERT_EQUAL(w.forks, 6);
+    CU_ASSERT_EQUAL(atomic_load(&members), 2);
+    for (int k = 0; k < 4; k++)
+        CU_ASSERT_EQUAL(sums[k], (long)LOOP_N * (LOOP_N - 1) / 2);
+    CU_ASSERT_EQUAL(sec, 11);
+    /* width 0: no width check */
+    CU_ASSERT_EQUAL(w.other_width, 0);
+}
+
+static void test_unwatched_not_counted(void)
+{
+#ifdef __clang__
+    return;
+#endif
+    ompb__fork_watch w;
+    memset(&w, 0, sizeof w);
+    ompb__fork_watch_set(&w);
+    ompb__fork_watch_set(NULL);
+    plain();
+    CU_ASSERT_EQUAL(loop_sum(0), (long)LOOP_N * (LOOP_N - 1) / 2);
+    CU_ASSERT_EQUAL(w.forks, 0);
+    /* Watching is per thread: a watched thread's team mates are not. */
+    ompb__fork_watch_set(&w);
+#pragma omp parallel num_threads(2)
+    {
+        if (omp_get_thread_num() == 1)
+            plain(); /* nested, opened by an unwatched thread */
+    }
+    ompb__fork_watch_set(NULL);
+    CU_ASSERT_EQUAL(w.forks, 1); /* the outer region only */
+}
+
+/* The caller's width check: top-level regions with an explicit width other
+ * than the watched one are noted with that width; nested ones are not. */
+static void test_width_check(void)
+{
+#ifdef __clang__
+    return;
+#endif
+    ompb__fork_watch w;
+    memset(&w, 0, sizeof w);
+    w.width = 2;
+    omp_set_dynamic(0);
+    ompb__fork_watch_set(&w);
+    plain(); /* num_threads(2): the watched width */
+#pragma omp parallel num_threads(3)
+    {
+#pragma omp master
+#pragma omp parallel num_threads(5) /* nested: the caller is thread 0 here */
+        atomic_fetch_add(&members, 0);
+    }
+    int one = 0;
+#pragma omp parallel if (one)
+    atomic_fetch_add(&members, 0);
+#pragma omp parallel /* no clause: nthreads-var, not checked */
+    atomic_fetch_add(&members, 0);
+    ompb__fork_watch_set(NULL);
+    CU_ASSERT_EQUAL(w.forks, 5);
+    CU_ASSERT_EQUAL(w.other_width, 2);  /* num_threads(3), and if(0): a team of 1 */
+    CU_ASSERT_EQUAL(w.last_other, 1);
+}
+
+/* This test binary links libompbench statically, built by the same
+ * compiler: the guard sees the GNU entry points whatever the runtime. */
+static void test_coverage(void)
+{
+    ompb__fork_coverage c = ompb__fork_guard_coverage();
+#if defined(__clang__)
+    CU_ASSERT_TRUE(c == OMPB__FORKS_SEEN_GNU_ONLY || c == OMPB__FORKS_SEEN_ALL);
+#else
+    CU_ASSERT_EQUAL(c, OMPB__FORKS_SEEN_ALL);
+#endif
+    CU_ASSERT_EQUAL(ompb__fork_guard_coverage(), c); /* cached */
+    CU_ASSERT_STRING_EQUAL(ompb__fork_coverage_name(OMPB__FORKS_SEEN_ALL), "all");
+    CU_ASSERT_STRING_EQUAL(ompb__fork_coverage_name(OMPB__FORKS_SEEN_NONE), "none");
+}
+
+static const ompb_test_case cases[] = {
+    {"counts_every_entry_point", test_counts_every_entry_point},
+    {"unwatched_not_counted", test_unwatched_not_counted},
+    {"width_check", test_width_check},
+    {"coverage", test_coverage},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_fork_guard = {"fork_guard", NULL, NULL, cases};
