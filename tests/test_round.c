@@ -233,7 +233,7 @@ static void test_test_mode_runs_one_round(void)
     config.sample_count = 20;
     config.warmup_ns = 1000000000ull;
     config.max_time_ns = 3600000000000ull;
-    ompb__sampling sp = ompb__sampling_resolve(&config, &inst, false);
+    ompb__sampling sp = ompb__sampling_resolve(&config, &inst, false, 0);
     CU_ASSERT_EQUAL(sp.mode, OMPB__SAMPLING_TEST);
     CU_ASSERT_EQUAL(sp.rounds, 1);
     CU_ASSERT_EQUAL(sp.warmup_ns, 0);
