@@ -21,6 +21,7 @@
 #include "analysis/mannwhitney.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
+#include "analysis/welch.h"
 #include "suite.h"
 
 #define DATA OMPB_TEST_DATA_DIR "/compare/"
@@ -29,6 +30,164 @@
 static void check_rel(double got, double want)
 {
     CU_ASSERT_DOUBLE_EQUAL(got, want, REL * fabs(want));
+}
+
+/* ---- Welch, t distribution, Benjamini-Hochberg (tools/lib/analysis/welch.c) ---
+ * Reference values: tests/data/compare/stats_reference.json, written by
+ * make_stats.py there with SciPy 1.10 / NumPy 1.24. */
+
+static json_t *stats_reference(const char *key)
+{
+    static json_t *root;
+    if (!root) {
+        json_error_t jerr;
+        root = json_load_file(DATA "stats_reference.json", 0, &jerr);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    }
+    json_t *v = json_object_get(root, key);
+    CU_ASSERT_FATAL(json_is_array(v) && json_array_size(v) > 0);
+    return v;
+}
+
+static double num(const json_t *obj, const char *key)
+{
+    const json_t *v = json_object_get(obj, key);
+    CU_ASSERT_FATAL(json_is_number(v));
+    return json_number_value(v);
+}
+
+/* Within rel of want, or (for values near 0) within abs. */
+static void check_close(double got, double want, double rel, double abs_tol)
+{
+    double tol = fmax(rel * fabs(want), abs_tol);
+    if (!(fabs(got - want) <= tol))
+        fprintf(stderr, "\n    got %.17g, want %.17g\n", got, want);
+    CU_ASSERT(fabs(got - want) <= tol);
+}
+
+static void test_t_cdf(void)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(stats_reference("t_cdf"), i, c)
+        check_close(ompb__t_cdf(num(c, "t"), num(c, "df")), num(c, "cdf"), 1e-10, 1e-300);
+    CU_ASSERT(isnan(ompb__t_cdf(1.0, 0.0)));
+    CU_ASSERT(isnan(ompb__t_cdf(NAN, 3.0)));
+    CU_ASSERT_EQUAL(ompb__t_cdf(INFINITY, 3.0), 1.0);
+    CU_ASSERT_EQUAL(ompb__t_cdf(-INFINITY, 3.0), 0.0);
+}
+
+/* SciPy's ppf inverts its own cdf only to ~1e-11 in p (t.cdf(t.ppf(0.6, 50),
+ * 50) = 0.59999999998); ours inverts the distribution function above to the
+ * last bit, so the quantiles agree to 1e-8. */
+static void test_t_quantile(void)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(stats_reference("t_quantile"), i, c) {
+        double q = ompb__t_quantile(num(c, "p"), num(c, "df"));
+        check_close(q, num(c, "q"), 1e-8, 1e-12);
+        check_close(ompb__t_cdf(q, num(c, "df")), num(c, "p"), 1e-12, 1e-300);
+    }
+    CU_ASSERT(isnan(ompb__t_quantile(0.0, 3.0)));
+    CU_ASSERT(isnan(ompb__t_quantile(1.0, 3.0)));
+    CU_ASSERT(isnan(ompb__t_quantile(0.5, -1.0)));
+}
+
+static ompb__sample_summary summary_of(const json_t *a, double *buf)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+        buf[i] = json_number_value(v);
+    return ompb__summarize(buf, json_array_size(a));
+}
+
+static void test_welch(void)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(stats_reference("welch"), i, c) {
+        double bx[32], by[32], lo, hi;
+        CU_ASSERT_FATAL(json_array_size(json_object_get(c, "x")) <= 32);
+        CU_ASSERT_FATAL(json_array_size(json_object_get(c, "y")) <= 32);
+        ompb__welch_result w = ompb__welch(summary_of(json_object_get(c, "x"), bx),
+                                           summary_of(json_object_get(c, "y"), by));
+        check_close(w.diff, num(c, "diff"), 1e-12, 1e-15);
+        check_close(w.se, num(c, "se"), 1e-12, 0);
+        check_close(w.df, num(c, "df"), 1e-12, 0);
+        /* The interval null [0, 0] is the ordinary two-sided test. */
+        check_close(ompb__interval_p(&w, 0.0, 0.0), num(c, "p_two_sided"), 1e-9, 1e-300);
+        check_close(ompb__interval_p(&w, log(0.95), log(1.05)), num(c, "p_interval"), 1e-9,
+                    1e-300);
+        ompb__welch_ci(&w, 0.05, &lo, &hi);
+        check_close(lo, num(c, "ci_low"), 1e-8, 1e-12);
+        check_close(hi, num(c, "ci_high"), 1e-8, 1e-12);
+    }
+}
+
+/* The interval p is below alpha exactly when the (1 - alpha) interval
+ * clears the null interval; with no spread the difference itself decides. */
+static void test_interval_p_edges(void)
+{
+    const double x[] = {0.0, 0.01, -0.01, 0.02, -0.02}, y[] = {0.2, 0.21, 0.19, 0.22, 0.18};
+    ompb__welch_result w = ompb__welch(ompb__summarize(x, 5), ompb__summarize(y, 5));
+    double lo, hi;
+    ompb__welch_ci(&w, 0.05, &lo, &hi);
+    /* Bounds just below and above the interval's lower end. */
+    CU_ASSERT(ompb__interval_p(&w, -1.0, lo - 1e-9) < 0.05);
+    CU_ASSERT(ompb__interval_p(&w, -1.0, lo + 1e-9) > 0.05);
+    CU_ASSERT(ompb__interval_p(&w, -INFINITY, lo - 1e-9) < 0.05);
+    const double same[] = {1.0, 1.0, 1.0};
+    w = ompb__welch(ompb__summarize(same, 3), ompb__summarize(same, 3));
+    CU_ASSERT_EQUAL(w.se, 0.0);
+    CU_ASSERT_EQUAL(w.df, 4.0);
+    CU_ASSERT_EQUAL(ompb__interval_p(&w, -0.05, 0.05), 1.0);
+    w.diff = 0.1;
+    CU_ASSERT_EQUAL(ompb__interval_p(&w, -0.05, 0.05), 0.0);
+    ompb__welch_ci(&w, 0.05, &lo, &hi);
+    CU_ASSERT_EQUAL(lo, 0.1);
+    CU_ASSERT_EQUAL(hi, 0.1);
+    /* One value on a side: no variance, no test. */
+    w = ompb__welch(ompb__summarize(same, 1), ompb__summarize(same, 3));
+    CU_ASSERT(isnan(w.se) && isnan(ompb__interval_p(&w, -0.05, 0.05)));
+}
+
+static void test_bh(void)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(stats_reference("bh"), i, c) {
+        json_t *p = json_object_get(c, "p"), *q = json_object_get(c, "q");
+        size_t n = json_array_size(p);
+        double *pv = malloc(n * sizeof *pv), *qv = malloc(n * sizeof *qv);
+        CU_ASSERT_FATAL(pv && qv);
+        for (size_t k = 0; k < n; k++)
+            pv[k] = json_number_value(json_array_get(p, k));
+        CU_ASSERT_EQUAL(ompb__bh_adjust(pv, n, qv), 0);
+        for (size_t k = 0; k < n; k++)
+            check_close(qv[k], json_number_value(json_array_get(q, k)), 1e-12, 0);
+        free(pv);
+        free(qv);
+    }
+    /* NAN entries are not tests: left out of m, and stay NAN. */
+    double p[] = {0.01, NAN, 0.04}, q[3];
+    CU_ASSERT_EQUAL(ompb__bh_adjust(p, 3, q), 0);
+    check_rel(q[0], 0.02);
+    CU_ASSERT(isnan(q[1]));
+    check_rel(q[2], 0.04);
+}
+
+static void test_units_needed(void)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(stats_reference("units"), i, c)
+        CU_ASSERT_EQUAL(ompb__units_needed(num(c, "var"), num(c, "half_width"), num(c, "alpha"),
+                                           1000),
+                        (size_t)num(c, "n"));
+    CU_ASSERT_EQUAL(ompb__units_needed(0.0, 0.01, 0.05, 1000), 2);
+    CU_ASSERT_EQUAL(ompb__units_needed(0.01, 0.0, 0.05, 1000), 1001);
 }
 
 /* ---- Mann-Whitney U -------------------------------------------------------- */
@@ -1071,6 +1230,12 @@ static void test_format_ns(void)
 }
 
 static const ompb_test_case cases[] = {
+    {"t_cdf", test_t_cdf},
+    {"t_quantile", test_t_quantile},
+    {"welch", test_welch},
+    {"interval_p_edges", test_interval_p_edges},
+    {"bh", test_bh},
+    {"units_needed", test_units_needed},
     {"mw_small_exact", test_mw_small_exact},
     {"mw_twelve_by_ten", test_mw_twelve_by_ten},
     {"mw_ties", test_mw_ties},

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Writes stats_reference.json: the reference values tests/test_compare.c checks
+tools/lib/analysis/welch.c against, computed with SciPy/NumPy (SciPy 1.10,
+NumPy 1.24: Debian 12's python3-scipy). Run it with /usr/bin/python3 from
+anywhere; the output is deterministic and committed.
+
+- t_cdf:      scipy.stats.t.cdf(t, df)
+- t_quantile: scipy.stats.t.ppf(p, df)
+- welch:      two samples; diff = mean(y) - mean(x), se, Welch-Satterthwaite
+              df (NumPy, from their definitions), scipy.stats.ttest_ind(y, x,
+              equal_var=False) for the two-sided p-value at 0 (our interval p
+              with lower = upper = 0), the 95% interval diff -+ t.ppf(.975,
+              df) se, and the interval-null p for [log(0.95), log(1.05)]:
+              2 min(t.sf((diff - upper) / se), t.cdf((diff - lower) / se))
+- bh:         Benjamini-Hochberg q-values, q_(i) = min_{j >= i} p_(j) m / j
+- units:      smallest n in [2, 1000] with t.ppf(1 - a/2, 2n - 2) sqrt(2 var / n)
+              <= half_width, by scanning n
+"""
+import json
+import math
+import os
+
+import numpy as np
+import scipy
+from scipy import stats
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def t_cdf_cases():
+    pairs = [(0.0, 1.0), (1.5, 3.0), (-2.3, 7.5), (10.0, 4.0), (-40.0, 2.2), (3.0, 100.0),
+             (0.2, 0.7), (60.0, 30.0), (-60.0, 30.0), (-5.0, 1e4), (-1e-3, 2.0), (25.0, 1.0)]
+    return [{"t": t, "df": df, "cdf": float(stats.t.cdf(t, df))} for t, df in pairs]
+
+
+def t_quantile_cases():
+    pairs = [(0.975, 1.0), (0.975, 4.0), (0.975, 8.37), (0.995, 2.5), (0.025, 12.0),
+             (0.9999, 3.0), (0.6, 50.0), (1e-8, 5.0), (0.5, 3.0), (0.9995, 1.3)]
+    return [{"p": p, "df": df, "q": float(stats.t.ppf(p, df))} for p, df in pairs]
+
+
+def welch_case(x, y):
+    x, y = np.array(x, dtype=float), np.array(y, dtype=float)
+    vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
+    se = math.sqrt(vx + vy)
+    df = (vx + vy) ** 2 / (vx ** 2 / (len(x) - 1) + vy ** 2 / (len(y) - 1))
+    diff = y.mean() - x.mean()
+    half = stats.t.ppf(0.975, df) * se
+    lower, upper = math.log(0.95), math.log(1.05)
+    p_int = min(1.0, 2 * min(stats.t.sf((diff - upper) / se, df),
+                             stats.t.cdf((diff - lower) / se, df)))
+    return {"x": list(x), "y": list(y), "diff": diff, "se": se, "df": df,
+            "p_two_sided": float(stats.ttest_ind(y, x, equal_var=False).pvalue),
+            "ci_low": diff - half, "ci_high": diff + half, "p_interval": float(p_int)}
+
+
+def welch_cases():
+    ln = lambda v: [math.log(a) for a in v]
+    return [
+        # Five runs per side, a 20% slowdown with ~3% run-to-run noise.
+        welch_case(ln([100, 103, 98, 101, 99]), ln([121, 118, 123, 119, 120.5])),
+        # The same noise, no change: the interval null is not rejected.
+        welch_case(ln([100, 103, 98, 101, 99]), ln([99.5, 102, 100.5, 97.5, 101])),
+        # Unequal sizes and variances (Welch df far from n1 + n2 - 2).
+        welch_case(ln([10, 10.1, 9.9]), ln([12, 9, 15, 11, 8, 14, 10])),
+        # A large, noisy change: beyond 5% but not confidently so.
+        welch_case(ln([100, 120, 90, 110, 95]), ln([112, 130, 99, 125, 104])),
+    ]
+
+
+def bh(p):
+    p = np.array(p, dtype=float)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    q = p[order] * m / np.arange(1, m + 1)
+    q = np.minimum.accumulate(q[::-1])[::-1]
+    out = np.empty(m)
+    out[order] = np.minimum(q, 1.0)
+    return list(out)
+
+
+def bh_cases():
+    ps = [[0.01, 0.04, 0.03, 0.005, 0.5, 0.2],
+          [0.001] + [0.5] * 51,
+          [0.0001, 0.0002, 0.9, 0.04, 0.04, 0.6, 1.0]]
+    return [{"p": p, "q": bh(p)} for p in ps]
+
+
+def units(var, half, alpha, cap=1000):
+    for n in range(2, cap + 1):
+        if stats.t.ppf(1 - alpha / 2, 2 * n - 2) * math.sqrt(2 * var / n) <= half:
+            return n
+    return cap + 1
+
+
+def units_cases():
+    cases = [(0.03 ** 2, 0.05, 0.05), (0.09 ** 2, 0.02, 0.05), (0.01 ** 2, 0.05, 0.05),
+             (0.2 ** 2, 0.001, 0.05), (0.05 ** 2, 0.03, 0.01)]
+    return [{"var": v, "half_width": h, "alpha": a, "n": units(v, h, a)} for v, h, a in cases]
+
+
+doc = {"generator": "tests/data/compare/make_stats.py", "scipy": scipy.__version__,
+       "numpy": np.__version__,
+       "t_cdf": t_cdf_cases(), "t_quantile": t_quantile_cases(), "welch": welch_cases(),
+       "bh": bh_cases(), "units": units_cases()}
+with open(os.path.join(HERE, "stats_reference.json"), "w") as f:
+    json.dump(doc, f, indent=1)
+    f.write("\n")

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The statistics behind `ompbench compare` verdicts (docs/methodology.md):
+ * Student's t distribution, Welch's two-sample t on the logarithms of the
+ * runs' medians (the unit of evidence is a run, not a round), a test of the
+ * interval null "the change is within the threshold", and the
+ * Benjamini-Hochberg adjustment that keeps the false discoveries of a
+ * report with many instances at alpha. Everything here is a pure function
+ * of numbers; tests/test_compare.c checks each against SciPy/NumPy values
+ * (tests/data/compare/make_stats.py).
+ */
+#ifndef OMPB_ANALYSIS_WELCH_H
+#define OMPB_ANALYSIS_WELCH_H
+
+#include <stddef.h>
+
+/* P(T <= t) for Student's t with df > 0 degrees of freedom (df need not be
+ * whole: Welch's is not). NAN for df <= 0 or a NAN t. */
+double ompb__t_cdf(double t, double df);
+
+/* The p-quantile of Student's t with df > 0, p in (0, 1); NAN otherwise. */
+double ompb__t_quantile(double p, double df);
+
+/* One side of a comparison: n values (logarithms of run medians), their
+ * mean and sample variance (n - 1 in the denominator). */
+typedef struct ompb__sample_summary {
+    size_t n;
+    double mean, var;
+} ompb__sample_summary;
+
+/* Summarizes v[n] (not modified). */
+ompb__sample_summary ompb__summarize(const double *v, size_t n);
+
+/* Welch's t for mean(y) - mean(x): the difference, its standard error
+ * sqrt(var_x / n_x + var_y / n_y) and the Welch-Satterthwaite degrees of
+ * freedom. Needs n >= 2 on both sides (else se and df are NAN). With both
+ * variances 0, se is 0 and df is n_x + n_y - 2. */
+typedef struct ompb__welch_result {
+    double diff, se, df;
+} ompb__welch_result;
+
+ompb__welch_result ompb__welch(ompb__sample_summary x, ompb__sample_summary y);
+
+/* The two-sided (1 - alpha) confidence interval of the difference:
+ * diff -+ t(1 - alpha / 2, df) * se. With se 0 it is [diff, diff]. */
+void ompb__welch_ci(const ompb__welch_result *w, double alpha, double *low, double *high);
+
+/*
+ * The p-value of the interval null lower <= true difference <= upper
+ * (lower < upper; lower may be -INFINITY): 2 * min(P(T >= (diff - upper)
+ * / se), P(T <= (diff - lower) / se)), at most 1. It is below alpha exactly
+ * when the (1 - alpha) interval of ompb__welch_ci lies entirely above upper
+ * or below lower. With se 0: 0 when diff is outside [lower, upper], else 1.
+ */
+double ompb__interval_p(const ompb__welch_result *w, double lower, double upper);
+
+/* Benjamini-Hochberg adjusted p-values (q-values) of p[n] into q[n] (may
+ * be the same array): q_(i) = min over j >= i of p_(j) * n / j, at most 1,
+ * for p sorted ascending; rejecting every q <= alpha keeps the expected
+ * share of false discoveries among the rejections at alpha or below
+ * (independent or positively dependent tests). NAN entries are left out
+ * (not counted in n) and stay NAN. Returns 0 or OMPB_ENOMEM. */
+int ompb__bh_adjust(const double *p, size_t n, double *q);
+
+/* The smallest n per side (2 to max) for which a (1 - alpha) interval of a
+ * difference, with both sides' variance var and n values each, is no wider
+ * than half_width on each side: t(1 - alpha / 2, 2n - 2) * sqrt(2 var / n)
+ * <= half_width. max + 1 when none is. */
+size_t ompb__units_needed(double var, double half_width, double alpha, size_t max);
+
+#endif
