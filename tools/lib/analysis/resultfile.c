@@ -229,12 +229,17 @@ static int read_ompbench(const json_t *omp, const entry_ref *ref, ompb__rf_insta
     return busy ? read_busy(busy, in->n_samples - first, ref, imbalance, err) : 0;
 }
 
+static void drop_samples(ompb__rf_instance *in)
+{
+    free(in->samples_ns);
+    in->samples_ns = NULL;
+    in->n_samples = in->cap_samples = 0;
+}
+
 static int read_failure(const json_t *e, ompb__rf_instance *in)
 {
     const json_t *msg = json_object_get(e, "error_message");
-    free(in->samples_ns);
-    in->samples_ns = NULL;
-    in->n_samples = 0;
+    drop_samples(in);
     in->failed = true;
     in->value_ns = NAN;
     in->error_message = dup_str(json_is_string(msg) ? json_string_value(msg) : "failed");
@@ -334,9 +339,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     if (rc)
         return rc;
     if (in->failed) {
-        free(in->samples_ns);
-        in->samples_ns = NULL;
-        in->n_samples = 0;
+        drop_samples(in);
         value = imbalance = NAN;
     }
     return append_rep(in, value, imbalance, process, index);
@@ -457,9 +460,7 @@ static void settle_repetitions(ompb__resultfile *rf)
         in->imbalance = k ? sum / (double)k : NAN;
         if (in->rounds || in->n_samples >= 2)
             continue;
-        free(in->samples_ns);
-        in->samples_ns = NULL;
-        in->n_samples = 0;
+        drop_samples(in);
     }
 }
 
