@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Do in-process repetitions capture the run-to-run variance of separate
+processes? Reads P result files, each one process of the same binary run with
+--repetitions M (--format json), and for every instance compares:
+
+  within   the spread of the repetitions' medians inside one process: the
+           pooled standard deviation of log(repetition median) around each
+           process's own mean (what in-process repetitions can see);
+  between  the standard deviation across processes of each process's mean
+           log(repetition median) (what a new run sees);
+  expected what `between` would be if the processes differed only by the
+           within-process noise: within / sqrt(M).
+
+ratio = between / expected; with no process effect ratio^2 follows
+F(P - 1, P (M - 1)) (one-way ANOVA on the log medians, the p column), so
+about 5% of instances have p < 0.05 by chance. sigma_proc is the estimated
+standard deviation of the process effect itself, sqrt(between^2 -
+within^2 / M) (0 when negative). Logs make these relative spreads (0.05 is
+about 5%). Usage: variance.py FILE.json... (needs numpy and scipy; Debian:
+python3-numpy python3-scipy)."""
+import json
+import math
+import sys
+
+import numpy as np
+from scipy import stats
+
+
+def rep_medians(path):
+    """{instance name: [median per-iteration time of each repetition]}."""
+    with open(path) as f:
+        doc = json.load(f)
+    out = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") != "iteration" or b.get("error_occurred"):
+            continue
+        o = b["ompbench"]
+        per_iter = np.array(o["samples"]["makespan_ns"], dtype=float) / o["sample_size"]
+        out.setdefault(b["name"], []).append(float(np.median(per_iter)))
+    return out
+
+
+def analyse(groups):
+    """groups: one array of log repetition medians per process."""
+    p = len(groups)
+    m = np.mean([len(g) for g in groups])
+    means = np.array([g.mean() for g in groups])
+    ss_within = sum(((g - g.mean()) ** 2).sum() for g in groups)
+    df_within = sum(len(g) for g in groups) - p
+    within = math.sqrt(ss_within / df_within) if df_within > 0 else float("nan")
+    between = float(means.std(ddof=1))
+    expected = within / math.sqrt(m)
+    sigma_proc = math.sqrt(max(0.0, between ** 2 - within ** 2 / m))
+    pval = float(stats.f_oneway(*groups).pvalue) if within > 0 else float("nan")
+    return within, between, expected, sigma_proc, pval
+
+
+def quantiles(v):
+    v = np.array(v)
+    return "min %.4f  q1 %.4f  median %.4f  q3 %.4f  max %.4f" % tuple(
+        np.quantile(v, [0, 0.25, 0.5, 0.75, 1]))
+
+
+def main(paths):
+    runs = [rep_medians(p) for p in paths]
+    names = [n for n in runs[0] if all(n in r for r in runs)]
+    rows = []
+    for n in names:
+        groups = [np.log(np.array(r[n])) for r in runs]
+        if min(len(g) for g in groups) < 2:
+            continue
+        rows.append((n,) + analyse(groups))
+    print("%d processes, %d instances, %s repetitions each" %
+          (len(runs), len(rows), sorted({len(r[names[0]]) for r in runs})))
+    print("%-40s %8s %8s %8s %6s %10s %9s" %
+          ("instance", "within", "between", "expected", "ratio", "sigma_proc", "p"))
+    for n, w, b, e, s, p in sorted(rows, key=lambda r: -(r[2] / r[3] if r[3] > 0 else 0)):
+        print("%-40s %8.4f %8.4f %8.4f %6.2f %10.4f %9.2g" % (n[:40], w, b, e, b / e, s, p))
+    ratio = [b / e for _, w, b, e, s, p in rows if e > 0]
+    print()
+    print("within  (spread of repetition medians in one process):", quantiles([r[1] for r in rows]))
+    print("between (spread of process means across processes):   ", quantiles([r[2] for r in rows]))
+    print("expected between if repetitions captured it:          ", quantiles([r[3] for r in rows]))
+    print("ratio between / expected:                             ", quantiles(ratio))
+    print("sigma_proc (process effect alone):                    ", quantiles([r[4] for r in rows]))
+    pv = [r[5] for r in rows]
+    print("instances with a process effect (ANOVA): p < 0.05: %d of %d (%.0f expected by chance), "
+          "p < 0.001: %d" % (sum(x < 0.05 for x in pv), len(pv), 0.05 * len(pv),
+                             sum(x < 0.001 for x in pv)))
+    print("instances where between > 2x expected: %d of %d" %
+          (sum(x > 2 for x in ratio), len(ratio)))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit("usage: variance.py FILE.json FILE.json...")
+    main(sys.argv[1:])
