@@ -17,10 +17,13 @@ F(P - 1, P (M - 1)) (one-way ANOVA on the log medians, the p column), so
 about 5% of instances have p < 0.05 by chance. sigma_proc is the estimated
 standard deviation of the process effect itself, sqrt(between^2 -
 within^2 / M) (0 when negative). Logs make these relative spreads (0.05 is
-about 5%). Usage: variance.py FILE.json... (needs numpy and scipy; Debian:
-python3-numpy python3-scipy)."""
+about 5%). Then A/A on the same runs, judged as `ompbench compare` judges:
+half the processes against the other half (each process one run), and one
+process against another (each repetition one run). Usage: variance.py
+FILE.json... (needs numpy and scipy; Debian: python3-numpy python3-scipy)."""
 import json
 import math
+import random
 import sys
 
 import numpy as np
@@ -56,6 +59,62 @@ def analyse(groups):
     return within, between, expected, sigma_proc, pval
 
 
+def verdicts(pairs, threshold=0.05, alpha=0.05):
+    """What `ompbench compare` decides for [(base logs, head logs)] per
+    instance: Welch's interval against +-threshold, Benjamini-Hochberg over
+    the instances (tools/lib/analysis/compare.c, in NumPy/SciPy)."""
+    lo, hi = math.log1p(-threshold), math.log1p(threshold)
+    rows = []
+    for x, y in pairs:
+        x, y = np.asarray(x), np.asarray(y)
+        vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
+        d, se = y.mean() - x.mean(), math.sqrt(vx + vy)
+        df = (vx + vy) ** 2 / (vx ** 2 / (len(x) - 1) + vy ** 2 / (len(y) - 1))
+        half = stats.t.ppf(1 - alpha / 2, df) * se
+        p = min(1.0, 2 * min(stats.t.sf((d - hi) / se, df), stats.t.cdf((d - lo) / se, df)))
+        rows.append((d, d - half, d + half, p))
+    ps = np.array([r[3] for r in rows])
+    order = np.argsort(ps)
+    q = ps[order] * len(ps) / np.arange(1, len(ps) + 1)
+    q = np.minimum.accumulate(q[::-1])[::-1]
+    qs = np.empty(len(ps))
+    qs[order] = q
+    out = {"flagged": 0, "untouched": 0, "noisy": 0}
+    for (d, l, h, p), qv in zip(rows, qs):
+        key = "flagged" if qv <= alpha else "untouched" if lo <= l and h <= hi else "noisy"
+        out[key] += 1
+    return out
+
+
+def splits(logs, trials=20, seed=1):
+    """A/A on these very runs, as compare would judge them: (a) half the
+    processes against the other half, one run per process; (b) two single
+    processes against each other, their in-process repetitions as runs."""
+    rng = random.Random(seed)
+    names = list(logs)
+    procs = len(logs[names[0]])
+    for label, make in (
+            ("%d vs %d processes (runs = processes)" % (procs // 2, procs // 2),
+             lambda: rng.sample(range(procs), procs)),
+            ("1 vs 1 process (runs = its repetitions)", lambda: rng.sample(range(procs), 2))):
+        counts = []
+        for _ in range(trials):
+            pick = make()
+            if len(pick) == 2:
+                pairs = [(logs[n][pick[0]], logs[n][pick[1]]) for n in names]
+            else:
+                half = procs // 2
+                pairs = [([logs[n][k].mean() for k in pick[:half]],
+                          [logs[n][k].mean() for k in pick[half:2 * half]]) for n in names]
+            counts.append(verdicts(pairs))
+        flagged = [c["flagged"] for c in counts]
+        print("A/A %s, %d random splits: flagged regressed/improved per split: median %d, "
+              "max %d; untouched median %d, noisy median %d (of %d)" % (
+                  label, trials, int(np.median(flagged)), max(flagged),
+                  int(np.median([c["untouched"] for c in counts])),
+                  int(np.median([c["noisy"] for c in counts])), len(names)))
+
+
 def quantiles(v):
     v = np.array(v)
     return "min %.4f  q1 %.4f  median %.4f  q3 %.4f  max %.4f" % tuple(
@@ -64,6 +123,8 @@ def quantiles(v):
 
 def main(paths):
     runs = [rep_medians(p) for p in paths]
+    if len(runs) < 4:
+        sys.exit("variance.py: at least 4 files (processes) are needed")
     names = [n for n in runs[0] if all(n in r for r in runs)]
     rows = []
     for n in names:
@@ -90,6 +151,8 @@ def main(paths):
                              sum(x < 0.001 for x in pv)))
     print("instances where between > 2x expected: %d of %d" %
           (sum(x > 2 for x in ratio), len(ratio)))
+    print()
+    splits({n: [np.log(np.array(r[n])) for r in runs] for n, *_ in rows})
 
 
 if __name__ == "__main__":
