@@ -885,7 +885,8 @@ static void test_min_runs(void)
 }
 
 /* Single Google Benchmark runs are one run each: noise unknown. With
- * --benchmark_repetitions each repetition is a run of one process. */
+ * --benchmark_repetitions still one process a side: noise unknown, with
+ * the repetitions' in-process spread in the note. */
 static void test_gbench(void)
 {
     pair p;
@@ -899,14 +900,32 @@ static void test_gbench(void)
     compare_files(DATA "gbench_reps_base.json", DATA "gbench_reps_head.json", 0.05, &p);
     const ompb__compare_row *r = &p.cmp.rows[0];
     CU_ASSERT_EQUAL(r->basis, OMPB__BASIS_REPETITIONS);
-    CU_ASSERT_EQUAL(r->base_runs, 8);
-    CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_IMPROVED);
+    CU_ASSERT_EQUAL(r->base_runs, 1);
+    CU_ASSERT_EQUAL(r->base_reps, 8);
+    CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_UNKNOWN);
+    CU_ASSERT(isnan(r->p) && isnan(r->ci_low));
+    CU_ASSERT(r->base_spread > 0.005 && r->base_spread < 0.05);
     CU_ASSERT_EQUAL(p.cmp.in_process, 1);
+    CU_ASSERT_EQUAL(p.cmp.judged, 0);
+    CU_ASSERT_STRING_EQUAL(note_of(r), "1 vs 1 runs: their 8 vs 8 repetitions spread 1.3%/1.7% "
+                                       "within a process, not between processes; needs 2+ runs "
+                                       "per side (e.g. " OMPB__COMPARE_RECOMMENDED ")");
+    release(&p);
+    /* Two such files per side are two runs a side: judged. */
+    static const char *const b2[] = {DATA "gbench_reps_base.json", DATA "gbench_base.json"};
+    static const char *const h2[] = {DATA "gbench_reps_head.json", DATA "gbench_head.json"};
+    ompb__compare_opts opts = {0.05, 0.05};
+    compare_sides(b2, 2, h2, 2, &opts, &p);
+    r = row(&p.cmp, "BM_sort/1024");
+    CU_ASSERT_EQUAL(r->basis, OMPB__BASIS_PROCESSES);
+    CU_ASSERT_EQUAL(r->base_runs, 2);
+    CU_ASSERT_EQUAL(r->base_reps, 9);
     release(&p);
 }
 
 /* --benchmark_report_aggregates_only: each run's median (else mean) is its
- * value; its mean and stddev over the repetitions give the spread. */
+ * value; its mean and stddev over the repetitions give its in-process
+ * spread; one process a side is noise unknown. */
 static void test_gbench_aggregates_only(void)
 {
     pair p;
@@ -926,8 +945,9 @@ static void test_gbench_aggregates_only(void)
     CU_ASSERT_STRING_EQUAL(copy->aggregate, "mean");
     check_expected_rows(&p.cmp, DATA "gbench_agg_expected.json");
     CU_ASSERT_EQUAL(row(&p.cmp, "BM_sort/1024")->basis, OMPB__BASIS_AGGREGATES);
-    CU_ASSERT_EQUAL(row(&p.cmp, "BM_sort/1024")->verdict, OMPB__VERDICT_NOISY);
-    CU_ASSERT_EQUAL(row(&p.cmp, "BM_copy/64")->verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "BM_copy/64")->base_reps, 5);
+    CU_ASSERT_PTR_NOT_NULL(strstr(note_of(row(&p.cmp, "BM_copy/64")),
+                                  "5 vs 5 repetitions (from aggregates) spread 5.0%/4.0%"));
     release(&p);
     /* Our files carry aggregates too: the iteration entries stand. */
     ompb__resultfile rf;
@@ -938,7 +958,8 @@ static void test_gbench_aggregates_only(void)
     ompb__resultfile_free(&rf);
 }
 
-/* Our file against a plain Google Benchmark one: runs are runs. */
+/* Our file of five processes against a Google Benchmark one of two
+ * repetitions: one run on the HEAD side, so noise unknown. */
 static void test_mixed_formats(void)
 {
     const double v[] = {100, 101, 99, 100, 102};
@@ -950,10 +971,11 @@ static void test_mixed_formats(void)
                               "real_time", 0.121, "time_unit", "us", "repetitions",
                               (json_int_t)2, "repetition_index", (json_int_t)1),
                     &p);
-    /* 5 processes against 2 repetitions of one process: repetitions. */
     CU_ASSERT_EQUAL(p.cmp.rows[0].basis, OMPB__BASIS_REPETITIONS);
-    CU_ASSERT_EQUAL(p.cmp.rows[0].head_runs, 2);
-    CU_ASSERT_EQUAL(p.cmp.rows[0].verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_EQUAL(p.cmp.rows[0].base_runs, 5);
+    CU_ASSERT_EQUAL(p.cmp.rows[0].head_runs, 1);
+    CU_ASSERT_EQUAL(p.cmp.rows[0].head_reps, 2);
+    CU_ASSERT_EQUAL(p.cmp.rows[0].verdict, OMPB__VERDICT_UNKNOWN);
     release(&p);
 }
 
@@ -1155,7 +1177,7 @@ static void test_report_console(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "1/1  noise unknown  1 vs 1 run: run-to-run noise "
                                         "unknown; needs 2+ per side (e.g. " 
                                         OMPB__COMPARE_RECOMMENDED ")\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "7 instance(s) have one run on a side"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "7 instance(s) have one run (process) on a side"));
     free(text);
     release(&p);
 

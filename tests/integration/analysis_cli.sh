@@ -124,19 +124,24 @@ has "ompbench.openmp.vendor: \"GNU libgomp\" vs \"LLVM libomp\"" "$tmp/out"
 has "ompbench.environment.OMP_WAIT_POLICY: (unset) vs \"passive\"" "$tmp/out"
 has "different runtime environments" "$tmp/err"
 
-# Plain Google Benchmark JSON: one run each is noise unknown; repetitions
-# of one process are judged, and said to be.
+# Plain Google Benchmark JSON: a file is one run, so noise unknown, even
+# with --benchmark_repetitions (the note shows their in-process spread);
+# pooled files per side are runs.
 run 0 "$tool" compare "$data/gbench_base.json" "$data/gbench_head.json"
 has "Judged 0 of 3 instances" "$tmp/out"
 run 0 "$tool" compare "$data/gbench_reps_base.json" "$data/gbench_reps_head.json"
-has "1 improved" "$tmp/out"
-has "runs are repetitions of one process" "$tmp/out"
+has "Judged 0 of 1 instances" "$tmp/out"
+has "1 vs 1 runs: their 8 vs 8 repetitions spread 1.3%/1.7% within a process" "$tmp/out"
+run 0 "$tool" compare --base "$data/gbench_reps_base.json" --base "$data/gbench_base.json" \
+  --head "$data/gbench_reps_head.json" --head "$data/gbench_head.json"
+has "Judged 1 of 3 instances" "$tmp/out"
 
-# --benchmark_report_aggregates_only: mean and stddev give the spread, so a
-# regression fails the check; a file with no usable entry is refused.
-run 1 "$tool" compare --fail-on-regression "$data/gbench_agg_base.json" "$data/gbench_agg_head.json"
-has "1 regressed, 0 improved, 0 untouched, 1 noisy" "$tmp/out"
-has "runs from Google Benchmark aggregates" "$tmp/out"
+# --benchmark_report_aggregates_only: the medians (else means) are the runs'
+# values, mean and stddev their in-process spread; one file a side is one
+# run. A file with no usable entry is refused.
+run 0 "$tool" compare --fail-on-regression "$data/gbench_agg_base.json" "$data/gbench_agg_head.json"
+has "not judged: 2 noise unknown" "$tmp/out"
+has "5 vs 5 repetitions (from aggregates) spread 5.0%/4.0%" "$tmp/out"
 run 2 "$tool" compare --fail-on-regression "$data/gbench_agg_unusable.json" "$data/gbench_agg_head.json"
 has "ompbench compare: $data/gbench_agg_unusable.json: no benchmark results" "$tmp/err"
 

@@ -2,10 +2,10 @@
 /*
  * Comparing runs (`ompbench compare`): instances are matched by name across
  * a BASE side and a HEAD side, each one or more result files whose runs are
- * pooled. The unit of evidence is a run: a process (when each side has two
- * or more), else a repetition, never a round (rounds of one run share its
- * layout, placement and machine state, so they say nothing about the next
- * run; docs/methodology.md). Per instance, Welch's t on the logarithms of
+ * pooled. The unit of evidence is a run, a process, never a round or an
+ * in-process repetition (those share the process's layout, placement and
+ * machine state, so they say little about the next run;
+ * docs/methodology.md). Per instance, Welch's t on the logarithms of
  * the runs' medians gives a confidence interval of HEAD / BASE; a change
  * counts when that interval lies entirely beyond the threshold and the
  * test of "the change is within the threshold" survives Benjamini-Hochberg
@@ -52,11 +52,13 @@ typedef enum ompb__verdict {
 typedef enum ompb__basis {
     OMPB__BASIS_NONE,           /* presence alone: new, missing, failed, or a
                                    time of 0 (no ratio to judge) */
-    OMPB__BASIS_PROCESSES,      /* 2+ processes per side: each is a run */
-    OMPB__BASIS_REPETITIONS,    /* repetitions within one process on a side */
-    OMPB__BASIS_AGGREGATES,     /* Google Benchmark aggregates only: mean and
-                                   stddev of in-process repetitions */
-    OMPB__BASIS_SINGLE          /* one run on a side: noise unknown */
+    OMPB__BASIS_PROCESSES,      /* 2+ processes per side: judged */
+    /* One process on a side: noise unknown, with the in-process spread of */
+    OMPB__BASIS_REPETITIONS,    /* its 2+ repetitions per side, or */
+    OMPB__BASIS_AGGREGATES,     /* Google Benchmark's aggregates (mean and
+                                   stddev of its repetitions) */
+    OMPB__BASIS_SINGLE          /* one run on a side, one repetition: noise
+                                   unknown, no spread at all */
 } ompb__basis;
 
 typedef struct ompb__compare_opts {
@@ -75,13 +77,15 @@ typedef struct ompb__compare_row {
     /* The instance in the first file of each side that has it (thread
      * counts, failure messages); either may be NULL. */
     const ompb__rf_instance *base, *head;
-    size_t base_runs, head_runs;            /* units of evidence per side */
+    size_t base_runs, head_runs;            /* runs (processes) per side */
     size_t base_reps, head_reps;            /* repetitions read per side */
     double base_ns, head_ns;    /* geometric mean of the runs' medians; NAN
                                    when absent */
     double base_spread, head_spread; /* standard deviation of log(run
                                    median): the run-to-run spread (0.05 is
-                                   ~5%); NAN with fewer than 2 runs */
+                                   ~5%); for REPETITIONS and AGGREGATES the
+                                   in-process spread of the repetitions;
+                                   NAN for SINGLE and NONE */
     double change;              /* head / base - 1; NAN unless both present
                                    and base_ns > 0 */
     double ci_low, ci_high;     /* (1 - alpha) interval of the change; NAN
@@ -111,7 +115,7 @@ typedef struct ompb__comparison {
     size_t judged;              /* rows with a run-to-run spread on both
                                    sides: regressed, improved, noisy, untouched
                                    (the BH family) */
-    size_t in_process;          /* judged on repetitions of one process */
+    size_t in_process;          /* noise unknown, with in-process repetitions */
     size_t zero_time;           /* untouched for a time of 0 (not judged) */
     double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
                                    with both times > 0; NAN if there is none */

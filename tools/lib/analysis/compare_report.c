@@ -86,15 +86,6 @@ static void spread_text(const ompb__compare_row *r, char *buf, size_t cap)
     snprintf(buf, cap, "spread %.1f%%/%.1f%%", 100.0 * r->base_spread, 100.0 * r->head_spread);
 }
 
-static const char *basis_suffix(const ompb__compare_row *r)
-{
-    switch (r->basis) {
-    case OMPB__BASIS_REPETITIONS: return "; runs are repetitions of one process";
-    case OMPB__BASIS_AGGREGATES: return "; runs from Google Benchmark aggregates";
-    default: return "";
-    }
-}
-
 static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
 {
     char spread[64], q[32] = "";
@@ -102,13 +93,13 @@ static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
     if (r->verdict == OMPB__VERDICT_REGRESSED || r->verdict == OMPB__VERDICT_IMPROVED)
         snprintf(q, sizeof q, r->q < 1e-4 ? "q<0.0001; " : "q=%.4f; ", r->q);
     if (r->verdict != OMPB__VERDICT_NOISY)
-        snprintf(buf, cap, "%s%s%s", q, spread, basis_suffix(r));
+        snprintf(buf, cap, "%s%s", q, spread);
     else if (r->runs_needed > OMPB__COMPARE_MAX_RUNS)
-        snprintf(buf, cap, "%s: more than %d runs per side would be needed at this threshold%s",
-                 spread, OMPB__COMPARE_MAX_RUNS, basis_suffix(r));
+        snprintf(buf, cap, "%s: more than %d runs per side would be needed at this threshold",
+                 spread, OMPB__COMPARE_MAX_RUNS);
     else
-        snprintf(buf, cap, "%s: ~%zu runs per side would decide at this threshold%s", spread,
-                 r->runs_needed, basis_suffix(r));
+        snprintf(buf, cap, "%s: ~%zu runs per side would decide at this threshold", spread,
+                 r->runs_needed);
 }
 
 static void row_note(const ompb__compare_row *r, char *buf, size_t cap)
@@ -124,6 +115,13 @@ static void row_note(const ompb__compare_row *r, char *buf, size_t cap)
         snprintf(buf, cap, "%zu vs %zu run%s: run-to-run noise unknown; needs 2+ per side "
                  "(e.g. " OMPB__COMPARE_RECOMMENDED ")", r->base_runs, r->head_runs,
                  r->head_runs == 1 ? "" : "s");
+    else if (r->basis == OMPB__BASIS_REPETITIONS || r->basis == OMPB__BASIS_AGGREGATES)
+        snprintf(buf, cap, "%zu vs %zu runs: their %zu vs %zu repetitions%s spread %.1f%%/%.1f%% "
+                 "within a process, not between processes; needs 2+ runs per side (e.g. "
+                 OMPB__COMPARE_RECOMMENDED ")", r->base_runs, r->head_runs, r->base_reps,
+                 r->head_reps,
+                 r->basis == OMPB__BASIS_AGGREGATES ? " (from aggregates)" : "",
+                 100.0 * r->base_spread, 100.0 * r->head_spread);
     else if (r->basis != OMPB__BASIS_NONE)
         judged_note(r, buf, cap);
 }
@@ -177,22 +175,19 @@ static void summary_line(FILE *out, const ompb__comparison *cmp, const char *str
 static void method_line(FILE *out, const ompb__comparison *cmp)
 {
     double pct = cmp->opts.threshold * 100.0, level = (1.0 - cmp->opts.alpha) * 100.0;
-    fprintf(out, "Each run (a process; a repetition where a side has one process) gives its "
-                 "median; a change is HEAD/BASE of their geometric means with a %g%% interval "
-                 "from Welch's t on their logarithms. regressed/improved: the interval lies "
-                 "beyond +-%g%% and survives Benjamini-Hochberg at %g over the %zu judged "
-                 "instances; untouched: it lies within +-%g%%; noisy: neither.\n",
+    fprintf(out, "Each run (a process) gives its median; a change is HEAD/BASE of their "
+                 "geometric means with a %g%% interval from Welch's t on their logarithms. "
+                 "regressed/improved: the interval lies beyond +-%g%% and survives "
+                 "Benjamini-Hochberg at %g over the %zu judged instances; untouched: it lies "
+                 "within +-%g%%; noisy: neither.\n",
             level, pct, cmp->opts.alpha, cmp->judged, pct);
     if (cmp->counts[OMPB__VERDICT_UNKNOWN])
-        fprintf(out, "%zu instance(s) have one run on a side: their run-to-run noise is "
-                     "unknown and no change is claimed; rerun with " OMPB__COMPARE_RECOMMENDED
-                     ".\n",
-                cmp->counts[OMPB__VERDICT_UNKNOWN]);
-    if (cmp->in_process)
-        fprintf(out, "%zu judged instance(s) have runs from one process only: repetitions "
-                     "within a process miss the spread between processes "
-                     "(docs/methodology.md); prefer " OMPB__COMPARE_RECOMMENDED ".\n",
-                cmp->in_process);
+        fprintf(out, "%zu instance(s) have one run (process) on a side: their run-to-run noise "
+                     "is unknown and no change is claimed%s; rerun with "
+                     OMPB__COMPARE_RECOMMENDED " or pool runs with --base/--head.\n",
+                cmp->counts[OMPB__VERDICT_UNKNOWN],
+                cmp->in_process ? " (repetitions within one process miss the spread between "
+                                  "processes: docs/methodology.md)" : "");
 }
 
 static void put_paths(FILE *out, const ompb__compare_side *side, bool md)
