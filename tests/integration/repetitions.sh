@@ -31,7 +31,8 @@ for name in ("count_set_bits[0]", "count_set_bits[42]"):
     its = [b for b in d["benchmarks"] if b["name"] == name]
     assert [b["repetition_index"] for b in its] == [0, 1, 2], its
     assert all(b["repetitions"] == 3 and b["run_type"] == "iteration" for b in its)
-    assert all(b["ompbench"]["rounds"] == 2 and b["ompbench"]["process"] == 0 for b in its)
+    # 6 rounds split three ways: 2 each, fewer when the budget runs out.
+    assert all(1 <= b["ompbench"]["rounds"] <= 2 and b["ompbench"]["process"] == 0 for b in its)
     aggs = [b for b in d["benchmarks"] if b.get("run_name") == name and b["run_type"] == "aggregate"]
     assert [a["aggregate_name"] for a in aggs] == ["mean", "median", "stddev", "cv"], aggs
     reals = sorted(b["real_time"] for b in its)
