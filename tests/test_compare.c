@@ -124,6 +124,37 @@ static void test_welch(void)
     }
 }
 
+/* Yuen's trimmed form: one run in five cut from each end, winsorized
+ * variance; Welch's formulas on the summary give Yuen-Welch's test. */
+static void test_yuen(void)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(stats_reference("yuen"), i, c) {
+        double bx[32], by[32];
+        const json_t *x = json_object_get(c, "x"), *y = json_object_get(c, "y");
+        CU_ASSERT_FATAL(json_array_size(x) <= 32 && json_array_size(y) <= 32);
+        summary_of(x, bx);
+        summary_of(y, by);
+        ompb__sample_summary sx = ompb__summarize_trimmed(bx, json_array_size(x), 0.2);
+        ompb__sample_summary sy = ompb__summarize_trimmed(by, json_array_size(y), 0.2);
+        CU_ASSERT_EQUAL(sx.n, (size_t)num(c, "h_x"));
+        CU_ASSERT_EQUAL(sy.n, (size_t)num(c, "h_y"));
+        check_close(sx.mean, num(c, "mean_x"), 1e-12, 1e-15);
+        check_close(sy.var, num(c, "var_y"), 1e-12, 1e-300);
+        check_close(sx.spread, num(c, "spread_x"), 1e-12, 1e-300);
+        ompb__welch_result w = ompb__welch(sx, sy);
+        check_close(w.diff, num(c, "diff"), 1e-12, 1e-15);
+        check_close(w.se, num(c, "se"), 1e-12, 0);
+        check_close(w.df, num(c, "df"), 1e-12, 0);
+        check_close(ompb__interval_p(&w, 0.0, 0.0), num(c, "p_two_sided"), 1e-9, 1e-300);
+    }
+    /* Fewer than five values: nothing cut, the plain summary. */
+    const double v[] = {1.0, 2.0, 10.0, 4.0};
+    ompb__sample_summary a = ompb__summarize_trimmed(v, 4, 0.2), b = ompb__summarize(v, 4);
+    CU_ASSERT(a.n == b.n && a.mean == b.mean && a.var == b.var && a.spread == b.spread);
+}
+
 /* The interval p is below alpha exactly when the (1 - alpha) interval
  * clears the null interval; with no spread the difference itself decides. */
 static void test_interval_p_edges(void)
@@ -865,6 +896,31 @@ static void test_bh_family(void)
     release(&crowd);
 }
 
+/* One of five HEAD runs slowed fourfold by another job: the 20% change
+ * still counts (Yuen's trimming), and the disturbed run shows in the
+ * spread; the plain Welch test would call it noisy. */
+static void test_disturbed_run(void)
+{
+    const double b[] = {4023, 4055, 4039, 4049, 4041}, h[] = {4846, 4929, 4827, 20778, 4880};
+    pair p;
+    compare_entries(runs_of("slowed", b, 5), runs_of("slowed", h, 5), &p);
+    const ompb__compare_row *r = &p.cmp.rows[0];
+    CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_EQUAL(r->head_runs, 5);
+    CU_ASSERT(r->change > 0.19 && r->change < 0.22);
+    CU_ASSERT(r->ci_low > 0.05);
+    double lb[5], lh[5];
+    for (int i = 0; i < 5; i++) {
+        lb[i] = log(b[i]);
+        lh[i] = log(h[i]);
+    }
+    ompb__welch_result plain = ompb__welch(ompb__summarize(lb, 5), ompb__summarize(lh, 5));
+    double lo, hi;
+    ompb__welch_ci(&plain, 0.05, &lo, &hi);
+    CU_ASSERT(lo < log(1.05)); /* untrimmed: the interval reaches below +5% */
+    release(&p);
+}
+
 /* Runs per side: one process against several is "noise unknown"; two
  * against two is judged. */
 static void test_min_runs(void)
@@ -1382,6 +1438,7 @@ static const ompb_test_case cases[] = {
     {"t_cdf", test_t_cdf},
     {"t_quantile", test_t_quantile},
     {"welch", test_welch},
+    {"yuen", test_yuen},
     {"interval_p_edges", test_interval_p_edges},
     {"bh", test_bh},
     {"units_needed", test_units_needed},
@@ -1400,6 +1457,7 @@ static const ompb_test_case cases[] = {
     {"threshold_edge", test_threshold_edge},
     {"alpha", test_alpha},
     {"bh_family", test_bh_family},
+    {"disturbed_run", test_disturbed_run},
     {"min_runs", test_min_runs},
     {"gbench", test_gbench},
     {"gbench_aggregates_only", test_gbench_aggregates_only},

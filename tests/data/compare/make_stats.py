@@ -13,6 +13,10 @@ anywhere; the output is deterministic and committed.
               with lower = upper = 0), the 95% interval diff -+ t.ppf(.975,
               df) se, and the interval-null p for [log(0.95), log(1.05)]:
               2 min(t.sf((diff - upper) / se), t.cdf((diff - lower) / se))
+- yuen:       Yuen's trimmed Welch test, 20% cut from each end:
+              scipy.stats.ttest_ind(y, x, equal_var=False, trim=0.2) for the
+              two-sided p-value; trimmed means, winsorized variances and
+              the Yuen-Welch df from their definitions (NumPy)
 - bh:         Benjamini-Hochberg q-values, q_(i) = min_{j >= i} p_(j) m / j
 - units:      smallest n in [2, 1000] with t.ppf(1 - a/2, 2n - 2) sqrt(2 var / n)
               <= half_width, by scanning n
@@ -69,6 +73,41 @@ def welch_cases():
     ]
 
 
+def yuen_side(v, trim=0.2):
+    v = np.sort(np.array(v, dtype=float))
+    n = len(v)
+    g = int(trim * n)
+    h = n - 2 * g
+    w = v.copy()
+    w[:g], w[n - g:] = v[g], v[n - g - 1]
+    sw2 = w.var(ddof=1)
+    return h, v[g:n - g].mean(), (n - 1) * sw2 / (h - 1), math.sqrt(sw2)
+
+
+def yuen_case(x, y):
+    hx, mx, vx, sx = yuen_side(x)
+    hy, my, vy, sy = yuen_side(y)
+    dx, dy = vx / hx, vy / hy
+    return {"x": list(map(float, x)), "y": list(map(float, y)), "h_x": hx, "h_y": hy,
+            "mean_x": mx, "mean_y": my, "var_x": vx, "var_y": vy, "spread_x": sx,
+            "spread_y": sy, "diff": my - mx, "se": math.sqrt(dx + dy),
+            "df": (dx + dy) ** 2 / (dx ** 2 / (hx - 1) + dy ** 2 / (hy - 1)),
+            "p_two_sided": float(stats.ttest_ind(y, x, equal_var=False, trim=0.2).pvalue)}
+
+
+def yuen_cases():
+    ln = lambda v: [math.log(a) for a in v]
+    return [
+        # Five runs a side, one HEAD run disturbed fourfold: trimmed away.
+        yuen_case(ln([4023, 4055, 4039, 4049, 4041]), ln([4846, 4929, 4827, 20778, 4880])),
+        # Ten runs a side: two cut from each end.
+        yuen_case(ln([100, 101, 99, 102, 98, 100.5, 99.5, 130, 70, 100]),
+                  ln([110, 111, 109, 112, 108, 110.5, 109.5, 90, 160, 110])),
+        # Seven against six (one cut from each end of each).
+        yuen_case([1.0, 2.0, 3.0, 4.0, 100.0, 5.0, 6.0], [2.0, 3.0, 4.0, 5.0, 6.0, 7.0]),
+    ]
+
+
 def bh(p):
     p = np.array(p, dtype=float)
     m = len(p)
@@ -103,6 +142,7 @@ def units_cases():
 doc = {"generator": "tests/data/compare/make_stats.py", "scipy": scipy.__version__,
        "numpy": np.__version__,
        "t_cdf": t_cdf_cases(), "t_quantile": t_quantile_cases(), "welch": welch_cases(),
+       "yuen": yuen_cases(),
        "bh": bh_cases(), "units": units_cases()}
 with open(os.path.join(HERE, "stats_reference.json"), "w") as f:
     json.dump(doc, f, indent=1)

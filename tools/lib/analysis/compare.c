@@ -128,7 +128,7 @@ static int add_aggregate_runs(side_runs *s, const ompb__rf_instance *in)
     double cv = in->agg_stddev_ns / in->agg_mean_ns, var = log1p(cv * cv);
     s->aggregates = true;
     s->agg = (ompb__sample_summary){(size_t)(in->repetitions > 0 ? in->repetitions : 1),
-                                    log(in->agg_mean_ns) - var / 2.0, var};
+                                    log(in->agg_mean_ns) - var / 2.0, var, sqrt(var)};
     s->reps += s->agg.n;
     return 0;
 }
@@ -172,6 +172,14 @@ static ompb__verdict by_presence(const side_runs *b, const side_runs *h)
     return b->present && !b->failed ? OMPB__VERDICT_UNTOUCHED : OMPB__VERDICT_NEW;
 }
 
+/* The runs of a side as Yuen's trimmed Welch test takes them: a fifth cut
+ * from each end (one of five runs), so that one run disturbed by another
+ * job cannot decide alone. */
+static ompb__sample_summary side_summary(const side_runs *s)
+{
+    return ompb__summarize_trimmed(s->unit, s->n_units, OMPB__COMPARE_TRIM);
+}
+
 /* Processes when both sides have two or more: each is a run. Else a single
  * run on a side, its spread unknown; with two or more repetitions on each
  * side (in one process) their summaries still give the in-process spread
@@ -179,16 +187,16 @@ static ompb__verdict by_presence(const side_runs *b, const side_runs *h)
 static ompb__basis choose_basis(const side_runs *b, const side_runs *h, ompb__sample_summary *sb,
                                 ompb__sample_summary *sh)
 {
-    *sb = ompb__summarize(b->unit, b->n_units);
-    *sh = ompb__summarize(h->unit, h->n_units);
+    *sb = side_summary(b);
+    *sh = side_summary(h);
     if (b->n_units >= 2 && h->n_units >= 2)
         return OMPB__BASIS_PROCESSES;
     ompb__sample_summary rb = b->aggregates ? b->agg : ompb__summarize(b->rep, b->n_rep);
     ompb__sample_summary rh = h->aggregates ? h->agg : ompb__summarize(h->rep, h->n_rep);
     if (rb.n < 2 || rh.n < 2)
         return OMPB__BASIS_SINGLE;
-    sb->var = rb.var;
-    sh->var = rh.var;
+    sb->spread = rb.spread;
+    sh->spread = rh.spread;
     return b->aggregates || h->aggregates ? OMPB__BASIS_AGGREGATES : OMPB__BASIS_REPETITIONS;
 }
 
@@ -210,7 +218,8 @@ static size_t runs_needed(const ompb__welch_result *w, ompb__sample_summary sb,
 {
     double bound = w->diff >= 0.0 ? upper_bound(opts) : lower_bound(opts);
     double gap = isinf(bound) ? INFINITY : fabs(w->diff - bound);
-    return ompb__units_needed((sb.var + sh.var) / 2.0, gap, opts->alpha, OMPB__COMPARE_MAX_RUNS);
+    double var = (sb.spread * sb.spread + sh.spread * sh.spread) / 2.0;
+    return ompb__units_needed(var, gap, opts->alpha, OMPB__COMPARE_MAX_RUNS);
 }
 
 /* Fills the figures of a pair both sides have; the verdict waits for the
@@ -220,8 +229,8 @@ static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_
 {
     ompb__sample_summary sb, sh;
     row->basis = choose_basis(b, h, &sb, &sh);
-    row->base_runs = sb.n;
-    row->head_runs = sh.n;
+    row->base_runs = b->n_units;
+    row->head_runs = h->n_units;
     row->base_ns = exp(sb.mean);
     row->head_ns = exp(sh.mean);
     row->change = expm1(sh.mean - sb.mean);
@@ -229,14 +238,14 @@ static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_
         /* One run on a side: its repetitions' spread, if any, is in-process
          * only, which misses what a new process sees (docs/methodology.md). */
         if (row->basis != OMPB__BASIS_SINGLE) {
-            row->base_spread = sqrt(sb.var);
-            row->head_spread = sqrt(sh.var);
+            row->base_spread = sb.spread;
+            row->head_spread = sh.spread;
         }
         row->verdict = OMPB__VERDICT_UNKNOWN;
         return;
     }
-    row->base_spread = sqrt(sb.var);
-    row->head_spread = sqrt(sh.var);
+    row->base_spread = sb.spread;
+    row->head_spread = sh.spread;
     ompb__welch_result w = ompb__welch(sb, sh);
     double lo, hi;
     ompb__welch_ci(&w, opts->alpha, &lo, &hi);
@@ -271,9 +280,9 @@ static int judge(ompb__compare_row *row, const ompb__compare_side *base,
     row->verdict = by_presence(&b, &h);
     bool usable_b = b.present && !b.failed, usable_h = h.present && !h.failed;
     if (usable_b && !b.zero)
-        row->base_ns = exp(ompb__summarize(b.unit, b.n_units).mean);
+        row->base_ns = exp(side_summary(&b).mean);
     if (usable_h && !h.zero)
-        row->head_ns = exp(ompb__summarize(h.unit, h.n_units).mean);
+        row->head_ns = exp(side_summary(&h).mean);
     if (usable_b && b.zero)
         row->base_ns = 0.0;
     if (usable_h && h.zero)

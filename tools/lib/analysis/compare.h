@@ -5,8 +5,9 @@
  * pooled. The unit of evidence is a run, a process, never a round or an
  * in-process repetition (those share the process's layout, placement and
  * machine state, so they say little about the next run;
- * docs/methodology.md). Per instance, Welch's t on the logarithms of
- * the runs' medians gives a confidence interval of HEAD / BASE; a change
+ * docs/methodology.md). Per instance, Yuen's trimmed Welch t on the
+ * logarithms of the runs' medians gives a confidence interval of
+ * HEAD / BASE; a change
  * counts when that interval lies entirely beyond the threshold and the
  * test of "the change is within the threshold" survives Benjamini-Hochberg
  * across the instances judged; an interval entirely within the threshold is
@@ -29,6 +30,9 @@
 
 #define OMPB__COMPARE_DEFAULT_THRESHOLD 0.05
 #define OMPB__COMPARE_DEFAULT_ALPHA 0.05
+/* Share of the runs cut from each end of a side before the test (Yuen's
+ * trimmed means, the customary 20%): one of 5 to 9 runs, two of 10 to 14. */
+#define OMPB__COMPARE_TRIM 0.2
 /* Most runs per side a "noisy" note will ask for; beyond: "more than". */
 #define OMPB__COMPARE_MAX_RUNS 1000
 /* What the reports suggest for runs without a known spread: the setting
@@ -79,13 +83,13 @@ typedef struct ompb__compare_row {
     const ompb__rf_instance *base, *head;
     size_t base_runs, head_runs;            /* runs (processes) per side */
     size_t base_reps, head_reps;            /* repetitions read per side */
-    double base_ns, head_ns;    /* geometric mean of the runs' medians; NAN
-                                   when absent */
-    double base_spread, head_spread; /* standard deviation of log(run
-                                   median): the run-to-run spread (0.05 is
-                                   ~5%); for REPETITIONS and AGGREGATES the
-                                   in-process spread of the repetitions;
-                                   NAN for SINGLE and NONE */
+    double base_ns, head_ns;    /* geometric (trimmed) mean of the runs'
+                                   medians; NAN when absent */
+    double base_spread, head_spread; /* (winsorized) standard deviation of
+                                   log(run median): the run-to-run spread
+                                   (0.05 is ~5%); for REPETITIONS and
+                                   AGGREGATES the in-process spread of the
+                                   repetitions; NAN for SINGLE and NONE */
     double change;              /* head / base - 1; NAN unless both present
                                    and base_ns > 0 */
     double ci_low, ci_high;     /* (1 - alpha) interval of the change; NAN

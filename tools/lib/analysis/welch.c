@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <ompbench/error.h>
 
@@ -101,11 +102,40 @@ double ompb__t_quantile(double p, double df)
 
 ompb__sample_summary ompb__summarize(const double *v, size_t n)
 {
-    ompb__sample_summary s = {n, 0.0, 0.0};
+    ompb__sample_summary s = {n, 0.0, 0.0, NAN};
     for (size_t i = 0; i < n; i++)
         s.mean += v[i] / (double)n;
     for (size_t i = 0; i < n && n > 1; i++)
         s.var += (v[i] - s.mean) * (v[i] - s.mean) / (double)(n - 1);
+    if (n > 1)
+        s.spread = sqrt(s.var);
+    return s;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+ompb__sample_summary ompb__summarize_trimmed(const double *v, size_t n, double trim)
+{
+    size_t g = (size_t)(trim * (double)n);
+    double *w = g > 0 && n - 2 * g >= 2 ? malloc(n * sizeof *w) : NULL;
+    if (!w)
+        return ompb__summarize(v, n);
+    memcpy(w, v, n * sizeof *w);
+    qsort(w, n, sizeof *w, by_value);
+    size_t h = n - 2 * g;
+    ompb__sample_summary s = ompb__summarize(w + g, h);
+    for (size_t i = 0; i < g; i++) {
+        w[i] = w[g];
+        w[n - 1 - i] = w[n - 1 - g];
+    }
+    ompb__sample_summary win = ompb__summarize(w, n);
+    free(w);
+    s.var = (double)(n - 1) * win.var / (double)(h - 1);
+    s.spread = win.spread;
     return s;
 }
 

@@ -2,8 +2,9 @@
 /*
  * The statistics behind `ompbench compare` verdicts (docs/methodology.md):
  * Student's t distribution, Welch's two-sample t on the logarithms of the
- * runs' medians (the unit of evidence is a run, not a round), a test of the
- * interval null "the change is within the threshold", and the
+ * runs' medians (the unit of evidence is a run, not a round), in Yuen's
+ * trimmed form so that one disturbed run in five cannot decide, a test of
+ * the interval null "the change is within the threshold", and the
  * Benjamini-Hochberg adjustment that keeps the false discoveries of a
  * report with many instances at alpha. Everything here is a pure function
  * of numbers; tests/test_compare.c checks each against SciPy/NumPy values
@@ -21,15 +22,26 @@ double ompb__t_cdf(double t, double df);
 /* The p-quantile of Student's t with df > 0, p in (0, 1); NAN otherwise. */
 double ompb__t_quantile(double p, double df);
 
-/* One side of a comparison: n values (logarithms of run medians), their
- * mean and sample variance (n - 1 in the denominator). */
+/* One side of a comparison as Welch's formulas take it: n values, their
+ * mean and a variance such that var / n is the squared standard error of
+ * the mean. spread is the standard deviation to show (NAN for n < 2). */
 typedef struct ompb__sample_summary {
     size_t n;
-    double mean, var;
+    double mean, var, spread;
 } ompb__sample_summary;
 
-/* Summarizes v[n] (not modified). */
+/* The plain summary of v[n] (not modified): mean, sample variance (n - 1
+ * in the denominator), spread its square root. */
 ompb__sample_summary ompb__summarize(const double *v, size_t n);
+
+/* The trimmed summary of Yuen's test: g = floor(trim * n) values cut from
+ * each end (none when that leaves fewer than 2), n = h = n - 2g, mean the
+ * trimmed mean, var = (n - 1) s_w^2 / (h - 1) with s_w^2 the variance of
+ * the winsorized values (each cut value replaced by the nearest kept one),
+ * so that Welch's formulas on it are Yuen-Welch's; spread is s_w. With
+ * g = 0 it is ompb__summarize. trim in [0, 0.5). Returns the plain summary
+ * when out of memory. */
+ompb__sample_summary ompb__summarize_trimmed(const double *v, size_t n, double trim);
 
 /* Welch's t for mean(y) - mean(x): the difference, its standard error
  * sqrt(var_x / n_x + var_y / n_y) and the Welch-Satterthwaite degrees of
