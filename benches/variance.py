@@ -59,17 +59,47 @@ def analyse(groups):
     return within, between, expected, sigma_proc, pval
 
 
+def mad(v):
+    v = np.asarray(v)
+    return 1.4826 * float(np.median(np.abs(v - np.median(v))))
+
+
+def robust(groups):
+    """The same comparison with medians and MADs (x 1.4826, a standard
+    deviation for normal data), which a repetition hit by another job cannot
+    inflate: within = median over processes of the MAD of its repetitions,
+    between = MAD of the processes' medians."""
+    return (float(np.median([mad(g) for g in groups])),
+            mad([float(np.median(g)) for g in groups]))
+
+
+def trimmed(v, trim=0.2):
+    """Yuen's summary: h values kept, trimmed mean, (n-1) s_w^2 / (h-1)."""
+    v = np.sort(np.asarray(v, dtype=float))
+    n = len(v)
+    g = int(trim * n)
+    if n - 2 * g < 2:
+        g = 0
+    h = n - 2 * g
+    w = v.copy()
+    if g:
+        w[:g], w[n - g:] = v[g], v[n - g - 1]
+    return h, v[g:n - g].mean(), (n - 1) * w.var(ddof=1) / (h - 1)
+
+
 def verdicts(pairs, threshold=0.05, alpha=0.05):
     """What `ompbench compare` decides for [(base logs, head logs)] per
-    instance: Welch's interval against +-threshold, Benjamini-Hochberg over
-    the instances (tools/lib/analysis/compare.c, in NumPy/SciPy)."""
+    instance: Yuen's trimmed Welch interval against +-threshold,
+    Benjamini-Hochberg over the instances (tools/lib/analysis/compare.c, in
+    NumPy/SciPy)."""
     lo, hi = math.log1p(-threshold), math.log1p(threshold)
     rows = []
     for x, y in pairs:
-        x, y = np.asarray(x), np.asarray(y)
-        vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
-        d, se = y.mean() - x.mean(), math.sqrt(vx + vy)
-        df = (vx + vy) ** 2 / (vx ** 2 / (len(x) - 1) + vy ** 2 / (len(y) - 1))
+        hx, mx, varx = trimmed(x)
+        hy, my, vary = trimmed(y)
+        vx, vy = varx / hx, vary / hy
+        d, se = my - mx, math.sqrt(vx + vy)
+        df = (vx + vy) ** 2 / (vx ** 2 / (hx - 1) + vy ** 2 / (hy - 1))
         half = stats.t.ppf(1 - alpha / 2, df) * se
         p = min(1.0, 2 * min(stats.t.sf((d - hi) / se, df), stats.t.cdf((d - lo) / se, df)))
         rows.append((d, d - half, d + half, p))
@@ -131,20 +161,24 @@ def main(paths):
         groups = [np.log(np.array(r[n])) for r in runs]
         if min(len(g) for g in groups) < 2:
             continue
-        rows.append((n,) + analyse(groups))
+        rows.append((n,) + analyse(groups) + robust(groups))
     print("%d processes, %d instances, %s repetitions each" %
           (len(runs), len(rows), sorted({len(r[names[0]]) for r in runs})))
     print("%-40s %8s %8s %8s %6s %10s %9s" %
           ("instance", "within", "between", "expected", "ratio", "sigma_proc", "p"))
-    for n, w, b, e, s, p in sorted(rows, key=lambda r: -(r[2] / r[3] if r[3] > 0 else 0)):
+    for n, w, b, e, s, p, rw, rb in sorted(rows, key=lambda r: -(r[2] / r[3] if r[3] > 0 else 0)):
         print("%-40s %8.4f %8.4f %8.4f %6.2f %10.4f %9.2g" % (n[:40], w, b, e, b / e, s, p))
-    ratio = [b / e for _, w, b, e, s, p in rows if e > 0]
+    ratio = [r[2] / r[3] for r in rows if r[3] > 0]
     print()
     print("within  (spread of repetition medians in one process):", quantiles([r[1] for r in rows]))
     print("between (spread of process means across processes):   ", quantiles([r[2] for r in rows]))
     print("expected between if repetitions captured it:          ", quantiles([r[3] for r in rows]))
     print("ratio between / expected:                             ", quantiles(ratio))
     print("sigma_proc (process effect alone):                    ", quantiles([r[4] for r in rows]))
+    print("robust (medians, MAD x 1.4826): within", quantiles([r[6] for r in rows]))
+    print("                                between", quantiles([r[7] for r in rows]))
+    print("  between / (within / sqrt(M)):          ",
+          quantiles([r[7] / (r[6] / math.sqrt(len(runs[0][names[0]]))) for r in rows if r[6] > 0]))
     pv = [r[5] for r in rows]
     print("instances with a process effect (ANOVA): p < 0.05: %d of %d (%.0f expected by chance), "
           "p < 0.001: %d" % (sum(x < 0.05 for x in pv), len(pv), 0.05 * len(pv),
@@ -152,7 +186,7 @@ def main(paths):
     print("instances where between > 2x expected: %d of %d" %
           (sum(x > 2 for x in ratio), len(ratio)))
     print()
-    splits({n: [np.log(np.array(r[n])) for r in runs] for n, *_ in rows})
+    splits({r[0]: [np.log(np.array(x[r[0]])) for x in runs] for r in rows})
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@
 #define OMPB__COMPARE_MAX_RUNS 1000
 /* What the reports suggest for runs without a known spread: the setting
  * docs/guide.md recommends for CI (docs/methodology.md says why). */
-#define OMPB__COMPARE_RECOMMENDED "--processes 5"
+#define OMPB__COMPARE_RECOMMENDED "--processes 10"
 
 /* In the order regressions-first reports list them. */
 typedef enum ompb__verdict {

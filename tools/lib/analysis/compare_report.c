@@ -176,7 +176,8 @@ static void method_line(FILE *out, const ompb__comparison *cmp)
 {
     double pct = cmp->opts.threshold * 100.0, level = (1.0 - cmp->opts.alpha) * 100.0;
     fprintf(out, "Each run (a process) gives its median; a change is HEAD/BASE of their "
-                 "geometric means with a %g%% interval from Welch's t on their logarithms. "
+                 "geometric means, with a %g%% interval from Welch's t on their logarithms "
+                 "(Yuen's: a fifth of the runs trimmed from each end). "
                  "regressed/improved: the interval lies beyond +-%g%% and survives "
                  "Benjamini-Hochberg at %g over the %zu judged instances; untouched: it lies "
                  "within +-%g%%; noisy: neither.\n",
