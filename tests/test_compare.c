@@ -212,11 +212,12 @@ static void test_units_needed(void)
     size_t i;
     json_t *c;
     json_array_foreach(stats_reference("units"), i, c)
-        CU_ASSERT_EQUAL(ompb__units_needed(num(c, "var"), num(c, "half_width"), num(c, "alpha"),
-                                           1000),
+        CU_ASSERT_EQUAL(ompb__units_needed(num(c, "se"), (size_t)num(c, "n_now"),
+                                           num(c, "half_width"), num(c, "alpha"),
+                                           num(c, "trim"), 1000),
                         (size_t)num(c, "n"));
-    CU_ASSERT_EQUAL(ompb__units_needed(0.0, 0.01, 0.05, 1000), 2);
-    CU_ASSERT_EQUAL(ompb__units_needed(0.01, 0.0, 0.05, 1000), 1001);
+    CU_ASSERT_EQUAL(ompb__units_needed(0.0, 5, 0.01, 0.05, 0.2, 1000), 2);
+    CU_ASSERT_EQUAL(ompb__units_needed(0.01, 5, 0.0, 0.05, 0.2, 1000), 1001);
 }
 
 /* ---- result files -------------------------------------------------------- */
@@ -1221,7 +1222,7 @@ static void test_report_console(void)
                                         "+17.36%..+22.70%         4/4  regressed      "
                                         "q<0.0001; spread 1.3%/1.3%\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "failed in HEAD: benchmark left its loop early"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "noisy          spread 13.9%/9.2%: ~140 runs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "noisy          spread 13.9%/9.2%: ~141 runs"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "runs per side would decide at this threshold\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "survives Benjamini-Hochberg at 0.05 over the 6 judged"));
     free(text);

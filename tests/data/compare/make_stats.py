@@ -18,8 +18,9 @@ anywhere; the output is deterministic and committed.
               two-sided p-value; trimmed means, winsorized variances and
               the Yuen-Welch df from their definitions (NumPy)
 - bh:         Benjamini-Hochberg q-values, q_(i) = min_{j >= i} p_(j) m / j
-- units:      smallest n in [2, 1000] with t.ppf(1 - a/2, 2n - 2) sqrt(2 var / n)
-              <= half_width, by scanning n
+- units:      smallest n in [2, 1000] with t.ppf(1 - a/2, 2h - 2) se sqrt(n0 / n)
+              <= half_width, h = n - 2 floor(trim n) (n when that is below 2),
+              by scanning n
 """
 import json
 import math
@@ -126,17 +127,23 @@ def bh_cases():
     return [{"p": p, "q": bh(p)} for p in ps]
 
 
-def units(var, half, alpha, cap=1000):
+def kept(n, trim):
+    g = int(trim * n)
+    return n - 2 * g if n - 2 * g >= 2 else n
+
+
+def units(se, n0, half, alpha, trim, cap=1000):
     for n in range(2, cap + 1):
-        if stats.t.ppf(1 - alpha / 2, 2 * n - 2) * math.sqrt(2 * var / n) <= half:
+        if stats.t.ppf(1 - alpha / 2, 2 * kept(n, trim) - 2) * se * math.sqrt(n0 / n) <= half:
             return n
     return cap + 1
 
 
 def units_cases():
-    cases = [(0.03 ** 2, 0.05, 0.05), (0.09 ** 2, 0.02, 0.05), (0.01 ** 2, 0.05, 0.05),
-             (0.2 ** 2, 0.001, 0.05), (0.05 ** 2, 0.03, 0.01)]
-    return [{"var": v, "half_width": h, "alpha": a, "n": units(v, h, a)} for v, h, a in cases]
+    cases = [(0.02, 10, 0.05, 0.05, 0.2), (0.05, 10, 0.02, 0.05, 0.2), (0.01, 5, 0.05, 0.05, 0.2),
+             (0.2, 10, 0.001, 0.05, 0.2), (0.03, 4, 0.03, 0.01, 0.0), (0.04, 10, 0.03, 0.05, 0.2)]
+    return [{"se": se, "n_now": n0, "half_width": h, "alpha": a, "trim": t,
+             "n": units(se, n0, h, a, t)} for se, n0, h, a, t in cases]
 
 
 doc = {"generator": "tests/data/compare/make_stats.py", "scipy": scipy.__version__,

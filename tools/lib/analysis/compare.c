@@ -212,14 +212,14 @@ static double lower_bound(const ompb__compare_opts *opts)
 }
 
 /* Runs per side that would put the interval clear of the nearer threshold
- * bound at the spread seen (both sides' variances averaged). */
-static size_t runs_needed(const ompb__welch_result *w, ompb__sample_summary sb,
-                          ompb__sample_summary sh, const ompb__compare_opts *opts)
+ * bound, at the spread seen: the standard error shrinking as 1 / sqrt(n). */
+static size_t runs_needed(const ompb__welch_result *w, size_t runs_now,
+                          const ompb__compare_opts *opts)
 {
     double bound = w->diff >= 0.0 ? upper_bound(opts) : lower_bound(opts);
     double gap = isinf(bound) ? INFINITY : fabs(w->diff - bound);
-    double var = (sb.spread * sb.spread + sh.spread * sh.spread) / 2.0;
-    return ompb__units_needed(var, gap, opts->alpha, OMPB__COMPARE_MAX_RUNS);
+    return ompb__units_needed(w->se, runs_now, gap, opts->alpha, OMPB__COMPARE_TRIM,
+                              OMPB__COMPARE_MAX_RUNS);
 }
 
 /* Fills the figures of a pair both sides have; the verdict waits for the
@@ -255,8 +255,10 @@ static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_
     row->verdict = OMPB__VERDICT_NOISY;    /* settled after BH */
     if (lo >= lower_bound(opts) && hi <= upper_bound(opts))
         row->verdict = OMPB__VERDICT_UNTOUCHED;
-    else
-        row->runs_needed = runs_needed(&w, sb, sh, opts);
+    else if (lo <= upper_bound(opts) && hi >= lower_bound(opts))
+        row->runs_needed = runs_needed(&w, (b->n_units + h->n_units + 1) / 2, opts);
+    /* An interval already clear of the threshold needs no more width: it is
+     * noisy only if Benjamini-Hochberg does not confirm it (the note says). */
 }
 
 static int judge(ompb__compare_row *row, const ompb__compare_side *base,

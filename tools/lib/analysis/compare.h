@@ -97,7 +97,8 @@ typedef struct ompb__compare_row {
     double p;                   /* p-value of |change| <= threshold; NAN when
                                    not tested */
     double q;                   /* its Benjamini-Hochberg adjustment */
-    size_t runs_needed;         /* noisy: runs per side that would decide at
+    size_t runs_needed;         /* noisy with an interval across a threshold
+                                   bound: runs per side that would decide at
                                    this spread (MAX_RUNS + 1: more); else 0 */
     ompb__verdict verdict;
     ompb__basis basis;

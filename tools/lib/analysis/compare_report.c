@@ -94,6 +94,9 @@ static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
         snprintf(q, sizeof q, r->q < 1e-4 ? "q<0.0001; " : "q=%.4f; ", r->q);
     if (r->verdict != OMPB__VERDICT_NOISY)
         snprintf(buf, cap, "%s%s", q, spread);
+    else if (r->runs_needed == 0)
+        snprintf(buf, cap, "%s: the interval clears the threshold, but not after "
+                 "Benjamini-Hochberg over the judged instances (q=%.2f)", spread, r->q);
     else if (r->runs_needed > OMPB__COMPARE_MAX_RUNS)
         snprintf(buf, cap, "%s: more than %d runs per side would be needed at this threshold",
                  spread, OMPB__COMPARE_MAX_RUNS);

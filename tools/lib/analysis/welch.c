@@ -19,6 +19,7 @@
 #define CF_EPS 1e-16
 #define CF_TINY 1e-300
 #define BISECT_ITER 200
+#define LINEAR_SCAN 64      /* runs per side scanned one by one (units_needed) */
 
 /* The continued fraction of I_x(a, b), without its prefactor. */
 static double beta_cf(double a, double b, double x)
@@ -214,25 +215,40 @@ int ompb__bh_adjust(const double *p, size_t n, double *q)
     return 0;
 }
 
-/* Half-width of the interval with n values per side of variance var. */
-static double half_width_at(double var, size_t n, double alpha)
+/* Runs kept per side of n after trimming (none cut below 2 kept). */
+static size_t kept(size_t n, double trim)
 {
-    return ompb__t_quantile(1.0 - alpha / 2.0, 2.0 * (double)n - 2.0) * sqrt(2.0 * var / (double)n);
+    size_t g = (size_t)(trim * (double)n);
+    return n - 2 * g >= 2 ? n - 2 * g : n;
 }
 
-size_t ompb__units_needed(double var, double half_width, double alpha, size_t max)
+/* Half-width of the interval with n runs per side. */
+static double half_width_at(double se_now, size_t n_now, size_t n, double alpha, double trim)
 {
-    if (!(half_width > 0.0) || isnan(var))
+    double df = 2.0 * (double)kept(n, trim) - 2.0;
+    return ompb__t_quantile(1.0 - alpha / 2.0, df) * se_now * sqrt((double)n_now / (double)n);
+}
+
+size_t ompb__units_needed(double se_now, size_t n_now, double half_width, double alpha,
+                          double trim, size_t max)
+{
+    if (!(half_width > 0.0) || isnan(se_now) || n_now < 1)
         return max + 1;
-    if (var <= 0.0)
+    if (se_now <= 0.0)
         return 2;
-    if (half_width_at(var, max, alpha) > half_width)
+    /* Where the trimming steps (a cut more every 1 / trim runs) can make a
+     * larger n a little wider, scan; beyond, the width shrinks with n (the
+     * t quantile hardly moves), so bisect. */
+    size_t scan = max < LINEAR_SCAN ? max : LINEAR_SCAN;
+    for (size_t n = 2; n <= scan; n++)
+        if (half_width_at(se_now, n_now, n, alpha, trim) <= half_width)
+            return n;
+    if (scan == max || half_width_at(se_now, n_now, max, alpha, trim) > half_width)
         return max + 1;
-    /* The width shrinks as n grows: bisect for the first n that fits. */
-    size_t lo = 2, hi = max;
+    size_t lo = scan + 1, hi = max;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (half_width_at(var, mid, alpha) <= half_width)
+        if (half_width_at(se_now, n_now, mid, alpha, trim) <= half_width)
             hi = mid;
         else
             lo = mid + 1;

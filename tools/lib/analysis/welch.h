@@ -74,10 +74,13 @@ double ompb__interval_p(const ompb__welch_result *w, double lower, double upper)
  * (not counted in n) and stay NAN. Returns 0 or OMPB_ENOMEM. */
 int ompb__bh_adjust(const double *p, size_t n, double *q);
 
-/* The smallest n per side (2 to max) for which a (1 - alpha) interval of a
- * difference, with both sides' variance var and n values each, is no wider
- * than half_width on each side: t(1 - alpha / 2, 2n - 2) * sqrt(2 var / n)
- * <= half_width. max + 1 when none is. */
-size_t ompb__units_needed(double var, double half_width, double alpha, size_t max);
+/* The smallest n per side (2 to max) for which the (1 - alpha) interval of
+ * a comparison now made with n_now runs per side and standard error se_now
+ * would be no wider than half_width on each side, if the standard error
+ * shrinks as 1 / sqrt(n) and each side keeps h = n - 2 floor(trim n) runs:
+ * t(1 - alpha / 2, 2h - 2) se_now sqrt(n_now / n) <= half_width. max + 1
+ * when none is. An estimate for a report ("~N runs would decide"). */
+size_t ompb__units_needed(double se_now, size_t n_now, double half_width, double alpha,
+                          double trim, size_t max);
 
 #endif
