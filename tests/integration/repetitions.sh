@@ -129,6 +129,16 @@ assert all("process 1 of 2 killed by signal 9" in b["error_message"] for b in ba
 assert not any(b["run_type"] == "aggregate" for b in d["benchmarks"])
 PY
 
+# No usable temporary directory: one line, status 2, nothing run.
+set +e
+TMPDIR=$tmp/no/such/dir "$bin" --processes 2 --test --output "$tmp/never.json" > "$tmp/out" 2> "$tmp/err"
+status=$?
+set -e
+[ "$status" = 2 ] || fail "unusable TMPDIR: exit status $status"
+grep -q "^.*: --processes: cannot create a temporary directory in '$tmp/no/such/dir': No such file or directory (set TMPDIR to a writable directory)$" "$tmp/err" ||
+  fail "unusable TMPDIR: $(cat "$tmp/err")"
+[ ! -e "$tmp/never.json" ] || fail "unusable TMPDIR left an output file"
+
 # Bad values: one line naming the value and what is accepted, status 2.
 for args in "--repetitions 0" "--repetitions 2 --processes 3" "--seed x"; do
   set +e
