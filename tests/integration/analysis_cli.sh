@@ -145,6 +145,18 @@ has "5 vs 5 repetitions (from aggregates) spread 5.0%/4.0%" "$tmp/out"
 run 2 "$tool" compare --fail-on-regression "$data/gbench_agg_unusable.json" "$data/gbench_agg_head.json"
 has "ompbench compare: $data/gbench_agg_unusable.json: no benchmark results" "$tmp/err"
 
+# Aggregates only, but without the spread: one line, status 2.
+"$py" - "$data/gbench_agg_base.json" "$tmp/nostd.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"] = [b for b in d["benchmarks"] if b.get("aggregate_name") != "stddev"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run 2 "$tool" compare "$tmp/nostd.json" "$data/gbench_agg_head.json"
+has "ompbench compare: $tmp/nostd.json: \"BM_sort/1024\" is reported by aggregates only but has no \"_stddev\" aggregate" "$tmp/err"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line"
+rm -f "$tmp/nostd.json"
+
 # Repetitions that do not add up: one line, status 2.
 "$py" - "$data/runs_base.json" "$tmp/short.json" <<'PY'
 import json, sys
