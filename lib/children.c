@@ -91,7 +91,7 @@ static int make_dir(char *dir, size_t cap, ompb_error *err)
 }
 
 /* The child's argv: ours, plus --ompb-child=K,SEED,PATH. */
-static char **child_argv(const ompb__spawn *sp, char *opt)
+static char **child_argv(const ompb__children *sp, char *opt)
 {
     char **argv = calloc((size_t)sp->argc + 2, sizeof *argv);
     if (!argv)
@@ -112,14 +112,14 @@ static void describe_status(int status, char *buf, size_t cap)
 
 /* Runs child k to its end. Returns its wait status, or -1 (why set) when it
  * could not be started. */
-static int run_child(const ompb__spawn *sp, uint32_t k, const char *path, char *why)
+static int run_child(const ompb__children *sp, uint32_t k, const char *path, char *why)
 {
     char opt[4300];
     snprintf(opt, sizeof opt, "%s=%" PRIu32 ",%" PRIu64 ",%s", OMPB__CHILD_OPTION, k, sp->seed,
              path);
     char **argv = child_argv(sp, opt);
     if (!argv) {
-        snprintf(why, OMPB__SPAWN_WHY_MAX, "out of memory starting it");
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "out of memory starting it");
         return -1;
     }
     fflush(stdout);
@@ -128,7 +128,7 @@ static int run_child(const ompb__spawn *sp, uint32_t k, const char *path, char *
     int rc = posix_spawn(&pid, SELF_EXE, NULL, NULL, argv, environ);
     free(argv);
     if (rc != 0) {
-        snprintf(why, OMPB__SPAWN_WHY_MAX, "could not be started: %s", strerror(rc));
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "could not be started: %s", strerror(rc));
         return -1;
     }
     running = pid;
@@ -143,19 +143,19 @@ static int run_child(const ompb__spawn *sp, uint32_t k, const char *path, char *
 }
 
 /* Reads child k's records; false (why set) when it handed over nothing usable. */
-static bool collect(const ompb__spawn *sp, uint32_t k, const char *path, int status, char *why)
+static bool collect(const ompb__children *sp, uint32_t k, const char *path, int status, char *why)
 {
     char how[96];
     ompb_error err = {0};
     describe_status(status, how, sizeof how);
     /* Exit 0, or 1 (a benchmark failed: its records say which), leave records. */
     if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {
-        snprintf(why, OMPB__SPAWN_WHY_MAX, "%s without results", how);
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "%s without results", how);
         return false;
     }
     if (ompb__dump_read(path, k, sp->processes, sp->repetitions, sp->sel, sp->n_sel, sp->ctx,
                         sp->take, sp->arg, &err) != 0) {
-        snprintf(why, OMPB__SPAWN_WHY_MAX, "%.60s, but its results are unusable: %.100s", how,
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "%.60s, but its results are unusable: %.100s", how,
                  err.text);
         return false;
     }
@@ -174,7 +174,7 @@ static void die_of(int sig, const struct sigaction *old, const char *dir)
     _exit(128 + sig);
 }
 
-int ompb__spawn_run(const ompb__spawn *sp, ompb_error *err)
+int ompb__children_run(const ompb__children *sp, ompb_error *err)
 {
     char dir[4096], path[4200];
     int rc = make_dir(dir, sizeof dir, err);

@@ -28,9 +28,9 @@
 #include "registry.h"
 
 /* Longest explanation of a lost process. */
-#define OMPB__SPAWN_WHY_MAX 200
+#define OMPB__CHILDREN_WHY_MAX 200
 
-typedef struct ompb__spawn {
+typedef struct ompb__children {
     int argc;
     char **argv;                 /* the parent's command line, passed on */
     uint32_t processes, repetitions;
@@ -42,8 +42,8 @@ typedef struct ompb__spawn {
     void *arg;
     /* Out: why[k] says why process k handed over nothing ("" when it did);
      * [processes], allocated by the caller. */
-    char (*why)[OMPB__SPAWN_WHY_MAX];
-} ompb__spawn;
+    char (*why)[OMPB__CHILDREN_WHY_MAX];
+} ompb__children;
 
 /*
  * Runs the P children one after another. Returns 0 when every child ran
@@ -52,6 +52,6 @@ typedef struct ompb__spawn {
  * directory cannot be made (err set). On SIGINT, SIGTERM or SIGHUP it does
  * not return: it cleans up and dies of that signal.
  */
-int ompb__spawn_run(const ompb__spawn *sp, ompb_error *err);
+int ompb__children_run(const ompb__children *sp, ompb_error *err);
 
 #endif

@@ -94,21 +94,18 @@ static int make_plans(run *r, ompb_error *err)
     return 0;
 }
 
-/* A progress line on stderr, only when it is a terminal. */
+/* A progress line on stderr, only when it is a terminal; slot NULL clears it. */
 static void progress(const run *r, size_t done, size_t total, const ompb__slot *slot)
 {
     if (!isatty(STDERR_FILENO))
         return;
-    if (!slot) {
-        fprintf(stderr, "\r\033[K");
-    } else {
-        fprintf(stderr, "\r\033[K");
-        if (r->cfg.child)
-            fprintf(stderr, "process %u/%u: ", r->cfg.child_index + 1, r->processes);
+    fprintf(stderr, "\r\033[K");
+    if (slot && r->cfg.child)
+        fprintf(stderr, "process %u/%u: ", r->cfg.child_index + 1, r->processes);
+    if (slot)
         fprintf(stderr, "[%zu/%zu] %s", done + 1, total, r->sel[slot->instance].name);
-        if (r->reps > 1)
-            fprintf(stderr, " (repetition %u/%u)", slot->repetition + 1, r->reps);
-    }
+    if (slot && r->reps > 1)
+        fprintf(stderr, " (repetition %u/%u)", slot->repetition + 1, r->reps);
     fflush(stderr);
 }
 
@@ -143,13 +140,13 @@ static bool analyze(const run *r, ompb__result *res)
     return false;
 }
 
-/* Whether slot j is the last of its instance in this process's order. */
-static bool last_of_instance(const ompb__slot *slots, size_t n, size_t j)
+/* last[i]: the index of instance i's last slot in this process's order. */
+static size_t *last_slots(const ompb__slot *slots, size_t n, size_t instances)
 {
-    for (size_t k = j + 1; k < n; k++)
-        if (slots[k].instance == slots[j].instance)
-            return false;
-    return true;
+    size_t *last = calloc(instances ? instances : 1, sizeof *last);
+    for (size_t j = 0; last && j < n; j++)
+        last[slots[j].instance] = j;
+    return last;
 }
 
 /* Runs one repetition into its result; returns 1 when it failed. */
@@ -192,25 +189,28 @@ static int run_share(run *r, uint32_t process)
         .process = process, .seed = ompb__seed_for_process(r->seed, process),
         .interleave = r->interleave,
     };
-    ompb__slot *slots;
-    size_t n;
+    ompb__slot *slots = NULL;
+    size_t n, *last = NULL;
     uint64_t *calibrated = calloc(r->n_sel, sizeof *calibrated);
-    if (!calibrated || ompb__schedule_make(&spec, &slots, &n) != 0) {
+    if (!calibrated || ompb__schedule_make(&spec, &slots, &n) != 0 ||
+        !(last = last_slots(slots, n, r->n_sel))) {
         free(calibrated);
+        free(slots);
         return -1;
     }
     int failures = 0;
     for (size_t j = 0; j < n; j++) {
-        bool last = last_of_instance(slots, n, j);
+        bool is_last = last[slots[j].instance] == j;
         progress(r, j, n, &slots[j]);
         /* Back to back (one CodSpeed window per instance), the window stays
          * open until the instance's last repetition. */
-        failures += run_slot(r, &slots[j], &calibrated[slots[j].instance], !r->interleave && !last,
-                             process);
-        if (last)
+        failures += run_slot(r, &slots[j], &calibrated[slots[j].instance],
+                             !r->interleave && !is_last, process);
+        if (is_last)
             ompb__instrument_window_close(&r->sel[slots[j].instance]);
     }
     progress(r, 0, 0, NULL);
+    free(last);
     free(slots);
     free(calibrated);
     return failures;
@@ -240,7 +240,7 @@ static void mark_lost(run *r, uint32_t k, const char *why)
         for (uint32_t rep = k; rep < r->reps; rep += r->processes) {
             ompb__result *res = result_at(r, i, rep);
             if (why[0] || !res->rec.inst) {
-                char text[OMPB__SPAWN_WHY_MAX + 64];
+                char text[OMPB__CHILDREN_WHY_MAX + 64];
                 snprintf(text, sizeof text, "process %u of %u %s", k + 1, r->processes,
                          why[0] ? why : "handed over no result for it");
                 fail_result(res, &r->sel[i], rep, k, text);
@@ -251,15 +251,15 @@ static void mark_lost(run *r, uint32_t k, const char *why)
 /* Process-level repetitions: the children run, this process collects. */
 static int run_processes(run *r, ompb_error *err)
 {
-    char (*why)[OMPB__SPAWN_WHY_MAX] = calloc(r->processes, sizeof *why);
+    char (*why)[OMPB__CHILDREN_WHY_MAX] = calloc(r->processes, sizeof *why);
     if (!why)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
-    ompb__spawn sp = {
+    ompb__children sp = {
         .argc = r->argc, .argv = r->argv, .processes = r->processes, .repetitions = r->reps,
         .seed = r->seed, .sel = r->sel, .n_sel = r->n_sel, .ctx = r->ctx, .take = take_record,
         .arg = r, .why = why,
     };
-    int rc = ompb__spawn_run(&sp, err);
+    int rc = ompb__children_run(&sp, err);
     int failures = 0;
     for (uint32_t k = 0; rc == 0 && k < r->processes; k++)
         mark_lost(r, k, why[k]);
