@@ -277,6 +277,14 @@ def run_entries(name, center, proc_factors, failed_rep=None, zero=False):
     return out
 
 
+def write_compact(name, doc):
+    """One benchmark entry per line: these files hold hundreds of entries."""
+    with open(os.path.join(HERE, name), "w") as f:
+        f.write('{"context": %s,\n "benchmarks": [\n' % json.dumps(doc["context"]))
+        f.write(",\n".join("  " + json.dumps(e) for e in doc["benchmarks"]))
+        f.write("\n]}\n")
+
+
 def runs_result(groups, build_id="0f1e2d3c4b5a69788796a5b4c3d2e1f001234567"):
     ctx = context()
     ctx["ompbench"]["build_id"] = build_id
@@ -300,8 +308,8 @@ base_groups += [run_entries("broken[t=2]", 200.0, FLAT), run_entries("gone[t=2]"
                 run_entries("zero[t=2]", 0.0, FLAT, zero=True)]
 head_groups += [run_entries("broken[t=2]", 200.0, FLAT, failed_rep=5),
                 run_entries("fresh[t=2]", 300.0, FLAT), run_entries("zero[t=2]", 50.0, FLAT)]
-write("runs_base.json", runs_result(base_groups))
-write("runs_head.json", runs_result(head_groups))
+write_compact("runs_base.json", runs_result(base_groups))
+write_compact("runs_head.json", runs_result(head_groups))
 # The same BASE runs split in two files (processes 0-1, 2-3): pooled, they
 # must give exactly what runs_base.json gives.
 for part, procs in (("a", (0, 1)), ("b", (2, 3))):
@@ -312,9 +320,9 @@ for part, procs in (("a", (0, 1)), ("b", (2, 3))):
         e["repetition_index"] = (e["repetition_index"] // PROCS) * len(procs) + \
             procs.index(e["ompbench"]["process"])
     doc["context"]["date"] = "2026-11-29T17:4%d:00+00:00" % procs[0]
-    write("runs_base_%s.json" % part, doc)
+    write_compact("runs_base_%s.json" % part, doc)
 # Another binary (another build ID) cannot be pooled with runs_base.json.
-write("runs_other_binary.json", runs_result(base_groups, build_id="ffff" * 10))
+write_compact("runs_other_binary.json", runs_result(base_groups, build_id="ffff" * 10))
 
 
 def unit_logs(entries):
