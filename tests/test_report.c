@@ -227,6 +227,86 @@ static void test_console(void)
     free(text);
 }
 
+/* Three repetitions of one instance (sample sizes 10, 5, 20: medians 105,
+ * 210, 52.5 ns, real_time 107.5, 215, 53.75 ns): the summary, the JSON
+ * entries and aggregates as Google Benchmark writes them, one console line
+ * with the run-to-run spread, one CSV row per repetition. */
+static void test_repetitions(void)
+{
+    static const uint64_t sizes[3] = {10, 5, 20};
+    ompb__result res[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        res[i] = make_result();
+        res[i].rec.sample_size = sizes[i];
+        res[i].rec.sampling.repetition = i;
+        res[i].rec.sampling.repetitions = 3;
+        res[i].process = i;
+        CU_ASSERT_EQUAL(ompb__result_analyze(&res[i]), 0);
+    }
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, res, 3), 0);
+    CU_ASSERT_EQUAL_FATAL(rep.n_instances, 1);
+    const ompb__instance_result *ir = &rep.instances[0];
+    CU_ASSERT_EQUAL(ir->n_reps, 3);
+    CU_ASSERT_EQUAL(ir->rounds, 12);
+    CU_ASSERT_DOUBLE_EQUAL(ir->median_ns, 105.0, 1e-9);
+    /* numpy: std([105, 210, 52.5], ddof=1) / mean = 80.19507...  / 122.5 */
+    CU_ASSERT_DOUBLE_EQUAL(ir->rep_cv, 0.6546536707079771, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ir->agg_median_ns, 107.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(ir->agg_mean_ns, (107.5 + 215.0 + 53.75) / 3.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(ir->agg_cpu_median_ns, 215.0, 1e-9);
+    CU_ASSERT_EQUAL(ir->pooled.n, 12);
+    ompb__report_release(&rep);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_json, fp, res, 3), 0);
+    fclose(fp);
+    json_t *root = json_loads(buf, 0, NULL);
+    free(buf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *list = json_object_get(root, "benchmarks");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(list), 7);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *e = json_array_get(list, i);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "name")), "triad[t=2]");
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "run_type")), "iteration");
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "repetitions")), 3);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "repetition_index")), (json_int_t)i);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(e, "ompbench"),
+                                                           "process")), (json_int_t)i);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "iterations")),
+                        (json_int_t)(4 * sizes[i]));
+    }
+    json_t *median = json_array_get(list, 4);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(median, "name")), "triad[t=2]_median");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(median, "run_name")), "triad[t=2]");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(median, "iterations")), 3);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(median, "real_time")), 107.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(median, "cpu_time")), 215.0, 1e-9);
+    json_decref(root);
+
+    buf = NULL;
+    fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_console, fp, res, 3), 0);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "±run"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "triad[t=2]                 2      105 ns ± 65.5%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "~3 x 4 x 10"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "median: of the repetitions' medians"));
+    free(buf);
+
+    buf = NULL;
+    fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_csv, fp, res, 3), 0);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,0,0,4,10,105,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,1,1,4,5,210,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,2,2,4,20,52.5,"));
+    free(buf);
+}
+
 static void test_outfile_is_atomic(void)
 {
     char dir[] = "/tmp/ompb-test-XXXXXX";
@@ -275,6 +355,7 @@ static const ompb_test_case cases[] = {
     {"csv", test_csv},
     {"csv_missing_values_are_empty", test_csv_missing_values_are_empty},
     {"console", test_console},
+    {"repetitions", test_repetitions},
     {"outfile_is_atomic", test_outfile_is_atomic},
     {NULL, NULL},
 };
