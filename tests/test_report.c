@@ -227,6 +227,27 @@ static void test_console(void)
     free(text);
 }
 
+/* A report filled by hand (results and n, no summaries) renders the same:
+ * the reporters make the summaries themselves then. */
+static void test_report_without_summaries(void)
+{
+    const ompb__reporter *const rows[] = {&ompb__reporter_console, &ompb__reporter_json};
+    for (size_t k = 0; k < 2; k++) {
+        ompb__result res = make_result();
+        char *a = NULL, *b = NULL;
+        size_t la = 0, lb = 0;
+        FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
+        CU_ASSERT_EQUAL(rows[k]->write(fa, &(ompb__report){.results = &res, .n = 1}), 0);
+        CU_ASSERT_EQUAL(write_with(rows[k], fb, &res, 1), 0);
+        fclose(fa);
+        fclose(fb);
+        CU_ASSERT_PTR_NOT_NULL(strstr(a, "triad[t=2]"));
+        CU_ASSERT_STRING_EQUAL(a, b);
+        free(a);
+        free(b);
+    }
+}
+
 /* Three repetitions of one instance (sample sizes 10, 5, 20: medians 105,
  * 210, 52.5 ns, real_time 107.5, 215, 53.75 ns): the summary, the JSON
  * entries and aggregates as Google Benchmark writes them, one console line
@@ -356,6 +377,7 @@ static const ompb_test_case cases[] = {
     {"csv_missing_values_are_empty", test_csv_missing_values_are_empty},
     {"console", test_console},
     {"repetitions", test_repetitions},
+    {"report_without_summaries", test_report_without_summaries},
     {"outfile_is_atomic", test_outfile_is_atomic},
     {NULL, NULL},
 };

@@ -236,7 +236,7 @@ static int write_environment(const ompb__context *ctx, const char *dir, ompb_err
     return rc;
 }
 
-int ompb__report_codspeed(const ompb__report *rep, ompb_error *err)
+static int write_codspeed(const ompb__report *rep, ompb_error *err)
 {
     const char *dir = environment_folder();
     if (dir && rep->ctx) {
@@ -251,4 +251,15 @@ int ompb__report_codspeed(const ompb__report *rep, ompb_error *err)
     if (!dir || count_results(rep) == 0)
         return 0;
     return write_results(rep, dir, err);
+}
+
+int ompb__report_codspeed(const ompb__report *given, ompb_error *err)
+{
+    ompb__report tmp;
+    const ompb__report *rep = ompb__report_view(given, &tmp);
+    if (!rep)
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    int rc = write_codspeed(rep, err);
+    ompb__report_view_release(rep, &tmp);
+    return rc;
 }

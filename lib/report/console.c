@@ -106,7 +106,7 @@ static bool repeated(const ompb__report *rep)
     return false;
 }
 
-static int write_console(FILE *out, const ompb__report *rep)
+static int render_console(FILE *out, const ompb__report *rep)
 {
     int width = MIN_NAME_WIDTH;
     for (size_t i = 0; i < rep->n_instances; i++) {
@@ -129,6 +129,16 @@ static int write_console(FILE *out, const ompb__report *rep)
     fputs("median: of the repetitions' medians; ±run: their stdev / mean (run-to-run "
           "spread); mean, min, max: over all rounds\n", out);
     return ferror(out) ? OMPB_EIO : 0;
+}
+
+static int write_console(FILE *out, const ompb__report *given)
+{
+    ompb__report tmp;
+    const ompb__report *rep = ompb__report_view(given, &tmp);
+    int rc = rep ? render_console(out, rep) : OMPB_ENOMEM;
+    if (rep)
+        ompb__report_view_release(rep, &tmp);
+    return rc;
 }
 
 const ompb__reporter ompb__reporter_console = {"console", write_console};

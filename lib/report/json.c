@@ -180,7 +180,7 @@ static int append_instance(json_t *list, const ompb__instance_result *ir)
     return bad;
 }
 
-static int write_json(FILE *out, const ompb__report *rep)
+static int render_json(FILE *out, const ompb__report *rep)
 {
     const ompb__context *ctx = rep->ctx;
     json_t *list = json_array();
@@ -194,6 +194,16 @@ static int write_json(FILE *out, const ompb__report *rep)
         bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', out) == EOF;
     json_decref(root);
     return bad || ferror(out) ? OMPB_EIO : 0;
+}
+
+static int write_json(FILE *out, const ompb__report *given)
+{
+    ompb__report tmp;
+    const ompb__report *rep = ompb__report_view(given, &tmp);
+    int rc = rep ? render_json(out, rep) : OMPB_ENOMEM;
+    if (rep)
+        ompb__report_view_release(rep, &tmp);
+    return rc;
 }
 
 const ompb__reporter ompb__reporter_json = {"json", write_json};

@@ -83,6 +83,13 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
                       const ompb__result *results, size_t n);
 void ompb__report_release(ompb__report *rep);
 
+/* What a reporter renders from: rep itself when it has its summaries, else
+ * *tmp made by ompb__report_init from rep's results (a report filled by
+ * hand, with results and n only). NULL when out of memory. Release with
+ * ompb__report_view_release(view, tmp). */
+const ompb__report *ompb__report_view(const ompb__report *rep, ompb__report *tmp);
+void ompb__report_view_release(const ompb__report *view, ompb__report *tmp);
+
 typedef struct ompb__reporter {
     const char *name;         /* the --format value */
     /* Writes the whole report to out; 0, or OMPB_EIO when out failed (or

@@ -169,3 +169,16 @@ void ompb__report_release(ompb__report *rep)
     rep->instances = NULL;
     rep->n_instances = 0;
 }
+
+const ompb__report *ompb__report_view(const ompb__report *rep, ompb__report *tmp)
+{
+    if (rep->instances || rep->n == 0)
+        return rep;
+    return ompb__report_init(tmp, rep->ctx, rep->results, rep->n) == 0 ? tmp : NULL;
+}
+
+void ompb__report_view_release(const ompb__report *view, ompb__report *tmp)
+{
+    if (view == tmp)
+        ompb__report_release(tmp);
+}
