@@ -152,6 +152,69 @@ static int opt_count(ompb__config *cfg, const char *opt, const char *value, ompb
     return 0;
 }
 
+static int opt_repetitions(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    uint64_t v;
+    if (parse_u64(value, OMPB__MAX_REPETITIONS, &v) != 0)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 1 to %d)",
+                               opt, value, OMPB__MAX_REPETITIONS);
+    if (strcmp(opt, "--processes") == 0)
+        cfg->processes = (uint32_t)v;
+    else
+        cfg->repetitions = (uint32_t)v;
+    return 0;
+}
+
+/* Any 64-bit value, 0 included, in decimal or 0x hexadecimal. */
+static int parse_seed(const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*text || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+        return OMPB_EINVAL;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (end == text || *end || errno)
+        return OMPB_EINVAL;
+    *out = v;
+    return 0;
+}
+
+static int opt_seed(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    if (parse_seed(value, &cfg->seed) != 0)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 0 to "
+                               "18446744073709551615, decimal or 0x hexadecimal)", opt, value);
+    cfg->seed_given = true;
+    return 0;
+}
+
+/* --ompb-child=K,SEED,PATH: written by lib/children.c only, never by a user,
+ * so it is not in --help; still checked, as any input. */
+static int opt_child(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    char *end;
+    errno = 0;
+    unsigned long k = strtoul(value, &end, 10);
+    if (end == value || *end != ',' || errno || k >= OMPB__MAX_REPETITIONS)
+        goto bad;
+    const char *seed = end + 1, *comma = strchr(seed, ',');
+    char text[32];
+    if (!comma || (size_t)(comma - seed) >= sizeof text || !comma[1])
+        goto bad;
+    memcpy(text, seed, (size_t)(comma - seed));
+    text[comma - seed] = '\0';
+    if (parse_seed(text, &cfg->seed) != 0)
+        goto bad;
+    cfg->seed_given = true;
+    cfg->child = true;
+    cfg->child_index = (uint32_t)k;
+    cfg->child_path = comma + 1;
+    return 0;
+bad:
+    return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (internal option of --processes; "
+                           "accepted: K,SEED,PATH)", opt, value);
+}
+
 static int opt_duration(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
     uint64_t ns;
@@ -229,6 +292,8 @@ static const option_def options[] = {
     {"--pin", ARG_REQUIRED, opt_pin},         {"--show-plan", ARG_NONE, opt_flag},
     {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
     {"-h", ARG_NONE, opt_flag},               {"--version", ARG_NONE, opt_flag},
+    {"--repetitions", ARG_REQUIRED, opt_repetitions}, {"--processes", ARG_REQUIRED, opt_repetitions},
+    {"--seed", ARG_REQUIRED, opt_seed},       {OMPB__CHILD_OPTION, ARG_REQUIRED, opt_child},
 };
 
 static const option_def *find_option(const char *arg, size_t name_len)
@@ -274,6 +339,25 @@ static void set_defaults(ompb__config *cfg)
     cfg->reporter = ompb__reporter_default();
 }
 
+/* Checks between options, once all are read. Without --repetitions,
+ * --processes P runs P repetitions, one per process. */
+static int check_repetitions(ompb__config *cfg, ompb_error *err)
+{
+    if (cfg->repetitions == 0)
+        cfg->repetitions = cfg->processes ? cfg->processes : 1;
+    if (cfg->processes == 0)
+        cfg->processes = 1;
+    if (cfg->processes > cfg->repetitions)
+        return ompb__error_set(err, OMPB_EINVAL,
+                               "--processes: %u processes for %u repetitions (accepted: 1 to the "
+                               "--repetitions count; each process runs at least one repetition)",
+                               cfg->processes, cfg->repetitions);
+    if (cfg->child && cfg->child_index >= cfg->processes)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: process %u of %u (internal option of --processes)",
+                               OMPB__CHILD_OPTION, cfg->child_index, cfg->processes);
+    return 0;
+}
+
 int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err)
 {
     set_defaults(cfg);
@@ -302,7 +386,8 @@ int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err
             return OMPB_EINVAL;
         }
     }
-    if (!cfg->help && !cfg->version && default_threads_from_env(cfg, err) != 0) {
+    if (check_repetitions(cfg, err) != 0 ||
+        (!cfg->help && !cfg->version && default_threads_from_env(cfg, err) != 0)) {
         ompb__config_release(cfg);
         return OMPB_EINVAL;
     }
@@ -341,6 +426,14 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --min-time D         minimum round time when calibrating (default 1ms)\n"
             "  --max-time D         time budget per instance (default 5s)\n"
             "  --test               run every selected instance for one short round\n"
+            "Repetitions (the budget above is per instance, split across them):\n"
+            "  --repetitions N      measure each instance N times, independently, in a\n"
+            "                       shuffled round-robin over the instances (default 1)\n"
+            "  --processes P        run the repetitions in P fresh processes of this\n"
+            "                       binary, one after another (default 1; without\n"
+            "                       --repetitions: P repetitions)\n"
+            "  --seed S             seed of the interleaved order (default: from the\n"
+            "                       clock; printed in the header and the JSON)\n"
             "Output:\n"
             "  --format FMT         %s (default: %s)\n"
             "  --output FILE        write the report to FILE (atomically) instead of stdout\n"

@@ -453,7 +453,7 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
         /* Partial rounds of a failed body are no result: the instrument
          * closes and names the window without markers. */
         if (tm.instrumented)
-            ompb__instrument_instance_end(rec);
+            ompb__instrument_instance_end(rec, !sampling->window_keep_open);
         if (inst->bench->teardown)
             inst->bench->teardown(&tm.states[0]);
     }

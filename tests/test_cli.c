@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* CLI: every option, every bad input named with the accepted values. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,7 +171,61 @@ static void test_durations(void)
     CU_ASSERT(ompb__parse_duration("9e18ns", &ns) == 0 && ns == 9000000000000000000ull);
 }
 
+/* Repetitions, processes and the seed; the child option of --processes. */
+static void test_repetitions(void)
+{
+    ompb__config cfg;
+    ompb_error err;
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, NULL), 0);
+    CU_ASSERT_EQUAL(cfg.repetitions, 1);
+    CU_ASSERT_EQUAL(cfg.processes, 1);
+    CU_ASSERT_FALSE(cfg.seed_given || cfg.child);
+    ompb__config_release(&cfg);
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--repetitions", "10", "--processes=5", "--seed",
+                                "0x10", NULL), 0);
+    CU_ASSERT_EQUAL(cfg.repetitions, 10);
+    CU_ASSERT_EQUAL(cfg.processes, 5);
+    CU_ASSERT_TRUE(cfg.seed_given);
+    CU_ASSERT_EQUAL(cfg.seed, 16);
+    ompb__config_release(&cfg);
+    /* --processes alone: one repetition per process. */
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--processes", "3", "--seed", "0", NULL), 0);
+    CU_ASSERT_EQUAL(cfg.repetitions, 3);
+    CU_ASSERT_EQUAL(cfg.seed, 0);
+    ompb__config_release(&cfg);
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--processes", "2", "--repetitions", "4",
+                                "--ompb-child=1,18446744073709551615,/tmp/d/1.json", NULL), 0);
+    CU_ASSERT_TRUE(cfg.child);
+    CU_ASSERT_EQUAL(cfg.child_index, 1);
+    CU_ASSERT_EQUAL(cfg.seed, UINT64_MAX);
+    CU_ASSERT_STRING_EQUAL(cfg.child_path, "/tmp/d/1.json");
+    ompb__config_release(&cfg);
+    static const struct { const char *opt, *value, *want; } bad[] = {
+        {"--repetitions", "0", "--repetitions: invalid value '0' (accepted: an integer from 1 to 1000)"},
+        {"--repetitions", "1001", "--repetitions: invalid value '1001'"},
+        {"--processes", "x", "--processes: invalid value 'x' (accepted: an integer from 1 to 1000)"},
+        {"--seed", "-1", "--seed: invalid value '-1' (accepted: an integer from 0 to 18446744073709551615"},
+        {"--seed", "18446744073709551616", "--seed: invalid value '18446744073709551616'"},
+        {"--seed", "", "--seed: invalid value ''"},
+        {"--ompb-child", "1,2", "--ompb-child: invalid value '1,2' (internal option of --processes"},
+        {"--ompb-child", "a,2,/x", "--ompb-child: invalid value 'a,2,/x'"},
+        {"--ompb-child", "0,2,", "--ompb-child: invalid value '0,2,'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(parse(&cfg, &err, bad[i].opt, bad[i].value, NULL), OMPB_EINVAL);
+        if (!strstr(err.text, bad[i].want))
+            fprintf(stderr, "\n'%s' lacks '%s'\n", err.text, bad[i].want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, bad[i].want));
+    }
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--repetitions", "2", "--processes", "3", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--processes: 3 processes for 2 repetitions (accepted: "
+                                            "1 to the --repetitions count"));
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--processes", "2", "--ompb-child=2,1,/x", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "process 2 of 2"));
+}
+
 static const ompb_test_case cases[] = {
+    {"repetitions", test_repetitions},
     {"defaults", test_defaults},
     {"all_options", test_all_options},
     {"thread_lists", test_thread_lists},

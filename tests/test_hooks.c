@@ -476,7 +476,7 @@ static void drive_instance(const ompb__instance *inst, int rounds, uint64_t *bou
         start[r] = bounds[2 * r] = ompb__now_ns();
         end[r] = bounds[2 * r + 1] = ompb__now_ns();
     }
-    ompb__instrument_instance_end(&rec);
+    ompb__instrument_instance_end(&rec, true);
 }
 
 static void test_facade_walltime(void)
@@ -1028,6 +1028,16 @@ static void check_results_json(const char *path, const fake_run *f)
     json_decref(root);
 }
 
+/* The CodSpeed files of n results, one repetition each. */
+static int codspeed(const ompb__context *ctx, const ompb__result *res, size_t n, ompb_error *err)
+{
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, ctx, res, n), 0);
+    int rc = ompb__report_codspeed(&rep, err);
+    ompb__report_release(&rep);
+    return rc;
+}
+
 static void test_codspeed_results_file(void)
 {
     char dir[] = "/tmp/ompb-profile.XXXXXX", results[64], path[128];
@@ -1042,10 +1052,10 @@ static void test_codspeed_results_file(void)
     ompb__instrument_init();
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     unsetenv("CODSPEED_RUNNER_MODE");
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);   /* not walltime: nothing written */
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(results), 1);   /* the file, no temporary left */
     check_results_json(path, &f);
     /* The runner's view: statistics agree with the markers of the same rounds. */
@@ -1062,7 +1072,7 @@ static void test_codspeed_results_file(void)
     f.res[0].rec.round_target_ns = 0;
     f.res[0].rec.sampling.mode = OMPB__SAMPLING_TEST;
     f.res[0].rec.sampling.rounds = 1;
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     check_results_json(path, &f);
     unlink(path);
     rmdir(results);
@@ -1185,10 +1195,10 @@ static void test_codspeed_no_results_no_file(void)
     f.res[0].rec.failed = true;
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);
     f.res[0].rec.failed = false;
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 1);   /* results/ */
     char path[128];
     snprintf(path, sizeof path, "%s/results/%ld.json", dir, (long)getpid());
@@ -1218,11 +1228,10 @@ static void test_codspeed_environment_file(void)
     ompb__instrument_init();
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     unsetenv("CODSPEED_RUNNER_MODE");
-    ompb__report rep = {.ctx = ctx, .results = f.res, .n = 2};
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&rep, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(ctx, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);   /* no runner: nothing */
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&rep, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(ctx, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 1);   /* environment only */
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
@@ -1253,7 +1262,7 @@ static void test_codspeed_results_unwritable(void)
     make_fake_run(&f, 1000);
     setenv("CODSPEED_PROFILE_FOLDER", "/nonexistent/dir/profile", 1);
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), OMPB_EIO);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), OMPB_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "/nonexistent/dir/profile"));
     unsetenv("CODSPEED_PROFILE_FOLDER");
     unsetenv("CODSPEED_RUNNER_MODE");
