@@ -149,7 +149,7 @@ static int write_report(run *r, ompb_error *err)
     }
     if (r->cfg.output)
         return ompb__outfile_commit(&r->out, err);
-    return fflush(stdout) == 0 ? 0 : ompb__error_set(err, OMPB_EIO, "cannot write standard output");
+    return ompb__outfile_flush_stdout(err);
 }
 
 static void run_free(run *r)
@@ -214,6 +214,8 @@ int ompb_main(int argc, char **argv)
     ompb_error err = {0};
     int status = prepare(&r, argc, argv, &err);
     if (status >= 0) {
+        if (status == OMPB_EXIT_OK && ompb__outfile_flush_stdout(&err) != 0)
+            status = usage_error(&r, &err);
         run_free(&r);
         return status;
     }
