@@ -377,10 +377,24 @@ bool ompb__transport_present(const char *ctl_path, const char *ack_path)
     return is_fifo(ctl_path) && is_fifo(ack_path);
 }
 
+/* Moves fd to 3 or above: with a closed stdout or stderr, a pipe at fd 1
+ * or 2 would get the program's printf output as frames. Closes fd; returns
+ * the new one, or -1 with errno set. */
+static int above_stdio(int fd)
+{
+    if (fd < 0 || fd > STDERR_FILENO)
+        return fd;
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return moved;
+}
+
 static int open_fifo(const char *path, int *fd, ompb_error *err)
 {
     struct stat st;
-    *fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    *fd = above_stdio(open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC));
     if (*fd < 0)
         return ompb__error_set(err, errno == ENOENT ? OMPB_ENOENT : OMPB_EIO,
                                "cannot open runner pipe '%s': %s", path, strerror(errno));

@@ -16,6 +16,9 @@
  * Fork: a transport belongs to the process that opened it. In a forked
  * child every transport is off (requests return OMPB_ENOTSUP without
  * traffic and without waiting for the lock, which the child gets fresh).
+ *
+ * Descriptors: the pipes never take fds 0-2, so a closed stdout or stderr
+ * cannot turn the program's output into frames.
  */
 #ifndef OMPB_HOOKS_TRANSPORT_H
 #define OMPB_HOOKS_TRANSPORT_H
