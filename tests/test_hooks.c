@@ -321,6 +321,79 @@ static void test_api_forked_child_is_off(void)
     cleanup_env();
 }
 
+/* A second process: a forked child made a full process again (its
+ * transports revived, as after exec). Exit code: a bit per thing that went
+ * wrong. Taken: the runner is another's, so the child must say so once,
+ * send nothing and have no CodSpeed results to write. Free: it talks. */
+static void second_process(bool expect_taken)
+{
+    capture cap;
+    int bad = 0;
+    ompb__transport_revive();
+    capture_start(&cap);
+    ompb_hooks *h = ompb_hooks_init(), *h2 = ompb_hooks_init();
+    int calls = ompb_hooks_start_benchmark(h);
+    calls |= ompb_hooks_add_marker(h, getpid(), OMPB_MARKER_BENCHMARK_START, ompb__now_ns());
+    calls |= ompb_hooks_add_marker(h, getpid(), OMPB_MARKER_BENCHMARK_END, ompb__now_ns());
+    calls |= ompb_hooks_stop_benchmark(h);
+    calls |= ompb_hooks_executed_benchmark(h, getpid(), expect_taken ? "taken.c::b" : "free.c::b");
+    ompb_hooks_free(h2);
+    ompb_hooks_free(h);
+    char *text = capture_end(&cap);
+    bool warned = count_lines_with(text, "another process is already talking") == 1;
+    bad |= calls != 0 ? 1 : 0;
+    bad |= ompb__transport_runner_taken() != expect_taken ? 2 : 0;
+    bad |= warned != expect_taken ? 4 : 0;
+    bad |= strstr(text, "no longer talking") ? 8 : 0;   /* nothing misleading */
+    bad |= ompb__transport_disabled() ? 16 : 0;
+    free(text);
+    _exit(bad);
+}
+
+static int run_second_process(bool expect_taken)
+{
+    fflush(stderr);
+    pid_t child = fork();
+    if (child == 0)
+        second_process(expect_taken);
+    int status = reap_by(child, deadline_in(LONG_TIMEOUT_MS));
+    return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* One process per runner: while this process holds it, another gets the
+ * runner taken and sends no frame (no stolen acks, no interleaved
+ * windows); once this one lets go, the next may talk. */
+static void test_api_one_process_per_runner(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *h = ompb_hooks_init();
+    CU_ASSERT_EQUAL_FATAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
+    CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "owner", "1"), 0);
+    size_t before = ompb__collector_frames(p.collector);
+    CU_ASSERT_EQUAL(run_second_process(true), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_stop_benchmark(h), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 7, "owner.c::b"), 0);
+    CU_ASSERT_EQUAL(ompb__collector_frames(p.collector), before + 3);   /* ours only */
+    ompb_hooks_free(h);
+    CU_ASSERT_EQUAL(run_second_process(false), 0);
+    hooks_peer_stop(&p);
+    ompb__collector_finish(p.collector, true);
+    print_violations(p.collector);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    size_t n;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_STRING_EQUAL(w[0].uri, "owner.c::b");
+    CU_ASSERT_STRING_EQUAL(w[1].uri, "free.c::b");
+    CU_ASSERT_EQUAL(w[1].n_bounds, 2);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
 /* Memory mode: the runner answers Analysis and aborts on integration names
  * it does not know, so the hooks ask for the mode and say nothing more. */
 static void test_api_memory_mode_stays_out(void)
@@ -1269,6 +1342,7 @@ static const ompb_test_case cases[] = {
     {"api_refused_version", test_api_refused_version},
     {"api_off_after_failure", test_api_off_after_failure},
     {"api_forked_child_is_off", test_api_forked_child_is_off},
+    {"api_one_process_per_runner", test_api_one_process_per_runner},
     {"api_open_failure_is_per_handle", test_api_open_failure_is_per_handle},
     {"stress_threads_share_pipes", test_stress_threads_share_pipes},
     {"facade_walltime", test_facade_walltime},

@@ -43,5 +43,9 @@ void ompb__instrument_instance_end(const struct ompb__record *rec);
 /* True when a runner answered GetIntegrationMode with Perf (walltime), so
  * the walltime results file is expected (lib/report/codspeed.c). */
 bool ompb__instrument_runner_walltime(void);
+/* True when another process held the runner (lib/hooks/transport.h): this
+ * process sent nothing, so it must write no CodSpeed results either; the
+ * runner would find entries without benchmark windows. */
+bool ompb__instrument_runner_taken(void);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,17 +32,35 @@
 /* Frames per pipelined write: kept within PIPE_BUF so each write is atomic. */
 #define BATCH_BYTES PIPE_BUF
 #define ACK_BUF_FRAMES 512
+/* Runners (ctl FIFOs) one process may hold claims on at once. */
+#define MAX_CLAIMS 4
 
 struct ompb__transport {
     int ctl;
     int ack;
     int timeout_ms;
     pid_t owner;          /* the process that opened it */
+    int claim;            /* index in claims[], -1 for none */
 };
+
+/* A process's claim on one runner: an exclusive flock(2) on its own open
+ * file description of the ctl FIFO, held while any of its transports to
+ * that FIFO is open. Another process finds it taken and stays away, so
+ * only one process talks to a runner at a time: two would steal each
+ * other's acks and interleave benchmark windows, which the runner cannot
+ * tell apart. Guarded by transport_lock. */
+typedef struct claim {
+    dev_t dev;
+    ino_t ino;
+    int fd;
+    size_t users;
+} claim;
 
 static pthread_mutex_t transport_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool transport_dead;
+static atomic_bool runner_taken;
 static pthread_once_t fork_watch = PTHREAD_ONCE_INIT;
+static claim claims[MAX_CLAIMS];
 
 /* ---- fork ----------------------------------------------------------------- */
 
@@ -53,6 +72,13 @@ static void child_after_fork(void)
 {
     pthread_mutex_init(&transport_lock, NULL);
     atomic_store(&transport_dead, true);
+    /* The parent's claims stay with the parent: closing the child's copies
+     * keeps a long-lived child from holding a runner its parent let go. */
+    for (int i = 0; i < MAX_CLAIMS; i++) {
+        if (claims[i].users)
+            close(claims[i].fd);
+        claims[i].users = 0;
+    }
 }
 
 static void watch_forks(void)
@@ -406,6 +432,74 @@ static int open_fifo(const char *path, int *fd, ompb_error *err)
     return 0;
 }
 
+/* ---- the claim on the runner ---------------------------------------------- */
+
+static int find_claim(const struct stat *st)
+{
+    for (int i = 0; i < MAX_CLAIMS; i++)
+        if (claims[i].users && claims[i].dev == st->st_dev && claims[i].ino == st->st_ino)
+            return i;
+    return -1;
+}
+
+/* Said once per process, like the disabling warning: every later handle
+ * finds the same. */
+static int taken(const char *ctl_path, ompb_error *err)
+{
+    ompb_error local;
+    ompb__error_set(&local, OMPB_ENOTSUP, "another process is already talking to the CodSpeed "
+                    "runner through '%s', and only one process may at a time (their "
+                    "acknowledgements and benchmark windows would mix): process %ld runs its "
+                    "benchmarks without the runner and writes no CodSpeed results",
+                    ctl_path, (long)getpid());
+    if (!atomic_exchange(&runner_taken, true))
+        fprintf(stderr, "ompbench: warning: %s\n", local.text);
+    if (err)
+        *err = local;
+    return OMPB_ENOTSUP;
+}
+
+/* Under transport_lock. Shares the process's claim on this FIFO, or takes
+ * a new one; OMPB_ENOTSUP when another process holds it. */
+static int claim_runner(ompb__transport *t, const char *ctl_path, ompb_error *err)
+{
+    struct stat st;
+    if (fstat(t->ctl, &st) != 0)
+        return io_failed(err, "fstat of the ctl pipe", errno);
+    int i = find_claim(&st);
+    if (i >= 0) {
+        claims[i].users++;
+        t->claim = i;
+        return 0;
+    }
+    for (i = 0; i < MAX_CLAIMS && claims[i].users; i++)
+        continue;
+    if (i == MAX_CLAIMS)
+        return 0; /* a fifth runner at once: talked to without a claim */
+    int fd = above_stdio(open(ctl_path, O_RDWR | O_NONBLOCK | O_CLOEXEC));
+    if (fd < 0)
+        return io_failed(err, "cannot open the ctl pipe to claim it", errno);
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        return e == EWOULDBLOCK ? taken(ctl_path, err) : io_failed(err, "flock", e);
+    }
+    claims[i] = (claim){st.st_dev, st.st_ino, fd, 1};
+    t->claim = i;
+    return 0;
+}
+
+static void release_claim(ompb__transport *t)
+{
+    if (t->claim < 0 || t->owner != getpid())
+        return;
+    pthread_mutex_lock(&transport_lock);
+    if (claims[t->claim].users && --claims[t->claim].users == 0)
+        close(claims[t->claim].fd);
+    pthread_mutex_unlock(&transport_lock);
+    t->claim = -1;
+}
+
 int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout_ms,
                          ompb__transport **out, ompb_error *err)
 {
@@ -417,17 +511,23 @@ int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout
     t->timeout_ms = timeout_ms > 0 ? timeout_ms : OMPB__TIMEOUT_DEFAULT_MS;
     t->owner = getpid();
     t->ack = -1;
+    t->claim = -1;
     int rc = open_fifo(ctl_path, &t->ctl, err);
     if (rc == 0)
         rc = open_fifo(ack_path, &t->ack, err);
+    /* Under the lock: another transport may be mid-request on this pipe.
+     * Draining comes after the claim: the acks may be another process's. */
+    if (rc == 0) {
+        pthread_mutex_lock(&transport_lock);
+        rc = claim_runner(t, ctl_path, err);
+        if (rc == 0)
+            drain(t->ack);
+        pthread_mutex_unlock(&transport_lock);
+    }
     if (rc) {
         ompb__transport_close(t);
         return rc;
     }
-    /* Under the lock: another transport may be mid-request on this pipe. */
-    pthread_mutex_lock(&transport_lock);
-    drain(t->ack);
-    pthread_mutex_unlock(&transport_lock);
     *out = t;
     return 0;
 }
@@ -436,6 +536,7 @@ void ompb__transport_close(ompb__transport *t)
 {
     if (!t)
         return;
+    release_claim(t);
     if (t->ctl >= 0)
         close(t->ctl);
     if (t->ack >= 0)
@@ -511,6 +612,11 @@ int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n
     return rc ? fail(rc, &local, err) : 0;
 }
 
+bool ompb__transport_runner_taken(void)
+{
+    return atomic_load(&runner_taken);
+}
+
 bool ompb__transport_disabled(void)
 {
     return atomic_load_explicit(&transport_dead, memory_order_relaxed);
@@ -526,6 +632,7 @@ void ompb__transport_disable(const char *why)
 void ompb__transport_revive(void)
 {
     atomic_store(&transport_dead, false);
+    atomic_store(&runner_taken, false);
 }
 
 void ompb__transport_fds(const ompb__transport *t, int *ctl, int *ack)
