@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "constants.h"
 #include "error.h"
+#include "filter.h"
 #include "pin.h"
 #include "report/report.h"
 
@@ -129,14 +130,8 @@ static int opt_filter(ompb__config *cfg, const char *opt, const char *value, omp
         regfree(&cfg->filter);
         cfg->has_filter = false;
     }
-    int rc = regcomp(&cfg->filter, value, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, &cfg->filter, why, sizeof why);
-        return ompb__error_set(err, OMPB_EINVAL,
-                               "%s: invalid regular expression '%s': %s (accepted: POSIX extended regex)",
-                               opt, value, why);
-    }
+    if (ompb__filter_compile(&cfg->filter, value, opt, err) != 0)
+        return OMPB_EINVAL;
     cfg->has_filter = true;
     cfg->filter_text = value;
     return 0;

@@ -30,6 +30,18 @@ expect_usage_error "'0'" X=1 -- --threads 0
 expect_usage_error "'abc'" X=1 -- --threads abc
 expect_usage_error "'-3'" OMP_NUM_THREADS=-3 --
 expect_usage_error "'fib('" X=1 -- --filter 'fib('
+expect_usage_error "back-reference" X=1 -- --filter '(fib)\1'
+# The pattern of issue 14, for which glibc's regcomp grows past 19 GB:
+# refused before regcomp runs. The address-space limit keeps a regression
+# to a quick failure (not under sanitizers, which reserve more up front).
+if [ -z "${OMPB_SANITIZE_FLAGS:-}" ]; then
+  (
+    ulimit -S -v 2000000
+    expect_usage_error "too large to compile" X=1 -- --filter '((((a{1,100}){1,100}){1,100}){1,100})'
+    expect_usage_error "too large to compile" X=1 -- --filter '.{0,20000}'
+    exit $fail
+  ) || fail=1
+fi
 expect_usage_error "'zzz_nothing'" X=1 -- --filter zzz_nothing
 expect_usage_error "'nope[1]'" X=1 -- --exact 'nope[1]'
 expect_usage_error "'yaml'" X=1 -- --format yaml
