@@ -25,6 +25,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "parse.h"
 
 /* Longest reply we accept (IntegrationModeResponse has 8 payload bytes);
  * anything longer is garbage on the ack pipe. */
@@ -384,12 +385,18 @@ const char *ompb__transport_ack_path(void)
 
 int ompb__transport_timeout_ms(void)
 {
+    static atomic_bool warned;
     const char *v = getenv(OMPB__TIMEOUT_ENV);
-    char *end;
-    long ms = v ? strtol(v, &end, 10) : 0;
-    if (!v || end == v || *end != '\0' || ms <= 0 || ms > INT_MAX / 2)
+    uint64_t ms;
+    if (!v)
         return OMPB__TIMEOUT_DEFAULT_MS;
-    return (int)ms;
+    if (ompb__parse_uint(v, 1, OMPB__HOOKS_TIMEOUT_MAX_MS, &ms) == 0)
+        return (int)ms;
+    if (!atomic_exchange(&warned, true))
+        fprintf(stderr, "ompbench: warning: %s: invalid value '%s' (accepted: an integer number "
+                "of milliseconds from 1 to %d); using %d\n", OMPB__TIMEOUT_ENV, v,
+                OMPB__HOOKS_TIMEOUT_MAX_MS, OMPB__TIMEOUT_DEFAULT_MS);
+    return OMPB__TIMEOUT_DEFAULT_MS;
 }
 
 static bool is_fifo(const char *path)

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "constants.h"
 #include "hooks/codec.h"
 
 typedef struct ompb__transport ompb__transport;
@@ -43,14 +44,16 @@ typedef struct ompb__transport ompb__transport;
 #define OMPB__ACK_FIFO_DEFAULT "/tmp/runner.ack.fifo"
 #define OMPB__CTL_FIFO_ENV "OMPB_RUNNER_CTL_FIFO"
 #define OMPB__ACK_FIFO_ENV "OMPB_RUNNER_ACK_FIFO"
-#define OMPB__TIMEOUT_ENV "OMPB_HOOKS_TIMEOUT_MS"
-#define OMPB__TIMEOUT_DEFAULT_MS 1000
+#define OMPB__TIMEOUT_ENV OMPB__HOOKS_TIMEOUT_ENV
+#define OMPB__TIMEOUT_DEFAULT_MS OMPB__HOOKS_TIMEOUT_DEFAULT_MS
 
 /* Pipe paths from the environment, else the defaults. Static or environment
  * strings; never freed. */
 const char *ompb__transport_ctl_path(void);
 const char *ompb__transport_ack_path(void);
-/* OMPB_HOOKS_TIMEOUT_MS when it is a positive integer, else 1000. */
+/* OMPB_HOOKS_TIMEOUT_MS when it is an integer from 1 to
+ * OMPB__HOOKS_TIMEOUT_MAX_MS (digits only), else 1000; any other value is
+ * named in one warning per process (the command line refuses it first). */
 int ompb__transport_timeout_ms(void);
 
 /* True when both paths name existing FIFOs (cheap: two stat calls). */
