@@ -927,6 +927,65 @@ static void test_collector_feed_bad_frames(void)
 
 /* Out of memory for the second frame's reply: the first frame is handled
  * once, the second is kept and handled by the next feed, once. */
+/* An empty first feed: nothing held yet (c->in is NULL), nothing to do. In
+ * the sanitizer build, NULL + 0 there stops the test. */
+static void test_collector_feed_empty_first(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    uint8_t none[1];
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, none, 0), 0);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, NULL, 0), 0);
+    CU_ASSERT_EQUAL(ompb__collector_frames(c), 0);
+    ompb__collector_finish(c, false);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    ompb__collector_free(c);
+}
+
+/* The stream ends inside a frame: the runner would wait for the rest. */
+static void test_collector_truncated_trailing_frame(void)
+{
+    uint8_t start[8] = {4, 0, 0, 0, OMPB__CMD_START_BENCHMARK, 0, 0, 0};
+    for (size_t keep = 1; keep < sizeof start; keep++) {
+        ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+        CU_ASSERT_EQUAL(ompb__collector_feed(c, start, keep), 0);
+        ompb__collector_finish(c, false);
+        CU_ASSERT(has_violation(c, "the stream ends inside frame 1"));
+        ompb__collector_free(c);
+    }
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, start, sizeof start), 0);
+    ompb__collector_finish(c, false);
+    CU_ASSERT_FALSE(has_violation(c, "the stream ends inside"));
+    ompb__collector_free(c);
+}
+
+/* URIs, names and violation texts come from the integration: printed with
+ * their control characters escaped. */
+static void test_collector_print_escapes_controls(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    ompb__cmd reply, cmds[] = {
+        ompb__cmd_set_version(2), ompb__cmd_set_integration("evil\x1b[2J", "1\a"),
+        ompb__cmd_simple(OMPB__CMD_START_BENCHMARK), ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK),
+        ompb__cmd_current_benchmark(1, "x.c::\x1b[31mred\r"),
+        ompb__cmd_current_benchmark(1, "x.c::\x1b]0;title\x07")};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        ompb__collector_handle(c, &cmds[i], ompb__now_ns(), &reply);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    ompb__collector_print(c, out);
+    fclose(out);
+    CU_ASSERT_PTR_NULL(strchr(text, 0x1b));
+    CU_ASSERT_PTR_NULL(strchr(text, '\r'));
+    CU_ASSERT_PTR_NULL(strchr(text, '\a'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "x.c::\\x1b[31mred\\x0d"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "evil\\x1b[2J 1\\x07"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\\x1b]0;title\\x07"));   /* in a violation */
+    free(text);
+    ompb__collector_free(c);
+}
+
 static void test_collector_feed_out_of_memory(void)
 {
     const step pings[] = {{ompb__cmd_simple(OMPB__CMD_PING_PERF), 0},
@@ -1358,6 +1417,9 @@ static const ompb_test_case cases[] = {
     {"collector_feed_bytewise", test_collector_feed_bytewise},
     {"collector_feed_bad_frames", test_collector_feed_bad_frames},
     {"collector_feed_out_of_memory", test_collector_feed_out_of_memory},
+    {"collector_feed_empty_first", test_collector_feed_empty_first},
+    {"collector_truncated_trailing_frame", test_collector_truncated_trailing_frame},
+    {"collector_print_escapes_controls", test_collector_print_escapes_controls},
     {"collector_dumps", test_collector_dumps},
     {"collector_dumps_per_process", test_collector_dumps_per_process},
     {"codspeed_results_file", test_codspeed_results_file},

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "utf8.h"
 
 #define MIN_NAME_WIDTH 24
 
@@ -26,12 +27,25 @@ static void format_rate(double per_second, const char *unit, char *buf, size_t l
     snprintf(buf, len, "%.4g %s%s%s/s", v, prefixes[p], p && base == 1024.0 ? "i" : "", unit);
 }
 
+/* Names come from the benchmark's code: control characters in them are
+ * shown escaped, never sent to the terminal. */
+#define SHOWN_NAME_MAX (4 * OMPB__NAME_MAX)
+
+static int shown_name(const ompb__record *rec, char *buf)
+{
+    return (int)ompb__utf8_escape_controls(rec->inst->name, buf, SHOWN_NAME_MAX);
+}
+
 static void print_row(FILE *out, int width, const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
     const ompb__stats *st = &res->stats;
+    char name[SHOWN_NAME_MAX];
+    shown_name(rec, name);
     if (rec->failed) {
-        fprintf(out, "%-*s %3d  FAILED: %s\n", width, rec->inst->name, rec->threads, rec->error);
+        char error[4 * sizeof rec->error];
+        ompb__utf8_escape_controls(rec->error, error, sizeof error);
+        fprintf(out, "%-*s %3d  FAILED: %s\n", width, name, rec->threads, error);
         return;
     }
     char med[32], mean[32], mn[32], mx[32], iters[48], rate[40] = "";
@@ -46,7 +60,7 @@ static void print_row(FILE *out, int width, const ompb__result *res)
         format_rate(res->items_per_second, "items", rate, sizeof rate);
     double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
     fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6.2f  %s\n", width,
-            rec->inst->name, rec->threads, med, mean, rel, mn, mx, iters, res->mean_imbalance, rate);
+            name, rec->threads, med, mean, rel, mn, mx, iters, res->mean_imbalance, rate);
 }
 
 static int write_console(FILE *out, const ompb__report *rep)
@@ -55,7 +69,8 @@ static int write_console(FILE *out, const ompb__report *rep)
     size_t n = rep->n;
     int width = MIN_NAME_WIDTH;
     for (size_t i = 0; i < n; i++) {
-        int len = (int)strlen(res[i].rec.inst->name);
+        char name[SHOWN_NAME_MAX];
+        int len = shown_name(&res[i].rec, name);
         width = len > width ? len : width;
     }
     if (rep->ctx)
