@@ -223,6 +223,7 @@ int ompb_main(int argc, char **argv)
     r.ctx = ompb__context_new(&r.cfg.pin, r.cfg.default_threads, r.argv0);
     ompb__context_set_topology(r.ctx, r.topo);
     int failures = run_all(&r);
+    ompb__outfile_c_locale(); /* bodies may have called setlocale() */
     status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
     if (failures < 0) {
         fprintf(stderr, "%s: out of memory\n", r.argv0);
