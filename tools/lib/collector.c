@@ -436,6 +436,8 @@ const uint8_t *ompb__collector_replies(const ompb__collector *c, size_t *len)
 void ompb__collector_consume(ompb__collector *c, size_t n)
 {
     n = n < c->out_len ? n : c->out_len;
+    if (n == 0)
+        return; /* c->out may be NULL: no NULL + 0 */
     memmove(c->out, c->out + n, c->out_len - n);
     c->out_len -= n;
 }

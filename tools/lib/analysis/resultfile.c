@@ -41,6 +41,8 @@ typedef struct entry_ref {
 static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The message is one line: jansson's error text quotes the input, which
+ * may hold newlines and terminal escapes; they become '?'. */
 static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
 {
     char what[OMPB_ERROR_TEXT_MAX];
@@ -48,6 +50,9 @@ static int failf(ompb_error *err, int code, const char *label, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    for (char *p = what; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     return ompb__error_set(err, code, "%s: %s", label, what);
 }
 
