@@ -385,7 +385,8 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --format FMT         %s (default: %s)\n"
             "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
             "  --help, --version\n"
-            "Durations: a number with unit ns, us, ms, s or m (500ms, 2s).\n"
+            "Durations: a number and a unit, ns, us, ms, s or m (500ms, 2s; the unit is\n"
+            "required).\n"
             "Exit status: 0 ok, 1 a benchmark failed, 2 bad option or input.\n",
             argv0, OMPB__DEFAULT_SAMPLE_COUNT, ompb__reporter_names(),
             ompb__reporter_default()->name);
