@@ -4,8 +4,8 @@
 # number of instance names (docs/performance.md, "Name matching").
 # Generates Google Benchmark JSON files of N names (N/2 benchmarks at two
 # thread counts; HEAD's times 3% above BASE's), then times
-#   ompbench compare BASE HEAD --output /dev/null     (console report)
-#   ompbench scaling BASE --output /dev/null
+#   ompbench compare BASE HEAD --output FILE     (console report)
+#   ompbench scaling BASE --output FILE
 # as the median of 3 runs, for N = 10000 and 100000. The bar: 100k names
 # in under 2 s, and t(100k) / t(10k) at most 15 (10 is linear; the
 # quadratic matching before gave about 90).
@@ -56,8 +56,10 @@ declare -A cmp scal
 for n in "${sizes[@]}"; do
   make_file "$n" 1.00 "$tmp/base_$n.json"
   make_file "$n" 1.03 "$tmp/head_$n.json"
-  cmp[$n]=$(seconds "$tool" compare --output /dev/null "$tmp/base_$n.json" "$tmp/head_$n.json")
-  scal[$n]=$(seconds "$tool" scaling --output /dev/null "$tmp/base_$n.json")
+  # A file in the temporary directory, never a device: builds from before
+  # issue 14 replace an --output device node with a regular file.
+  cmp[$n]=$(seconds "$tool" compare --output "$tmp/report.txt" "$tmp/base_$n.json" "$tmp/head_$n.json")
+  scal[$n]=$(seconds "$tool" scaling --output "$tmp/report.txt" "$tmp/base_$n.json")
   printf '%8d  %12s  %12s\n' "$n" "${cmp[$n]}" "${scal[$n]}"
 done
 lo=${sizes[0]} hi=${sizes[1]}
