@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -225,6 +227,22 @@ static void test_descriptors_above_stdio(void)
     CU_ASSERT(fd > STDERR_FILENO);
 }
 
+/* A Unix socket cannot be opened by name: an error that says so. */
+static void test_socket_refused(void)
+{
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    ompb_error err = {0};
+    in_dir(addr.sun_path, sizeof addr.sun_path, "sock");
+    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    CU_ASSERT_FATAL(s >= 0);
+    CU_ASSERT_EQUAL_FATAL(bind(s, (struct sockaddr *)&addr, sizeof addr), 0);
+    CU_ASSERT_EQUAL(write_through(addr.sun_path, "x", &err), OMPB_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "it is a socket"));
+    struct stat st;
+    CU_ASSERT(lstat(addr.sun_path, &st) == 0 && S_ISSOCK(st.st_mode));   /* left as it was */
+    close(s);
+}
+
 static void test_errors_name_the_path(void)
 {
     char path[128];
@@ -254,6 +272,7 @@ IN_DIR(test_long_name)
 IN_DIR(test_unwritable_file_refused)
 IN_DIR(test_fifo_written_directly)
 IN_DIR(test_descriptors_above_stdio)
+IN_DIR(test_socket_refused)
 IN_DIR(test_errors_name_the_path)
 
 static const ompb_test_case cases[] = {
@@ -264,6 +283,7 @@ static const ompb_test_case cases[] = {
     {"fifo_written_directly", test_fifo_written_directly_in_dir},
     {"descriptor_aliases", test_descriptor_aliases},
     {"descriptors_above_stdio", test_descriptors_above_stdio_in_dir},
+    {"socket_refused", test_socket_refused_in_dir},
     {"errors_name_the_path", test_errors_name_the_path_in_dir},
     {NULL, NULL},
 };
