@@ -34,10 +34,12 @@ test-asan:
 	  OMPB_TEST_TIMEOUT_MULTIPLIER=4 ctest --output-on-failure -j 2 -LE no-sanitize
 
 # clang builds everything, tests included, warning-free; the tests run in
-# the two gcc builds above.
+# the two gcc builds above, except the libFuzzer targets (fuzz/), which
+# need clang: a bounded run of each here.
 test-clang:
 	CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DOMPB_WERROR=ON
 	cmake --build $(BUILD)-clang -j $(JOBS)
+	cd $(BUILD)-clang && ctest --output-on-failure -L fuzz
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang

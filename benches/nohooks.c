@@ -37,3 +37,8 @@ bool ompb__instrument_runner_walltime(void)
 {
     return false;
 }
+
+bool ompb__instrument_runner_taken(void)
+{
+    return false;
+}

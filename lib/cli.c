@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -19,6 +20,8 @@
 #include "clock.h"
 #include "constants.h"
 #include "error.h"
+#include "filter.h"
+#include "parse.h"
 #include "pin.h"
 #include "report/report.h"
 
@@ -32,28 +35,19 @@ typedef struct option_def {
     int (*apply)(ompb__config *cfg, const char *opt, const char *value, ompb_error *err);
 } option_def;
 
+/* Digits only: no blanks, no sign, no hex (lib/parse.h). */
 static int parse_positive_int(const char *text, long max, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end || errno || v < 1 || v > max)
+    uint64_t v;
+    if (ompb__parse_uint(text, 1, (uint64_t)max, &v) != 0)
         return OMPB_EINVAL;
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 
 static int parse_u64(const char *text, uint64_t max, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    if (text[0] == '-' || text[0] == '+')
-        return OMPB_EINVAL;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || *end || errno || v == 0 || v > max)
-        return OMPB_EINVAL;
-    *out = v;
-    return 0;
+    return ompb__parse_uint(text, 1, max, out);
 }
 
 /* A..B: powers of two strictly between, plus both ends. */
@@ -129,14 +123,8 @@ static int opt_filter(ompb__config *cfg, const char *opt, const char *value, omp
         regfree(&cfg->filter);
         cfg->has_filter = false;
     }
-    int rc = regcomp(&cfg->filter, value, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, &cfg->filter, why, sizeof why);
-        return ompb__error_set(err, OMPB_EINVAL,
-                               "%s: invalid regular expression '%s': %s (accepted: POSIX extended regex)",
-                               opt, value, why);
-    }
+    if (ompb__filter_compile(&cfg->filter, value, opt, err) != 0)
+        return OMPB_EINVAL;
     cfg->has_filter = true;
     cfg->filter_text = value;
     return 0;
@@ -223,7 +211,7 @@ static int opt_duration(ompb__config *cfg, const char *opt, const char *value, o
                                                       : &cfg->max_time_ns;
     if (ompb__parse_duration(value, &ns) != 0 || (ns == 0 && dst == &cfg->max_time_ns))
         return ompb__error_set(err, OMPB_EINVAL,
-                               "%s: invalid duration '%s' (accepted: a number with unit ns, us, ms, s or m, e.g. 500ms, 2s%s)",
+                               "%s: invalid duration '%s' (accepted: a number with unit ns, us, ms, s or m, e.g. 500ms, 2s, or 0%s)",
                                opt, value, dst == &cfg->max_time_ns ? "; above zero" : "");
     *dst = ns;
     return 0;
@@ -304,28 +292,77 @@ static const option_def *find_option(const char *arg, size_t name_len)
     return NULL;
 }
 
-/* OMP_NUM_THREADS may be a nesting list ("4,2"): the first level is ours. */
+/* One element of OMP_NUM_THREADS as libgomp reads it (checked against
+ * libgomp 12 on Debian 12): blanks, an optional '+', decimal digits, a
+ * value above zero that fits an unsigned long, blanks. Returns the end. */
+static const char *omp_threads_element(const char *p, uint64_t *v)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    p += *p == '+';
+    const char *digits = p;
+    *v = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (*v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return NULL;
+        *v = *v * 10 + (uint64_t)(*p - '0');
+    }
+    if (p == digits || *v == 0)
+        return NULL;
+    while (isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+/* OMP_NUM_THREADS is a nesting list ("4" or "4,2"): the first level is
+ * ours. What libgomp refuses ("4 junk", "2,abc", "4,", "", "0x4") we
+ * refuse too, rather than run at a width libgomp itself ignored. */
 static int default_threads_from_env(ompb__config *cfg, ompb_error *err)
 {
-    const char *env = getenv("OMP_NUM_THREADS");
-    if (!env || !*env) {
+    const char *env = getenv("OMP_NUM_THREADS"), *p = env;
+    uint64_t first = 0, v;
+    if (!env) {
         cfg->default_threads = omp_get_max_threads();
         return 0;
     }
-    char first[32];
-    size_t skip = strspn(env, " \t");
-    size_t len = strcspn(env + skip, ", \t");
-    long v;
-    if (len >= sizeof first)
-        len = sizeof first - 1;
-    memcpy(first, env + skip, len);
-    first[len] = '\0';
-    if (parse_positive_int(first, OMPB__MAX_THREADS, &v) != 0)
+    while ((p = omp_threads_element(p, &v)) != NULL) {
+        first = first ? first : v;
+        if (*p != ',')
+            break;
+        p++;
+    }
+    if (!p || *p || first > OMPB__MAX_THREADS)
         return ompb__error_set(err, OMPB_EINVAL,
                                "OMP_NUM_THREADS: invalid value '%s' (accepted: a positive integer up to %d, "
                                "optionally followed by ,N for nested levels)",
                                env, OMPB__MAX_THREADS);
-    cfg->default_threads = (int)v;
+    cfg->default_threads = (int)first;
+    return 0;
+}
+
+/* OMPB_HOOKS_TIMEOUT_MS is read by the hooks when they connect; a typo
+ * there would silently mean the default, so the command line checks it. */
+static int hooks_timeout_from_env(ompb_error *err)
+{
+    const char *env = getenv(OMPB__HOOKS_TIMEOUT_ENV);
+    uint64_t ms;
+    if (!env || ompb__parse_uint(env, 1, OMPB__HOOKS_TIMEOUT_MAX_MS, &ms) == 0)
+        return 0;
+    return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer "
+                           "number of milliseconds from 1 to %d)", OMPB__HOOKS_TIMEOUT_ENV, env,
+                           OMPB__HOOKS_TIMEOUT_MAX_MS);
+}
+
+/* --list and --show-plan print to standard output: an --output that
+ * would be ignored is refused instead. */
+static int check_combinations(const ompb__config *cfg, ompb_error *err)
+{
+    if (cfg->output && (cfg->list || cfg->show_plan))
+        return ompb__error_set(err, OMPB_EINVAL, "--output: not used with %s, which prints to "
+                               "standard output (accepted: --output with a run; redirect the "
+                               "output of %s instead, e.g. > FILE)",
+                               cfg->list ? "--list" : "--show-plan",
+                               cfg->list ? "--list" : "--show-plan");
     return 0;
 }
 
@@ -386,8 +423,10 @@ int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err
             return OMPB_EINVAL;
         }
     }
-    if (check_repetitions(cfg, err) != 0 ||
-        (!cfg->help && !cfg->version && default_threads_from_env(cfg, err) != 0)) {
+    if (cfg->help || cfg->version)
+        return 0;
+    if (check_repetitions(cfg, err) != 0 || default_threads_from_env(cfg, err) != 0
+        || hooks_timeout_from_env(err) != 0 || check_combinations(cfg, err) != 0) {
         ompb__config_release(cfg);
         return OMPB_EINVAL;
     }
@@ -438,7 +477,8 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --format FMT         %s (default: %s)\n"
             "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
             "  --help, --version\n"
-            "Durations: a number with unit ns, us, ms, s or m (500ms, 2s).\n"
+            "Durations: a number and a unit, ns, us, ms, s or m (500ms, 2s; the unit is\n"
+            "required).\n"
             "Exit status: 0 ok, 1 a benchmark failed, 2 bad option or input.\n",
             argv0, OMPB__DEFAULT_SAMPLE_COUNT, ompb__reporter_names(),
             ompb__reporter_default()->name);

@@ -301,7 +301,7 @@ static int write_report(run *r, const ompb__report *report, ompb_error *err)
     }
     if (r->cfg.output)
         return ompb__outfile_commit(&r->out, err);
-    return fflush(stdout) == 0 ? 0 : ompb__error_set(err, OMPB_EIO, "cannot write standard output");
+    return ompb__outfile_flush_stdout(err);
 }
 
 static void run_free(run *r)
@@ -398,6 +398,7 @@ static int measure_and_report(run *r, ompb_error *err)
     bool parent = r->processes > 1 && !r->cfg.child;
     int failures = parent ? run_processes(r, err)
                           : run_share(r, r->cfg.child ? r->cfg.child_index : 0);
+    ompb__outfile_c_locale(); /* bodies may have called setlocale() */
     if (failures < 0) {
         fprintf(stderr, "%s: %s\n", r->argv0, failures == OMPB_EIO ? err->text : "out of memory");
         return failures == OMPB_EIO ? OMPB_EXIT_USAGE : OMPB_EXIT_FAILED;
@@ -437,6 +438,8 @@ int ompb_main(int argc, char **argv)
     ompb_error err = {0};
     int status = prepare(&r, argc, argv, &err);
     if (status >= 0) {
+        if (status == OMPB_EXIT_OK && ompb__outfile_flush_stdout(&err) != 0)
+            status = usage_error(&r, &err);
         run_free(&r);
         return status;
     }

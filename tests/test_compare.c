@@ -1435,6 +1435,19 @@ static void test_format_ns(void)
     CU_ASSERT_EQUAL(ompb__unit_ns("fortnights"), 0.0);
 }
 
+/* Found by fuzz/fuzz_resultfile: jansson's error text quotes the input,
+ * raw newline and escapes included; the message must stay one line. */
+static void test_load_error_is_one_line(void)
+{
+    ompb__resultfile rf;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(ompb__resultfile_parse("{\"benchmarks\": [{\"name\": \"\\u00\n\x1b[2J\"}]}",
+                                           "esc.json", &rf, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "esc.json: not valid JSON"));
+    CU_ASSERT_PTR_NULL(strchr(err.text, '\n'));
+    CU_ASSERT_PTR_NULL(strchr(err.text, 0x1b));
+}
+
 static const ompb_test_case cases[] = {
     {"t_cdf", test_t_cdf},
     {"t_quantile", test_t_quantile},
@@ -1477,6 +1490,7 @@ static const ompb_test_case cases[] = {
     {"report_escaping", test_report_escaping},
     {"text_escaping", test_text_escaping},
     {"format_ns", test_format_ns},
+    {"load_error_is_one_line", test_load_error_is_one_line},
     {NULL, NULL},
 };
 

@@ -9,6 +9,7 @@
  */
 #include "analysis/compare.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -169,8 +170,9 @@ static int write_report(const compare_args *a, const ompb__comparison *cmp)
         return 2;
     }
     if (ompb__compare_print(of.fp, cmp, a->format)) {
+        int e = errno;
         ompb__outfile_abort(&of);
-        fprintf(stderr, OMPB__TOOL ": %s: cannot write the report\n", a->output);
+        fprintf(stderr, OMPB__TOOL ": cannot write '%s': %s\n", a->output, strerror(e));
         return 2;
     }
     if (ompb__outfile_commit(&of, &err)) {

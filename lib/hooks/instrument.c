@@ -139,6 +139,11 @@ bool ompb__instrument_runner_walltime(void)
     return mode == OMPB__MODE_WALLTIME && ompb__hooks_runner_mode(hooks) == OMPB__RUNNER_PERF;
 }
 
+bool ompb__instrument_runner_taken(void)
+{
+    return ompb__transport_runner_taken();
+}
+
 void ompb__instrument_reset(void)
 {
     ompb_hooks_free(hooks);

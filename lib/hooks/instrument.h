@@ -49,5 +49,9 @@ void ompb__instrument_window_close(const ompb__instance *inst);
 /* True when a runner answered GetIntegrationMode with Perf (walltime), so
  * the walltime results file is expected (lib/report/codspeed.c). */
 bool ompb__instrument_runner_walltime(void);
+/* True when another process held the runner (lib/hooks/transport.h): this
+ * process sent nothing, so it must write no CodSpeed results either; the
+ * runner would find entries without benchmark windows. */
+bool ompb__instrument_runner_taken(void);
 
 #endif

@@ -31,7 +31,7 @@
 static const char *profile_folder(void)
 {
     const char *dir = getenv(PROFILE_ENV), *mode = getenv(MODE_ENV);
-    if (!dir || !*dir)
+    if (!dir || !*dir || ompb__instrument_runner_taken())
         return NULL;
     if ((mode && strcmp(mode, "walltime") == 0) || ompb__instrument_runner_walltime())
         return dir;

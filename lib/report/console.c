@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "utf8.h"
 
 #define MIN_NAME_WIDTH 24
 
@@ -37,13 +38,35 @@ static void print_rate(char *rate, size_t len, double bytes, double items)
         format_rate(items, "items", rate, len);
 }
 
+/* Names come from the benchmark's code: control characters in them are
+ * shown escaped, never sent to the terminal. */
+#define SHOWN_NAME_MAX (4 * OMPB__NAME_MAX)
+
+static int shown_name(const ompb__record *rec, char *buf)
+{
+    return (int)ompb__utf8_escape_controls(rec->inst->name, buf, SHOWN_NAME_MAX);
+}
+
+/* A caller team's threads are the code's: the harness has no imbalance. */
+static void format_imbalance(double imbalance, char *buf, size_t len)
+{
+    if (isnan(imbalance))
+        snprintf(buf, len, "     -");
+    else
+        snprintf(buf, len, "%6.2f", imbalance);
+}
+
 /* One repetition: the spread column is the rounds' stdev / mean. */
 static void print_row(FILE *out, int width, const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
     const ompb__stats *st = &res->stats;
+    char name[SHOWN_NAME_MAX];
+    shown_name(rec, name);
     if (rec->failed) {
-        fprintf(out, "%-*s %3d  FAILED: %s\n", width, rec->inst->name, rec->threads, rec->error);
+        char error[4 * sizeof rec->error];
+        ompb__utf8_escape_controls(rec->error, error, sizeof error);
+        fprintf(out, "%-*s %3d  FAILED: %s\n", width, name, rec->threads, error);
         return;
     }
     char med[32], mean[32], mn[32], mx[32], iters[48], rate[40] = "";
@@ -54,12 +77,10 @@ static void print_row(FILE *out, int width, const ompb__result *res)
     snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
     print_rate(rate, sizeof rate, res->bytes_per_second, res->items_per_second);
     double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
-    /* A caller team's threads are the code's: the harness has no imbalance. */
-    char imbal[16] = "     -";
-    if (!isnan(res->mean_imbalance))
-        snprintf(imbal, sizeof imbal, "%6.2f", res->mean_imbalance);
+    char imbal[16];
+    format_imbalance(res->mean_imbalance, imbal, sizeof imbal);
     fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %s\n", width,
-            rec->inst->name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate);
+            name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate);
 }
 
 /* "5 x 20 x 1000": repetitions x rounds each x iterations per round; "~"
@@ -81,13 +102,16 @@ static void rep_counts(const ompb__instance_result *ir, char *buf, size_t len)
  * over every round. */
 static void print_instance(FILE *out, int width, const ompb__instance_result *ir)
 {
+    char name[SHOWN_NAME_MAX];
+    ompb__utf8_escape_controls(ir->inst->name, name, SHOWN_NAME_MAX);
     if (ir->failure) {
-        fprintf(out, "%-*s %3d  FAILED (repetition %u): %s\n", width, ir->inst->name,
-                ir->failure->rec.threads, ir->failure->rec.sampling.repetition + 1,
-                ir->failure->rec.error);
+        char error[4 * sizeof ir->failure->rec.error];
+        ompb__utf8_escape_controls(ir->failure->rec.error, error, sizeof error);
+        fprintf(out, "%-*s %3d  FAILED (repetition %u): %s\n", width, name,
+                ir->failure->rec.threads, ir->failure->rec.sampling.repetition + 1, error);
         return;
     }
-    char med[32], mean[32], mn[32], mx[32], counts[64], spread[16], rate[40] = "";
+    char med[32], mean[32], mn[32], mx[32], counts[64], spread[16], imbal[16], rate[40] = "";
     ompb__format_duration(ir->median_ns, med, sizeof med);
     ompb__format_duration(ir->pooled.mean, mean, sizeof mean);
     ompb__format_duration(ir->pooled.min, mn, sizeof mn);
@@ -98,8 +122,9 @@ static void print_instance(FILE *out, int width, const ompb__instance_result *ir
     else
         snprintf(spread, sizeof spread, "±%5.1f%%", 100.0 * ir->rep_cv);
     print_rate(rate, sizeof rate, ir->bytes_per_second, ir->items_per_second);
-    fprintf(out, "%-*s %3d %11s %s %11s %11s %11s %20s %6.2f  %s\n", width, ir->inst->name,
-            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, ir->mean_imbalance, rate);
+    format_imbalance(ir->mean_imbalance, imbal, sizeof imbal);
+    fprintf(out, "%-*s %3d %11s %s %11s %11s %11s %20s %6s  %s\n", width, name,
+            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate);
 }
 
 static bool repeated(const ompb__report *rep)
@@ -114,7 +139,9 @@ static int render_console(FILE *out, const ompb__report *rep)
 {
     int width = MIN_NAME_WIDTH;
     for (size_t i = 0; i < rep->n_instances; i++) {
-        int len = (int)strlen(rep->instances[i].inst->name);
+        char name[SHOWN_NAME_MAX];
+        int len = (int)ompb__utf8_escape_controls(rep->instances[i].inst->name, name,
+                                                  SHOWN_NAME_MAX);
         width = len > width ? len : width;
     }
     if (rep->ctx)

@@ -88,8 +88,9 @@ void ompb__collector_consume(ompb__collector *c, size_t n);
 int ompb__collector_serve(ompb__collector *c, int ctl_fd, int ack_fd, int stop_fd,
                           const atomic_bool *stop);
 
-/* End of the stream: an open or unnamed window is a violation. With
- * expect_frames, receiving no frame at all is one too. */
+/* End of the stream: an open or unnamed window is a violation, and so are
+ * bytes of a frame that never arrived whole. With expect_frames, receiving
+ * no frame at all is one too. */
 void ompb__collector_finish(ompb__collector *c, bool expect_frames);
 
 /* Checks a walltime results file ($CODSPEED_PROFILE_FOLDER/results/<pid>.json)

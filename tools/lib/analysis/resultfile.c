@@ -41,6 +41,8 @@ typedef struct entry_ref {
 static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The message is one line: jansson's error text quotes the input, which
+ * may hold newlines and terminal escapes; they become '?'. */
 static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
 {
     char what[OMPB_ERROR_TEXT_MAX];
@@ -48,6 +50,9 @@ static int failf(ompb_error *err, int code, const char *label, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    for (char *p = what; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     return ompb__error_set(err, code, "%s: %s", label, what);
 }
 
@@ -367,7 +372,7 @@ static int new_instance(ompb__resultfile *rf, const char *name, ompb__rf_instanc
     if (!((*out)->name = dup_str(name)))
         return OMPB_ENOMEM;
     rf->n++;
-    return 0;
+    return ompb__name_index_put(&rf->index, (*out)->name, rf->n - 1);
 }
 
 /* "iteration" (or absent: files older than run_type) is read, "aggregate"
@@ -686,13 +691,17 @@ void ompb__resultfile_free(ompb__resultfile *rf)
     free(rf->inst);
     free(rf->path);
     json_decref(rf->context);
+    ompb__name_index_free(&rf->index);
     memset(rf, 0, sizeof *rf);
 }
 
 const ompb__rf_instance *ompb__resultfile_find(const ompb__resultfile *rf,
                                                const char *name)
 {
-    for (size_t i = 0; i < rf->n; i++)
+    size_t i;
+    if (rf->index.n == rf->n)   /* every instance read by new_instance is indexed */
+        return ompb__name_index_get(&rf->index, name, &i) ? &rf->inst[i] : NULL;
+    for (i = 0; i < rf->n; i++)
         if (strcmp(rf->inst[i].name, name) == 0)
             return &rf->inst[i];
     return NULL;

@@ -16,6 +16,8 @@
 
 #include <ompbench/error.h>
 
+#include "analysis/nameindex.h"
+
 /* One repetition of an instance: one "run_type": "iteration" entry. */
 typedef struct ompb__rf_rep {
     double value_ns;        /* median per-iteration time of its rounds
@@ -61,6 +63,7 @@ typedef struct ompb__resultfile {
     json_t *context;        /* the "context" object (owned reference) or NULL */
     ompb__rf_instance *inst;/* in file order */
     size_t n, cap;
+    ompb__name_index index; /* inst[i].name -> i, for ompb__resultfile_find */
 } ompb__resultfile;
 
 /*
@@ -81,7 +84,8 @@ int ompb__resultfile_parse(const char *text, const char *label, ompb__resultfile
 
 void ompb__resultfile_free(ompb__resultfile *rf);
 
-/* The instance named name, or NULL. */
+/* The instance named name, or NULL; constant expected time for a loaded
+ * file (a hand-assembled one without an index is searched linearly). */
 const ompb__rf_instance *ompb__resultfile_find(const ompb__resultfile *rf,
                                                const char *name);
 
