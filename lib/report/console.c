@@ -39,7 +39,10 @@ static void print_row(FILE *out, int width, const ompb__result *res)
     ompb__format_duration(st->mean, mean, sizeof mean);
     ompb__format_duration(st->min, mn, sizeof mn);
     ompb__format_duration(st->max, mx, sizeof mx);
-    snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
+    if (rec->region)
+        snprintf(iters, sizeof iters, "%" PRIu64 " inst", rec->region->instances);
+    else
+        snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
     if (res->bytes_per_second > 0)
         format_rate(res->bytes_per_second, "B", rate, sizeof rate);
     else if (res->items_per_second > 0)

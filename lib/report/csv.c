@@ -42,7 +42,8 @@ static int write_csv(FILE *out, const ompb__report *rep)
         put_quoted(out, rec->inst->name);
         fputc(',', out);
         put_quoted(out, rec->inst->uri);
-        fprintf(out, ",%d,%zu,%" PRIu64, rec->threads, rec->rounds, rec->sample_size);
+        fprintf(out, ",%d,%" PRIu64 ",%" PRIu64, rec->threads, ompb__record_measurements(rec),
+                rec->sample_size);
         const double stats[] = {st->median, st->mean, st->stdev, st->min, st->max,
                                 st->q1, st->q3, st->ci_low, st->ci_high};
         for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)
