@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pairing and streaming statistics of application regions. Each thread
+ * appends its begin/end pairs to its lane's ring and publishes a count; the
+ * k-th pair of every lane of a group is instance k. Folding instances into
+ * the entry happens in batches, by whichever thread of the team first sees
+ * a batch complete on every lane and gets the group's reducing flag, so a
+ * team shares the cost and nobody waits.
+ *
+ * Per entry, exact over every instance: count, min, max, total, mean and
+ * variance (Welford), mean start skew, mean imbalance, per-thread mean busy
+ * time, instances with two threads on one PU, PU changes. Kept raw: every
+ * instance up to keep_max, then a uniform sample of keep_max (reservoir
+ * sampling, Vitter's algorithm R, with a per-entry deterministic generator).
+ * Once there are more instances than that, every makespan also goes into a
+ * log-linear histogram (lib/histogram.h), from which quantiles come.
+ */
+#include "region.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ompbench/error.h>
+
+#include "grow.h"
+
+#define CACHE_LINE 64
+
+/* splitmix64: fast, good enough to choose reservoir slots, reproducible. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* ---- entries -------------------------------------------------------------- */
+
+void ompb__region_entry_names(const ompb__region_entry *e, char *name, size_t name_len,
+                              char *uri, size_t uri_len)
+{
+    snprintf(name, name_len, "region:%s[t=%d]", e->region->display, e->threads);
+    snprintf(uri, uri_len, "%s::%s", e->region->file, name);
+}
+
+static size_t keep_max_for(int threads)
+{
+    size_t per = 3 * sizeof(uint64_t) + 2 * sizeof(uint64_t) * (size_t)threads;
+    size_t k = OMPB__REGION_KEPT_BYTES / per;
+    k = k < OMPB__REGION_KEPT_MIN ? OMPB__REGION_KEPT_MIN : k;
+    return k > OMPB__REGION_KEPT_MAX ? OMPB__REGION_KEPT_MAX : k;
+}
+
+ompb__region_entry *ompb__region_entry_new(ompb__region *r, int threads, uint32_t order)
+{
+    ompb__region_entry *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->region = r;
+    e->threads = threads;
+    e->order = order;
+    e->keep_max = keep_max_for(threads);
+    e->rng = 0x5EED0000ull + order;
+    e->busy_sum = calloc((size_t)threads, sizeof *e->busy_sum);
+    e->last_pu = malloc((size_t)threads * sizeof *e->last_pu);
+    e->os_tid = calloc((size_t)threads, sizeof *e->os_tid);
+    if (!e->busy_sum || !e->last_pu || !e->os_tid || pthread_mutex_init(&e->lock, NULL) != 0) {
+        free(e->busy_sum);
+        free(e->last_pu);
+        free(e->os_tid);
+        free(e);
+        return NULL;
+    }
+    for (int t = 0; t < threads; t++)
+        e->last_pu[t] = -1;
+    return e;
+}
+
+void ompb__region_entry_free(ompb__region_entry *e)
+{
+    if (!e)
+        return;
+    pthread_mutex_destroy(&e->lock);
+    free(e->busy_sum);
+    free(e->last_pu);
+    free(e->os_tid);
+    free(e->kept_index);
+    free(e->kept_start);
+    free(e->kept_end);
+    free(e->kept_tstart);
+    free(e->kept_busy);
+    free(e->hist);
+    free(e->pairs.start_ns);
+    free(e->pairs.end_ns);
+    free(e);
+}
+
+/* ---- groups and lanes ----------------------------------------------------- */
+
+ompb__region_group *ompb__region_group_new(ompb__region_entry *e, int threads)
+{
+    size_t bytes = sizeof(ompb__region_group) + (size_t)threads * sizeof(ompb__region_lane);
+    bytes = (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+    ompb__region_group *g = aligned_alloc(CACHE_LINE, bytes);
+    if (!g)
+        return NULL;
+    memset(g, 0, bytes);
+    g->scratch = malloc((size_t)threads * sizeof *g->scratch);
+    if (!g->scratch) {
+        free(g);
+        return NULL;
+    }
+    g->entry = e;
+    g->threads = threads;
+    atomic_flag_clear(&g->reducing);
+    for (int t = 0; t < threads; t++)
+        g->lanes[t].next_try = OMPB__REGION_BATCH;
+    return g;
+}
+
+void ompb__region_group_free(ompb__region_group *g)
+{
+    if (!g)
+        return;
+    for (int t = 0; t < g->threads; t++)
+        free(g->lanes[t].ring);
+    free(g->scratch);
+    free(g);
+}
+
+static void take_flag(ompb__region_group *g)
+{
+    while (atomic_flag_test_and_set_explicit(&g->reducing, memory_order_acquire))
+        sched_yield();
+}
+
+static void drop_flag(ompb__region_group *g)
+{
+    atomic_flag_clear_explicit(&g->reducing, memory_order_release);
+}
+
+/* Instances [reduced, min published) into the entry; reducing flag held. */
+static void reduce_locked(ompb__region_group *g)
+{
+    uint64_t lo = atomic_load_explicit(&g->reduced, memory_order_relaxed), hi = UINT64_MAX;
+    for (int t = 0; t < g->threads; t++) {
+        uint64_t p = atomic_load_explicit(&g->lanes[t].published, memory_order_acquire);
+        hi = p < hi ? p : hi;
+    }
+    if (hi <= lo)
+        return;
+    ompb__region_entry *e = g->entry;
+    pthread_mutex_lock(&e->lock);
+    for (uint64_t k = lo; k < hi; k++) {
+        for (int t = 0; t < g->threads; t++) {
+            const ompb__region_lane *ln = &g->lanes[t];
+            g->scratch[t] = ln->ring[k & ln->mask];
+        }
+        ompb__region_entry_add(e, g->scratch);
+    }
+    for (int t = 0; t < g->threads; t++) {
+        int os = atomic_load_explicit(&g->lanes[t].os_tid, memory_order_relaxed);
+        if (os)
+            e->os_tid[t] = os;
+    }
+    pthread_mutex_unlock(&e->lock);
+    atomic_store_explicit(&g->reduced, hi, memory_order_release);
+}
+
+void ompb__region_group_try_reduce(ompb__region_group *g, ompb__region_lane *self)
+{
+    self->next_try = self->count + OMPB__REGION_BATCH;
+    if (atomic_flag_test_and_set_explicit(&g->reducing, memory_order_acquire))
+        return;
+    reduce_locked(g);
+    drop_flag(g);
+    self->reduced_seen = atomic_load_explicit(&g->reduced, memory_order_acquire);
+}
+
+void ompb__region_group_reduce_all(ompb__region_group *g)
+{
+    take_flag(g);
+    reduce_locked(g);
+    drop_flag(g);
+}
+
+/* Gives the group up: a lane is so far ahead of another that the team did
+ * not enter the region together (a thread skipped instances). */
+static void give_up(ompb__region_group *g, const ompb__region_lane *ln)
+{
+    int ahead = (int)(ln - g->lanes), behind = 0;
+    uint64_t least = UINT64_MAX;
+    for (int t = 0; t < g->threads; t++) {
+        uint64_t p = atomic_load_explicit(&g->lanes[t].published, memory_order_relaxed);
+        if (p < least) {
+            least = p;
+            behind = t;
+        }
+    }
+    atomic_store(&g->dead, true);
+    ompb__region_entry_fail(g->entry, "thread %d of a team of %d ended it %llu times while "
+                            "thread %d ended it %llu times: the threads of a team must each "
+                            "begin and end every instance (collective form); nothing more is "
+                            "recorded for this team", ahead, g->threads,
+                            (unsigned long long)ln->count, behind, (unsigned long long)least);
+}
+
+/* Replaces the lane's ring by one twice as large, keeping the pairs not yet
+ * folded at the same instance numbers; reducing flag held. */
+static bool grow_ring(ompb__region_lane *ln, uint64_t from)
+{
+    uint32_t cap = ln->ring ? (ln->mask + 1) * 2 : OMPB__REGION_RING_FIRST;
+    if (cap > OMPB__REGION_RING_MAX)
+        return false;
+    ompb__region_mark *ring = malloc((size_t)cap * sizeof *ring);
+    if (!ring)
+        return false;
+    for (uint64_t k = from; ln->ring && k < ln->count; k++)
+        ring[k & (cap - 1)] = ln->ring[k & ln->mask];
+    free(ln->ring);
+    ln->ring = ring;
+    ln->mask = cap - 1;
+    return true;
+}
+
+bool ompb__region_lane_make_room(ompb__region_group *g, ompb__region_lane *ln)
+{
+    take_flag(g);
+    reduce_locked(g);
+    uint64_t reduced = atomic_load_explicit(&g->reduced, memory_order_relaxed);
+    bool ok = ln->ring && ln->count - reduced <= ln->mask;
+    if (!ok)
+        ok = grow_ring(ln, reduced);
+    drop_flag(g);
+    ln->reduced_seen = reduced;
+    if (!ok && ln->ring)
+        give_up(g, ln);
+    else if (!ok)
+        ompb__region_entry_fail(g->entry, "out of memory for a thread's ring");
+    return ok;
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+static bool keep_room(ompb__region_entry *e)
+{
+    if (e->kept < e->cap_kept)
+        return true;
+    size_t cap = e->cap_kept ? e->cap_kept * 2 : 16, T = (size_t)e->threads;
+    cap = cap > e->keep_max ? e->keep_max : cap;
+    uint64_t *idx = realloc(e->kept_index, cap * sizeof *idx);
+    if (idx)
+        e->kept_index = idx;
+    uint64_t *s = realloc(e->kept_start, cap * sizeof *s);
+    if (s)
+        e->kept_start = s;
+    uint64_t *en = realloc(e->kept_end, cap * sizeof *en);
+    if (en)
+        e->kept_end = en;
+    uint64_t *ts = realloc(e->kept_tstart, cap * T * sizeof *ts);
+    if (ts)
+        e->kept_tstart = ts;
+    uint64_t *b = realloc(e->kept_busy, cap * T * sizeof *b);
+    if (b)
+        e->kept_busy = b;
+    if (!idx || !s || !en || !ts || !b)
+        return false;
+    e->cap_kept = cap;
+    return true;
+}
+
+static void keep_at(ompb__region_entry *e, size_t slot, uint64_t index,
+                    const ompb__region_mark *m, uint64_t start, uint64_t end)
+{
+    size_t T = (size_t)e->threads;
+    e->kept_index[slot] = index;
+    e->kept_start[slot] = start;
+    e->kept_end[slot] = end;
+    for (size_t t = 0; t < T; t++) {
+        e->kept_tstart[slot * T + t] = m[t].start_ns;
+        e->kept_busy[slot * T + t] = m[t].end_ns - m[t].start_ns;
+    }
+}
+
+/* Algorithm R: instance i (0-based) replaces a random slot with
+ * probability keep_max / (i + 1), so the kept ones stay a uniform sample. */
+static void keep(ompb__region_entry *e, uint64_t i, const ompb__region_mark *m,
+                 uint64_t start, uint64_t end)
+{
+    if (i < e->keep_max) {
+        if (!keep_room(e)) {
+            ompb__region_entry_fail(e, "out of memory for the kept instances");
+            return;
+        }
+        keep_at(e, e->kept++, i, m, start, end);
+        return;
+    }
+    uint64_t j = next_random(&e->rng) % (i + 1);
+    if (j < e->keep_max)
+        keep_at(e, (size_t)j, i, m, start, end);
+}
+
+static void histogram_add(ompb__region_entry *e, uint64_t makespan)
+{
+    if (!e->hist) {
+        if (e->n <= e->keep_max)
+            return;
+        if (!(e->hist = malloc(sizeof *e->hist))) {
+            ompb__region_entry_fail(e, "out of memory for the histogram");
+            return;
+        }
+        ompb__histogram_clear(e->hist);
+        /* The kept instances are every instance so far. */
+        for (size_t s = 0; s < e->kept; s++)
+            ompb__histogram_add(e->hist, e->kept_end[s] - e->kept_start[s]);
+    }
+    ompb__histogram_add(e->hist, makespan);
+}
+
+/* Pairs of threads on one PU in this instance; remembers the first pair. */
+static void check_shared_pu(ompb__region_entry *e, const ompb__region_mark *m)
+{
+    for (int a = 0; a < e->threads; a++) {
+        if (m[a].pu < 0)
+            continue;
+        for (int b = a + 1; b < e->threads; b++) {
+            if (m[b].pu != m[a].pu)
+                continue;
+            if (e->shared_pu++ == 0) {
+                e->shared_pu_example[0] = a;
+                e->shared_pu_example[1] = b;
+                e->shared_pu_example[2] = m[a].pu;
+            }
+            return;
+        }
+    }
+}
+
+void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_mark *m)
+{
+    uint64_t start = m[0].start_ns, end = m[0].end_ns, smax = m[0].start_ns;
+    double busy_sum = 0, busy_max = 0;
+    for (int t = 0; t < e->threads; t++) {
+        start = m[t].start_ns < start ? m[t].start_ns : start;
+        smax = m[t].start_ns > smax ? m[t].start_ns : smax;
+        end = m[t].end_ns > end ? m[t].end_ns : end;
+        double busy = (double)(m[t].end_ns - m[t].start_ns);
+        e->busy_sum[t] += busy;
+        busy_sum += busy;
+        busy_max = busy > busy_max ? busy : busy_max;
+        if (m[t].pu >= 0 && e->last_pu[t] >= 0 && m[t].pu != e->last_pu[t])
+            e->migrations++;
+        e->last_pu[t] = m[t].pu;
+    }
+    uint64_t makespan = end - start, i = e->n++;
+    e->min_ns = i == 0 || makespan < e->min_ns ? makespan : e->min_ns;
+    e->max_ns = makespan > e->max_ns ? makespan : e->max_ns;
+    e->total_ns += makespan;
+    double delta = (double)makespan - e->mean_ns;
+    e->mean_ns += delta / (double)e->n;
+    e->m2 += delta * ((double)makespan - e->mean_ns);
+    e->skew_sum += (double)(smax - start);
+    e->imbalance_sum += busy_sum > 0 ? busy_max / (busy_sum / e->threads) : 1.0;
+    if (e->threads > 1)
+        check_shared_pu(e, m);
+    keep(e, i, m, start, end);
+    histogram_add(e, makespan);
+    if (e->window_active)
+        ompb__region_runner_record(e, start, end);
+}
+
+int ompb__region_entry_stats(const ompb__region_entry *e, ompb__stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (e->n == 0)
+        return 0;
+    if (!e->hist) {
+        /* Every instance is kept: the benchmarks' exact statistics. */
+        double *x = malloc(e->kept * sizeof *x);
+        if (!x)
+            return OMPB_ENOMEM;
+        for (size_t s = 0; s < e->kept; s++)
+            x[s] = (double)(e->kept_end[s] - e->kept_start[s]);
+        int rc = ompb__stats_compute(x, e->kept, out);
+        free(x);
+        return rc;
+    }
+    const ompb__histogram *h = e->hist;
+    out->n = (size_t)e->n;
+    out->min = (double)e->min_ns;
+    out->max = (double)e->max_ns;
+    out->mean = e->mean_ns;
+    out->stdev = e->n > 1 ? sqrt(e->m2 / (double)(e->n - 1)) : 0.0;
+    out->q1 = ompb__histogram_quantile(h, 0.25);
+    out->median = ompb__histogram_quantile(h, 0.5);
+    out->q3 = ompb__histogram_quantile(h, 0.75);
+    ompb__histogram_median_ci(h, &out->ci_low, &out->ci_high);
+    double iqr = out->q3 - out->q1;
+    out->iqr_outliers = (size_t)ompb__histogram_count_outside(
+        h, out->q1 - OMPB__IQR_FENCE * iqr, out->q3 + OMPB__IQR_FENCE * iqr);
+    if (out->stdev > 0)
+        out->stdev_outliers = (size_t)ompb__histogram_count_outside(
+            h, out->mean - OMPB__STDEV_FENCE * out->stdev,
+            out->mean + OMPB__STDEV_FENCE * out->stdev);
+    return 0;
+}
