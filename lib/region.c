@@ -71,9 +71,12 @@ typedef struct frame {
     uint64_t start_ns;
 } frame;
 
+/* A thread's cached group of one region: the shape is copied here so the
+ * check reads only thread-local memory. */
 typedef struct group_slot {
     ompb__region_group *group;
     uint64_t key;
+    int level, threads;
 } group_slot;
 
 typedef struct thread_state {
@@ -143,6 +146,15 @@ const char *ompb__regions_format(void)
 bool ompb__regions_forked(void)
 {
     return forked;
+}
+
+void *ompb__region_calloc(size_t size)
+{
+    size = (size + 63) / 64 * 64;
+    void *p = aligned_alloc(64, size ? size : 64);
+    if (p)
+        memset(p, 0, size);
+    return p;
 }
 
 /* ---- messages ------------------------------------------------------------- */
@@ -290,9 +302,18 @@ static uint64_t hash_name(const char *name)
     return h;
 }
 
-static bool name_equal(const ompb__region *r, const char *name)
+/* strncmp(r->name, name, OMPB_REGION_NAME_MAX + 1) == 0, inline: names
+ * are short, and a call costs more than comparing them. */
+static inline bool name_equal(const ompb__region *r, const char *name)
 {
-    return strncmp(r->name, name, OMPB_REGION_NAME_MAX + 1) == 0;
+    const char *a = r->name;
+    for (size_t i = 0; i <= OMPB_REGION_NAME_MAX; i++) {
+        if (a[i] != name[i])
+            return false;
+        if (!a[i])
+            return true;
+    }
+    return true;
 }
 
 static ompb__region *table_find(const char *name, uint64_t h)
@@ -336,7 +357,7 @@ static char *display_name(const ompb__region *r)
 
 static ompb__region *region_new(const char *name, const char *file, uint64_t h, uint32_t id)
 {
-    ompb__region *r = calloc(1, sizeof *r);
+    ompb__region *r = ompb__region_calloc(sizeof *r);
     size_t len = strnlen(name, OMPB_REGION_NAME_MAX + 1);
     if (!r || !(r->name = strndup(name, len))) {
         free(r);
@@ -417,7 +438,7 @@ static void make_key(void)
 static thread_state *thread_first_use(void)
 {
     pthread_once(&once, make_key);
-    thread_state *ts = calloc(1, sizeof *ts);
+    thread_state *ts = ompb__region_calloc(sizeof *ts);
     if (!ts)
         return NULL;
     ts->serial = atomic_fetch_add(&next_serial, 1);
@@ -605,8 +626,8 @@ static inline ompb__region_group *group_of(thread_state *ts, ompb__region *r, co
 {
     if (likely(r->id < ts->n_groups)) {
         group_slot *s = &ts->groups[r->id];
-        if (likely(s->key == t->key && s->group && s->group->threads == t->threads
-                   && s->group->level == t->level))
+        if (likely(s->key == t->key && s->threads == t->threads && s->level == t->level
+                   && s->group))
             return s->group;
     } else {
         size_t old = ts->n_groups;
@@ -617,7 +638,7 @@ static inline ompb__region_group *group_of(thread_state *ts, ompb__region *r, co
     }
     ompb__region_group *g = group_slow(r, t, ts, file, line);
     if (g)
-        ts->groups[r->id] = (group_slot){g, t->key};
+        ts->groups[r->id] = (group_slot){g, t->key, t->level, t->threads};
     return g;
 }
 
@@ -826,10 +847,10 @@ static void record(const thread_state *ts, frame *f, uint64_t now)
         drop_frame(f);
         return;
     }
-    ompb__region_mark *m = &ln->ring[k & ln->mask];
-    m->start_ns = f->start_ns;
-    m->end_ns = now;
-    m->pu = f->pu;
+    ln->ring[k & ln->mask] = ompb__region_pack(f->start_ns, now, f->pu);
+    /* The line four pairs ahead was last read by the reducer, on another
+     * core: ask for it now, for writing, rather than stall on it then. */
+    __builtin_prefetch(&ln->ring[(k + 4) & ln->mask], 1);
     ln->count = k + 1;
     atomic_store_explicit(&ln->published, k + 1, memory_order_release);
     atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);

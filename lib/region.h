@@ -50,10 +50,11 @@
 #define OMPB__REGION_DEPTH_MAX 64
 /* Instances folded into the statistics at a time. */
 #define OMPB__REGION_BATCH 16
-/* Ring of a lane: first and largest size (instances a thread may be ahead
- * of the slowest thread of its team before pairing gives up). */
+/* Ring of a lane: first and largest size. A thread more than RING_FIRST
+ * instances ahead of the slowest thread of its team grows its ring
+ * (doubling, so at most 14 times); one RING_MAX ahead cannot be paired. */
 #define OMPB__REGION_RING_FIRST 64
-#define OMPB__REGION_RING_MAX 65536
+#define OMPB__REGION_RING_MAX (1u << 20)
 /* OpenMP nesting levels told apart exactly (deeper ones by hash only). */
 #define OMPB__REGION_LEVELS_MAX 8
 /* Instances kept raw per entry: up to KEPT_MAX, within KEPT_BYTES, at
@@ -73,6 +74,31 @@ typedef struct ompb__region_mark {
     uint64_t start_ns, end_ns;
     int32_t pu;                 /* PU at begin, -1 unknown */
 } ompb__region_mark;
+
+/* The same in a lane's ring, packed in 16 bytes (4 per cache line: the
+ * ring's lines are what travels between the owner and the reducer):
+ * end - start in the high 48 bits (saturated at 2^48 - 1 ns, 78 hours),
+ * the PU in the low 16 (0xffff: unknown). */
+typedef struct ompb__region_slot {
+    uint64_t start_ns;
+    uint64_t busy_pu;
+} ompb__region_slot;
+
+#define OMPB__REGION_BUSY_MAX ((UINT64_C(1) << 48) - 1)
+
+static inline ompb__region_slot ompb__region_pack(uint64_t start, uint64_t end, int32_t pu)
+{
+    uint64_t busy = end - start;
+    busy = busy > OMPB__REGION_BUSY_MAX ? OMPB__REGION_BUSY_MAX : busy;
+    return (ompb__region_slot){start, busy << 16 | (uint16_t)(pu < 0 || pu > 0xfffe ? 0xffff : pu)};
+}
+
+static inline ompb__region_mark ompb__region_unpack(ompb__region_slot s)
+{
+    uint16_t pu = (uint16_t)s.busy_pu;
+    return (ompb__region_mark){s.start_ns, s.start_ns + (s.busy_pu >> 16),
+                               pu == 0xffff ? -1 : (int32_t)pu};
+}
 
 struct ompb__region {
     char *name;                 /* as given, at most OMPB_REGION_NAME_MAX + 1 bytes */
@@ -95,11 +121,12 @@ struct ompb__region_lane {
     uint64_t count;             /* == published */
     uint64_t reduced_seen;      /* group->reduced as last read */
     uint64_t next_try;          /* count at which to try reducing again */
-    ompb__region_mark *ring;    /* [mask + 1]; changes only under the reducing flag */
+    ompb__region_slot *ring;    /* [mask + 1]; changes only under the reducing flag */
     uint32_t mask;
 };
 
 struct ompb__region_group {
+    /* Read-mostly (begin reads dead): never on a line the reducer writes. */
     ompb__region_entry *entry;
     ompb__region_group *next;   /* the region's list */
     _Atomic uint64_t key;       /* hash of the shape below */
@@ -110,10 +137,11 @@ struct ompb__region_group {
      * short-lived pthreads do not pile up groups. */
     _Atomic uint64_t serial;
     _Atomic bool vacant;
-    _Atomic uint64_t reduced;   /* instances folded into the entry */
-    atomic_flag reducing;
     _Atomic bool dead;          /* pairing gave up (entry failed): lanes stop */
     ompb__region_mark *scratch; /* [threads], for the reducer */
+    /* Written by the reducer. */
+    _Alignas(64) _Atomic uint64_t reduced; /* instances folded into the entry */
+    atomic_flag reducing;
     ompb__region_lane lanes[];  /* [threads] */
 };
 
@@ -147,7 +175,9 @@ struct ompb__region_entry {
     /* Exact over every instance. */
     uint64_t n;
     uint64_t min_ns, max_ns, total_ns;
-    double mean_ns, m2;         /* Welford */
+    /* Variance by shifted sums (the first makespan is the shift, which
+     * keeps cancellation away without a division per instance). */
+    double shift, sum_d, sum_d2;
     double skew_sum, imbalance_sum;
     uint64_t shared_pu;         /* instances with two threads on one PU */
     int shared_pu_example[3];   /* thread a, thread b, PU of the first one */
@@ -161,6 +191,8 @@ struct ompb__region_entry {
     uint64_t *kept_start, *kept_end;        /* [kept] aggregate bounds */
     uint64_t *kept_tstart, *kept_busy;      /* [kept * threads] */
     uint64_t rng;
+    double reservoir_w;         /* Algorithm L's W */
+    uint64_t reservoir_next;    /* next instance to take a slot */
     ompb__histogram *hist;      /* every makespan once n > keep_max */
 
     /* CodSpeed runner (region_runner.c). */
@@ -172,6 +204,11 @@ struct ompb__region_entry {
 };
 
 /* ---- region.c ------------------------------------------------------------- */
+
+/* Zeroed memory on cache lines of its own (aligned, size rounded up), for
+ * every object of these files: a region read by every begin must not share
+ * a line with an entry the reducers write. free() releases it. */
+void *ompb__region_calloc(size_t size);
 
 /* The global lock: name table inserts, group and entry creation, reports. */
 void ompb__regions_lock(void);

@@ -8,10 +8,10 @@
  * team shares the cost and nobody waits.
  *
  * Per entry, exact over every instance: count, min, max, total, mean and
- * variance (Welford), mean start skew, mean imbalance, per-thread mean busy
+ * variance (shifted sums), mean start skew, mean imbalance, per-thread mean busy
  * time, instances with two threads on one PU, PU changes. Kept raw: every
  * instance up to keep_max, then a uniform sample of keep_max (reservoir
- * sampling, Vitter's algorithm R, with a per-entry deterministic generator).
+ * sampling, Li's algorithm L, with a per-entry deterministic generator).
  * Once there are more instances than that, every makespan also goes into a
  * log-linear histogram (lib/histogram.h), from which quantiles come.
  */
@@ -26,8 +26,6 @@
 #include <ompbench/error.h>
 
 #include "grow.h"
-
-#define CACHE_LINE 64
 
 /* splitmix64: fast, good enough to choose reservoir slots, reproducible. */
 static uint64_t next_random(uint64_t *state)
@@ -57,7 +55,7 @@ static size_t keep_max_for(int threads)
 
 ompb__region_entry *ompb__region_entry_new(ompb__region *r, int threads, uint32_t order)
 {
-    ompb__region_entry *e = calloc(1, sizeof *e);
+    ompb__region_entry *e = ompb__region_calloc(sizeof *e);
     if (!e)
         return NULL;
     e->region = r;
@@ -104,11 +102,9 @@ void ompb__region_entry_free(ompb__region_entry *e)
 ompb__region_group *ompb__region_group_new(ompb__region_entry *e, int threads)
 {
     size_t bytes = sizeof(ompb__region_group) + (size_t)threads * sizeof(ompb__region_lane);
-    bytes = (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
-    ompb__region_group *g = aligned_alloc(CACHE_LINE, bytes);
+    ompb__region_group *g = ompb__region_calloc(bytes);
     if (!g)
         return NULL;
-    memset(g, 0, bytes);
     g->scratch = malloc((size_t)threads * sizeof *g->scratch);
     if (!g->scratch) {
         free(g);
@@ -158,7 +154,7 @@ static void reduce_locked(ompb__region_group *g)
     for (uint64_t k = lo; k < hi; k++) {
         for (int t = 0; t < g->threads; t++) {
             const ompb__region_lane *ln = &g->lanes[t];
-            g->scratch[t] = ln->ring[k & ln->mask];
+            g->scratch[t] = ompb__region_unpack(ln->ring[k & ln->mask]);
         }
         ompb__region_entry_add(e, g->scratch);
     }
@@ -203,10 +199,13 @@ static void give_up(ompb__region_group *g, const ompb__region_lane *ln)
     }
     atomic_store(&g->dead, true);
     ompb__region_entry_fail(g->entry, "thread %d of a team of %d ended it %llu times while "
-                            "thread %d ended it %llu times: the threads of a team must each "
-                            "begin and end every instance (collective form); nothing more is "
+                            "thread %d ended it %llu times: instances pair the k-th begin/end "
+                            "of every thread of the team, which needs each thread to take part "
+                            "in every instance and to stay within %u instances of the others "
+                            "(any barrier in or between instances does); nothing more is "
                             "recorded for this team", ahead, g->threads,
-                            (unsigned long long)ln->count, behind, (unsigned long long)least);
+                            (unsigned long long)ln->count, behind, (unsigned long long)least,
+                            OMPB__REGION_RING_MAX);
 }
 
 /* Replaces the lane's ring by one twice as large, keeping the pairs not yet
@@ -216,7 +215,7 @@ static bool grow_ring(ompb__region_lane *ln, uint64_t from)
     uint32_t cap = ln->ring ? (ln->mask + 1) * 2 : OMPB__REGION_RING_FIRST;
     if (cap > OMPB__REGION_RING_MAX)
         return false;
-    ompb__region_mark *ring = malloc((size_t)cap * sizeof *ring);
+    ompb__region_slot *ring = ompb__region_calloc((size_t)cap * sizeof *ring);
     if (!ring)
         return false;
     for (uint64_t k = from; ln->ring && k < ln->count; k++)
@@ -286,8 +285,22 @@ static void keep_at(ompb__region_entry *e, size_t slot, uint64_t index,
     }
 }
 
-/* Algorithm R: instance i (0-based) replaces a random slot with
- * probability keep_max / (i + 1), so the kept ones stay a uniform sample. */
+/* Uniform in (0, 1]. */
+static double next_unit(uint64_t *state)
+{
+    return (double)((next_random(state) >> 11) + 1) * 0x1.0p-53;
+}
+
+/* Algorithm L (Li, 1994): instead of a random number per instance (as
+ * Algorithm R), draw how many instances to skip before the next one takes
+ * a random slot; the kept ones stay a uniform sample of all so far, and an
+ * instance costs one comparison. */
+static void reservoir_skip(ompb__region_entry *e, uint64_t i)
+{
+    double u = next_unit(&e->rng);
+    e->reservoir_next = i + 1 + (uint64_t)floor(log(u) / log1p(-e->reservoir_w));
+}
+
 static void keep(ompb__region_entry *e, uint64_t i, const ompb__region_mark *m,
                  uint64_t start, uint64_t end)
 {
@@ -297,11 +310,19 @@ static void keep(ompb__region_entry *e, uint64_t i, const ompb__region_mark *m,
             return;
         }
         keep_at(e, e->kept++, i, m, start, end);
+        if (e->kept == e->keep_max) {
+            e->reservoir_w = exp(log(next_unit(&e->rng)) / (double)e->keep_max);
+            reservoir_skip(e, i);
+        }
         return;
     }
-    uint64_t j = next_random(&e->rng) % (i + 1);
-    if (j < e->keep_max)
-        keep_at(e, (size_t)j, i, m, start, end);
+    if (i != e->reservoir_next)
+        return;
+    /* 53 random bits times keep_max (at most 2^10) fit in 64 bits. */
+    size_t slot = (size_t)(((next_random(&e->rng) >> 11) * e->keep_max) >> 53);
+    keep_at(e, slot, i, m, start, end);
+    e->reservoir_w *= exp(log(next_unit(&e->rng)) / (double)e->keep_max);
+    reservoir_skip(e, i);
 }
 
 static void histogram_add(ompb__region_entry *e, uint64_t makespan)
@@ -357,14 +378,21 @@ void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_mark *m)
         e->last_pu[t] = m[t].pu;
     }
     uint64_t makespan = end - start, i = e->n++;
-    e->min_ns = i == 0 || makespan < e->min_ns ? makespan : e->min_ns;
+    if (i == 0) {
+        e->min_ns = makespan;
+        e->shift = (double)makespan;
+    }
+    e->min_ns = makespan < e->min_ns ? makespan : e->min_ns;
     e->max_ns = makespan > e->max_ns ? makespan : e->max_ns;
     e->total_ns += makespan;
-    double delta = (double)makespan - e->mean_ns;
-    e->mean_ns += delta / (double)e->n;
-    e->m2 += delta * ((double)makespan - e->mean_ns);
+    double d = (double)makespan - e->shift;
+    e->sum_d += d;
+    e->sum_d2 += d * d;
     e->skew_sum += (double)(smax - start);
-    e->imbalance_sum += busy_sum > 0 ? busy_max / (busy_sum / e->threads) : 1.0;
+    if (e->threads == 1 || busy_sum <= 0)
+        e->imbalance_sum += 1.0;
+    else
+        e->imbalance_sum += busy_max * e->threads / busy_sum;
     if (e->threads > 1)
         check_shared_pu(e, m);
     keep(e, i, m, start, end);
@@ -393,8 +421,9 @@ int ompb__region_entry_stats(const ompb__region_entry *e, ompb__stats *out)
     out->n = (size_t)e->n;
     out->min = (double)e->min_ns;
     out->max = (double)e->max_ns;
-    out->mean = e->mean_ns;
-    out->stdev = e->n > 1 ? sqrt(e->m2 / (double)(e->n - 1)) : 0.0;
+    double n = (double)e->n, ss = fmax(e->sum_d2 - e->sum_d * e->sum_d / n, 0.0);
+    out->mean = e->shift + e->sum_d / n;
+    out->stdev = e->n > 1 ? sqrt(ss / (n - 1)) : 0.0;
     out->q1 = ompb__histogram_quantile(h, 0.25);
     out->median = ompb__histogram_quantile(h, 0.5);
     out->q3 = ompb__histogram_quantile(h, 0.75);
