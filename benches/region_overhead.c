@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cost of region markers, against baselines measured in the same run
+ * (docs/performance.md, "Region markers"):
+ *
+ * 1. begin + end per thread at T = 2: every thread of a team of two runs
+ *    ompb_region_begin("r"); ompb_region_end("r") back to back, so pairing,
+ *    the batched folding into the statistics and the cache traffic between
+ *    the two threads are all in the figure; baseline: the same loop with
+ *    two bare clock reads (the two a begin/end pair cannot avoid).
+ *    Bar: <= 100 ns per pair per thread.
+ * 2. OMPB_REGIONS=0: the cost of one call that returns at once (one
+ *    branch), against an empty loop iteration. Reported, no bar beyond
+ *    "a few ns".
+ *
+ * Blocks of the two kinds alternate and the figures are medians over
+ * blocks, so load changes hit both alike.
+ *
+ * Figures are each thread's CPU time per iteration (CLOCK_THREAD_CPUTIME_ID
+ * around a block), so time the CPU spent on other processes of the shared
+ * machine is not in them. The two threads run their blocks side by side,
+ * without a barrier inside a block.
+ *
+ * Usage: region_overhead [--quick | --steady N]
+ *   --quick     few repetitions (the CTest smoke)
+ *   --steady N  only N begin/end pairs per thread at T = 2 after a
+ *               warm-up, between two marker lines on stderr, then exit
+ *               without a report: for counting system calls
+ *               (tests/integration/region_syscalls.sh)
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ompbench.h>
+
+#include "clock.h"
+#include "region.h"
+
+#define PAIR_BAR_NS 100.0
+
+static int reps = 21;
+static long iters = 200000;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+typedef enum { CLOCKS, PAIRS, EMPTY, OFF } kind;
+
+/* CPU time of the calling thread: what the loop cost this thread,
+ * without the time another process had the CPU (the machine is shared). */
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One thread's loop of iters iterations of kind k; its CPU time per
+ * iteration. Called by every thread of the team; sync_every > 0 adds a
+ * team barrier every that many iterations. */
+static double loop_ns(kind k, int sync_every)
+{
+    uint64_t sink = 0, t0 = thread_cpu_ns();
+    for (long i = 0; i < iters; i++) {
+        if (sync_every && i % sync_every == 0) {
+#pragma omp barrier
+        }
+        switch (k) {
+        case CLOCKS: {
+            uint64_t a = ompb__now_ns();
+            uint64_t b = ompb__now_ns();
+            sink += b - a;
+            break;
+        }
+        case PAIRS:
+        case OFF:
+            ompb_region_begin("r");
+            ompb_region_end("r");
+            break;
+        default:
+            __asm__ volatile("");
+        }
+    }
+    double per = (double)(thread_cpu_ns() - t0) / (double)iters;
+    ompb_black_box(sink);
+    return per;
+}
+
+/* Mean over a team of T threads of each thread's CPU time per iteration. */
+static double team_ns(kind k, int T)
+{
+    double sum = 0;
+#pragma omp parallel num_threads(T) reduction(+ : sum)
+    sum += loop_ns(k, 0);
+    return sum / T;
+}
+
+static double clocks_ns(int T)
+{
+    return team_ns(CLOCKS, T);
+}
+
+static double pairs_ns(int T)
+{
+    return team_ns(PAIRS, T);
+}
+
+static double empty_ns(void)
+{
+    return team_ns(EMPTY, 1);
+}
+
+static double off_call_ns(void)
+{
+    ompb__regions_set_enabled(false);
+    double per = team_ns(OFF, 1);
+    ompb__regions_set_enabled(true);
+    return per / 2; /* two calls per iteration */
+}
+
+/* Marks the steady phase in a system-call trace: one write(2) each. */
+static void mark(const char *text)
+{
+    ssize_t w = write(STDERR_FILENO, text, strlen(text));
+    (void)w;
+}
+
+/* After a warm-up (first use: allocations happen there), n pairs per
+ * thread at T = 2 between two marks, in one team; barriers every 32 pairs
+ * (no system call with OMP_WAIT_POLICY=active). */
+static void steady(long n)
+{
+    double per = 0;
+#pragma omp parallel num_threads(2) reduction(+ : per)
+    {
+        iters = 100000;
+        loop_ns(PAIRS, 32);
+#pragma omp barrier
+#pragma omp master
+        mark("region_overhead: steady phase begins\n");
+#pragma omp barrier
+#pragma omp single
+        iters = n;
+        per += loop_ns(PAIRS, 32);
+#pragma omp barrier
+#pragma omp master
+        mark("region_overhead: steady phase ends\n");
+    }
+    printf("steady: %ld begin/end pairs per thread at T=2, %.1f ns each\n", n, per / 2);
+    ompb__regions_reset(); /* nothing to report at exit */
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && strcmp(argv[1], "--steady") == 0) {
+        steady(atol(argv[2]));
+        return 0;
+    }
+    if (argc > 1 && (strcmp(argv[1], "--quick") == 0 || strcmp(argv[1], "--test") == 0)) {
+        reps = 3;
+        iters = 20000;
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: %s [--quick | --steady N]\n", argv[0]);
+        return 2;
+    }
+    omp_set_dynamic(0);
+    double c[64], p[64], c1[64], p1[64], e[64], o[64];
+    pairs_ns(2); /* first use, outside the figures */
+    pairs_ns(1);
+    for (int i = 0; i < reps; i++) {
+        c[i] = clocks_ns(2);
+        p[i] = pairs_ns(2);
+        c1[i] = clocks_ns(1);
+        p1[i] = pairs_ns(1);
+        e[i] = empty_ns();
+        o[i] = off_call_ns();
+    }
+    double cm = median(c, reps), pm = median(p, reps), em = median(e, reps), om = median(o, reps);
+    double c1m = median(c1, reps), p1m = median(p1, reps);
+    printf("ompbench %s region markers (medians of %d blocks of %ld iterations per thread)\n",
+           ompb_version(), reps, iters);
+    printf("begin+end T=2   %7.1f ns per pair per thread  (two clock reads %5.1f ns; markers' "
+           "own share %5.1f ns)  bar <= %.0f ns: %s\n", pm, cm, pm - cm, PAIR_BAR_NS,
+           pm <= PAIR_BAR_NS ? "met" : "MISSED");
+    printf("begin+end T=1   %7.1f ns per pair            (two clock reads %5.1f ns; markers' "
+           "own share %5.1f ns)\n", p1m, c1m, p1m - c1m);
+    printf("OMPB_REGIONS=0  %7.2f ns per call  (empty loop iteration %.2f ns)\n", om, em);
+    ompb__regions_reset();
+    return 0;
+}
