@@ -843,9 +843,13 @@ static void record(const thread_state *ts, frame *f, uint64_t now)
         end_conflict(ts, f);
         return;
     }
-    if (unlikely(k - ln->reduced_seen > ln->mask) && !ompb__region_lane_make_room(f->group, ln)) {
-        drop_frame(f);
-        return;
+    if (unlikely(k - ln->reduced_seen > ln->mask)) {
+        /* Full as last seen: another thread may have folded since. */
+        ln->reduced_seen = atomic_load_explicit(&f->group->reduced, memory_order_acquire);
+        if (k - ln->reduced_seen > ln->mask && !ompb__region_lane_make_room(f->group, ln)) {
+            drop_frame(f);
+            return;
+        }
     }
     ln->ring[k & ln->mask] = ompb__region_pack(f->start_ns, now, f->pu);
     /* The line four pairs ahead was last read by the reducer, on another

@@ -203,6 +203,16 @@ struct ompb__region_entry {
     ompb__region_window_result window;
 };
 
+/* A spin-wait hint to the CPU. */
+static inline void ompb__region_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
 /* ---- region.c ------------------------------------------------------------- */
 
 /* Zeroed memory on cache lines of its own (aligned, size rounded up), for
