@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An application using region markers, for what only a whole process can
+ * show (tests/integration/region_app.sh): the report at exit, settings read
+ * before main(), regions never ended at exit, fork. It prints "main" first,
+ * so a test can tell that main() was (or was not) reached.
+ *
+ * Usage: region_app MODE [ARG]
+ *   first-use       the first call in serial code before any parallel region,
+ *                   then a team of 2
+ *   never-ended     serial "ok" x3; "leak" begun and never ended; thread 1
+ *                   of a team of 2 begins "leak_team" and never ends it
+ *   report          ompb_regions_report(NULL, NULL) after 2 instances, then
+ *                   ARG more instances before exit
+ *   fork            a child that uses regions and exits; the parent too
+ *   lose-dir DIR    one instance, then DIR is removed before exit (the
+ *                   report cannot be written there)
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ompbench.h>
+
+static void work(void)
+{
+    volatile double x = 1;
+    for (int i = 0; i < 10000; i++)
+        x = x * 1.0000001;
+}
+
+static int first_use(void)
+{
+    ompb_region_begin("setup");
+    work();
+    ompb_region_end("setup");
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 10; i++) {
+        ompb_region_begin("par");
+        work();
+#pragma omp barrier
+        ompb_region_end("par");
+    }
+    return 0;
+}
+
+static int never_ended(void)
+{
+    for (int i = 0; i < 3; i++) {
+        ompb_region_begin("ok");
+        ompb_region_end("ok");
+    }
+    ompb_region_begin("leak");
+#pragma omp parallel num_threads(2)
+    if (omp_get_thread_num() == 1)
+        ompb_region_begin("leak_team");
+    return 0;
+}
+
+static void instances(int n)
+{
+    for (int i = 0; i < n; i++) {
+        ompb_region_begin("step");
+        work();
+        ompb_region_end("step");
+    }
+}
+
+static int report(const char *more)
+{
+    instances(2);
+    int rc = ompb_regions_report(NULL, NULL);
+    instances(more ? atoi(more) : 0);
+    return rc == 0 ? 0 : 1;
+}
+
+static int forked(void)
+{
+    instances(1);
+    pid_t pid = fork();
+    if (pid == 0) {
+        instances(3);
+        exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    instances(1);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int lose_dir(const char *dir)
+{
+    instances(1);
+    return dir && rmdir(dir) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    printf("main\n");
+    fflush(stdout);
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "first-use") == 0)
+        return first_use();
+    if (strcmp(mode, "never-ended") == 0)
+        return never_ended();
+    if (strcmp(mode, "report") == 0)
+        return report(argc > 2 ? argv[2] : NULL);
+    if (strcmp(mode, "fork") == 0)
+        return forked();
+    if (strcmp(mode, "lose-dir") == 0)
+        return lose_dir(argc > 2 ? argv[2] : NULL);
+    fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR\n");
+    return 2;
+}
