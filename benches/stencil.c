@@ -13,8 +13,12 @@
  * The program times its own iteration loop (loop_ns, printed with the
  * final residual); the regions' report goes where OMPB_REGIONS_OUTPUT and
  * OMPB_REGIONS_FORMAT say (default: the console table on stderr at exit).
+ * With a list of thread counts the whole solve runs once per count, from
+ * the same initial plate: each count is its own region entry
+ * (region:sweep[t=1], region:sweep[t=2], ...), which `ompbench scaling`
+ * reads as a strong-scaling study.
  *
- * Usage: stencil [--n N] [--iterations K] [--threads T] [--test]
+ * Usage: stencil [--n N] [--iterations K] [--threads T[,T...]] [--test]
  */
 #include <omp.h>
 #include <stdbool.h>
@@ -25,21 +29,42 @@
 
 #include <ompbench.h>
 
+#define MAX_RUNS 16
+
 typedef struct options {
     long n, iterations;
-    int threads;
+    int threads[MAX_RUNS];      /* 0: the OpenMP default */
+    int runs;
 } options;
 
-static int usage(const char *argv0, const char *bad)
+/* "1,2,4" into o->threads; false when it is not such a list. */
+static bool parse_threads(const char *text, options *o)
 {
-    fprintf(stderr, "%s: invalid argument '%s' (accepted: --n N (>= 4), --iterations K (>= 1), "
-            "--threads T (>= 1), --test)\n", argv0, bad);
+    o->runs = 0;
+    for (const char *p = text; *p && o->runs < MAX_RUNS;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || v > 4096 || (*end && *end != ','))
+            return false;
+        o->threads[o->runs++] = (int)v;
+        p = *end ? end + 1 : end;
+    }
+    return o->runs > 0 && text[strlen(text) - 1] != ',';
+}
+
+/* One line naming what was refused and what is accepted; exit status 2. */
+static int usage(const char *argv0, const char *option, const char *value)
+{
+    fprintf(stderr, "%s: invalid %s%s%s%s (accepted: --n N (4 to 32768), --iterations K "
+            "(>= 1), --threads T[,T...] (1 to 4096 each, at most %d), --test)\n", argv0,
+            value ? "value '" : "argument '", value ? value : option, value ? "' for " : "'",
+            value ? option : "", MAX_RUNS);
     return 2;
 }
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){.n = 1024, .iterations = 200, .threads = 0};
+    *o = (options){.n = 1024, .iterations = 200, .runs = 1};
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
@@ -53,11 +78,14 @@ static int parse(int argc, char **argv, options *o)
         } else if (strcmp(argv[i], "--iterations") == 0 && number && v >= 1) {
             o->iterations = v;
             i++;
-        } else if (strcmp(argv[i], "--threads") == 0 && number && v >= 1 && v <= 4096) {
-            o->threads = (int)v;
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc
+                   && parse_threads(argv[i + 1], o)) {
             i++;
+        } else if (strcmp(argv[i], "--n") == 0 || strcmp(argv[i], "--iterations") == 0
+                   || strcmp(argv[i], "--threads") == 0) {
+            return usage(argv[0], argv[i], i + 1 < argc ? argv[i + 1] : "(missing)");
         } else {
-            return usage(argv[0], argv[i]);
+            return usage(argv[0], argv[i], NULL);
         }
     }
     return 0;
@@ -79,33 +107,25 @@ static void initialize(double *u, long n)
         u[j] = 1.0;
 }
 
-int main(int argc, char **argv)
+/* One solve of o->iterations on a fresh plate with `threads` threads (0:
+ * the OpenMP default); prints its line. */
+static void solve(const options *o, int threads, double *u, double *v)
 {
-    options o;
-    if (parse(argc, argv, &o) != 0)
-        return 2;
-    long n = o.n, w = n + 2;
-    double *u = malloc((size_t)(w * w) * sizeof *u), *v = malloc((size_t)(w * w) * sizeof *v);
-    if (!u || !v) {
-        fprintf(stderr, "%s: out of memory for a %ld x %ld plate\n", argv[0], n, n);
-        return 1;
-    }
+    long n = o->n, w = n + 2;
     initialize(u, n);
     initialize(v, n);
-    if (o.threads)
-        omp_set_num_threads(o.threads);
+    if (threads)
+        omp_set_num_threads(threads);
     double residual = 0.0;
     int team = 0;
-    /* The runtime creates its threads at the first parallel region: not
-     * part of the loop. */
+    /* The runtime creates its threads at the first parallel region of a
+     * width: not part of the loop. */
 #pragma omp parallel
     team = omp_get_num_threads();
     double t0 = now_s();
 #pragma omp parallel
     {
-#pragma omp single
-        team = omp_get_num_threads();
-        for (long it = 0; it < o.iterations; it++) {
+        for (long it = 0; it < o->iterations; it++) {
             ompb_region_begin("sweep");
 #pragma omp for schedule(static)
             for (long i = 1; i <= n; i++)
@@ -142,7 +162,22 @@ int main(int argc, char **argv)
     }
     double t1 = now_s();
     printf("stencil: n=%ld iterations=%ld threads=%d residual=%.17g loop_ns=%.0f\n", n,
-           o.iterations, team, residual, (t1 - t0) * 1e9);
+           o->iterations, team, residual, (t1 - t0) * 1e9);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    if (parse(argc, argv, &o) != 0)
+        return 2;
+    long w = o.n + 2;
+    double *u = malloc((size_t)(w * w) * sizeof *u), *v = malloc((size_t)(w * w) * sizeof *v);
+    if (!u || !v) {
+        fprintf(stderr, "%s: out of memory for a %ld x %ld plate\n", argv[0], o.n, o.n);
+        return 1;
+    }
+    for (int r = 0; r < o.runs; r++)
+        solve(&o, o.threads[r], u, v);
     free(u);
     free(v);
     return 0;

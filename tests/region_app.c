@@ -15,6 +15,8 @@
  *   fork            a child that uses regions and exits; the parent too
  *   lose-dir DIR    one instance, then DIR is removed before exit (the
  *                   report cannot be written there)
+ *   phases          "load" x3 serially, ompb_regions_report() (a region-set
+ *                   boundary), then "solve" x5 in a team of 2
  */
 #include <omp.h>
 #include <stdio.h>
@@ -97,6 +99,25 @@ static int lose_dir(const char *dir)
     return dir && rmdir(dir) == 0 ? 0 : 1;
 }
 
+static int phases(void)
+{
+    for (int i = 0; i < 3; i++) {
+        ompb_region_begin("load");
+        work();
+        ompb_region_end("load");
+    }
+    int rc = ompb_regions_report(NULL, NULL);
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 5; i++) {
+        ompb_region_begin("solve");
+        work();
+#pragma omp barrier
+        ompb_region_end("solve");
+#pragma omp barrier
+    }
+    return rc == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     printf("main\n");
@@ -112,6 +133,9 @@ int main(int argc, char **argv)
         return forked();
     if (strcmp(mode, "lose-dir") == 0)
         return lose_dir(argc > 2 ? argv[2] : NULL);
-    fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR\n");
+    if (strcmp(mode, "phases") == 0)
+        return phases();
+    fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
+            "phases\n");
     return 2;
 }
