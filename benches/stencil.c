@@ -20,6 +20,8 @@
  *
  * Usage: stencil [--n N] [--iterations K] [--threads T[,T...]] [--test]
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
+
 #include <omp.h>
 #include <stdbool.h>
 #include <stdio.h>

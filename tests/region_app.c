@@ -18,6 +18,8 @@
  *   phases          "load" x3 serially, ompb_regions_report() (a region-set
  *                   boundary), then "solve" x5 in a team of 2
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
+
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
