@@ -4,8 +4,9 @@
  * appends its begin/end pairs to its lane's ring and publishes a count; the
  * k-th pair of every lane of a group is instance k. Folding instances into
  * the entry happens in batches, by whichever thread of the team first sees
- * a batch complete on every lane and gets the group's reducing flag, so a
- * team shares the cost and nobody waits.
+ * a batch complete on every lane and gets the group's reducing flag and the
+ * entry's mutex without waiting (try-lock), so a team shares the cost and
+ * nobody waits; only a full ring, a thread's exit and reports wait.
  *
  * Per entry, exact over every instance: count, min, max, total, mean and
  * variance (shifted sums), mean start skew, mean imbalance, per-thread mean busy
@@ -147,7 +148,10 @@ static void drop_flag(ompb__region_group *g)
 }
 
 /* Instances [reduced, min published) into the entry; reducing flag held. */
-static void reduce_locked(ompb__region_group *g)
+/* wait: false on the hot path, where an entry another team is folding
+ * into right now (concurrent teams of one region) is left for later rather
+ * than waited for. */
+static void reduce_locked(ompb__region_group *g, bool wait)
 {
     uint64_t lo = atomic_load_explicit(&g->reduced, memory_order_relaxed), hi = UINT64_MAX;
     for (int t = 0; t < g->threads; t++) {
@@ -157,7 +161,10 @@ static void reduce_locked(ompb__region_group *g)
     if (hi <= lo)
         return;
     ompb__region_entry *e = g->entry;
-    pthread_mutex_lock(&e->lock);
+    if (wait)
+        pthread_mutex_lock(&e->lock);
+    else if (pthread_mutex_trylock(&e->lock) != 0)
+        return;
     for (uint64_t k = lo; k < hi; k++) {
         for (int t = 0; t < g->threads; t++) {
             const ompb__region_lane *ln = &g->lanes[t];
@@ -179,7 +186,7 @@ void ompb__region_group_try_reduce(ompb__region_group *g, ompb__region_lane *sel
     self->next_try = self->count + OMPB__REGION_BATCH;
     if (atomic_flag_test_and_set_explicit(&g->reducing, memory_order_acquire))
         return;
-    reduce_locked(g);
+    reduce_locked(g, false);
     drop_flag(g);
     self->reduced_seen = atomic_load_explicit(&g->reduced, memory_order_acquire);
 }
@@ -187,7 +194,7 @@ void ompb__region_group_try_reduce(ompb__region_group *g, ompb__region_lane *sel
 void ompb__region_group_reduce_all(ompb__region_group *g)
 {
     take_flag(g);
-    reduce_locked(g);
+    reduce_locked(g, true);
     drop_flag(g);
 }
 
@@ -236,7 +243,7 @@ static bool grow_ring(ompb__region_lane *ln, uint64_t from)
 bool ompb__region_lane_make_room(ompb__region_group *g, ompb__region_lane *ln)
 {
     take_flag(g);
-    reduce_locked(g);
+    reduce_locked(g, true);
     uint64_t reduced = atomic_load_explicit(&g->reduced, memory_order_relaxed);
     bool ok = ln->ring && ln->count - reduced <= ln->mask;
     if (!ok)
