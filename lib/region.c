@@ -18,7 +18,6 @@
  */
 #include "region.h"
 
-#include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  */
 #include "region.h"
 
-#include <errno.h>
+#include <errno.h> /* program_invocation_name */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
