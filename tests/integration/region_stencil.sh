@@ -6,9 +6,10 @@
 #   iteration, every instance kept;
 # - in every recorded instance, the makespan is at least every thread's
 #   busy time;
-# - the regions cover the loop: their total times add up to at least 98%
-#   of the program's own measured loop time (the 2% bar above it is
-#   region_stencil_sum.sh);
+# - the regions cover the loop: their total times add up to at least 95%
+#   of the program's own measured loop time (a loose bound: a thread
+#   descheduled between two regions loses that time; the 2% bar is
+#   region_stencil_sum.sh's);
 # - the final residual is the same at 1 and 2 threads (within 1e-9: the
 #   reduction order differs), so the example computes what it says;
 # and `ompbench compare` and `ompbench scaling` read region result files.
@@ -60,7 +61,7 @@ for t, (iterations, residual, loop_ns) in sorted(runs.items()):
         total += o["stats"]["total_time_s"] * 1e9
     diff = (total - loop_ns) / loop_ns
     print("T=%d: regions %.3f ms, loop %.3f ms, %+.2f%%" % (t, total / 1e6, loop_ns / 1e6, 100 * diff))
-    if diff < -0.02:
+    if diff < -0.05:
         hard.append("T=%d: regions add up to %.3f ms, the loop took %.3f ms (%+.2f%%): the "
                     "regions lost time" % (t, total / 1e6, loop_ns / 1e6, 100 * diff))
 if 1 in runs and 2 in runs and abs(runs[1][1] - runs[2][1]) > 1e-9 * abs(runs[1][1]):
