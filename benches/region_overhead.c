@@ -95,12 +95,21 @@ static double loop_ns(kind k)
     return per;
 }
 
-/* Mean over a team of T threads of each thread's CPU time per iteration. */
+/* The slowest thread of the last team_ns call. */
+static double slowest;
+
+/* Mean over a team of T threads of each thread's CPU time per iteration;
+ * the slowest thread's in `slowest`. */
 static double team_ns(kind k, int T)
 {
-    double sum = 0;
-#pragma omp parallel num_threads(T) reduction(+ : sum)
-    sum += loop_ns(k);
+    double sum = 0, worst = 0;
+#pragma omp parallel num_threads(T) reduction(+ : sum) reduction(max : worst)
+    {
+        double per = loop_ns(k);
+        sum += per;
+        worst = per;
+    }
+    slowest = worst;
     return sum / T;
 }
 
@@ -112,6 +121,13 @@ static double clocks_ns(int T)
 static double pairs_ns(int T)
 {
     return team_ns(PAIRS, T);
+}
+
+/* The same, for the slowest thread of the team. */
+static double pairs_slowest_ns(int T, double *mean)
+{
+    *mean = team_ns(PAIRS, T);
+    return slowest;
 }
 
 static double empty_ns(void)
@@ -197,24 +213,25 @@ int main(int argc, char **argv)
         return 2;
     }
     omp_set_dynamic(0);
-    double c[64], p[64], c1[64], p1[64], e[64], o[64];
+    double c[64], p[64], w[64], c1[64], p1[64], e[64], o[64];
     pairs_ns(2); /* first use, outside the figures */
     pairs_ns(1);
     for (int i = 0; i < reps; i++) {
         c[i] = clocks_ns(2);
-        p[i] = pairs_ns(2);
+        w[i] = pairs_slowest_ns(2, &p[i]);
         c1[i] = clocks_ns(1);
         p1[i] = pairs_ns(1);
         e[i] = empty_ns();
         o[i] = off_call_ns();
     }
     double cm = median(c, reps), pm = median(p, reps), em = median(e, reps), om = median(o, reps);
-    double c1m = median(c1, reps), p1m = median(p1, reps);
+    double c1m = median(c1, reps), p1m = median(p1, reps), wm = median(w, reps);
     printf("ompbench %s region markers (medians of %d blocks of %ld iterations per thread)\n",
            ompb_version(), reps, iters);
     printf("begin+end T=2   %7.1f ns per pair per thread  (two clock reads %5.1f ns; markers' "
            "own share %5.1f ns)  bar <= %.0f ns: %s\n", pm, cm, pm - cm, PAIR_BAR_NS,
            pm <= PAIR_BAR_NS ? "met" : "MISSED");
+    printf("  slowest thread %6.1f ns per pair (thread 0 folds the team's instances)\n", wm);
     printf("begin+end T=1   %7.1f ns per pair            (two clock reads %5.1f ns; markers' "
            "own share %5.1f ns)\n", p1m, c1m, p1m - c1m);
     printf("OMPB_REGIONS=0  %7.2f ns per call  (empty loop iteration %.2f ns)\n", om, em);

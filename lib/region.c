@@ -619,6 +619,24 @@ static ompb__region_group *group_slow(ompb__region *r, const team *t, const thre
     return g;
 }
 
+/* Room in the thread's group cache for region id. Its lines are the
+ * thread's own (not malloc's neighbours, which other threads may write). */
+static bool grow_slots(thread_state *ts, uint32_t id)
+{
+    size_t n = ts->n_groups ? ts->n_groups : 16;
+    while (n <= id)
+        n *= 2;
+    group_slot *slots = ompb__region_calloc(n * sizeof *slots);
+    if (!slots)
+        return false;
+    if (ts->groups)
+        memcpy(slots, ts->groups, ts->n_groups * sizeof *slots);
+    free(ts->groups);
+    ts->groups = slots;
+    ts->n_groups = n;
+    return true;
+}
+
 /* The group of (r, team) through the thread's cache, keyed by region id. */
 static inline ompb__region_group *group_of(thread_state *ts, ompb__region *r, const team *t,
                                            const char *file, int line)
@@ -628,12 +646,8 @@ static inline ompb__region_group *group_of(thread_state *ts, ompb__region *r, co
         if (likely(s->key == t->key && s->threads == t->threads && s->level == t->level
                    && s->group))
             return s->group;
-    } else {
-        size_t old = ts->n_groups;
-        if (!ompb__grow((void **)&ts->groups, &ts->n_groups, (size_t)r->id + 1,
-                        sizeof *ts->groups, 16))
-            return NULL;
-        memset(ts->groups + old, 0, (ts->n_groups - old) * sizeof *ts->groups);
+    } else if (!grow_slots(ts, r->id)) {
+        return NULL;
     }
     ompb__region_group *g = group_slow(r, t, ts, file, line);
     if (g)
@@ -853,7 +867,7 @@ static void record(const thread_state *ts, frame *f, uint64_t now)
     ln->ring[k & ln->mask] = ompb__region_pack(f->start_ns, now, f->pu);
     /* The line four pairs ahead was last read by the reducer, on another
      * core: ask for it now, for writing, rather than stall on it then. */
-    __builtin_prefetch(&ln->ring[(k + 4) & ln->mask], 1);
+    __builtin_prefetch(&ln->ring[(k + 16) & ln->mask], 1);
     ln->count = k + 1;
     atomic_store_explicit(&ln->published, k + 1, memory_order_release);
     atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);

@@ -112,17 +112,20 @@ struct ompb__region {
 };
 
 struct ompb__region_lane {
+    /* Read by the thread that folds (and by reports). */
     _Alignas(64) _Atomic uint64_t published; /* pairs completed (release) */
-    _Atomic uint64_t occupant;  /* serial of the thread inside, 0 none */
-    _Atomic(const char *) begin_file;        /* its call site, for messages */
-    _Atomic int begin_line;
-    _Atomic int os_tid;         /* kernel id of the last thread that played it */
-    /* The playing thread's own: */
-    uint64_t count;             /* == published */
-    uint64_t reduced_seen;      /* group->reduced as last read */
-    uint64_t next_try;          /* count at which to try reducing again */
     ompb__region_slot *ring;    /* [mask + 1]; changes only under the reducing flag */
     uint32_t mask;
+    _Atomic int os_tid;         /* kernel id of the last thread that played it */
+    /* The playing thread's own line: nobody else writes it, and only the
+     * rare checks (conflicts, the exit, reports) read it, so the owner's
+     * stores here never wait for another core. */
+    _Alignas(64) _Atomic uint64_t occupant; /* serial of the thread inside, 0 none */
+    _Atomic(const char *) begin_file;        /* its call site, for messages */
+    _Atomic int begin_line;
+    uint64_t count;             /* == published */
+    uint64_t reduced_seen;      /* group->reduced as last read */
+    uint64_t next_try;          /* count at which to try folding again */
 };
 
 struct ompb__region_group {
@@ -138,7 +141,7 @@ struct ompb__region_group {
     _Atomic uint64_t serial;
     _Atomic bool vacant;
     _Atomic bool dead;          /* pairing gave up (entry failed): lanes stop */
-    ompb__region_mark *scratch; /* [threads], for the reducer */
+    ompb__region_slot *scratch; /* [threads], for the reducer */
     /* Written by the reducer. */
     _Alignas(64) _Atomic uint64_t reduced; /* instances folded into the entry */
     atomic_flag reducing;
@@ -178,11 +181,12 @@ struct ompb__region_entry {
     /* Variance by shifted sums (the first makespan is the shift, which
      * keeps cancellation away without a division per instance). */
     double shift, sum_d, sum_d2;
-    double skew_sum, imbalance_sum;
+    uint64_t skew_sum;          /* ns */
+    double imbalance_sum;
     uint64_t shared_pu;         /* instances with two threads on one PU */
     int shared_pu_example[3];   /* thread a, thread b, PU of the first one */
     uint64_t migrations;        /* PU changes of a lane between instances */
-    double *busy_sum;           /* [threads] */
+    uint64_t *busy_sum;         /* [threads] ns */
     int *last_pu, *os_tid;      /* [threads] */
 
     /* Kept instances: all while n <= keep_max, then a uniform sample. */
@@ -289,8 +293,9 @@ void ompb__region_group_try_reduce(ompb__region_group *g, ompb__region_lane *sel
 /* Folds every complete instance, waiting for the reducing flag (reports). */
 void ompb__region_group_reduce_all(ompb__region_group *g);
 
-/* Adds one instance of `threads` marks to e (e->lock held). */
-void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_mark *marks);
+/* Adds one instance, the `threads` slots of its threads, to e (e->lock
+ * held). */
+void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *slots);
 
 /* The statistics of e's per-instance makespans (e->lock held): exact while
  * every instance is kept, else exact moments and extremes with quantiles,

@@ -64,9 +64,9 @@ ompb__region_entry *ompb__region_entry_new(ompb__region *r, int threads, uint32_
     e->order = order;
     e->keep_max = keep_max_for(threads);
     e->rng = 0x5EED0000ull + order;
-    e->busy_sum = calloc((size_t)threads, sizeof *e->busy_sum);
-    e->last_pu = malloc((size_t)threads * sizeof *e->last_pu);
-    e->os_tid = calloc((size_t)threads, sizeof *e->os_tid);
+    e->busy_sum = ompb__region_calloc((size_t)threads * sizeof *e->busy_sum);
+    e->last_pu = ompb__region_calloc((size_t)threads * sizeof *e->last_pu);
+    e->os_tid = ompb__region_calloc((size_t)threads * sizeof *e->os_tid);
     if (!e->busy_sum || !e->last_pu || !e->os_tid || pthread_mutex_init(&e->lock, NULL) != 0) {
         free(e->busy_sum);
         free(e->last_pu);
@@ -106,7 +106,7 @@ ompb__region_group *ompb__region_group_new(ompb__region_entry *e, int threads)
     ompb__region_group *g = ompb__region_calloc(bytes);
     if (!g)
         return NULL;
-    g->scratch = malloc((size_t)threads * sizeof *g->scratch);
+    g->scratch = ompb__region_calloc((size_t)threads * sizeof *g->scratch);
     if (!g->scratch) {
         free(g);
         return NULL;
@@ -114,8 +114,9 @@ ompb__region_group *ompb__region_group_new(ompb__region_entry *e, int threads)
     g->entry = e;
     g->threads = threads;
     atomic_flag_clear(&g->reducing);
+    /* Thread 0 of the team folds; the others only when their ring fills. */
     for (int t = 0; t < threads; t++)
-        g->lanes[t].next_try = OMPB__REGION_BATCH;
+        g->lanes[t].next_try = t == 0 ? OMPB__REGION_BATCH : UINT64_MAX;
     return g;
 }
 
@@ -165,10 +166,16 @@ static void reduce_locked(ompb__region_group *g, bool wait)
         pthread_mutex_lock(&e->lock);
     else if (pthread_mutex_trylock(&e->lock) != 0)
         return;
+    /* The other threads' slots were written on other cores: ask for all
+     * their lines at once rather than wait for each in turn (4 slots a
+     * line). */
+    for (int t = 1; t < g->threads; t++)
+        for (uint64_t k = lo; k < hi; k += 4)
+            __builtin_prefetch(&g->lanes[t].ring[k & g->lanes[t].mask], 0);
     for (uint64_t k = lo; k < hi; k++) {
         for (int t = 0; t < g->threads; t++) {
             const ompb__region_lane *ln = &g->lanes[t];
-            g->scratch[t] = ompb__region_unpack(ln->ring[k & ln->mask]);
+            g->scratch[t] = ln->ring[k & ln->mask];
         }
         ompb__region_entry_add(e, g->scratch);
     }
@@ -183,7 +190,7 @@ static void reduce_locked(ompb__region_group *g, bool wait)
 
 void ompb__region_group_try_reduce(ompb__region_group *g, ompb__region_lane *self)
 {
-    self->next_try = self->count + OMPB__REGION_BATCH;
+    self->next_try = self == &g->lanes[0] ? self->count + OMPB__REGION_BATCH : UINT64_MAX;
     if (atomic_flag_test_and_set_explicit(&g->reducing, memory_order_acquire))
         return;
     reduce_locked(g, false);
@@ -259,35 +266,35 @@ bool ompb__region_lane_make_room(ompb__region_group *g, ompb__region_lane *ln)
 
 /* ---- statistics ----------------------------------------------------------- */
 
+/* *array grown from `have` to `want` elements on lines of its own. */
+static bool regrow(uint64_t **array, size_t have, size_t want)
+{
+    uint64_t *a = ompb__region_calloc(want * sizeof *a);
+    if (!a)
+        return false;
+    if (*array)
+        memcpy(a, *array, have * sizeof *a);
+    free(*array);
+    *array = a;
+    return true;
+}
+
 static bool keep_room(ompb__region_entry *e)
 {
     if (e->kept < e->cap_kept)
         return true;
-    size_t cap = e->cap_kept ? e->cap_kept * 2 : 16, T = (size_t)e->threads;
+    size_t cap = e->cap_kept ? e->cap_kept * 2 : 16, T = (size_t)e->threads, old = e->cap_kept;
     cap = cap > e->keep_max ? e->keep_max : cap;
-    uint64_t *idx = realloc(e->kept_index, cap * sizeof *idx);
-    if (idx)
-        e->kept_index = idx;
-    uint64_t *s = realloc(e->kept_start, cap * sizeof *s);
-    if (s)
-        e->kept_start = s;
-    uint64_t *en = realloc(e->kept_end, cap * sizeof *en);
-    if (en)
-        e->kept_end = en;
-    uint64_t *ts = realloc(e->kept_tstart, cap * T * sizeof *ts);
-    if (ts)
-        e->kept_tstart = ts;
-    uint64_t *b = realloc(e->kept_busy, cap * T * sizeof *b);
-    if (b)
-        e->kept_busy = b;
-    if (!idx || !s || !en || !ts || !b)
+    if (!regrow(&e->kept_index, old, cap) || !regrow(&e->kept_start, old, cap)
+        || !regrow(&e->kept_end, old, cap) || !regrow(&e->kept_tstart, old * T, cap * T)
+        || !regrow(&e->kept_busy, old * T, cap * T))
         return false;
     e->cap_kept = cap;
     return true;
 }
 
 static void keep_at(ompb__region_entry *e, size_t slot, uint64_t index,
-                    const ompb__region_mark *m, uint64_t start, uint64_t end)
+                    const ompb__region_slot *m, uint64_t start, uint64_t end)
 {
     size_t T = (size_t)e->threads;
     e->kept_index[slot] = index;
@@ -295,7 +302,7 @@ static void keep_at(ompb__region_entry *e, size_t slot, uint64_t index,
     e->kept_end[slot] = end;
     for (size_t t = 0; t < T; t++) {
         e->kept_tstart[slot * T + t] = m[t].start_ns;
-        e->kept_busy[slot * T + t] = m[t].end_ns - m[t].start_ns;
+        e->kept_busy[slot * T + t] = m[t].busy_pu >> 16;
     }
 }
 
@@ -315,7 +322,7 @@ static void reservoir_skip(ompb__region_entry *e, uint64_t i)
     e->reservoir_next = i + 1 + (uint64_t)floor(log(u) / log1p(-e->reservoir_w));
 }
 
-static void keep(ompb__region_entry *e, uint64_t i, const ompb__region_mark *m,
+static void keep(ompb__region_entry *e, uint64_t i, const ompb__region_slot *m,
                  uint64_t start, uint64_t end)
 {
     if (i < e->keep_max) {
@@ -344,7 +351,7 @@ static void histogram_add(ompb__region_entry *e, uint64_t makespan)
     if (!e->hist) {
         if (e->n <= e->keep_max)
             return;
-        if (!(e->hist = malloc(sizeof *e->hist))) {
+        if (!(e->hist = ompb__region_calloc(sizeof *e->hist))) {
             ompb__region_entry_fail(e, "out of memory for the histogram");
             return;
         }
@@ -356,40 +363,43 @@ static void histogram_add(ompb__region_entry *e, uint64_t makespan)
     ompb__histogram_add(e->hist, makespan);
 }
 
+#define PU_UNKNOWN 0xffffu
+
 /* Pairs of threads on one PU in this instance; remembers the first pair. */
-static void check_shared_pu(ompb__region_entry *e, const ompb__region_mark *m)
+static void check_shared_pu(ompb__region_entry *e, const ompb__region_slot *m)
 {
     for (int a = 0; a < e->threads; a++) {
-        if (m[a].pu < 0)
+        unsigned pa = (unsigned)(m[a].busy_pu & PU_UNKNOWN);
+        if (pa == PU_UNKNOWN)
             continue;
         for (int b = a + 1; b < e->threads; b++) {
-            if (m[b].pu != m[a].pu)
+            if ((m[b].busy_pu & PU_UNKNOWN) != pa)
                 continue;
             if (e->shared_pu++ == 0) {
                 e->shared_pu_example[0] = a;
                 e->shared_pu_example[1] = b;
-                e->shared_pu_example[2] = m[a].pu;
+                e->shared_pu_example[2] = (int)pa;
             }
             return;
         }
     }
 }
 
-void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_mark *m)
+void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *m)
 {
-    uint64_t start = m[0].start_ns, end = m[0].end_ns, smax = m[0].start_ns;
-    double busy_sum = 0, busy_max = 0;
+    uint64_t start = m[0].start_ns, end = 0, smax = 0, busy_sum = 0, busy_max = 0;
     for (int t = 0; t < e->threads; t++) {
-        start = m[t].start_ns < start ? m[t].start_ns : start;
-        smax = m[t].start_ns > smax ? m[t].start_ns : smax;
-        end = m[t].end_ns > end ? m[t].end_ns : end;
-        double busy = (double)(m[t].end_ns - m[t].start_ns);
+        uint64_t s = m[t].start_ns, busy = m[t].busy_pu >> 16;
+        int pu = (int)(m[t].busy_pu & PU_UNKNOWN);
+        start = s < start ? s : start;
+        smax = s > smax ? s : smax;
+        end = s + busy > end ? s + busy : end;
         e->busy_sum[t] += busy;
         busy_sum += busy;
         busy_max = busy > busy_max ? busy : busy_max;
-        if (m[t].pu >= 0 && e->last_pu[t] >= 0 && m[t].pu != e->last_pu[t])
+        if (pu != PU_UNKNOWN && e->last_pu[t] >= 0 && pu != e->last_pu[t])
             e->migrations++;
-        e->last_pu[t] = m[t].pu;
+        e->last_pu[t] = pu == PU_UNKNOWN ? -1 : pu;
     }
     uint64_t makespan = end - start, i = e->n++;
     if (i == 0) {
@@ -402,11 +412,11 @@ void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_mark *m)
     double d = (double)makespan - e->shift;
     e->sum_d += d;
     e->sum_d2 += d * d;
-    e->skew_sum += (double)(smax - start);
-    if (e->threads == 1 || busy_sum <= 0)
+    e->skew_sum += smax - start;
+    if (e->threads == 1 || busy_sum == 0)
         e->imbalance_sum += 1.0;
     else
-        e->imbalance_sum += busy_max * e->threads / busy_sum;
+        e->imbalance_sum += (double)busy_max * e->threads / (double)busy_sum;
     if (e->threads > 1)
         check_shared_pu(e, m);
     keep(e, i, m, start, end);

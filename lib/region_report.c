@@ -117,13 +117,13 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
     rec->failed = e->failed;
     snprintf(rec->error, sizeof rec->error, "%s", e->error);
     for (int t = 0; t < e->threads; t++)
-        part->mean_busy[t] = e->n ? e->busy_sum[t] / (double)e->n : 0.0;
+        part->mean_busy[t] = e->n ? (double)e->busy_sum[t] / (double)e->n : 0.0;
     part->region = (ompb__record_region){
         .name = r->display, .instances = e->n, .sampled = e->n > e->kept,
         .kept_index = part->kept_index, .quantile_error = e->hist ? OMPB__HISTOGRAM_REL_ERROR : 0,
         .mean_busy_ns = part->mean_busy, .shared_pu = e->shared_pu, .misuse = e->misuse};
     rec->region = &part->region;
-    res->mean_skew_ns = e->n ? e->skew_sum / (double)e->n : 0.0;
+    res->mean_skew_ns = e->n ? (double)e->skew_sum / (double)e->n : 0.0;
     res->mean_imbalance = e->n ? e->imbalance_sum / (double)e->n : 0.0;
     res->total_time_s = (double)e->total_ns * 1e-9;
     return ompb__region_entry_stats(e, &res->stats);
