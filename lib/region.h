@@ -69,14 +69,9 @@ typedef struct ompb__region_entry ompb__region_entry;
 typedef struct ompb__region_group ompb__region_group;
 typedef struct ompb__region_lane ompb__region_lane;
 
-/* One thread's begin/end of one instance. */
-typedef struct ompb__region_mark {
-    uint64_t start_ns, end_ns;
-    int32_t pu;                 /* PU at begin, -1 unknown */
-} ompb__region_mark;
-
-/* The same in a lane's ring, packed in 16 bytes (4 per cache line: the
- * ring's lines are what travels between the owner and the reducer):
+/* One thread's begin/end of one instance, as its lane's ring keeps it,
+ * packed in 16 bytes (4 per cache line: the ring's lines are what travels
+ * between the owner and the thread that folds):
  * end - start in the high 48 bits (saturated at 2^48 - 1 ns, 78 hours),
  * the PU in the low 16 (0xffff: unknown). */
 typedef struct ompb__region_slot {
@@ -91,13 +86,6 @@ static inline ompb__region_slot ompb__region_pack(uint64_t start, uint64_t end, 
     uint64_t busy = end - start;
     busy = busy > OMPB__REGION_BUSY_MAX ? OMPB__REGION_BUSY_MAX : busy;
     return (ompb__region_slot){start, busy << 16 | (uint16_t)(pu < 0 || pu > 0xfffe ? 0xffff : pu)};
-}
-
-static inline ompb__region_mark ompb__region_unpack(ompb__region_slot s)
-{
-    uint16_t pu = (uint16_t)s.busy_pu;
-    return (ompb__region_mark){s.start_ns, s.start_ns + (s.busy_pu >> 16),
-                               pu == 0xffff ? -1 : (int32_t)pu};
 }
 
 struct ompb__region {
