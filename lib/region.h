@@ -22,9 +22,11 @@
  *           begin/end pairs, written by whichever thread plays index t
  *
  * Pairing: the k-th pair of every lane of a group is instance k. Lanes only
- * publish a count (release); a thread that finds BATCH instances complete
- * on every lane takes the group's reducing flag (without waiting: if it is
- * taken, someone else reduces) and folds them into the entry.
+ * publish a count (release). Every BATCH of its own instances, lane 0's
+ * thread takes the group's reducing flag and the entry's mutex if both are
+ * free and folds what every lane has completed into the entry; the other
+ * lanes fold only when their ring is full. One folding thread keeps the
+ * entry's lines in one core's cache.
  *
  * Lock order: the global lock (region.c), then a group's reducing flag,
  * then an entry's mutex. The hot path takes neither lock and never waits

@@ -3,10 +3,10 @@
  * Pairing and streaming statistics of application regions. Each thread
  * appends its begin/end pairs to its lane's ring and publishes a count; the
  * k-th pair of every lane of a group is instance k. Folding instances into
- * the entry happens in batches, by whichever thread of the team first sees
- * a batch complete on every lane and gets the group's reducing flag and the
- * entry's mutex without waiting (try-lock), so a team shares the cost and
- * nobody waits; only a full ring, a thread's exit and reports wait.
+ * the entry happens in batches, by thread 0 of the team when it gets the
+ * group's reducing flag and the entry's mutex without waiting (try-lock):
+ * the statistics stay in one core's cache, and nobody waits; only a full
+ * ring, a thread's exit and reports wait.
  *
  * Per entry, exact over every instance: count, min, max, total, mean and
  * variance (shifted sums), mean start skew, mean imbalance, per-thread mean busy
