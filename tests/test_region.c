@@ -624,6 +624,42 @@ static void test_streaming_stats(void)
     free(x);
 }
 
+/* In the JSON: past the kept maximum, a uniform sample in instance order,
+ * its instance numbers, and quantiles from the histogram; iterations and
+ * the aggregates count every instance. */
+static void test_sampled_json(void)
+{
+    ompb__regions_reset();
+    for (int i = 0; i < 3000; i++) {
+        ompb_region_begin("many");
+        ompb_region_end("many");
+    }
+    json_t *root = report(NULL);
+    json_t *e = entry(root, "region:many[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    json_t *omp = json_object_get(e, "ompbench"), *rg = json_object_get(omp, "region");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "iterations")), 3000);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(rg, "instances")), 3000);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(omp, "rounds")), 1024);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(rg, "kept")), 1024);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rg, "kept_how")), "uniform sample");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rg, "quantiles")), "histogram");
+    json_t *idx = json_object_get(rg, "kept_instances");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(idx), 1024);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(json_object_get(omp, "samples"),
+                                                    "makespan_ns")), 1024);
+    for (size_t k = 1; k < json_array_size(idx); k++)
+        CU_ASSERT_TRUE(json_integer_value(json_array_get(idx, k))
+                       > json_integer_value(json_array_get(idx, k - 1)));
+    CU_ASSERT_TRUE(json_integer_value(json_array_get(idx, 1023)) < 3000);
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+        if (strcmp(json_string_value(json_object_get(b, "name")), "region:many[t=1]_median") == 0)
+            CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "iterations")), 3000);
+    json_decref(root);
+}
+
 /* Up to keep_max instances: every one kept, the exact statistics. */
 static void test_exact_below_cap(void)
 {
@@ -666,6 +702,7 @@ static const ompb_test_case cases[] = {
     {"invalid_names", test_invalid_names},
     {"disabled", test_disabled},
     {"bad_format", test_bad_format},
+    {"sampled_json", test_sampled_json},
     {"streaming_stats", test_streaming_stats},
     {"exact_below_cap", test_exact_below_cap},
     {NULL, NULL},

@@ -176,7 +176,7 @@ static json_t *aggregate_entry(const ompb__result *res, const char *agg, double 
     json_t *e = entry_base(res, name);
     int bad = set(e, "run_type", json_string("aggregate"));
     bad |= set(e, "aggregate_name", json_string(agg));
-    bad |= set(e, "iterations", json_integer((json_int_t)res->rec.rounds));
+    bad |= set(e, "iterations", json_integer((json_int_t)ompb__record_measurements(&res->rec)));
     bad |= set(e, "real_time", real(value));
     bad |= set(e, "cpu_time", real(value));
     if (strcmp(agg, "cv") == 0)
