@@ -17,10 +17,13 @@
  *                   report cannot be written there)
  *   phases          "load" x3 serially, ompb_regions_report() (a region-set
  *                   boundary), then "solve" x5 in a team of 2
+ *   overlap         two pthreads run "both" at the same time, 4 times each:
+ *                   instances of one region (teams of one) that overlap
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
 
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +123,34 @@ static int phases(void)
     return rc == 0 ? 0 : 1;
 }
 
+static pthread_barrier_t together;
+
+/* Both threads inside "both" at once, every time. */
+static void *overlapping(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 4; i++) {
+        ompb_region_begin("both");
+        pthread_barrier_wait(&together);
+        work();
+        ompb_region_end("both");
+        pthread_barrier_wait(&together);
+    }
+    return NULL;
+}
+
+static int overlap(void)
+{
+    pthread_t a, b;
+    pthread_barrier_init(&together, NULL, 2);
+    if (pthread_create(&a, NULL, overlapping, NULL) != 0
+        || pthread_create(&b, NULL, overlapping, NULL) != 0)
+        return 1;
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     printf("main\n");
@@ -137,7 +168,9 @@ int main(int argc, char **argv)
         return lose_dir(argc > 2 ? argv[2] : NULL);
     if (strcmp(mode, "phases") == 0)
         return phases();
+    if (strcmp(mode, "overlap") == 0)
+        return overlap();
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
-            "phases\n");
+            "phases|overlap\n");
     return 2;
 }
