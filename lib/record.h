@@ -28,6 +28,7 @@ typedef struct ompb__record_region {
     double quantile_error;       /* largest relative error of the quantiles, 0: exact */
     const double *mean_busy_ns;  /* [threads] mean busy time of each thread */
     uint64_t shared_pu;          /* instances in which two threads began on one PU */
+    int shared_pu_first[3];      /* the first such: thread a, thread b, their PU */
     uint64_t misuse;             /* misuse events seen (the first one is `error`) */
 } ompb__record_region;
 

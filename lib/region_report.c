@@ -121,7 +121,9 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
     part->region = (ompb__record_region){
         .name = r->display, .instances = e->n, .sampled = e->n > e->kept,
         .kept_index = part->kept_index, .quantile_error = e->hist ? OMPB__HISTOGRAM_REL_ERROR : 0,
-        .mean_busy_ns = part->mean_busy, .shared_pu = e->shared_pu, .misuse = e->misuse};
+        .mean_busy_ns = part->mean_busy, .shared_pu = e->shared_pu, .misuse = e->misuse,
+        .shared_pu_first = {e->shared_pu_example[0], e->shared_pu_example[1],
+                            e->shared_pu_example[2]}};
     rec->region = &part->region;
     res->mean_skew_ns = e->n ? (double)e->skew_sum / (double)e->n : 0.0;
     res->mean_imbalance = e->n ? e->imbalance_sum / (double)e->n : 0.0;
@@ -280,11 +282,13 @@ static void region_warnings(ompb__context *ctx, const region_report *rr)
      * it is new (the counts are in the JSON). */
     for (size_t i = 0; i < rr->n; i++) {
         const ompb__record *rec = &rr->results[i].rec;
+        const int *first = rec->region->shared_pu_first;
         if (rec->region->shared_pu)
             ompb__context_warn(ctx, "%s: two threads of the team began instances on the same "
-                               "PU: they shared its time (each thread's busy time is still "
-                               "its own; shared_pu_instances in the JSON counts them)",
-                               rec->inst->name);
+                               "PU (first threads %d and %d, on PU %d): they shared its time "
+                               "(each thread's busy time is still its own; "
+                               "shared_pu_instances in the JSON counts them)", rec->inst->name,
+                               first[0], first[1], first[2]);
         if (rec->migrations)
             ompb__context_warn(ctx, "%s: threads moved between PUs between instances "
                                "(migrations in the JSON)", rec->inst->name);

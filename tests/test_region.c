@@ -477,6 +477,10 @@ static void test_shared_pu(void)
     CU_ASSERT_FALSE(failed(e));
     json_t *rg = json_object_get(json_object_get(e, "ompbench"), "region");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(rg, "shared_pu_instances")), 8);
+    json_t *first = json_object_get(rg, "shared_pu_first");
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(first, "threads"), 0)), 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(first, "threads"), 1)), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(first, "pu")), cpu);
     json_t *busy = json_object_get(rg, "mean_busy_ns");
     CU_ASSERT_EQUAL(json_array_size(busy), 2);
     CU_ASSERT_TRUE(json_number_value(json_array_get(busy, 0)) > 0);

@@ -97,6 +97,11 @@ static json_t *region_json(const ompb__record *rec)
         bad |= json_array_append_new(busy, real(rg->mean_busy_ns[t]));
     bad |= set(o, "mean_busy_ns", busy);
     bad |= set(o, "shared_pu_instances", json_integer((json_int_t)rg->shared_pu));
+    if (rg->shared_pu)
+        bad |= set(o, "shared_pu_first", json_pack("{s:[i, i], s:i}", "threads",
+                                                   rg->shared_pu_first[0],
+                                                   rg->shared_pu_first[1], "pu",
+                                                   rg->shared_pu_first[2]));
     bad |= set(o, "misuse_events", json_integer((json_int_t)rg->misuse));
     return checked(o, bad);
 }
