@@ -873,6 +873,8 @@ static void record(const thread_state *ts, frame *f, uint64_t now)
     atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);
     if (unlikely(k + 1 >= ln->next_try))
         ompb__region_group_try_reduce(f->group, ln);
+    if (unlikely(k + 1 == OMPB__REGION_RING_HOT))
+        ompb__region_lane_heat(f->group, ln);
 }
 
 void ompb_region_end_at(const char *name, const char *file, int line)

@@ -50,12 +50,14 @@
 #define OMPB__REGIONS_MAX 16384
 /* Regions open at once on one thread. */
 #define OMPB__REGION_DEPTH_MAX 64
-/* Instances folded into the statistics at a time. */
-#define OMPB__REGION_BATCH 16
-/* Ring of a lane: first and largest size. A thread more than RING_FIRST
- * instances ahead of the slowest thread of its team grows its ring
- * (doubling, so at most 14 times); one RING_MAX ahead cannot be paired. */
+/* Ring of a lane: first size, size once the region is hot (at its
+ * RING_HOT-th instance on that lane), and largest size. Thread 0 of a team
+ * folds every quarter ring: the larger the batch, the better the lines a
+ * batch brings from the other cores overlap. A thread more than a ring
+ * ahead of the slowest thread of its team grows its ring (doubling); one
+ * RING_MAX ahead cannot be paired. */
 #define OMPB__REGION_RING_FIRST 64
+#define OMPB__REGION_RING_HOT 512
 #define OMPB__REGION_RING_MAX (1u << 20)
 /* OpenMP nesting levels told apart exactly (deeper ones by hash only). */
 #define OMPB__REGION_LEVELS_MAX 8
@@ -275,6 +277,16 @@ void ompb__region_group_free(ompb__region_group *g);
  * the ring, or gives the group up (entry failed). Returns false when the
  * pair cannot be recorded. */
 bool ompb__region_lane_make_room(ompb__region_group *g, ompb__region_lane *ln);
+
+/* The owner of lane ln reached its RING_HOT-th instance: gives it a ring
+ * of RING_HOT slots (once; a failed allocation keeps the small one). */
+void ompb__region_lane_heat(ompb__region_group *g, ompb__region_lane *ln);
+
+/* Instances between two folds by lane 0: a quarter of its ring. */
+static inline uint64_t ompb__region_batch(const ompb__region_lane *ln)
+{
+    return ((uint64_t)ln->mask + 1) / 4;
+}
 
 /* Tries to fold the instances complete on every lane into the entry;
  * returns at once when another thread is doing it. */

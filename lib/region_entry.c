@@ -116,7 +116,7 @@ ompb__region_group *ompb__region_group_new(ompb__region_entry *e, int threads)
     atomic_flag_clear(&g->reducing);
     /* Thread 0 of the team folds; the others only when their ring fills. */
     for (int t = 0; t < threads; t++)
-        g->lanes[t].next_try = t == 0 ? OMPB__REGION_BATCH : UINT64_MAX;
+        g->lanes[t].next_try = t == 0 ? OMPB__REGION_RING_FIRST / 4 : UINT64_MAX;
     return g;
 }
 
@@ -190,7 +190,7 @@ static void reduce_locked(ompb__region_group *g, bool wait)
 
 void ompb__region_group_try_reduce(ompb__region_group *g, ompb__region_lane *self)
 {
-    self->next_try = self == &g->lanes[0] ? self->count + OMPB__REGION_BATCH : UINT64_MAX;
+    self->next_try = self == &g->lanes[0] ? self->count + ompb__region_batch(self) : UINT64_MAX;
     if (atomic_flag_test_and_set_explicit(&g->reducing, memory_order_acquire))
         return;
     reduce_locked(g, false);
@@ -229,11 +229,13 @@ static void give_up(ompb__region_group *g, const ompb__region_lane *ln)
                             OMPB__REGION_RING_MAX);
 }
 
-/* Replaces the lane's ring by one twice as large, keeping the pairs not yet
- * folded at the same instance numbers; reducing flag held. */
-static bool grow_ring(ompb__region_lane *ln, uint64_t from)
+/* Replaces the lane's ring by one of cap slots (0: twice as large, or the
+ * first), keeping the pairs not yet folded at the same instance numbers;
+ * reducing flag held. */
+static bool grow_ring(ompb__region_lane *ln, uint64_t from, uint32_t cap)
 {
-    uint32_t cap = ln->ring ? (ln->mask + 1) * 2 : OMPB__REGION_RING_FIRST;
+    if (!cap)
+        cap = ln->ring ? (ln->mask + 1) * 2 : OMPB__REGION_RING_FIRST;
     if (cap > OMPB__REGION_RING_MAX)
         return false;
     ompb__region_slot *ring = ompb__region_calloc((size_t)cap * sizeof *ring);
@@ -254,7 +256,7 @@ bool ompb__region_lane_make_room(ompb__region_group *g, ompb__region_lane *ln)
     uint64_t reduced = atomic_load_explicit(&g->reduced, memory_order_relaxed);
     bool ok = ln->ring && ln->count - reduced <= ln->mask;
     if (!ok)
-        ok = grow_ring(ln, reduced);
+        ok = grow_ring(ln, reduced, 0);
     drop_flag(g);
     ln->reduced_seen = reduced;
     if (!ok && ln->ring)
@@ -262,6 +264,17 @@ bool ompb__region_lane_make_room(ompb__region_group *g, ompb__region_lane *ln)
     else if (!ok)
         ompb__region_entry_fail(g->entry, "out of memory for a thread's ring");
     return ok;
+}
+
+void ompb__region_lane_heat(ompb__region_group *g, ompb__region_lane *ln)
+{
+    take_flag(g);
+    if (ln->mask + 1 < OMPB__REGION_RING_HOT)
+        grow_ring(ln, atomic_load_explicit(&g->reduced, memory_order_relaxed),
+                  OMPB__REGION_RING_HOT);
+    drop_flag(g);
+    if (ln == &g->lanes[0])
+        ln->next_try = ln->count + ompb__region_batch(ln);
 }
 
 /* ---- statistics ----------------------------------------------------------- */

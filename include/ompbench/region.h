@@ -27,11 +27,13 @@
  * wherever it happens (before or inside the first parallel region). On the
  * hot path, after a thread's first use of a name, a call reads the clock
  * (CLOCK_MONOTONIC through the vDSO) and writes the thread's own memory: no
- * lock waited for, no allocation, no system call. Every 16 of its
- * instances thread 0 of the team folds the team's instances into the
+ * lock waited for, no allocation, no system call. Every quarter of its
+ * buffer (16 instances, then 128 once a thread has run the region 512
+ * times), thread 0 of the team folds the team's instances into the
  * region's statistics, if no other team is folding into them right then.
- * (A thread that runs more than 64 instances ahead of the slowest thread of
- * its team grows its buffer: an allocation, at most 14 times.)
+ * (Allocations after the first use: the buffer grows once, at the 512th
+ * instance; and a thread that runs more than a buffer ahead of the slowest
+ * thread of its team doubles its buffer, at most 11 times.)
  *
  * Results: at exit, and whenever the program calls ompb_regions_report(),
  * every region is reported as one entry per team size in ompbench's console,
