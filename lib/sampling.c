@@ -12,6 +12,7 @@ const char *ompb__sampling_mode_name(ompb__sampling_mode mode)
     switch (mode) {
     case OMPB__SAMPLING_TEST: return "test";
     case OMPB__SAMPLING_SIMULATE: return "simulate";
+    case OMPB__SAMPLING_REGION: return "region";
     default: return "measure";
     }
 }

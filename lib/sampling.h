@@ -19,7 +19,9 @@ struct ompb__instance;
 typedef enum {
     OMPB__SAMPLING_MEASURE,   /* calibrate, warm up, measure `rounds` rounds */
     OMPB__SAMPLING_TEST,      /* --test: one short round, as a smoke test */
-    OMPB__SAMPLING_SIMULATE   /* CPU simulation: one thread, one iteration */
+    OMPB__SAMPLING_SIMULATE,  /* CPU simulation: one thread, one iteration */
+    OMPB__SAMPLING_REGION     /* not run by the engine: an application region's
+                                 instances (include/ompbench/region.h) */
 } ompb__sampling_mode;
 
 typedef struct ompb__sampling {
@@ -42,7 +44,7 @@ typedef struct ompb__sampling {
     bool window_keep_open;
 } ompb__sampling;
 
-/* The "mode" word of reports: "measure", "test", "simulate" (static). */
+/* The "mode" word of reports: "measure", "test", "simulate", "region" (static). */
 const char *ompb__sampling_mode_name(ompb__sampling_mode mode);
 
 /*

@@ -1311,6 +1311,26 @@ static void test_collector_results_file_checks(void)
     r = fake_results(&f);
     json_object_set_new(json_object_get(r, "creator"), "pid", json_integer(getpid() + 1));
     EXPECT_RESULTS_VIOLATION("entry in the results of pid", r);
+    /* An entry no window names: a violation, except for an application
+     * region, which may run while another holds the only window. */
+    r = fake_results(&f);
+    json_t *extra = json_deep_copy(entry_part(r, NULL));
+    json_object_set_new(extra, "uri", json_string("benches/x.c::other"));
+    json_array_append_new(json_object_get(r, "benchmarks"), extra);
+    EXPECT_RESULTS_VIOLATION("benches/x.c::other has results but no benchmark window", r);
+    r = fake_results(&f);
+    extra = json_deep_copy(entry_part(r, NULL));
+    json_object_set_new(extra, "uri", json_string("app.c::region:halo[t=2]"));
+    json_array_append_new(json_object_get(r, "benchmarks"), extra);
+    c = check_results_file(&f, r, path);
+    print_violations(c);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    json_t *summary = ompb__collector_to_json(c);
+    json_t *only = json_object_get(summary, "results_without_window");
+    CU_ASSERT_EQUAL(json_array_size(only), 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(only, 0)), "app.c::region:halo[t=2]");
+    json_decref(summary);
+    ompb__collector_free(c);
     unlink(path);
     rmdir(dir);
 }

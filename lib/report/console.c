@@ -74,7 +74,10 @@ static void print_row(FILE *out, int width, const ompb__result *res)
     ompb__format_duration(st->mean, mean, sizeof mean);
     ompb__format_duration(st->min, mn, sizeof mn);
     ompb__format_duration(st->max, mx, sizeof mx);
-    snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
+    if (rec->region)
+        snprintf(iters, sizeof iters, "%" PRIu64 " inst", rec->region->instances);
+    else
+        snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
     print_rate(rate, sizeof rate, res->bytes_per_second, res->items_per_second);
     double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
     char imbal[16];

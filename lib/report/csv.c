@@ -43,8 +43,9 @@ static int write_csv(FILE *out, const ompb__report *rep)
         put_quoted(out, rec->inst->name);
         fputc(',', out);
         put_quoted(out, rec->inst->uri);
-        fprintf(out, ",%d,%" PRIu32 ",%" PRIu32 ",%zu,%" PRIu64, rec->threads,
-                rec->sampling.repetition, res[i].process, rec->rounds, rec->sample_size);
+        fprintf(out, ",%d,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64, rec->threads,
+                rec->sampling.repetition, res[i].process, ompb__record_measurements(rec),
+                rec->sample_size);
         const double stats[] = {st->median, st->mean, st->stdev, st->min, st->max,
                                 st->q1, st->q3, st->ci_low, st->ci_high};
         for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)

@@ -90,6 +90,32 @@ static json_t *stats_json(const ompb__result *res)
     return checked(o, bad);
 }
 
+/* An application region's own fields (lib/region_report.c). */
+static json_t *region_json(const ompb__record *rec)
+{
+    const ompb__record_region *rg = rec->region;
+    json_t *o = json_object(), *busy = json_array();
+    int bad = set(o, "name", json_string(rg->name));
+    bad |= set(o, "instances", json_integer((json_int_t)rg->instances));
+    bad |= set(o, "kept", json_integer((json_int_t)rec->rounds));
+    bad |= set(o, "kept_how", json_string(rg->sampled ? "uniform sample" : "all"));
+    if (rg->sampled)
+        bad |= set(o, "kept_instances", u64_array(rg->kept_index, rec->rounds, 1));
+    bad |= set(o, "quantiles", json_string(rg->quantile_error > 0 ? "histogram" : "exact"));
+    bad |= set(o, "quantile_max_relative_error", json_real(rg->quantile_error));
+    for (int t = 0; t < rec->threads && busy; t++)
+        bad |= json_array_append_new(busy, real(rg->mean_busy_ns[t]));
+    bad |= set(o, "mean_busy_ns", busy);
+    bad |= set(o, "shared_pu_instances", json_integer((json_int_t)rg->shared_pu));
+    if (rg->shared_pu)
+        bad |= set(o, "shared_pu_first", json_pack("{s:[i, i], s:i}", "threads",
+                                                   rg->shared_pu_first[0],
+                                                   rg->shared_pu_first[1], "pu",
+                                                   rg->shared_pu_first[2]));
+    bad |= set(o, "misuse_events", json_integer((json_int_t)rg->misuse));
+    return checked(o, bad);
+}
+
 static json_t *ompbench_json(const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
@@ -112,6 +138,8 @@ static json_t *ompbench_json(const ompb__result *res)
     for (int t = 0; t < rec->threads && !bad; t++)
         bad |= json_array_append_new(pus, json_integer(rec->thread_pu ? rec->thread_pu[t] : -1));
     bad |= set(o, "pu_map", pus);
+    if (rec->region)
+        bad |= set(o, "region", region_json(rec));
     if (!rec->failed) {
         bad |= set(o, "stats", stats_json(res));
         bad |= set(o, "samples", samples_json(rec));
@@ -139,8 +167,9 @@ static json_t *iteration_entry(const ompb__instance_result *ir, size_t index)
     const ompb__result *res = &ir->reps[index];
     const ompb__record *rec = &res->rec;
     json_t *e = entry_base(ir, rec->inst->name, index);
+    uint64_t measured = ompb__record_measurements(rec);
     int bad = set(e, "run_type", json_string("iteration"));
-    bad |= set(e, "iterations", json_integer((json_int_t)(rec->rounds * rec->sample_size)));
+    bad |= set(e, "iterations", json_integer((json_int_t)(measured * rec->sample_size)));
     if (rec->failed) {
         bad |= set(e, "error_occurred", json_true());
         bad |= set(e, "error_message", json_string(rec->error));
@@ -168,7 +197,7 @@ static json_t *aggregate_entry(const ompb__instance_result *ir, const char *agg,
     char name[OMPB__NAME_MAX + 16];
     snprintf(name, sizeof name, "%s_%s", ir->inst->name, agg);
     json_t *e = entry_base(ir, name, 0);
-    size_t count = ir->n_reps > 1 ? ir->n_reps : ir->rounds;
+    uint64_t count = ir->n_reps > 1 ? ir->n_reps : ompb__record_measurements(&ir->reps[0].rec);
     int bad = set(e, "run_type", json_string("aggregate"));
     bad |= set(e, "aggregate_name", json_string(agg));
     bad |= set(e, "iterations", json_integer((json_int_t)count));

@@ -110,7 +110,12 @@ static int summarize(const ompb__result *reps, size_t n, ompb__instance_result *
     }
     ir->mean_imbalance = ok ? ir->mean_imbalance / (double)ok : 0;
     ompb__stats medians, real, cpu;
-    int rc = pool_rounds(ir);
+    /* One repetition: its own statistics are the pool's. They may cover more
+     * than its raw rounds (a region's are over every instance, its rounds
+     * a kept sample) or come without them (a region's runner entry). */
+    int rc = n == 1 ? 0 : pool_rounds(ir);
+    if (n == 1 && has_rounds(&reps[0]))
+        ir->pooled = reps[0].stats;
     rc = rc ? rc : over_reps(ir, offsetof(ompb__result, stats.median), &medians);
     rc = rc ? rc : over_reps(ir, offsetof(ompb__result, real_time_ns), &real);
     rc = rc ? rc : over_reps(ir, offsetof(ompb__result, cpu_time_ns), &cpu);

@@ -49,6 +49,11 @@ struct ompb__collector {
     char **violations;
     size_t n_violations, n_texts;
 
+    /* Results entries of application regions that had no window (regions
+     * that interleave in time cannot each have one: docs/protocol.md). */
+    char **results_only;
+    size_t n_results_only, cap_results_only;
+
     uint8_t *in, *out;
     size_t in_len, in_cap, out_len, out_cap;
     unsigned fail_alloc;      /* tests: the allocation that fails (0: none) */
@@ -373,6 +378,9 @@ void ompb__collector_free(ompb__collector *c)
     for (size_t i = 0; i < c->n_texts; i++)
         free(c->violations[i]);
     free(c->violations);
+    for (size_t i = 0; i < c->n_results_only; i++)
+        free(c->results_only[i]);
+    free(c->results_only);
     free(c->windows);
     free(c->dumps);
     free(c->name);
@@ -638,6 +646,28 @@ static void check_against_markers(ompb__collector *c, const char *where,
                                   where, min_ns, max_ns, total_s, wmin, wmax, wtotal * 1e-9);
 }
 
+/* An application region's URI ("<file>::region:NAME[t=T]"): the runner
+ * gets one window at a time, so a region that ran while another held the
+ * window has statistics but no window. */
+#define REGION_URI_PART "::region:"
+
+static void add_results_only(ompb__collector *c, const char *uri)
+{
+    for (size_t i = 0; i < c->n_results_only; i++)
+        if (strcmp(c->results_only[i], uri) == 0) {
+            ompb__collector_violation(c, "%s appears more than once in the results files", uri);
+            return;
+        }
+    char *copy = copy_string(uri, strlen(uri));
+    if (!copy || !grow(c, (void **)&c->results_only, &c->cap_results_only,
+                       c->n_results_only + 1, sizeof *c->results_only)) {
+        free(copy);
+        ompb__collector_violation(c, "collector out of memory");
+        return;
+    }
+    c->results_only[c->n_results_only++] = copy;
+}
+
 /* One entry of a results file written by process pid (-1: unknown). */
 static void check_entry(ompb__collector *c, const char *path, size_t index, json_int_t pid,
                         const json_t *b)
@@ -652,6 +682,10 @@ static void check_entry(ompb__collector *c, const char *path, size_t index, json
     ok &= check_fields(c, where, "config", b, config_fields, N_FIELDS(config_fields));
     ok &= check_fields(c, where, "stats", b, stats_fields, N_FIELDS(stats_fields));
     ompb__collector_window *w = uri ? find_window(c, uri) : NULL;
+    if (uri && !w && strstr(uri, REGION_URI_PART)) {
+        add_results_only(c, uri);
+        return;
+    }
     if (uri && !w) {
         ompb__collector_violation(c, "%s has results but no benchmark window", where);
         return;
@@ -892,6 +926,11 @@ void ompb__collector_print(const ompb__collector *c, FILE *out)
         print_window(c, &c->windows[i], out);
     if (c->n_dumps)
         print_dumps(c, out);
+    if (c->n_results_only)
+        fprintf(out, "  results without a window (application regions that ran while another "
+                "held the window):\n");
+    for (size_t i = 0; i < c->n_results_only; i++)
+        fprintf(out, "          %s\n", c->results_only[i]);
     if (c->n_violations == 0) {
         fprintf(out, "ompbench collect: all checks passed\n");
         return;
@@ -923,7 +962,10 @@ static json_t *window_json(const ompb__collector_window *w)
 static json_t *lists_json(const ompb__collector *c, json_t *root)
 {
     json_t *windows = json_array(), *dumps = json_array(), *violations = json_array();
-    json_t *counts = json_object();
+    json_t *counts = json_object(), *results_only = json_array();
+    for (size_t i = 0; i < c->n_results_only; i++)
+        json_array_append_new(results_only, json_string(c->results_only[i]));
+    json_object_set_new(root, "results_without_window", results_only);
     for (size_t i = 0; i < c->n_windows; i++)
         json_array_append_new(windows, window_json(&c->windows[i]));
     for (size_t i = 0; i < c->n_dumps; i++)

@@ -18,7 +18,10 @@
  * - optionally, that the walltime results files agree with the markers:
  *   the runner's schema with its types, exactly one entry per window with
  *   markers, in the file of the process that named the window, and
- *   statistics that match the marker pairs;
+ *   statistics that match the marker pairs; an entry without a window is
+ *   a violation, except for application regions ("<file>::region:..."
+ *   URIs), which cannot each have a window when they interleave in time:
+ *   those are listed as results without a window;
  * - in simulation, one "Metadata: " callgrind dump per process.
  *
  * Timestamps of windows are the collector's CLOCK_MONOTONIC at the moment
