@@ -71,11 +71,14 @@ static json_t *sampling_json(const ompb__sampling *sp)
 
 static json_t *record_json(const ompb__record *rec, size_t index)
 {
-    size_t cells = rec->rounds * (size_t)rec->threads, T = (size_t)rec->threads;
+    /* Per-thread round arrays have one column for a caller team. */
+    size_t cells = rec->rounds * (size_t)ompb__record_timed_threads(rec);
+    size_t T = (size_t)rec->threads;
     json_t *o = json_object();
     int bad = set(o, "instance", u64(index));
     bad |= set(o, "name", escaped(rec->inst->name));
     bad |= set(o, "threads", json_integer(rec->threads));
+    bad |= set(o, "caller_team", json_boolean(rec->caller_team));
     bad |= set(o, "sampling", sampling_json(&rec->sampling));
     bad |= set(o, "failed", json_boolean(rec->failed));
     bad |= set(o, "error", escaped(rec->error));
@@ -85,6 +88,7 @@ static json_t *record_json(const ompb__record *rec, size_t index)
         {"warmup_ns", rec->warmup_ns}, {"calibration_rounds", rec->calibration_rounds},
         {"bytes_per_iter", rec->bytes_per_iter}, {"items_per_iter", rec->items_per_iter},
         {"cpu_ns", rec->cpu_ns}, {"migrations", rec->migrations},
+        {"nested_regions", rec->nested_regions},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         bad |= set(o, scalars[i].key, u64(scalars[i].v));
@@ -232,6 +236,7 @@ static int read_scalars(const reader *rd, const json_t *o, ompb__record *rec)
         {"warmup_ns", &rec->warmup_ns}, {"calibration_rounds", &rec->calibration_rounds},
         {"bytes_per_iter", &rec->bytes_per_iter}, {"items_per_iter", &rec->items_per_iter},
         {"cpu_ns", &rec->cpu_ns}, {"migrations", &rec->migrations},
+        {"nested_regions", &rec->nested_regions},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
         int rc = get_u64(rd, o, scalars[i].key, scalars[i].dst);
@@ -253,7 +258,8 @@ static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
         return bad(rd, "\"start_ns\" is not an array of at most " OMPB__STR(OMPB__MAX_SAMPLE_COUNT)
                        " rounds");
     rec->rounds = json_array_size(start);
-    size_t cells = rec->rounds * (size_t)rec->threads, T = (size_t)rec->threads;
+    size_t cells = rec->rounds * (size_t)ompb__record_timed_threads(rec);
+    size_t T = (size_t)rec->threads;
     int rc = get_u64_array(rd, o, "start_ns", rec->rounds, &rec->start_ns);
     rc = rc ? rc : get_u64_array(rd, o, "end_ns", rec->rounds, &rec->end_ns);
     rc = rc ? rc : get_u64_array(rd, o, "thread_start_ns", cells, &rec->thread_start_ns);
@@ -304,6 +310,10 @@ static int read_record(const reader *rd, const json_t *o, const ompb__instance *
         return bad(rd, "\"threads\" is out of range");
     rec->inst = &inst[*index];
     rec->threads = (int)threads;
+    const json_t *caller = json_object_get(o, "caller_team");
+    if (!json_is_boolean(caller))
+        return bad(rd, "\"caller_team\" is missing");
+    rec->caller_team = json_is_true(caller);
     rc = read_sampling(rd, json_object_get(o, "sampling"), &rec->sampling);
     rc = rc ? rc : read_scalars(rd, o, rec);
     return rc ? rc : read_arrays(rd, o, rec);
