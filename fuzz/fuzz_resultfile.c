@@ -34,7 +34,11 @@ static void analyze(const ompb__resultfile *rf)
     ompb__compare_opts opts = {OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
     ompb__comparison cmp;
     ompb__scaling s;
-    if (ompb__compare_runs(rf, rf, &opts, &cmp) == 0) {
+    ompb__compare_side side = {.files = rf, .n = 1};
+    ompb_error err = {0};
+    /* The side checks first, as the tool runs them; then the comparison. */
+    (void)ompb__compare_check_side(&side, "BASE", &err);
+    if (ompb__compare_runs(&side, &side, &opts, &cmp) == 0) {
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
             ompb__compare_print(sink(), &cmp, formats[i]);
         ompb__comparison_free(&cmp);
