@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "constants.h"
+#include "counters.h"
 #include "error.h"
 #include "pin.h"
 #include "report/report.h"
@@ -206,6 +207,14 @@ static int opt_pin(ompb__config *cfg, const char *opt, const char *value, ompb_e
     return 0;
 }
 
+/* --counters is parsed here, once; whether this machine can count the
+ * events is checked before the run (ompb__counters_probe). */
+static int opt_counters(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    (void)opt;
+    return ompb__counters_parse(value, &cfg->counters, err);
+}
+
 static int opt_flag(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
     (void)value;
@@ -213,6 +222,7 @@ static int opt_flag(ompb__config *cfg, const char *opt, const char *value, ompb_
     bool *flag = strcmp(opt, "--list") == 0        ? &cfg->list
                  : strcmp(opt, "--test") == 0      ? &cfg->test
                  : strcmp(opt, "--show-plan") == 0 ? &cfg->show_plan
+                 : strcmp(opt, "--list-counters") == 0 ? &cfg->list_counters
                  : strcmp(opt, "--version") == 0   ? &cfg->version
                                                    : &cfg->help;
     *flag = true;
@@ -229,6 +239,7 @@ static const option_def options[] = {
     {"--pin", ARG_REQUIRED, opt_pin},         {"--show-plan", ARG_NONE, opt_flag},
     {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
     {"-h", ARG_NONE, opt_flag},               {"--version", ARG_NONE, opt_flag},
+    {"--counters", ARG_REQUIRED, opt_counters}, {"--list-counters", ARG_NONE, opt_flag},
 };
 
 static const option_def *find_option(const char *arg, size_t name_len)
@@ -341,6 +352,10 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --min-time D         minimum round time when calibrating (default 1ms)\n"
             "  --max-time D         time budget per instance (default 5s)\n"
             "  --test               run every selected instance for one short round\n"
+            "Counters:\n"
+            "  --counters LIST      performance counters per thread and round, e.g.\n"
+            "                       instructions,cycles or task-clock,context-switches\n"
+            "  --list-counters      print the events this machine offers and exit\n"
             "Output:\n"
             "  --format FMT         %s (default: %s)\n"
             "  --output FILE        write the report to FILE (atomically) instead of stdout\n"

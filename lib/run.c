@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "context.h"
+#include "counters.h"
 #include "error.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
@@ -185,6 +186,10 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
         printf("ompbench %s\n", ompb_version());
         return OMPB_EXIT_OK;
     }
+    if (r->cfg.list_counters) {
+        ompb__counters_list(stdout);
+        return OMPB_EXIT_OK;
+    }
     if (select_instances(r, err) != 0)
         return usage_error(r, err);
     if (r->cfg.list) {
@@ -202,6 +207,10 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
     }
     /* A fake topology (HWLOC_SYNTHETIC, HWLOC_XMLFILE) is for previews only. */
     if (ompb__topology_check_measurable(r->topo, err) != 0)
+        return usage_error(r, err);
+    /* Every team thread will open these events: an event this machine or
+     * its permissions refuse stops the run here, before anything is measured. */
+    if (r->cfg.counters.n > 0 && ompb__counters_probe(&r->cfg.counters, err) != 0)
         return usage_error(r, err);
     if (r->cfg.output && ompb__outfile_probe(r->cfg.output, err) != 0)
         return usage_error(r, err);

@@ -27,6 +27,7 @@ ompb__sampling ompb__sampling_resolve(const ompb__config *cfg, const ompb__insta
         .min_round_ns = cfg->min_time_ns,
         .warmup_ns = cfg->warmup_ns,
         .budget_ns = cfg->max_time_ns,
+        .counters = cfg->counters.n > 0 ? &cfg->counters : NULL,
     };
     if (simulate) {
         /* Callgrind counts one iteration of one thread: the instruction
@@ -34,6 +35,7 @@ ompb__sampling ompb__sampling_resolve(const ompb__config *cfg, const ompb__insta
         s.mode = OMPB__SAMPLING_SIMULATE;
         s.threads = 1;
         s.sample_size = 1;
+        s.counters = NULL; /* callgrind counts the instructions itself */
     } else if (cfg->test) {
         s.mode = OMPB__SAMPLING_TEST;
     }

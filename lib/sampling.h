@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 struct ompb__config;
+struct ompb__counter_set;
 struct ompb__instance;
 
 typedef enum {
@@ -32,6 +33,9 @@ typedef struct ompb__sampling {
     uint64_t warmup_ns;       /* warm-up after calibration; 0: none (the
                                  calibration rounds warm up) */
     uint64_t budget_ns;       /* time budget of the instance, warm-up included */
+    /* --counters: the events each team thread counts per round (NULL or
+     * n = 0: none; none in CPU simulation). Borrowed from the config. */
+    const struct ompb__counter_set *counters;
 } ompb__sampling;
 
 /* The "mode" word of reports: "measure", "test", "simulate" (static). */
@@ -40,7 +44,7 @@ const char *ompb__sampling_mode_name(ompb__sampling_mode mode);
 /*
  * Resolves the sampling of inst from the configuration: --sample-count,
  * --sample-size (else the descriptor's .sample_size, else calibrate),
- * --warmup-time, --min-time, --max-time and --test; simulate selects the
+ * --warmup-time, --min-time, --max-time, --test and --counters; simulate selects the
  * CPU-simulation shape (one thread, one round of one iteration).
  */
 ompb__sampling ompb__sampling_resolve(const struct ompb__config *cfg,

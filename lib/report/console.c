@@ -27,7 +27,7 @@ static void format_rate(double per_second, const char *unit, char *buf, size_t l
     snprintf(buf, len, "%.4g %s%s%s/s", v, prefixes[p], p && base == 1024.0 ? "i" : "", unit);
 }
 
-static void print_row(FILE *out, int width, const ompb__result *res)
+static void print_row(FILE *out, int width, const ompb__report *rep, const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
     const ompb__stats *st = &res->stats;
@@ -50,8 +50,10 @@ static void print_row(FILE *out, int width, const ompb__result *res)
     char imbal[16] = "     -";
     if (!isnan(res->mean_imbalance))
         snprintf(imbal, sizeof imbal, "%6.2f", res->mean_imbalance);
-    fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %s\n", width,
+    fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %-14s", width,
             rec->inst->name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate);
+    ompb__console_counter_cells(out, rep, res);
+    fputc('\n', out);
 }
 
 static int write_console(FILE *out, const ompb__report *rep)
@@ -65,10 +67,13 @@ static int write_console(FILE *out, const ompb__report *rep)
     }
     if (rep->ctx)
         ompb__context_print_header(out, rep->ctx);
-    fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %s\n", width, "benchmark", "T",
+    fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %-14s", width, "benchmark", "T",
             "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
+    ompb__console_counter_header(out, rep);
+    fputc('\n', out);
     for (size_t i = 0; i < n; i++)
-        print_row(out, width, &res[i]);
+        print_row(out, width, rep, &res[i]);
+    ompb__console_counter_notes(out, rep);
     return ferror(out) ? OMPB_EIO : 0;
 }
 

@@ -30,7 +30,28 @@ typedef struct ompb__result {
     /* Team throughput at the median per-iteration time (the one definition
      * of a rate, used by every reporter); 0 when the body set none. */
     double bytes_per_second, items_per_second;
+    /* Involuntary context switches of the team over the measured rounds. */
+    uint64_t involuntary_switches;
+    /* --counters (rec.counters.n events), per iteration summed over the
+     * team: the median over measured rounds of (sum over threads of the
+     * multiplex-scaled count) / sample_size; a round in which a thread's
+     * group was not on the PMU at all is left out; NAN when none is left. */
+    double counter_per_iter[OMPB__MAX_COUNTERS];
+    bool counters_multiplexed;    /* some value was scaled (time_running < time_enabled) */
+    /* Measured rounds in which the team's context-switches count was above
+     * 0 (they explain outliers); only when context-switches was counted. */
+    size_t rounds_with_switches;
+    /* Ratios of the per-iteration figures where both parts were counted,
+     * else NAN: instructions / cycles, cache-misses / cache-references,
+     * branch-misses / branches. */
+    double ipc, cache_miss_ratio, branch_miss_ratio;
 } ompb__result;
+
+/* Measured round r's count of event e per iteration, summed over the team
+ * and scaled for multiplexing; NAN when a thread's group was not on the
+ * PMU at all in that round. */
+double ompb__result_counter_round(const ompb__record *rec, size_t r, int e);
+
 
 /* Fills every derived figure of res from res->rec. Returns 0 or OMPB_ENOMEM. */
 int ompb__result_analyze(ompb__result *res);
@@ -75,5 +96,21 @@ const ompb__reporter *ompb__reporter_default(void);
  * Returns 0 (also when there is nothing to write) or OMPB_EIO / OMPB_ENOMEM
  * with err set. */
 int ompb__report_codspeed(const ompb__report *rep, ompb_error *err);
+
+/* The counter parts of the reports, one function per reporter
+ * (lib/report/counters.c): the console's extra header and row cells and
+ * its footnote, the CSV's extra fields (each starting with ','; the
+ * columns follow the first result's events: one run counts one set), and
+ * the JSON's "ompbench.counters" object (NULL on ENOMEM; json_t *). */
+struct json_t;
+void ompb__console_counter_header(FILE *out, const ompb__report *rep);
+void ompb__console_counter_cells(FILE *out, const ompb__report *rep, const ompb__result *res);
+void ompb__console_counter_notes(FILE *out, const ompb__report *rep);
+void ompb__csv_counter_header(FILE *out, const ompb__report *rep);
+void ompb__csv_counter_fields(FILE *out, const ompb__report *rep, const ompb__result *res);
+struct json_t *ompb__json_counters(const ompb__result *res);
+/* Fills res's counter figures and involuntary switches from res->rec
+ * (called by ompb__result_analyze). Returns 0 or OMPB_ENOMEM. */
+int ompb__result_counters(ompb__result *res);
 
 #endif

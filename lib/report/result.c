@@ -18,6 +18,8 @@ int ompb__result_analyze(ompb__result *res)
     res->bytes_per_second = res->items_per_second = 0;
     if (n == 0 || rec->failed)
         return ompb__stats_compute(NULL, 0, &res->stats);
+    if (ompb__result_counters(res) != 0)
+        return OMPB_ENOMEM;
     double *per_iter = malloc(n * sizeof *per_iter);
     if (!per_iter)
         return OMPB_ENOMEM;
