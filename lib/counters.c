@@ -107,13 +107,15 @@ static void set_event(ompb__counter_event *ev, const char *name, uint32_t type, 
     snprintf(ev->name, sizeof ev->name, "%s", name);
     ev->type = type;
     ev->config = config;
+    bool clock = type == PERF_TYPE_SOFTWARE && (config == PERF_COUNT_SW_TASK_CLOCK ||
+                                                config == PERF_COUNT_SW_CPU_CLOCK);
     /* Switches, faults and migrations happen in the kernel: counted in user
-     * space only they would read 0, a silent zero column. */
-    ev->kernel = type == PERF_TYPE_SOFTWARE;
-    ev->unit = type == PERF_TYPE_SOFTWARE && (config == PERF_COUNT_SW_TASK_CLOCK ||
-                                              config == PERF_COUNT_SW_CPU_CLOCK)
-                   ? OMPB__COUNTER_NS
-                   : OMPB__COUNTER_COUNT;
+     * space only they would read 0, a silent zero column. The clocks count
+     * the thread's whole CPU time either way (measured), so they ask for no
+     * kernel counting, which kernel.perf_event_paranoid = 2 refuses to
+     * unprivileged users. */
+    ev->kernel = type == PERF_TYPE_SOFTWARE && !clock;
+    ev->unit = clock ? OMPB__COUNTER_NS : OMPB__COUNTER_COUNT;
 }
 
 static bool find_generic(const char *name, ompb__counter_event *ev)

@@ -193,6 +193,7 @@ static void test_parse_names(void)
     CU_ASSERT_TRUE(set.ev[2].kernel); /* switches happen in the kernel */
     CU_ASSERT_STRING_EQUAL(set.ev[2].name, "cs");
     CU_ASSERT_EQUAL(set.ev[3].unit, OMPB__COUNTER_NS);
+    CU_ASSERT_FALSE(set.ev[3].kernel); /* the clocks count CPU time without it */
     CU_ASSERT_EQUAL(set.ev[1].unit, OMPB__COUNTER_COUNT);
     CU_ASSERT_EQUAL(set.ev[4].type, PERF_TYPE_HW_CACHE);
     CU_ASSERT_EQUAL(set.ev[4].config, PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# --counters on a real benchmark binary: software events counted per round
+# and thread (JSON, CSV, console); task-clock against the busy time in the
+# JSON; refused events (not on this machine, not permitted, unknown) are one
+# line, exit 2, no output file. Bounded: every run has a short time budget.
+set -uo pipefail
+build=$1
+bin="$build/benches/examples"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+run() { timeout 120 "$@"; }
+
+# 1. Software events: JSON with raw values per round and thread.
+events=task-clock,context-switches,page-faults
+if ! run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters "$events" \
+     --sample-count 5 --warmup-time 10ms --format json --output "$tmp/r.json" 2> "$tmp/err"; then
+  if grep -q "perf_event_open is not available\|not permitted" "$tmp/err"; then
+    echo "skipped: software counters are not available here: $(cat "$tmp/err")"; exit 77
+  fi
+  echo "FAIL: --counters $events:"; cat "$tmp/err"; exit 1
+fi
+python3 - "$tmp/r.json" <<'PY' || fail=1
+import json, sys
+o = json.load(open(sys.argv[1]))["benchmarks"][0]["ompbench"]
+c = o["counters"]
+assert c["events"] == ["task-clock", "context-switches", "page-faults"], c["events"]
+assert c["units"] == ["ns", "count", "count"], c["units"]
+assert len(c["values"]) == o["rounds"] == 5
+for r in range(5):
+    assert len(c["values"][r]) == 2 and all(len(v) == 3 for v in c["values"][r])
+    assert len(c["time_enabled_ns"][r]) == 2 and len(c["time_running_ns"][r]) == 2
+    assert all(v[0] > 0 for v in c["values"][r]), "task-clock of a busy thread is > 0"
+assert c["multiplexed"] is False
+assert c["per_iteration"]["task-clock"] > 0
+assert "rounds_with_switches" in c
+assert len(o["involuntary_switches"]) == 2
+PY
+
+# 2. CSV and console carry one column per counter; without --counters the
+#    involuntary switches are still there.
+run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters "$events" \
+  --sample-count 3 --warmup-time 10ms --format csv > "$tmp/r.csv" 2> /dev/null
+head -1 "$tmp/r.csv" | grep -q ",involuntary_switches,task-clock_per_iter,context-switches_per_iter,page-faults_per_iter,counters_multiplexed" \
+  || { echo "FAIL: CSV header: $(head -1 "$tmp/r.csv")"; fail=1; }
+run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters "$events" \
+  --sample-count 3 --warmup-time 10ms > "$tmp/r.txt" 2> /dev/null
+grep -q "invcsw  *task-clock context-switches page-faults" "$tmp/r.txt" \
+  || { echo "FAIL: console header:"; cat "$tmp/r.txt"; fail=1; }
+run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --sample-count 3 \
+  --warmup-time 10ms --format json --output "$tmp/plain.json" 2> /dev/null
+python3 -c "
+import json,sys; o=json.load(open(sys.argv[1]))['benchmarks'][0]['ompbench']
+assert 'counters' not in o and len(o['involuntary_switches']) == 2" "$tmp/plain.json" \
+  || { echo "FAIL: plain run: counters or involuntary_switches"; fail=1; }
+
+# 3. task-clock per round and thread agrees with the busy time within 5%
+#    at T=1 (compute-bound body, pinned), in the rounds the thread was never
+#    switched out; skipped when the machine is too busy for 3 such rounds.
+run "$bin" --exact 'count_set_bits[65535, t=1]' --threads 1 --counters task-clock,cs \
+  --sample-count 21 --min-time 2ms --warmup-time 10ms --format json \
+  --output "$tmp/t1.json" 2> /dev/null || { echo "FAIL: T=1 run"; fail=1; }
+python3 - "$tmp/t1.json" <<'PY' || fail=1
+import json, statistics, sys
+o = json.load(open(sys.argv[1]))["benchmarks"][0]["ompbench"]
+busy = o["samples"]["busy_ns"]
+vals = o["counters"]["values"]
+clean = [vals[r][0][0] / busy[r][0] for r in range(o["rounds"]) if vals[r][0][1] == 0]
+if len(clean) < 3:
+    print(f"note: only {len(clean)} undisturbed rounds, task-clock check skipped")
+else:
+    m = statistics.median(clean)
+    assert 0.95 < m < 1.05, f"median task-clock / busy = {m:.4f} over {len(clean)} rounds"
+PY
+
+# 4. Refusals: one line naming the event, exit 2, no file, nothing run.
+expect_refusal() {   # expect_refusal WORD PREFIX... -- ARGS...
+  local word=$1; shift
+  local pre=()
+  while [ "$1" != "--" ]; do pre+=("$1"); shift; done
+  shift
+  rm -f "$tmp/out.json"
+  run "${pre[@]}" "$@" --output "$tmp/out.json" > "$tmp/stdout" 2> "$tmp/stderr"
+  local rc=$?
+  if [ $rc -ne 2 ] || ! grep -qF -- "$word" "$tmp/stderr" || [ "$(wc -l < "$tmp/stderr")" -ne 1 ] \
+     || [ -e "$tmp/out.json" ]; then
+    echo "FAIL: $*: rc=$rc, stderr:"; cat "$tmp/stderr"; fail=1
+  fi
+}
+expect_refusal "unknown event 'bogus'" "$bin" -- --counters task-clock,bogus
+expect_refusal "event 'cs' is listed twice" "$bin" -- --counters cs,cs
+if "$bin" --list-counters | grep -q "^  cycles (cpu-cycles) *available"; then
+  echo "note: this machine has hardware counters; the ENOENT case is covered by the unit double"
+else
+  expect_refusal "event 'cycles' is not available on this machine" "$bin" -- --counters cycles
+fi
+
+# 5. perf_event_paranoid: as an unprivileged user, events that count in the
+#    kernel are refused at paranoid >= 2 (nothing of the system is changed).
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2> /dev/null || echo -1)
+if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -ge 2 ] && command -v setpriv > /dev/null; then
+  cp "$bin" "$tmp/examples" && chmod 755 "$tmp" "$tmp/examples"
+  expect_refusal "kernel.perf_event_paranoid is $paranoid" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/examples" -- \
+    --counters context-switches --sample-count 1
+  grep -q "sysctl -w kernel.perf_event_paranoid=1" "$tmp/stderr" \
+    || { echo "FAIL: no fix named: $(cat "$tmp/stderr")"; fail=1; }
+  # task-clock needs no kernel counting: an unprivileged user gets it.
+  timeout 120 setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/examples" \
+    --exact 'count_set_bits[42, t=1]' --threads 1 --counters task-clock --sample-count 2 \
+    --warmup-time 1ms --format json > /dev/null 2> "$tmp/stderr" \
+    || { echo "FAIL: unprivileged task-clock: $(cat "$tmp/stderr")"; fail=1; }
+else
+  echo "note: paranoid refusal not tried (needs root to drop to an unprivileged user, and paranoid >= 2)"
+fi
+
+# 6. --list-counters: what this machine offers, and the libpfm4 line.
+"$bin" --list-counters > "$tmp/list" || { echo "FAIL: --list-counters"; fail=1; }
+grep -q "^  task-clock  *available" "$tmp/list" || { echo "FAIL: task-clock not listed"; fail=1; }
+grep -q "^Named events" "$tmp/list" || { echo "FAIL: no libpfm4 line"; fail=1; }
+exit $fail
