@@ -6,6 +6,7 @@
  * the verdicts to the exit status (1 only with --fail-on-regression).
  */
 #include "analysis/compare.h"
+#include "analysis/metric.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -24,6 +25,8 @@ typedef struct compare_args {
     const char *files[2];
     size_t n_files;
     ompb__compare_opts opts;
+    const char *metric;         /* --metric; NULL: time */
+    ompb__metric_unit unit;
     ompb__report_format format;
     const char *output;
     bool fail_on_regression, help;
@@ -38,6 +41,8 @@ static void usage(FILE *out)
           "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
           "  --alpha A             significance level of the two-sided Mann-Whitney U\n"
           "                        test on the round samples, in (0, 1) (default 0.05)\n"
+          "  --metric NAME         compare this counter of --counters per iteration (e.g.\n"
+          "                        instructions) instead of time (default: time)\n"
           "  --format FMT          console (default), markdown or json\n"
           "  --output FILE         write the report to FILE instead of stdout\n"
           "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
@@ -86,13 +91,18 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
         return parse_alpha(v, &a->opts.alpha);
     else if ((v = ompb__tool_option_value(argc, argv, i, "--output")))
         a->output = v;
-    else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--metric"))) {
+        if (!*v)
+            return bad("--metric: empty value (accepted: time or a counter name such as "
+                       "instructions)");
+        a->metric = v;
+    } else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
         if (ompb__report_parse_format(v, &a->format))
             return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
     } else
         return bad("unknown option or missing value: '%s' (accepted: --threshold PCT, "
-                   "--alpha A, --format FMT, --output FILE, --fail-on-regression, --help)",
-                   arg);
+                   "--alpha A, --metric NAME, --format FMT, --output FILE, "
+                   "--fail-on-regression, --help)", arg);
     return 0;
 }
 
@@ -148,6 +158,8 @@ static int run(const compare_args *a, const ompb__resultfile *base,
         fprintf(stderr, OMPB__TOOL ": out of memory\n");
         return 2;
     }
+    cmp.metric = ompb__metric_is_time(a->metric) ? NULL : a->metric;
+    cmp.unit = a->unit;
     if (cmp.env_diffs.n)
         fprintf(stderr, OMPB__TOOL ": warning: different runtime environments (%zu "
                         "difference%s, listed in the report)\n",
@@ -159,6 +171,25 @@ static int run(const compare_args *a, const ompb__resultfile *base,
         status = 1;
     ompb__comparison_free(&cmp);
     return status;
+}
+
+/* --metric: both files' samples become the counter's; one unit for both. */
+static int load_metric(compare_args *a, ompb__resultfile *base, ompb__resultfile *head,
+                       ompb_error *err)
+{
+    ompb__metric_unit ub, uh;
+    a->unit = OMPB__METRIC_NS;
+    if (ompb__metric_is_time(a->metric))
+        return 0;
+    if (ompb__metric_apply(a->files[0], a->metric, base, &ub, err) ||
+        ompb__metric_apply(a->files[1], a->metric, head, &uh, err))
+        return OMPB_EINVAL;
+    if (ub != uh)
+        return ompb__error_set(err, OMPB_EINVAL, "--metric %s: BASE counts it in %s, HEAD in "
+                               "%s", a->metric, ub == OMPB__METRIC_NS ? "ns" : "events",
+                               uh == OMPB__METRIC_NS ? "ns" : "events");
+    a->unit = ub;
+    return 0;
 }
 
 int ompb__tool_compare(int argc, char **argv)
@@ -179,6 +210,12 @@ int ompb__tool_compare(int argc, char **argv)
     if (ompb__resultfile_load(a.files[1], &head, &err)) {
         fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
         ompb__resultfile_free(&base);
+        return 2;
+    }
+    if (load_metric(&a, &base, &head, &err)) {
+        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+        ompb__resultfile_free(&base);
+        ompb__resultfile_free(&head);
         return 2;
     }
     int status = run(&a, &base, &head);

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
 
@@ -57,7 +58,8 @@ typedef struct ompb__compare_opts {
 typedef struct ompb__compare_row {
     const ompb__rf_instance *base, *head;   /* borrowed; either may be NULL */
     const char *name;                       /* borrowed from base or head */
-    double base_ns, head_ns;    /* median per-iteration times; NAN when absent */
+    double base_ns, head_ns;    /* median per-iteration times (or the --metric's
+                                   values); NAN when absent */
     double change;              /* head / base - 1; NAN unless both present
                                    and base_ns > 0 */
     double p;                   /* two-sided U-test p-value; NAN when not run */
@@ -82,6 +84,11 @@ typedef struct ompb__comparison {
                                    with both times > 0; NAN if there is none */
     size_t geomean_excluded;    /* pairs left out of it for a time of 0 */
     ompb__lines env_diffs;      /* "host_name: \"a\" vs \"b\"", one per difference */
+    /* --metric: NULL for time, else the counter whose values the result
+     * files hold (analysis/metric.h); unit formats the values. Set by the
+     * caller after ompb__compare_runs (zero: time in ns). */
+    const char *metric;
+    ompb__metric_unit unit;
 } ompb__comparison;
 
 /*

@@ -15,11 +15,24 @@
 #include <ompbench/error.h>
 
 #include "analysis/compare.h"
+#include "analysis/metric.h"
 #include "analysis/units.h"
 
 #define OMPB__NOTE_MAX 200
 #define OMPB__NAME_COL_MAX 60
 #define OMPB__ENV_WARNING "different runtime environments"
+
+/* A row's value in the comparison's metric: a time, or a counter. */
+static char *value_text(const ompb__comparison *cmp, char *buf, size_t cap, double v)
+{
+    return ompb__format_metric(buf, cap, v, cmp->unit);
+}
+
+/* "time" or the counter, for the report's headings. */
+static const char *metric_name(const ompb__comparison *cmp)
+{
+    return ompb__metric_is_time(cmp->metric) ? "time" : cmp->metric;
+}
 
 typedef struct sort_key {
     const ompb__compare_row *row;
@@ -141,6 +154,9 @@ static void summary_line(FILE *out, const ompb__comparison *cmp, const char *str
 
 static void method_line(FILE *out, const ompb__comparison *cmp)
 {
+    if (!ompb__metric_is_time(cmp->metric))
+        fprintf(out, "Metric: %s per iteration, summed over each instance's threads "
+                     "(--counters), one sample per round.\n", cmp->metric);
     fprintf(out, "A change counts when it exceeds %g%% and a two-sided Mann-Whitney U "
                  "test on the per-iteration samples (at least %d per side) rejects "
                  "equality at alpha %g.\n",
@@ -164,14 +180,15 @@ static int name_width(const ompb__comparison *cmp)
 
 /* Names and notes come from the result files: ompb__put_plain keeps their
  * control characters from reaching the terminal. */
-static void console_row(FILE *out, const ompb__compare_row *r, int w)
+static void console_row(FILE *out, const ompb__comparison *cmp, const ompb__compare_row *r,
+                        int w)
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
     char note[OMPB__NOTE_MAX];
     row_note(r, note, sizeof note);
     size_t cols = ompb__put_plain(out, r->name);
     fprintf(out, "%*s  %12s  %12s  %9s  %-15s  ", cols < (size_t)w ? w - (int)cols : 0, "",
-            ompb__format_ns(b, sizeof b, r->base_ns), ompb__format_ns(h, sizeof h, r->head_ns),
+            value_text(cmp, b, sizeof b, r->base_ns), value_text(cmp, h, sizeof h, r->head_ns),
             ompb__format_change(c, sizeof c, r->change), ompb__verdict_name(r->verdict));
     ompb__put_plain(out, note);
     fputc('\n', out);
@@ -197,12 +214,12 @@ static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key
     fprintf(out, "\n%-*s  %12s  %12s  %9s  %-15s  %s\n", w, "benchmark", "BASE", "HEAD",
             "change", "verdict", "note");
     for (size_t i = 0; i < cmp->n; i++)
-        console_row(out, keys[i].row, w);
+        console_row(out, cmp, keys[i].row, w);
 }
 
 /* ---- markdown ----------------------------------------------------------- */
 
-static void md_row(FILE *out, const ompb__compare_row *r)
+static void md_row(FILE *out, const ompb__comparison *cmp, const ompb__compare_row *r)
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
     char note[OMPB__NOTE_MAX];
@@ -212,8 +229,8 @@ static void md_row(FILE *out, const ompb__compare_row *r)
     row_note(r, note, sizeof note);
     fputs("| ", out);
     ompb__put_md_code(out, r->name, true);
-    fprintf(out, " | %s | %s | %s%s%s | %s%s%s | ", ompb__format_ns(b, sizeof b, r->base_ns),
-            ompb__format_ns(h, sizeof h, r->head_ns), change_em,
+    fprintf(out, " | %s | %s | %s%s%s | %s%s%s | ", value_text(cmp, b, sizeof b, r->base_ns),
+            value_text(cmp, h, sizeof h, r->head_ns), change_em,
             ompb__format_change(c, sizeof c, r->change), change_em, verdict_em,
             ompb__verdict_name(r->verdict), verdict_em);
     ompb__put_md_text(out, note, true);
@@ -237,27 +254,32 @@ static void print_markdown(FILE *out, const ompb__comparison *cmp, const sort_ke
     fputs("| Benchmark | BASE | HEAD | Change | Verdict | Note |\n"
           "|:--|--:|--:|--:|:--|:--|\n", out);
     for (size_t i = 0; i < cmp->n; i++)
-        md_row(out, keys[i].row);
+        md_row(out, cmp, keys[i].row);
     fputc('\n', out);
     method_line(out, cmp);
     fputs("BASE ", out);
     ompb__put_md_code(out, cmp->base_path, false);
     fputs(", HEAD ", out);
     ompb__put_md_code(out, cmp->head_path, false);
-    fputs("; times are medians per iteration.\n", out);
+    if (ompb__metric_is_time(cmp->metric))
+        fputs("; times are medians per iteration.\n", out);
+    else
+        fprintf(out, "; values are medians of %s per iteration.\n", cmp->metric);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static json_t *json_row(const ompb__compare_row *r)
+static json_t *json_row(const ompb__comparison *cmp, const ompb__compare_row *r)
 {
     static const char *const basis[] = {"none", "u_test", "threshold_only",
                                         "too_few_samples"};
     char note[OMPB__NOTE_MAX];
     row_note(r, note, sizeof note);
+    /* Times keep their unit in the key; a counted metric's values do not. */
+    bool ns = cmp->unit == OMPB__METRIC_NS;
     return json_pack("{s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:I, s:I, s:s}", "name", r->name,
-                     "base_ns", ompb__json_number_or_null(r->base_ns), "head_ns",
-                     ompb__json_number_or_null(r->head_ns), "change_pct",
+                     ns ? "base_ns" : "base", ompb__json_number_or_null(r->base_ns),
+                     ns ? "head_ns" : "head", ompb__json_number_or_null(r->head_ns), "change_pct",
                      ompb__json_number_or_null(r->change * 100.0), "verdict",
                      ompb__verdict_key(r->verdict), "basis", basis[r->basis], "p_value",
                      ompb__json_number_or_null(r->p), "base_samples",
@@ -283,10 +305,12 @@ static json_t *json_report(const ompb__comparison *cmp)
 {
     json_t *rows = json_array(), *env = json_array();
     for (size_t i = 0; i < cmp->n; i++)
-        json_array_append_new(rows, json_row(&cmp->rows[i]));
+        json_array_append_new(rows, json_row(cmp, &cmp->rows[i]));
     for (size_t i = 0; i < cmp->env_diffs.n; i++)
         json_array_append_new(env, json_string(cmp->env_diffs.v[i]));
-    return json_pack("{s:s, s:s, s:f, s:f, s:o, s:{s:b, s:s, s:o}, s:o}", "base",
+    return json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:o, s:{s:b, s:s, s:o}, s:o}",
+                     "metric", metric_name(cmp), "unit",
+                     cmp->unit == OMPB__METRIC_NS ? "ns" : "count", "base",
                      cmp->base_path, "head", cmp->head_path, "threshold_pct",
                      cmp->opts.threshold * 100.0, "alpha", cmp->opts.alpha, "summary",
                      json_summary(cmp), "environment", "differs", cmp->env_diffs.n > 0,
