@@ -114,7 +114,31 @@ else
   echo "note: paranoid refusal not tried (needs root to drop to an unprivileged user, and paranoid >= 2)"
 fi
 
-# 6. --list-counters: what this machine offers, and the libpfm4 line.
+# 6. compare and scaling on a counter: values in its unit; a counter the
+#    files do not hold is one line, exit 2.
+tool="$build/tools/ompbench"
+for side in base head; do
+  run "$bin" --filter '^count_set_bits\[42' --threads 1,2 --counters task-clock,page-faults \
+    --sample-count 6 --warmup-time 10ms --max-time 500ms --format json \
+    --output "$tmp/$side.json" 2> /dev/null || { echo "FAIL: $side run"; fail=1; }
+done
+"$tool" compare --metric page-faults "$tmp/base.json" "$tmp/head.json" > "$tmp/cmp.txt" \
+  || { echo "FAIL: compare --metric page-faults"; cat "$tmp/cmp.txt"; fail=1; }
+grep -q "^Metric: page-faults per iteration" "$tmp/cmp.txt" || { echo "FAIL: no Metric line"; fail=1; }
+"$tool" compare --metric instructions "$tmp/base.json" "$tmp/head.json" > /dev/null 2> "$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || [ "$(wc -l < "$tmp/err")" -ne 1 ] || \
+   ! grep -q "counter 'instructions' was not counted (counted: task-clock, page-faults; run with --counters instructions)" "$tmp/err"; then
+  echo "FAIL: compare --metric instructions: rc=$rc"; cat "$tmp/err"; fail=1
+fi
+"$tool" scaling --metric task-clock "$tmp/base.json" --svg "$tmp/s.svg" > "$tmp/sc.txt" \
+  || { echo "FAIL: scaling --metric"; fail=1; }
+grep -q "team sum of task-clock" "$tmp/sc.txt" && grep -q "work efficiency" "$tmp/s.svg" \
+  || { echo "FAIL: scaling --metric output"; cat "$tmp/sc.txt"; fail=1; }
+"$tool" scaling --metric cycles "$tmp/base.json" --svg "$tmp/s2.svg" > /dev/null 2>&1
+[ $? -eq 2 ] && [ ! -e "$tmp/s2.svg" ] || { echo "FAIL: scaling --metric cycles"; fail=1; }
+
+# 7. --list-counters: what this machine offers, and the libpfm4 line.
 "$bin" --list-counters > "$tmp/list" || { echo "FAIL: --list-counters"; fail=1; }
 grep -q "^  task-clock  *available" "$tmp/list" || { echo "FAIL: task-clock not listed"; fail=1; }
 grep -q "^Named events" "$tmp/list" || { echo "FAIL: no libpfm4 line"; fail=1; }

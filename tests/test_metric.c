@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counter metrics for compare and scaling (tools/lib/analysis/metric):
+ * per-round team sums per iteration from ompbench.counters, multiplex
+ * scaling, rounds without counts left out, Google Benchmark's flat keys,
+ * every refusal naming where and what, the value formats, and scaling's
+ * ratio and work efficiency. Inline JSON with values worked out by hand.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analysis/compare.h"
+#include "analysis/metric.h"
+#include "analysis/scaling.h"
+#include "suite.h"
+
+/* Two instances, 2 threads, sample_size 10, events [task-clock, instructions]:
+ * a[t=1]... rounds as below. */
+static const char *const two_runs =
+    "{\"benchmarks\": ["
+    " {\"name\": \"k[t=1]\", \"run_type\": \"iteration\", \"real_time\": 1, \"time_unit\": \"ns\","
+    "  \"ompbench\": {\"threads\": 1, \"sample_size\": 10, \"rounds\": 3,"
+    "   \"samples\": {\"makespan_ns\": [100, 100, 100]},"
+    "   \"counters\": {\"events\": [\"task-clock\", \"instructions\"], \"units\": [\"ns\", \"count\"],"
+    "    \"values\": [[[100, 1000]], [[100, 2000]], [[100, 3000]]],"
+    "    \"time_enabled_ns\": [[100], [100], [100]],"
+    "    \"time_running_ns\": [[100], [100], [100]]}}},"
+    " {\"name\": \"k[t=2]\", \"run_type\": \"iteration\", \"real_time\": 1, \"time_unit\": \"ns\","
+    "  \"ompbench\": {\"threads\": 2, \"sample_size\": 10, \"rounds\": 3,"
+    "   \"samples\": {\"makespan_ns\": [60, 60, 60]},"
+    "   \"counters\": {\"events\": [\"task-clock\", \"instructions\"], \"units\": [\"ns\", \"count\"],"
+    "    \"values\": [[[60, 1000], [60, 1000]], [[60, 500], [60, 1000]], [[60, 9], [60, 9]]],"
+    "    \"time_enabled_ns\": [[100, 100], [100, 100], [100, 100]],"
+    "    \"time_running_ns\": [[100, 100], [100, 50], [100, 0]]}}},"
+    " {\"name\": \"bad\", \"run_type\": \"iteration\", \"error_occurred\": true,"
+    "  \"error_message\": \"boom\", \"real_time\": 0, \"time_unit\": \"ns\"}"
+    "]}";
+
+static int load(const char *text, const char *metric, ompb__resultfile *rf,
+                ompb__metric_unit *unit, ompb_error *err)
+{
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    int rc = ompb__resultfile_parse(text, "in.json", rf, err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    rc = ompb__metric_apply_json(root, "in.json", metric, rf, unit, err);
+    json_decref(root);
+    return rc;
+}
+
+static void test_team_sums(void)
+{
+    ompb__resultfile rf;
+    ompb__metric_unit unit = OMPB__METRIC_NS;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(load(two_runs, "instructions", &rf, &unit, &err), 0);
+    CU_ASSERT_EQUAL(unit, OMPB__METRIC_COUNT);
+    const ompb__rf_instance *one = ompb__resultfile_find(&rf, "k[t=1]");
+    const ompb__rf_instance *two = ompb__resultfile_find(&rf, "k[t=2]");
+    CU_ASSERT_EQUAL_FATAL(one->n_samples, 3);
+    CU_ASSERT_DOUBLE_EQUAL(one->samples_ns[0], 100.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(one->samples_ns[2], 300.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(one->value_ns, 200.0, 1e-9);
+    /* Round 1: thread 1 ran half the time, its 1000 count for 2000;
+     * round 2: thread 1 never ran, no count for the round at all. */
+    CU_ASSERT_EQUAL_FATAL(two->n_samples, 2);
+    CU_ASSERT_DOUBLE_EQUAL(two->samples_ns[0], 200.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(two->samples_ns[1], 250.0, 1e-9);
+    CU_ASSERT_TRUE(ompb__resultfile_find(&rf, "bad")->failed);
+    ompb__resultfile_free(&rf);
+    CU_ASSERT_EQUAL_FATAL(load(two_runs, "task-clock", &rf, &unit, &err), 0);
+    CU_ASSERT_EQUAL(unit, OMPB__METRIC_NS);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__resultfile_find(&rf, "k[t=1]")->value_ns, 10.0, 1e-9);
+    ompb__resultfile_free(&rf);
+}
+
+static void expect_refusal(const char *text, const char *metric, const char *needle)
+{
+    ompb__resultfile rf;
+    ompb__metric_unit unit;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(load(text, metric, &rf, &unit, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, needle));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "in.json: benchmarks["));
+    if (!strstr(err.text, needle))
+        fprintf(stderr, "\ngot '%s', wanted '%s'\n", err.text, needle);
+    ompb__resultfile_free(&rf);
+}
+
+static void test_refusals(void)
+{
+    expect_refusal(two_runs, "cycles", "counter 'cycles' was not counted (counted: task-clock, "
+                   "instructions; run with --counters cycles)");
+    expect_refusal("{\"benchmarks\": [{\"name\": \"x\", \"real_time\": 1, \"time_unit\": \"ns\","
+                   " \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]}}}]}",
+                   "cycles", "this run counted nothing (run it with --counters cycles)");
+    expect_refusal("{\"benchmarks\": [{\"name\": \"x\", \"real_time\": 1, \"time_unit\": \"ns\","
+                   " \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]},"
+                   " \"counters\": {\"events\": [\"cycles\"], \"units\": [\"count\"],"
+                   " \"values\": [[[-5]]], \"time_enabled_ns\": [[1]], \"time_running_ns\": [[1]]}}}]}",
+                   "cycles", "round 0 thread 0: the value");
+    expect_refusal("{\"benchmarks\": [{\"name\": \"x\", \"real_time\": 1, \"time_unit\": \"ns\","
+                   " \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]},"
+                   " \"counters\": {\"events\": [\"cycles\"], \"units\": [\"furlongs\"],"
+                   " \"values\": [[[5]]], \"time_enabled_ns\": [[1]], \"time_running_ns\": [[1]]}}}]}",
+                   "cycles", "unit \"furlongs\" (accepted: ns, count)");
+    expect_refusal("{\"benchmarks\": [{\"name\": \"g\", \"real_time\": 1, \"time_unit\": \"ns\"}]}",
+                   "INSTRUCTIONS", "no number \"INSTRUCTIONS\"");
+}
+
+/* Google Benchmark's perf counters are flat keys; repetitions are samples. */
+static void test_flat_keys(void)
+{
+    ompb__resultfile rf;
+    ompb__metric_unit unit;
+    ompb_error err = {0};
+    const char *reps =
+        "{\"benchmarks\": ["
+        "{\"name\": \"g\", \"run_type\": \"iteration\", \"real_time\": 1, \"time_unit\": \"ns\", \"INSTRUCTIONS\": 10},"
+        "{\"name\": \"g\", \"run_type\": \"iteration\", \"real_time\": 1, \"time_unit\": \"ns\", \"INSTRUCTIONS\": 30},"
+        "{\"name\": \"g_mean\", \"run_type\": \"aggregate\", \"aggregate_name\": \"mean\", \"run_name\": \"g\","
+        " \"real_time\": 1, \"time_unit\": \"ns\", \"INSTRUCTIONS\": 20}]}";
+    CU_ASSERT_EQUAL_FATAL(load(reps, "INSTRUCTIONS", &rf, &unit, &err), 0);
+    CU_ASSERT_EQUAL(rf.inst[0].n_samples, 2);
+    CU_ASSERT_DOUBLE_EQUAL(rf.inst[0].value_ns, 20.0, 1e-9);
+    ompb__resultfile_free(&rf);
+    const char *one = "{\"benchmarks\": [{\"name\": \"g\", \"real_time\": 1, \"time_unit\": \"ns\","
+                      " \"INSTRUCTIONS\": 12}]}";
+    CU_ASSERT_EQUAL_FATAL(load(one, "INSTRUCTIONS", &rf, &unit, &err), 0);
+    CU_ASSERT_EQUAL(rf.inst[0].n_samples, 0); /* one run: a value, no sample */
+    CU_ASSERT_DOUBLE_EQUAL(rf.inst[0].value_ns, 12.0, 1e-9);
+    ompb__resultfile_free(&rf);
+}
+
+static void test_formats(void)
+{
+    char buf[OMPB__UNIT_TEXT_MAX];
+    CU_ASSERT_STRING_EQUAL(ompb__format_metric(buf, sizeof buf, 1234.5, OMPB__METRIC_COUNT), "1.234 k");
+    CU_ASSERT_STRING_EQUAL(ompb__format_metric(buf, sizeof buf, 12e6, OMPB__METRIC_COUNT), "12 M");
+    CU_ASSERT_STRING_EQUAL(ompb__format_metric(buf, sizeof buf, 0.25, OMPB__METRIC_COUNT), "0.25");
+    CU_ASSERT_STRING_EQUAL(ompb__format_metric(buf, sizeof buf, 999.96, OMPB__METRIC_COUNT), "1 k");
+    CU_ASSERT_STRING_EQUAL(ompb__format_metric(buf, sizeof buf, NAN, OMPB__METRIC_COUNT), "-");
+    CU_ASSERT_STRING_EQUAL(ompb__format_metric(buf, sizeof buf, 1500, OMPB__METRIC_NS), "1.500 us");
+    CU_ASSERT_STRING_EQUAL(ompb__format_metric_short(buf, sizeof buf, 2000, OMPB__METRIC_COUNT), "2 k");
+    CU_ASSERT_TRUE(ompb__metric_is_time(NULL));
+    CU_ASSERT_TRUE(ompb__metric_is_time("time"));
+    CU_ASSERT_FALSE(ompb__metric_is_time("instructions"));
+}
+
+/* Scaling on a count: the ideal is the same count at every width. */
+static void test_scaling_ratio(void)
+{
+    ompb__resultfile rf;
+    ompb__metric_unit unit;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(load(two_runs, "instructions", &rf, &unit, &err), 0);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build(&rf, &s), 0);
+    ompb__scaling_set_metric(&s, "instructions", unit);
+    CU_ASSERT_EQUAL_FATAL(s.n, 1);
+    const ompb__scaling_family *f = &s.families[0];
+    CU_ASSERT_STRING_EQUAL(f->metric, "instructions");
+    CU_ASSERT_DOUBLE_EQUAL(f->points[1].median_ns, 225.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(f->points[1].speedup, 225.0 / 200.0, 1e-12);   /* ratio */
+    CU_ASSERT_DOUBLE_EQUAL(f->points[1].efficiency, 200.0 / 225.0, 1e-12); /* work efficiency */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    CU_ASSERT_EQUAL(ompb__scaling_print(mem, &s, OMPB__REPORT_CONSOLE), 0);
+    CU_ASSERT_EQUAL(ompb__scaling_svg(mem, &s), 0);
+    fclose(mem);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "team sum of instructions"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "work eff."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1.12x"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "instructions per iteration (team)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "work efficiency"));
+    free(text);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
+/* compare on a count: values in the metric's unit, keys without _ns. */
+static void test_compare_count(void)
+{
+    ompb__resultfile rf;
+    ompb__metric_unit unit;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(load(two_runs, "instructions", &rf, &unit, &err), 0);
+    ompb__compare_opts opts = {OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
+    ompb__comparison cmp;
+    CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&rf, &rf, &opts, &cmp), 0);
+    cmp.metric = "instructions";
+    cmp.unit = unit;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    CU_ASSERT_EQUAL(ompb__compare_print(mem, &cmp, OMPB__REPORT_CONSOLE), 0);
+    CU_ASSERT_EQUAL(ompb__compare_print(mem, &cmp, OMPB__REPORT_JSON), 0);
+    fclose(mem);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "Metric: instructions per iteration"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "200"));
+    CU_ASSERT_PTR_NULL(strstr(text, "200.0 ns"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"metric\": \"instructions\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"base\": 200"));
+    free(text);
+    ompb__comparison_free(&cmp);
+    ompb__resultfile_free(&rf);
+}
+
+static const ompb_test_case cases[] = {
+    {"team_sums", test_team_sums},
+    {"refusals", test_refusals},
+    {"flat_keys", test_flat_keys},
+    {"formats", test_formats},
+    {"scaling_ratio", test_scaling_ratio},
+    {"compare_count", test_compare_count},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_metric = {"metric", NULL, NULL, cases};
