@@ -30,15 +30,6 @@ if(BUILD_SHARED_LIBS)
 else()
   set(OMPB_PC_REQUIRES "Requires: hwloc jansson")
 endif()
-# libpfm4 (named --counters events) has no .pc file on Debian.
-set(OMPB_PC_LIBS_PFM "")
-if(OMPB_PFM_LINK)
-  if(BUILD_SHARED_LIBS)
-    set(OMPB_PC_LIBS_PFM "\nLibs.private: -lpfm")
-  else()
-    set(OMPB_PC_LIBS_PFM " -lpfm")
-  endif()
-endif()
 # Relocatable: the prefix is derived from where the .pc file is found, so
 # `cmake --install --prefix DIR` works without reconfiguring.
 file(RELATIVE_PATH OMPB_PC_PREFIX_REL "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"

@@ -4,7 +4,9 @@
  * opened per thread, one read(2) per group and round boundary, multiplex
  * scaling, and one-line reasons when the kernel refuses an event. libpfm4
  * (optional, OMPB_HAVE_LIBPFM) resolves the names perf's generic table does
- * not know. Every system call goes through the ops table.
+ * not know; it is opened at run time (dlopen), so linking libompbench never
+ * needs -lpfm and a machine without libpfm.so.4 runs all but named events.
+ * Every system call goes through the ops table.
  */
 #include "counters.h"
 
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #ifdef OMPB_HAVE_LIBPFM
+#include <dlfcn.h>
 #include <perfmon/pfmlib_perf_event.h>
 #endif
 
@@ -152,12 +155,43 @@ static bool find_cache(const char *name, ompb__counter_event *ev)
 }
 
 #ifdef OMPB_HAVE_LIBPFM
-static int pfm_status = -1;
+#define PFM_SONAME "libpfm.so.4"
+
+/* libpfm4's entry points, from dlopen. */
+static struct {
+    pfm_err_t (*initialize)(void);
+    pfm_err_t (*encode)(const char *, int, pfm_os_t, void *);
+    const char *(*strerror)(int);
+    pfm_err_t (*pmu_info)(pfm_pmu_t, pfm_pmu_info_t *);
+    int (*event_next)(int);
+    pfm_err_t (*event_info)(int, pfm_os_t, pfm_event_info_t *);
+} pfm;
+static int pfm_status = -1;     /* PFM_SUCCESS once usable */
+static char pfm_why[160];       /* why not, for --list-counters */
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 
 static void pfm_init(void)
 {
-    pfm_status = pfm_initialize();
+    void *h = dlopen(PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(pfm_why, sizeof pfm_why, "%s could not be opened (install libpfm4)", PFM_SONAME);
+        return;
+    }
+    /* POSIX lets a dlsym result be converted to a function pointer this way. */
+    *(void **)&pfm.initialize = dlsym(h, "pfm_initialize");
+    *(void **)&pfm.encode = dlsym(h, "pfm_get_os_event_encoding");
+    *(void **)&pfm.strerror = dlsym(h, "pfm_strerror");
+    *(void **)&pfm.pmu_info = dlsym(h, "pfm_get_pmu_info");
+    *(void **)&pfm.event_next = dlsym(h, "pfm_get_event_next");
+    *(void **)&pfm.event_info = dlsym(h, "pfm_get_event_info");
+    if (!pfm.initialize || !pfm.encode || !pfm.strerror || !pfm.pmu_info || !pfm.event_next ||
+        !pfm.event_info) {
+        snprintf(pfm_why, sizeof pfm_why, "%s lacks libpfm4's functions", PFM_SONAME);
+        return;
+    }
+    pfm_status = pfm.initialize();
+    if (pfm_status != PFM_SUCCESS)
+        snprintf(pfm_why, sizeof pfm_why, "pfm_initialize: %s", pfm.strerror(pfm_status));
 }
 
 static bool find_named(const char *name, ompb__counter_event *ev)
@@ -171,7 +205,7 @@ static bool find_named(const char *name, ompb__counter_event *ev)
     memset(&arg, 0, sizeof arg);
     arg.attr = &attr;
     arg.size = sizeof arg;
-    if (pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg) != PFM_SUCCESS)
+    if (pfm.encode(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg) != PFM_SUCCESS)
         return false;
     set_event(ev, name, attr.type, attr.config);
     ev->config1 = attr.config1;
@@ -444,7 +478,7 @@ static void list_named(FILE *out)
 {
     pthread_once(&pfm_once, pfm_init);
     if (pfm_status != PFM_SUCCESS) {
-        fprintf(out, "Named events (libpfm4): not available: %s\n", pfm_strerror(pfm_status));
+        fprintf(out, "Named events (libpfm4): NOT available: %s\n", pfm_why);
         return;
     }
     int pmus = 0;
@@ -453,17 +487,17 @@ static void list_named(FILE *out)
         pfm_pmu_info_t info;
         memset(&info, 0, sizeof info);
         info.size = sizeof info;
-        if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present ||
+        if (pfm.pmu_info(p, &info) != PFM_SUCCESS || !info.is_present ||
             strncmp(info.name, "perf", 4) == 0)
             continue;
         pmus++;
         fprintf(out, "Named events (libpfm4), PMU %s (%s), %d events:\n", info.name, info.desc,
                 info.nevents);
-        for (int e = info.first_event; e != -1; e = pfm_get_event_next(e)) {
+        for (int e = info.first_event; e != -1; e = pfm.event_next(e)) {
             pfm_event_info_t ei;
             memset(&ei, 0, sizeof ei);
             ei.size = sizeof ei;
-            if (pfm_get_event_info(e, PFM_OS_NONE, &ei) == PFM_SUCCESS)
+            if (pfm.event_info(e, PFM_OS_NONE, &ei) == PFM_SUCCESS)
                 fprintf(out, "  %s::%s\n", info.name, ei.name);
         }
     }

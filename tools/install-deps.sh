@@ -6,7 +6,7 @@ set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
-      python3-scipy libbenchmark-tools libxml2-utils)
+      python3-scipy libbenchmark-tools libxml2-utils libpfm4-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do
