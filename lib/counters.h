@@ -4,8 +4,8 @@
  * and multiplex scaling. Every team thread opens one group of its own for
  * its own thread id after it is placed (never `inherit`: a counter opened
  * that way does not see the threads of an OpenMP pool that already exist),
- * and the engine reads the group once per round boundary, outside the timed
- * window. Names are perf's generic ones (hardware, software, cache events);
+ * and reads it once per round, right after its timed loop (outside the
+ * timed window; the reduction's barrier then publishes the counts). Names are perf's generic ones (hardware, software, cache events);
  * with libpfm4 at build time (OMPB_HAVE_LIBPFM) the processor's own named
  * events too. The system calls go through an ops table, so tests can put a
  * double with fake file descriptors in their place (this VM has no PMU).

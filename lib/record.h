@@ -66,8 +66,9 @@ typedef struct ompb__record {
     uint64_t *involuntary_switches;
     /* --counters: the events every thread counted (counters.n = 0: none).
      * Round r's counts are the differences between the group's readings at
-     * the round boundaries around it (after the reduction's barrier; after
-     * batch_setup when there is one), raw, not scaled. For a caller team
+     * the round boundaries around it (each thread reads right after its
+     * timed loop, before the reduction's barrier; and after batch_setup
+     * when there is one), raw, not scaled. For a caller team
      * the columns are the threads of the code's team (thread t of the
      * runtime's pool, the caller being t = 0), not the one timed column. */
     ompb__counter_set counters;

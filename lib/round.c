@@ -336,6 +336,12 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
     ompb__fork_watch_set(&s->forks);
     b->fn(s);
     ompb__fork_watch_set(NULL);
+    /* The round's counts end here, after this thread's timed loop: the
+     * reduction's barrier that follows publishes them to the master, which
+     * copies them in ompb__team_after_round. (Read after that barrier, a
+     * worker's read could race with the master's copy.) */
+    if (tm->groups)
+        (void)ompb__counter_group_read(&tm->groups[s->thread]);
     return measured;
 }
 
@@ -343,8 +349,6 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
  * timed window. */
 static void finish_round(team *tm, ompb_state *s, bool measured)
 {
-    if (tm->groups)
-        (void)ompb__counter_group_read(&tm->groups[s->thread]);
     if (!measured)
         ompb__team_mark_switches(s);
     ompb__team_check_pu(s, measured);
