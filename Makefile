@@ -34,11 +34,13 @@ test-asan:
 	  OMPB_TEST_TIMEOUT_MULTIPLIER=4 ctest --output-on-failure -j 2 -LE no-sanitize
 
 # clang builds everything, tests included, warning-free; the tests run in
-# the two gcc builds above. It builds without libpfm4, so the code path of
-# a machine without it is compiled too.
+# the two gcc builds above, except the libFuzzer targets (fuzz/), which
+# need clang: a bounded run of each here. It builds without libpfm4, so the
+# code path of a machine without it is compiled too.
 test-clang:
 	CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DOMPB_WERROR=ON -DOMPB_LIBPFM=OFF
 	cmake --build $(BUILD)-clang -j $(JOBS)
+	cd $(BUILD)-clang && ctest --output-on-failure -L fuzz
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang

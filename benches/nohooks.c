@@ -22,12 +22,23 @@ void ompb__instrument_instance_begin(const ompb__instance *inst)
     (void)inst;
 }
 
-void ompb__instrument_instance_end(const struct ompb__record *rec)
+void ompb__instrument_instance_end(const struct ompb__record *rec, bool close)
 {
     (void)rec;
+    (void)close;
+}
+
+void ompb__instrument_window_close(const ompb__instance *inst)
+{
+    (void)inst;
 }
 
 bool ompb__instrument_runner_walltime(void)
+{
+    return false;
+}
+
+bool ompb__instrument_runner_taken(void)
 {
     return false;
 }

@@ -8,6 +8,7 @@
  *
  *   ompbench/bench.h    declaring benchmarks (OMPB_BENCH, OMPB_ITER, ...)
  *   ompbench/run.h      ompb_main(): the command line of benchmark binaries
+ *   ompbench/region.h   region markers for application code
  *   ompbench/hooks.h    the CodSpeed runner hooks, for hand-written loops
  *   ompbench/error.h    error codes
  *   ompbench/version.h  version
@@ -20,6 +21,7 @@
 #include <ompbench/version.h>
 #include <ompbench/bench.h>
 #include <ompbench/run.h>
+#include <ompbench/region.h>
 #include <ompbench/hooks.h>
 
 #endif /* OMPBENCH_H */

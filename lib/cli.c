@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -20,6 +21,8 @@
 #include "constants.h"
 #include "counters.h"
 #include "error.h"
+#include "filter.h"
+#include "parse.h"
 #include "pin.h"
 #include "report/report.h"
 
@@ -33,28 +36,19 @@ typedef struct option_def {
     int (*apply)(ompb__config *cfg, const char *opt, const char *value, ompb_error *err);
 } option_def;
 
+/* Digits only: no blanks, no sign, no hex (lib/parse.h). */
 static int parse_positive_int(const char *text, long max, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end || errno || v < 1 || v > max)
+    uint64_t v;
+    if (ompb__parse_uint(text, 1, (uint64_t)max, &v) != 0)
         return OMPB_EINVAL;
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 
 static int parse_u64(const char *text, uint64_t max, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    if (text[0] == '-' || text[0] == '+')
-        return OMPB_EINVAL;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || *end || errno || v == 0 || v > max)
-        return OMPB_EINVAL;
-    *out = v;
-    return 0;
+    return ompb__parse_uint(text, 1, max, out);
 }
 
 /* A..B: powers of two strictly between, plus both ends. */
@@ -130,14 +124,8 @@ static int opt_filter(ompb__config *cfg, const char *opt, const char *value, omp
         regfree(&cfg->filter);
         cfg->has_filter = false;
     }
-    int rc = regcomp(&cfg->filter, value, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, &cfg->filter, why, sizeof why);
-        return ompb__error_set(err, OMPB_EINVAL,
-                               "%s: invalid regular expression '%s': %s (accepted: POSIX extended regex)",
-                               opt, value, why);
-    }
+    if (ompb__filter_compile(&cfg->filter, value, opt, err) != 0)
+        return OMPB_EINVAL;
     cfg->has_filter = true;
     cfg->filter_text = value;
     return 0;
@@ -153,6 +141,69 @@ static int opt_count(ompb__config *cfg, const char *opt, const char *value, ompb
     return 0;
 }
 
+static int opt_repetitions(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    uint64_t v;
+    if (parse_u64(value, OMPB__MAX_REPETITIONS, &v) != 0)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 1 to %d)",
+                               opt, value, OMPB__MAX_REPETITIONS);
+    if (strcmp(opt, "--processes") == 0)
+        cfg->processes = (uint32_t)v;
+    else
+        cfg->repetitions = (uint32_t)v;
+    return 0;
+}
+
+/* Any 64-bit value, 0 included, in decimal or 0x hexadecimal. */
+static int parse_seed(const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*text || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+        return OMPB_EINVAL;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (end == text || *end || errno)
+        return OMPB_EINVAL;
+    *out = v;
+    return 0;
+}
+
+static int opt_seed(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    if (parse_seed(value, &cfg->seed) != 0)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 0 to "
+                               "18446744073709551615, decimal or 0x hexadecimal)", opt, value);
+    cfg->seed_given = true;
+    return 0;
+}
+
+/* --ompb-child=K,SEED,PATH: written by lib/children.c only, never by a user,
+ * so it is not in --help; still checked, as any input. */
+static int opt_child(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    char *end;
+    errno = 0;
+    unsigned long k = strtoul(value, &end, 10);
+    if (end == value || *end != ',' || errno || k >= OMPB__MAX_REPETITIONS)
+        goto bad;
+    const char *seed = end + 1, *comma = strchr(seed, ',');
+    char text[32];
+    if (!comma || (size_t)(comma - seed) >= sizeof text || !comma[1])
+        goto bad;
+    memcpy(text, seed, (size_t)(comma - seed));
+    text[comma - seed] = '\0';
+    if (parse_seed(text, &cfg->seed) != 0)
+        goto bad;
+    cfg->seed_given = true;
+    cfg->child = true;
+    cfg->child_index = (uint32_t)k;
+    cfg->child_path = comma + 1;
+    return 0;
+bad:
+    return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (internal option of --processes; "
+                           "accepted: K,SEED,PATH)", opt, value);
+}
+
 static int opt_duration(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
     uint64_t ns;
@@ -161,7 +212,7 @@ static int opt_duration(ompb__config *cfg, const char *opt, const char *value, o
                                                       : &cfg->max_time_ns;
     if (ompb__parse_duration(value, &ns) != 0 || (ns == 0 && dst == &cfg->max_time_ns))
         return ompb__error_set(err, OMPB_EINVAL,
-                               "%s: invalid duration '%s' (accepted: a number with unit ns, us, ms, s or m, e.g. 500ms, 2s%s)",
+                               "%s: invalid duration '%s' (accepted: a number with unit ns, us, ms, s or m, e.g. 500ms, 2s, or 0%s)",
                                opt, value, dst == &cfg->max_time_ns ? "; above zero" : "");
     *dst = ns;
     return 0;
@@ -240,6 +291,8 @@ static const option_def options[] = {
     {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
     {"-h", ARG_NONE, opt_flag},               {"--version", ARG_NONE, opt_flag},
     {"--counters", ARG_REQUIRED, opt_counters}, {"--list-counters", ARG_NONE, opt_flag},
+    {"--repetitions", ARG_REQUIRED, opt_repetitions}, {"--processes", ARG_REQUIRED, opt_repetitions},
+    {"--seed", ARG_REQUIRED, opt_seed},       {OMPB__CHILD_OPTION, ARG_REQUIRED, opt_child},
 };
 
 static const option_def *find_option(const char *arg, size_t name_len)
@@ -250,28 +303,77 @@ static const option_def *find_option(const char *arg, size_t name_len)
     return NULL;
 }
 
-/* OMP_NUM_THREADS may be a nesting list ("4,2"): the first level is ours. */
+/* One element of OMP_NUM_THREADS as libgomp reads it (checked against
+ * libgomp 12 on Debian 12): blanks, an optional '+', decimal digits, a
+ * value above zero that fits an unsigned long, blanks. Returns the end. */
+static const char *omp_threads_element(const char *p, uint64_t *v)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    p += *p == '+';
+    const char *digits = p;
+    *v = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (*v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return NULL;
+        *v = *v * 10 + (uint64_t)(*p - '0');
+    }
+    if (p == digits || *v == 0)
+        return NULL;
+    while (isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+/* OMP_NUM_THREADS is a nesting list ("4" or "4,2"): the first level is
+ * ours. What libgomp refuses ("4 junk", "2,abc", "4,", "", "0x4") we
+ * refuse too, rather than run at a width libgomp itself ignored. */
 static int default_threads_from_env(ompb__config *cfg, ompb_error *err)
 {
-    const char *env = getenv("OMP_NUM_THREADS");
-    if (!env || !*env) {
+    const char *env = getenv("OMP_NUM_THREADS"), *p = env;
+    uint64_t first = 0, v;
+    if (!env) {
         cfg->default_threads = omp_get_max_threads();
         return 0;
     }
-    char first[32];
-    size_t skip = strspn(env, " \t");
-    size_t len = strcspn(env + skip, ", \t");
-    long v;
-    if (len >= sizeof first)
-        len = sizeof first - 1;
-    memcpy(first, env + skip, len);
-    first[len] = '\0';
-    if (parse_positive_int(first, OMPB__MAX_THREADS, &v) != 0)
+    while ((p = omp_threads_element(p, &v)) != NULL) {
+        first = first ? first : v;
+        if (*p != ',')
+            break;
+        p++;
+    }
+    if (!p || *p || first > OMPB__MAX_THREADS)
         return ompb__error_set(err, OMPB_EINVAL,
                                "OMP_NUM_THREADS: invalid value '%s' (accepted: a positive integer up to %d, "
                                "optionally followed by ,N for nested levels)",
                                env, OMPB__MAX_THREADS);
-    cfg->default_threads = (int)v;
+    cfg->default_threads = (int)first;
+    return 0;
+}
+
+/* OMPB_HOOKS_TIMEOUT_MS is read by the hooks when they connect; a typo
+ * there would silently mean the default, so the command line checks it. */
+static int hooks_timeout_from_env(ompb_error *err)
+{
+    const char *env = getenv(OMPB__HOOKS_TIMEOUT_ENV);
+    uint64_t ms;
+    if (!env || ompb__parse_uint(env, 1, OMPB__HOOKS_TIMEOUT_MAX_MS, &ms) == 0)
+        return 0;
+    return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer "
+                           "number of milliseconds from 1 to %d)", OMPB__HOOKS_TIMEOUT_ENV, env,
+                           OMPB__HOOKS_TIMEOUT_MAX_MS);
+}
+
+/* --list and --show-plan print to standard output: an --output that
+ * would be ignored is refused instead. */
+static int check_combinations(const ompb__config *cfg, ompb_error *err)
+{
+    if (cfg->output && (cfg->list || cfg->show_plan))
+        return ompb__error_set(err, OMPB_EINVAL, "--output: not used with %s, which prints to "
+                               "standard output (accepted: --output with a run; redirect the "
+                               "output of %s instead, e.g. > FILE)",
+                               cfg->list ? "--list" : "--show-plan",
+                               cfg->list ? "--list" : "--show-plan");
     return 0;
 }
 
@@ -283,6 +385,25 @@ static void set_defaults(ompb__config *cfg)
     cfg->min_time_ns = OMPB__DEFAULT_MIN_TIME_NS;
     cfg->max_time_ns = OMPB__DEFAULT_MAX_TIME_NS;
     cfg->reporter = ompb__reporter_default();
+}
+
+/* Checks between options, once all are read. Without --repetitions,
+ * --processes P runs P repetitions, one per process. */
+static int check_repetitions(ompb__config *cfg, ompb_error *err)
+{
+    if (cfg->repetitions == 0)
+        cfg->repetitions = cfg->processes ? cfg->processes : 1;
+    if (cfg->processes == 0)
+        cfg->processes = 1;
+    if (cfg->processes > cfg->repetitions)
+        return ompb__error_set(err, OMPB_EINVAL,
+                               "--processes: %u processes for %u repetitions (accepted: 1 to the "
+                               "--repetitions count; each process runs at least one repetition)",
+                               cfg->processes, cfg->repetitions);
+    if (cfg->child && cfg->child_index >= cfg->processes)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: process %u of %u (internal option of --processes)",
+                               OMPB__CHILD_OPTION, cfg->child_index, cfg->processes);
+    return 0;
 }
 
 int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err)
@@ -313,7 +434,10 @@ int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err
             return OMPB_EINVAL;
         }
     }
-    if (!cfg->help && !cfg->version && default_threads_from_env(cfg, err) != 0) {
+    if (cfg->help || cfg->version)
+        return 0;
+    if (check_repetitions(cfg, err) != 0 || default_threads_from_env(cfg, err) != 0
+        || hooks_timeout_from_env(err) != 0 || check_combinations(cfg, err) != 0) {
         ompb__config_release(cfg);
         return OMPB_EINVAL;
     }
@@ -356,11 +480,20 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --counters LIST      performance counters per thread and round, e.g.\n"
             "                       instructions,cycles or task-clock,context-switches\n"
             "  --list-counters      print the events this machine offers and exit\n"
+            "Repetitions (the budget above is per instance, split across them):\n"
+            "  --repetitions N      measure each instance N times, independently, in a\n"
+            "                       shuffled round-robin over the instances (default 1)\n"
+            "  --processes P        run the repetitions in P fresh processes of this\n"
+            "                       binary, one after another (default 1; without\n"
+            "                       --repetitions: P repetitions)\n"
+            "  --seed S             seed of the interleaved order (default: from the\n"
+            "                       clock; printed in the header and the JSON)\n"
             "Output:\n"
             "  --format FMT         %s (default: %s)\n"
             "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
             "  --help, --version\n"
-            "Durations: a number with unit ns, us, ms, s or m (500ms, 2s).\n"
+            "Durations: a number and a unit, ns, us, ms, s or m (500ms, 2s; the unit is\n"
+            "required).\n"
             "Exit status: 0 ok, 1 a benchmark failed, 2 bad option or input.\n",
             argv0, OMPB__DEFAULT_SAMPLE_COUNT, ompb__reporter_names(),
             ompb__reporter_default()->name);

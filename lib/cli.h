@@ -25,6 +25,7 @@ struct ompb__reporter;
 #define OMPB__DEFAULT_WARMUP_NS 100000000ull   /* 100 ms */
 #define OMPB__DEFAULT_MIN_TIME_NS 1000000ull   /* 1 ms per round */
 #define OMPB__DEFAULT_MAX_TIME_NS 5000000000ull /* 5 s per instance */
+#define OMPB__CHILD_OPTION "--ompb-child"
 
 typedef struct ompb__config {
     /* selection */
@@ -44,6 +45,19 @@ typedef struct ompb__config {
     uint64_t min_time_ns;       /* minimum round time when calibrating */
     uint64_t max_time_ns;       /* budget per instance, warm-up included */
     bool test;                  /* one short round per instance */
+    /* repetitions (lib/schedule, lib/children): the sampling budget above is
+     * per instance and split across its repetitions (lib/sampling) */
+    uint32_t repetitions;       /* --repetitions N, 1 by default */
+    uint32_t processes;         /* --processes P: the repetitions run in P
+                                   fresh processes; 1 = this one */
+    uint64_t seed;              /* --seed S: order of the interleaved repetitions */
+    bool seed_given;
+    /* the hidden --ompb-child=K,SEED,PATH of a process-level repetition:
+     * run process K's share of the repetitions with seed SEED and write the
+     * records to PATH (lib/children.c) */
+    bool child;
+    uint32_t child_index;
+    const char *child_path;
     /* placement (lib/pin, lib/pin_plan, lib/topology) */
     ompb__pin_spec pin;         /* --pin, parsed once; zeroed when not given */
     bool show_plan;

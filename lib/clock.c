@@ -6,6 +6,7 @@
  */
 #include "clock.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,22 +53,63 @@ double ompb__clock_cost_ns(void)
     return cost;
 }
 
+/* digits [. digits] [e [+-] digits]: what strtod would read, without its
+ * leading blanks, sign, hex, inf and nan. Returns the end, or NULL. */
+static const char *scan_number(const char *p)
+{
+    const char *start = p;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (p == start)
+        return NULL;
+    if (*p == '.') {
+        const char *frac = ++p;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p == frac)
+            return NULL;
+    }
+    if (*p == 'e' || *p == 'E') {
+        const char *exp = ++p;
+        p += *p == '+' || *p == '-';
+        const char *digits = p;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p == digits || p == exp)
+            return NULL;
+    }
+    return p;
+}
+
+static locale_t c_numbers(void)
+{
+    static locale_t c;
+    if (!c)
+        c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    return c;
+}
+
 int ompb__parse_duration(const char *text, uint64_t *ns)
 {
     static const struct { const char *suffix; double scale; } units[] = {
-        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"", 1e9},
+        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9},
     };
-    if (!text || !*text)
+    /* Zero needs no unit: "--warmup-time 0" means what it says in any. */
+    if (text && strcmp(text, "0") == 0) {
+        *ns = 0;
+        return 0;
+    }
+    const char *end = text ? scan_number(text) : NULL;
+    if (!end || !c_numbers())
         return OMPB_EINVAL;
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || !isfinite(v) || v < 0)
-        return OMPB_EINVAL;
+    /* The number is well-formed: strtod reads exactly it, in the C locale
+     * whatever the program's. */
+    double v = strtod_l(text, NULL, c_numbers());
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(end, units[i].suffix) != 0)
             continue;
         double total = v * units[i].scale;
-        if (total >= 9.2e18) /* llround's range: about 292 years */
+        if (!isfinite(total) || total >= 9.2e18) /* llround's range: about 292 years */
             return OMPB_EINVAL;
         *ns = (uint64_t)llround(total);
         return 0;

@@ -23,8 +23,11 @@ uint64_t ompb__process_cpu_ns(void);
  * at first use and cached. */
 double ompb__clock_cost_ns(void);
 
-/* Parses a duration such as "500ms", "2s", "1.5s", "250us", "100ns", "1m".
- * A bare number is seconds. Returns 0 or OMPB_EINVAL. */
+/* Parses a duration such as "500ms", "2s", "1.5s", "250us", "100ns", "1m",
+ * "1e3us": a decimal number (digits, an optional fraction and exponent)
+ * and a unit, nothing else; "0" alone is zero. Any other bare number,
+ * blanks, a sign, hex, inf and nan are refused: "--max-time 100" is more
+ * likely a typo than 100 s. Returns 0 or OMPB_EINVAL. */
 int ompb__parse_duration(const char *text, uint64_t *ns);
 
 /* Formats ns with a scaled unit ("12.3 ns", "4.56 us", "7.89 ms", "1.23 s"). */

@@ -21,6 +21,14 @@
 /* Largest sample size (iterations per round per thread): a calibration that
  * reaches it means the round time does not grow with the sample size. */
 #define OMPB__MAX_SAMPLE_SIZE (UINT64_C(1) << 40)
+/* Largest --repetitions: repetitions are recorded in arrays sized up front,
+ * and --processes may not exceed it either. */
+#define OMPB__MAX_REPETITIONS 1000
+/* The hooks' wait for each runner reply: the variable, its default and
+ * its largest value, in milliseconds (the CLI and the transport check it). */
+#define OMPB__HOOKS_TIMEOUT_ENV "OMPB_HOOKS_TIMEOUT_MS"
+#define OMPB__HOOKS_TIMEOUT_DEFAULT_MS 1000
+#define OMPB__HOOKS_TIMEOUT_MAX_MS 1073741823
 /* The "json_schema_version" our JSON results carry and the reader accepts. */
 #define OMPB__JSON_SCHEMA_VERSION 1
 

@@ -52,6 +52,9 @@ _Static_assert(sizeof ((ompb__context *)0)->omp_library >= PATH_MAX,
 
 extern char **environ;
 
+/* Warnings are recorded only (ompb__context_set_quiet). */
+static bool quiet;
+
 /* Prefix for /proc and /sys reads; tests point it at tests/data. */
 static char sysroot[1024] = "";
 
@@ -253,8 +256,41 @@ static void collect_openmp(ompb__context *ctx)
     ctx->fork_guard = ompb__fork_coverage_name(ompb__fork_guard_coverage());
 }
 
+/* The main program comes first in dl_iterate_phdr's list; its PT_NOTE
+ * segments hold the GNU build ID when the linker wrote one (Debian's gcc
+ * and clang do by default). Notes are 4-byte aligned: namesz, descsz, type,
+ * then the name and the descriptor, each padded. */
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    ompb__context *ctx = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        const unsigned char *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+            size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
+            const unsigned char *d = p + sizeof *nh + name;
+            if (d + desc > end)
+                break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                memcmp(p + sizeof *nh, "GNU", 4) == 0 && nh->n_descsz <= OMPB__BUILD_ID_MAX) {
+                for (size_t k = 0; k < nh->n_descsz; k++)
+                    snprintf(ctx->build_id + 2 * k, 3, "%02x", d[k]);
+                return 1;
+            }
+            p = d + desc;
+        }
+    }
+    return 1; /* only the first object, the main program */
+}
+
 static void collect_build(ompb__context *ctx)
 {
+    dl_iterate_phdr(find_build_id, ctx);
     ctx->version = OMPB_VERSION_STRING;
     ctx->compiler = OMPB_COMPILER;
     ctx->compiler_flags = OMPB_C_FLAGS;
@@ -391,6 +427,7 @@ ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
     collect_openmp(ctx);
     collect_build(ctx);
     ctx->default_threads = default_threads > 0 ? default_threads : ctx->omp_max_threads;
+    ctx->repetitions = ctx->processes = 1;
     environment_warnings(ctx);
     return ctx;
 }
@@ -418,6 +455,21 @@ void ompb__context_free(ompb__context *ctx)
     free(ctx);
 }
 
+/* Records text once; false when it was recorded already. */
+static bool record_warning(ompb__context *ctx, const char *text)
+{
+    for (size_t i = 0; i < ctx->n_warnings; i++)
+        if (strcmp(ctx->warnings[i], text) == 0)
+            return false;
+    char *copy = strdup(text);
+    if (copy && ompb__grow((void **)&ctx->warnings, &ctx->cap_warnings, ctx->n_warnings + 1,
+                           sizeof *ctx->warnings, 8))
+        ctx->warnings[ctx->n_warnings++] = copy;
+    else
+        free(copy);
+    return true;
+}
+
 void ompb__context_warn(ompb__context *ctx, const char *fmt, ...)
 {
     char text[WARNING_MAX];
@@ -425,18 +477,23 @@ void ompb__context_warn(ompb__context *ctx, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (ctx) {
-        for (size_t i = 0; i < ctx->n_warnings; i++)
-            if (strcmp(ctx->warnings[i], text) == 0)
-                return;
-        char *copy = strdup(text);
-        if (copy && ompb__grow((void **)&ctx->warnings, &ctx->cap_warnings, ctx->n_warnings + 1,
-                               sizeof *ctx->warnings, 8))
-            ctx->warnings[ctx->n_warnings++] = copy;
-        else
-            free(copy);
-    }
+    if ((ctx && !record_warning(ctx, text)) || quiet)
+        return;
     fprintf(stderr, "ompbench: warning: %s\n", text);
+}
+
+void ompb__context_set_quiet(bool on)
+{
+    quiet = on;
+}
+
+void ompb__context_set_repetitions(ompb__context *ctx, uint32_t repetitions,
+                                   uint32_t processes, bool interleaved, uint64_t seed)
+{
+    ctx->repetitions = repetitions;
+    ctx->processes = processes;
+    ctx->interleaved = interleaved;
+    ctx->seed = seed;
 }
 
 void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo)

@@ -12,12 +12,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "binder.h"
 #include "pin.h"
 #include "pin_plan.h"
 #include "topology.h"
+
+/* Longest GNU build ID kept, in bytes (SHA-1 ones are 20). */
+#define OMPB__BUILD_ID_MAX 64
 
 /* Most cache levels recorded. */
 #define OMPB__CONTEXT_MAX_CACHES 16
@@ -49,6 +53,13 @@ typedef struct ompb__context {
     char host[256];             /* need not be UTF-8, as the next two */
     char *executable;           /* argv[0] */
     const char *version;        /* libompbench's, OMPB_VERSION_STRING (static) */
+    char build_id[2 * OMPB__BUILD_ID_MAX + 1]; /* GNU build ID of the benchmark
+                                   binary in hex, "" unknown: tells two
+                                   builds apart when files are pooled */
+    /* repetitions (ompb__context_set_repetitions) */
+    uint32_t repetitions, processes;
+    uint64_t seed;
+    bool interleaved;
     int default_threads;        /* OMP_NUM_THREADS, else the OpenMP default */
     /* the machine */
     int num_cpus;               /* online CPUs */
@@ -107,6 +118,17 @@ void ompb__context_free(ompb__context *ctx);
  * recorded is neither printed nor recorded again. ctx may be NULL (print only). */
 void ompb__context_warn(ompb__context *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Quiet: warnings are recorded but not printed (the child processes of
+ * --processes, whose parent prints them once when it reads them back).
+ * Affects every context, from the call on. */
+void ompb__context_set_quiet(bool quiet);
+
+/* Records how the run repeats its instances: N repetitions each, in P
+ * processes, interleaved or not, and the seed of the order. Until called:
+ * one repetition, one process. */
+void ompb__context_set_repetitions(ompb__context *ctx, uint32_t repetitions,
+                                   uint32_t processes, bool interleaved, uint64_t seed);
 
 /* Records the topology summary (machine counts, usable cpuset, CPU model)
  * and the cache levels, and warns when the load average is above the usable

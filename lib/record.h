@@ -17,6 +17,23 @@
 #include "sampling.h"
 
 /*
+ * What an application region's record adds (lib/region_report.c, which
+ * owns it); the record's arrays then hold `rounds` of its instances, one
+ * "round" of one iteration each: every instance, or a uniform sample.
+ */
+typedef struct ompb__record_region {
+    const char *name;            /* the region's name, valid UTF-8 */
+    uint64_t instances;          /* every instance recorded; the statistics are over these */
+    bool sampled;                /* the arrays keep a uniform sample, not every instance */
+    const uint64_t *kept_index;  /* [rounds] instance number of each kept one */
+    double quantile_error;       /* largest relative error of the quantiles, 0: exact */
+    const double *mean_busy_ns;  /* [threads] mean busy time of each thread */
+    uint64_t shared_pu;          /* instances in which two threads began on one PU */
+    int shared_pu_first[3];      /* the first such: thread a, thread b, their PU */
+    uint64_t misuse;             /* misuse events seen (the first one is `error`) */
+} ompb__record_region;
+
+/*
  * Everything the engine did and measured for one instance: the sampling it
  * was asked for, the settings it actually used, and every round. Reporters,
  * the instrument and the CodSpeed results file read only this (and the run
@@ -83,7 +100,8 @@ typedef struct ompb__record {
     char warnings[OMPB__RECORD_WARNINGS][OMPB__RECORD_WARNING_MAX];
     size_t n_warnings;
     bool failed;
-    char error[256];           /* why the instance failed */
+    char error[512];           /* why the instance failed */
+    const ompb__record_region *region; /* an application region; NULL for a benchmark */
 } ompb__record;
 
 /* Columns of the per-thread round arrays: threads, or 1 for a caller team. */
@@ -105,6 +123,13 @@ void ompb__record_free(ompb__record *rec);
  * is not added twice. */
 void ompb__record_warn(ompb__record *rec, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Measurements the statistics are over: the measured rounds, or every
+ * instance of an application region (its arrays keep a sample). */
+static inline uint64_t ompb__record_measurements(const ompb__record *rec)
+{
+    return rec->region ? rec->region->instances : rec->rounds;
+}
 
 /* Counter event e of thread t in round r, raw. */
 static inline uint64_t ompb__record_counter(const ompb__record *rec, size_t r, int t, int e)

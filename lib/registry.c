@@ -50,6 +50,11 @@ static int validate(const ompb_benchmark *b)
     for (size_t i = 0; i < b->n_threads; i++)
         if (b->threads[i] < 1 || b->threads[i] > OMPB__MAX_THREADS)
             return reject(b, "thread counts must be 1 to " OMPB__STR(OMPB__MAX_THREADS) " (OMPB_THREADS)");
+    /* The engine's counters and --sample-size share this limit; a larger
+     * fixed size would run for ages, or overflow, before anyone noticed. */
+    if (b->sample_size > OMPB__MAX_SAMPLE_SIZE)
+        return reject(b, ".sample_size must be 0 (calibrate) to 2^40 = 1099511627776 "
+                      "(OMPB__MAX_SAMPLE_SIZE)");
     return 0;
 }
 

@@ -194,8 +194,10 @@ static void begin_measuring(team *tm)
 {
     uint64_t bytes = 0, items = 0;
     for (int t = 0; t < tm->timed; t++) {
-        bytes += tm->states[t].bytes;
-        items += tm->states[t].items;
+        bool wrapped = __builtin_add_overflow(bytes, tm->states[t].bytes, &bytes);
+        if (__builtin_add_overflow(items, tm->states[t].items, &items) || wrapped)
+            ompb__team_fail(tm, "%s: the team's ompb_set_bytes/ompb_set_items per iteration "
+                            "add up to more than 2^64 - 1", tm->inst->name);
     }
     tm->rec->bytes_per_iter = bytes;
     tm->rec->items_per_iter = items;
@@ -569,7 +571,7 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
         /* Partial rounds of a failed body are no result: the instrument
          * closes and names the window without markers. */
         if (tm.instrumented)
-            ompb__instrument_instance_end(rec);
+            ompb__instrument_instance_end(rec, !sampling->window_keep_open);
         if (inst->bench->teardown)
             inst->bench->teardown(&tm.states[0]);
     }

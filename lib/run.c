@@ -12,9 +12,11 @@
 #include <ompbench/run.h>
 #include <ompbench/version.h>
 
+#include "children.h"
 #include "cli.h"
 #include "context.h"
 #include "counters.h"
+#include "dump.h"
 #include "error.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
@@ -23,17 +25,24 @@
 #include "report/plan.h"
 #include "report/report.h"
 #include "round.h"
+#include "schedule.h"
 #include "topology.h"
 
 typedef struct run {
     ompb__config cfg;
+    int argc;
+    char **argv;
     const char *argv0;
     ompb__instance *sel;        /* the selected instances, in registration order */
     size_t n_sel;
     ompb__topology *topo;
     ompb__pin_plan **plans;     /* [n_sel] */
     ompb__context *ctx;
-    ompb__result *results;      /* [n_sel] */
+    uint32_t reps;              /* repetitions per instance in this run */
+    uint32_t processes;         /* processes they run in (1: this one) */
+    uint64_t seed;
+    bool interleave;
+    ompb__result *results;      /* [n_sel * reps]: instance i, repetition r at i * reps + r */
     ompb__outfile out;
 } run;
 
@@ -86,65 +95,206 @@ static int make_plans(run *r, ompb_error *err)
     return 0;
 }
 
-/* A progress line on stderr, only when it is a terminal. */
-static void progress(const run *r, size_t i, bool done)
+/* A progress line on stderr, only when it is a terminal; slot NULL clears it. */
+static void progress(const run *r, size_t done, size_t total, const ompb__slot *slot)
 {
     if (!isatty(STDERR_FILENO))
         return;
-    if (done)
-        fprintf(stderr, "\r\033[K");
-    else
-        fprintf(stderr, "\r\033[K[%zu/%zu] %s", i + 1, r->n_sel, r->sel[i].name);
+    fprintf(stderr, "\r\033[K");
+    if (slot && r->cfg.child)
+        fprintf(stderr, "process %u/%u: ", r->cfg.child_index + 1, r->processes);
+    if (slot)
+        fprintf(stderr, "[%zu/%zu] %s", done + 1, total, r->sel[slot->instance].name);
+    if (slot && r->reps > 1)
+        fprintf(stderr, " (repetition %u/%u)", slot->repetition + 1, r->reps);
     fflush(stderr);
 }
 
-static int run_all(run *r)
+static ompb__result *result_at(const run *r, size_t instance, uint32_t repetition)
 {
-    int failures = 0;
+    return &r->results[instance * r->reps + repetition];
+}
+
+/* Marks res failed with a message, keeping the instance and repetition. */
+static void fail_result(ompb__result *res, const ompb__instance *inst, uint32_t repetition,
+                        uint32_t process, const char *why)
+{
+    ompb__record_free(&res->rec);
+    res->rec.inst = inst;
+    res->rec.threads = inst->threads;
+    res->rec.sampling.repetition = repetition;
+    res->process = process;
+    res->rec.failed = true;
+    snprintf(res->rec.error, sizeof res->rec.error, "%.100s: %.150s", inst->name, why);
+    ompb__result_analyze(res);
+}
+
+/* Derived figures of a measured repetition; false when they cannot be had. */
+static bool analyze(const run *r, ompb__result *res)
+{
+    if (ompb__result_analyze(res) == 0 || res->rec.failed)
+        return true;
+    res->rec.failed = true;
+    snprintf(res->rec.error, sizeof res->rec.error, "%.200s: out of memory computing statistics",
+             res->rec.inst->name);
+    fprintf(stderr, "%s: %s\n", r->argv0, res->rec.error);
+    return false;
+}
+
+/* last[i]: the index of instance i's last slot in this process's order. */
+static size_t *last_slots(const ompb__slot *slots, size_t n, size_t instances)
+{
+    size_t *last = calloc(instances ? instances : 1, sizeof *last);
+    for (size_t j = 0; last && j < n; j++)
+        last[slots[j].instance] = j;
+    return last;
+}
+
+/* Runs one repetition into its result; returns 1 when it failed. */
+static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool keep_open,
+                    uint32_t process)
+{
+    const ompb__instance *inst = &r->sel[slot->instance];
+    ompb__result *res = result_at(r, slot->instance, slot->repetition);
     bool simulate = ompb__instrument_mode() == OMPB__MODE_SIMULATION;
-    r->results = calloc(r->n_sel, sizeof *r->results);
-    if (!r->results)
-        return -1;
-    for (size_t i = 0; i < r->n_sel; i++) {
-        ompb__result *res = &r->results[i];
-        progress(r, i, false);
-        ompb__context_add_plan(r->ctx, r->plans[i]);
-        ompb__sampling sampling = ompb__sampling_resolve(&r->cfg, &r->sel[i], simulate);
-        int rc = ompb__round_run(&r->sel[i], &sampling, r->plans[i], &res->rec);
-        if (rc == OMPB_ENOMEM) {
-            res->rec.failed = true;
-            snprintf(res->rec.error, sizeof res->rec.error, "%.200s: out of memory for %llu rounds",
-                     r->sel[i].name, (unsigned long long)sampling.rounds);
-        }
-        if (res->rec.failed) {
-            fprintf(stderr, "%s: %s\n", r->argv0, res->rec.error);
-            failures++;
-        } else if (res->rec.migrations > 0) {
-            ompb__context_warn(r->ctx, "%s: %llu thread migrations observed between rounds",
-                               r->sel[i].name, (unsigned long long)res->rec.migrations);
-        }
-        for (size_t w = 0; w < res->rec.n_warnings; w++)
-            ompb__context_warn(r->ctx, "%s", res->rec.warnings[w]);
-        res->rec.inst = &r->sel[i];
-        if (ompb__result_analyze(res) != 0 && !res->rec.failed) {
-            res->rec.failed = true;
-            snprintf(res->rec.error, sizeof res->rec.error, "%.200s: out of memory computing statistics",
-                     r->sel[i].name);
-            fprintf(stderr, "%s: %s\n", r->argv0, res->rec.error);
-            failures++;
-        }
+    ompb__sampling sampling = ompb__sampling_resolve(&r->cfg, inst, simulate, slot->repetition);
+    ompb__sampling_reuse_size(&sampling, *calibrated);
+    sampling.window_keep_open = keep_open;
+    bool calibrates = sampling.sample_size == 0;
+    int rc = ompb__round_run(inst, &sampling, r->plans[slot->instance], &res->rec);
+    res->process = process;
+    if (rc == OMPB_ENOMEM) {
+        res->rec.failed = true;
+        snprintf(res->rec.error, sizeof res->rec.error, "%.200s: out of memory for %llu rounds",
+                 inst->name, (unsigned long long)sampling.rounds);
     }
-    progress(r, 0, true);
+    res->rec.inst = inst;
+    if (res->rec.failed) {
+        fprintf(stderr, "%s: %s\n", r->argv0, res->rec.error);
+    } else {
+        if (calibrates)
+            *calibrated = res->rec.sample_size;
+        if (res->rec.migrations > 0)
+            ompb__context_warn(r->ctx, "%s: %llu thread migrations observed between rounds",
+                               inst->name, (unsigned long long)res->rec.migrations);
+    }
+    for (size_t w = 0; w < res->rec.n_warnings; w++)
+        ompb__context_warn(r->ctx, "%s", res->rec.warnings[w]);
+    return !analyze(r, res) || res->rec.failed;
+}
+
+/* Runs this process's share of the repetitions in schedule order. Returns
+ * the failed repetitions, or -1 when out of memory. */
+static int run_share(run *r, uint32_t process)
+{
+    ompb__schedule_spec spec = {
+        .instances = r->n_sel, .repetitions = r->reps, .processes = r->processes,
+        .process = process, .seed = ompb__seed_for_process(r->seed, process),
+        .interleave = r->interleave,
+    };
+    ompb__slot *slots = NULL;
+    size_t n, *last = NULL;
+    uint64_t *calibrated = calloc(r->n_sel, sizeof *calibrated);
+    if (!calibrated || ompb__schedule_make(&spec, &slots, &n) != 0 ||
+        !(last = last_slots(slots, n, r->n_sel))) {
+        free(calibrated);
+        free(slots);
+        return -1;
+    }
+    int failures = 0;
+    for (size_t j = 0; j < n; j++) {
+        bool is_last = last[slots[j].instance] == j;
+        progress(r, j, n, &slots[j]);
+        /* Back to back (one CodSpeed window per instance), the window stays
+         * open until the instance's last repetition. */
+        failures += run_slot(r, &slots[j], &calibrated[slots[j].instance],
+                             !r->interleave && !is_last, process);
+        if (is_last)
+            ompb__instrument_window_close(&r->sel[slots[j].instance]);
+    }
+    progress(r, 0, 0, NULL);
+    free(last);
+    free(slots);
+    free(calibrated);
     return failures;
 }
 
-static int write_report(run *r, ompb_error *err)
+/* Takes a record read back from a child (lib/children) into its result. */
+static int take_record(void *arg, size_t instance, ompb__record *rec, ompb_error *err)
+{
+    run *r = arg;
+    ompb__result *res = result_at(r, instance, rec->sampling.repetition);
+    if (res->rec.inst) {
+        ompb__record_free(rec);
+        return ompb__error_set(err, OMPB_EINVAL, "%s: repetition %u appears twice",
+                               r->sel[instance].name, rec->sampling.repetition);
+    }
+    res->rec = *rec;
+    res->process = rec->sampling.repetition % r->processes;
+    analyze(r, res);
+    return 0;
+}
+
+/* The repetitions of process k that it did not hand over, or all of them
+ * when its records are unusable (why set). */
+static void mark_lost(run *r, uint32_t k, const char *why)
+{
+    for (size_t i = 0; i < r->n_sel; i++)
+        for (uint32_t rep = k; rep < r->reps; rep += r->processes) {
+            ompb__result *res = result_at(r, i, rep);
+            if (why[0] || !res->rec.inst) {
+                char text[OMPB__CHILDREN_WHY_MAX + 64];
+                snprintf(text, sizeof text, "process %u of %u %s", k + 1, r->processes,
+                         why[0] ? why : "handed over no result for it");
+                fail_result(res, &r->sel[i], rep, k, text);
+            }
+        }
+}
+
+/* Process-level repetitions: the children run, this process collects. */
+static int run_processes(run *r, ompb_error *err)
+{
+    char (*why)[OMPB__CHILDREN_WHY_MAX] = calloc(r->processes, sizeof *why);
+    if (!why)
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    ompb__children sp = {
+        .argc = r->argc, .argv = r->argv, .processes = r->processes, .repetitions = r->reps,
+        .seed = r->seed, .sel = r->sel, .n_sel = r->n_sel, .ctx = r->ctx, .take = take_record,
+        .arg = r, .why = why,
+    };
+    int rc = ompb__children_run(&sp, err);
+    int failures = 0;
+    for (uint32_t k = 0; rc == 0 && k < r->processes; k++)
+        mark_lost(r, k, why[k]);
+    for (size_t i = 0; rc == 0 && i < r->n_sel * r->reps; i++)
+        failures += r->results[i].rec.failed;
+    free(why);
+    return rc ? rc : failures;
+}
+
+/* The child of --processes: its records go to the parent, nothing to stdout. */
+static int write_dump(run *r, ompb_error *err)
+{
+    size_t n = 0;
+    const ompb__record **recs = malloc(r->n_sel * r->reps * sizeof *recs);
+    if (!recs)
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < r->n_sel * r->reps; i++)
+        if (r->results[i].rec.inst)
+            recs[n++] = &r->results[i].rec;
+    ompb__dump_out d = {.process = r->cfg.child_index, .sel = r->sel, .records = recs, .n = n,
+                        .ctx = r->ctx};
+    int rc = ompb__dump_write(r->cfg.child_path, &d, err);
+    free(recs);
+    return rc;
+}
+
+static int write_report(run *r, const ompb__report *report, ompb_error *err)
 {
     if (r->cfg.output && ompb__outfile_open(&r->out, r->cfg.output, err) != 0)
         return OMPB_EIO;
     FILE *fp = r->cfg.output ? r->out.fp : stdout;
-    ompb__report report = {.ctx = r->ctx, .results = r->results, .n = r->n_sel};
-    if (r->cfg.reporter->write(fp, &report) != 0) {
+    if (r->cfg.reporter->write(fp, report) != 0) {
         if (r->cfg.output)
             ompb__outfile_abort(&r->out);
         return ompb__error_set(err, OMPB_EIO, "cannot write the report to %s",
@@ -152,14 +302,14 @@ static int write_report(run *r, ompb_error *err)
     }
     if (r->cfg.output)
         return ompb__outfile_commit(&r->out, err);
-    return fflush(stdout) == 0 ? 0 : ompb__error_set(err, OMPB_EIO, "cannot write standard output");
+    return ompb__outfile_flush_stdout(err);
 }
 
 static void run_free(run *r)
 {
     if (r->out.fp)
         ompb__outfile_abort(&r->out);
-    for (size_t i = 0; r->results && i < r->n_sel; i++)
+    for (size_t i = 0; r->results && i < r->n_sel * r->reps; i++)
         ompb__record_free(&r->results[i].rec);
     for (size_t i = 0; r->plans && i < r->n_sel; i++)
         ompb__pin_plan_free(r->plans[i]);
@@ -212,39 +362,108 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
      * its permissions refuse stops the run here, before anything is measured. */
     if (r->cfg.counters.n > 0 && ompb__counters_probe(&r->cfg.counters, err) != 0)
         return usage_error(r, err);
-    if (r->cfg.output && ompb__outfile_probe(r->cfg.output, err) != 0)
+    if (r->cfg.output && !r->cfg.child && ompb__outfile_probe(r->cfg.output, err) != 0)
         return usage_error(r, err);
     return -1;
+}
+
+/* How this run repeats, once the instrument mode is known. Under the
+ * CodSpeed runner each instance gets one benchmark window (windows cannot
+ * interleave, and children would be processes the runner does not know), so
+ * its repetitions run back to back in this process; CPU simulation counts
+ * instructions, which do not vary, so once. */
+static void plan_repetitions(run *r)
+{
+    ompb__mode mode = ompb__instrument_mode();
+    bool simulate = mode == OMPB__MODE_SIMULATION;
+    r->reps = ompb__sampling_repetitions(&r->cfg, simulate);
+    r->processes = r->cfg.processes;
+    r->interleave = mode == OMPB__MODE_NONE;
+    r->seed = r->cfg.seed_given ? r->cfg.seed : ompb__seed_from_clock();
+    if (simulate && r->cfg.repetitions > 1)
+        ompb__context_warn(r->ctx, "CPU simulation: each instance runs once (instruction counts "
+                           "do not vary between repetitions); --repetitions %u ignored",
+                           r->cfg.repetitions);
+    if (mode != OMPB__MODE_NONE && r->processes > 1 && !r->cfg.child)
+        ompb__context_warn(r->ctx, "under the CodSpeed runner all repetitions run in this "
+                           "process (one benchmark window per instance); --processes %u ignored",
+                           r->processes);
+    if (mode != OMPB__MODE_NONE)
+        r->processes = 1;
+    ompb__context_set_repetitions(r->ctx, r->reps, r->processes, r->interleave && r->reps > 1,
+                                  r->seed);
+}
+
+/* Measures (here, or in child processes), then reports. Returns the exit status. */
+static int measure_and_report(run *r, ompb_error *err)
+{
+    r->results = calloc(r->n_sel * r->reps, sizeof *r->results);
+    if (!r->results) {
+        fprintf(stderr, "%s: out of memory\n", r->argv0);
+        return OMPB_EXIT_FAILED;
+    }
+    for (size_t i = 0; i < r->n_sel; i++)
+        ompb__context_add_plan(r->ctx, r->plans[i]);
+    bool parent = r->processes > 1 && !r->cfg.child;
+    int failures = parent ? run_processes(r, err)
+                          : run_share(r, r->cfg.child ? r->cfg.child_index : 0);
+    ompb__outfile_c_locale(); /* bodies may have called setlocale() */
+    if (failures < 0) {
+        fprintf(stderr, "%s: %s\n", r->argv0, failures == OMPB_EIO ? err->text : "out of memory");
+        return failures == OMPB_EIO ? OMPB_EXIT_USAGE : OMPB_EXIT_FAILED;
+    }
+    int status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
+    if (r->cfg.child) {
+        if (write_dump(r, err) != 0) {
+            fprintf(stderr, "%s: %s\n", r->argv0, err->text);
+            return OMPB_EXIT_USAGE;
+        }
+        return status;
+    }
+    ompb__report report;
+    if (ompb__report_init(&report, r->ctx, r->results, r->n_sel * r->reps) != 0) {
+        fprintf(stderr, "%s: out of memory\n", r->argv0);
+        return OMPB_EXIT_FAILED;
+    }
+    if (write_report(r, &report, err) != 0) {
+        /* The path was checked before the run: this is an I/O failure such
+         * as a full disk, reported like a bad path (exit 2), no file left. */
+        fprintf(stderr, "%s: %s\n", r->argv0, err->text);
+        status = OMPB_EXIT_USAGE;
+    }
+    if (ompb__report_codspeed(&report, err) != 0)
+        fprintf(stderr, "%s: warning: %s\n", r->argv0, err->text);
+    ompb__report_release(&report);
+    return status;
 }
 
 int ompb_main(int argc, char **argv)
 {
     run r;
     memset(&r, 0, sizeof r);
+    r.argc = argc;
+    r.argv = argv;
     r.argv0 = argc > 0 ? argv[0] : "ompbench";
     ompb_error err = {0};
     int status = prepare(&r, argc, argv, &err);
     if (status >= 0) {
+        if (status == OMPB_EXIT_OK && ompb__outfile_flush_stdout(&err) != 0)
+            status = usage_error(&r, &err);
         run_free(&r);
         return status;
     }
     ompb__instrument_init();
+    /* A child's warnings reach the user through its parent, once. */
+    ompb__context_set_quiet(r.cfg.child);
     r.ctx = ompb__context_new(&r.cfg.pin, r.cfg.default_threads, r.argv0);
-    ompb__context_set_topology(r.ctx, r.topo);
-    int failures = run_all(&r);
-    status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
-    if (failures < 0) {
+    if (!r.ctx) {
         fprintf(stderr, "%s: out of memory\n", r.argv0);
-        status = OMPB_EXIT_FAILED;
-    } else if (write_report(&r, &err) != 0) {
-        /* The path was checked before the run: this is an I/O failure such
-         * as a full disk, reported like a bad path (exit 2), no file left. */
-        fprintf(stderr, "%s: %s\n", r.argv0, err.text);
-        status = OMPB_EXIT_USAGE;
+        run_free(&r);
+        return OMPB_EXIT_FAILED;
     }
-    ompb__report report = {.ctx = r.ctx, .results = r.results, .n = r.n_sel};
-    if (r.results && ompb__report_codspeed(&report, &err) != 0)
-        fprintf(stderr, "%s: warning: %s\n", r.argv0, err.text);
+    ompb__context_set_topology(r.ctx, r.topo);
+    plan_repetitions(&r);
+    status = measure_and_report(&r, &err);
     run_free(&r);
     return status;
 }

@@ -12,21 +12,31 @@ const char *ompb__sampling_mode_name(ompb__sampling_mode mode)
     switch (mode) {
     case OMPB__SAMPLING_TEST: return "test";
     case OMPB__SAMPLING_SIMULATE: return "simulate";
+    case OMPB__SAMPLING_REGION: return "region";
     default: return "measure";
     }
 }
 
-ompb__sampling ompb__sampling_resolve(const ompb__config *cfg, const ompb__instance *inst,
-                                      bool simulate)
+uint32_t ompb__sampling_repetitions(const ompb__config *cfg, bool simulate)
 {
+    return simulate || cfg->repetitions < 1 ? 1 : cfg->repetitions;
+}
+
+ompb__sampling ompb__sampling_resolve(const ompb__config *cfg, const ompb__instance *inst,
+                                      bool simulate, uint32_t repetition)
+{
+    uint32_t n = ompb__sampling_repetitions(cfg, simulate);
+    uint64_t budget = cfg->max_time_ns / n;
     ompb__sampling s = {
         .mode = OMPB__SAMPLING_MEASURE,
         .threads = inst->threads,
-        .rounds = cfg->sample_count,
+        .rounds = (cfg->sample_count + n - 1) / n,
         .sample_size = cfg->sample_size ? cfg->sample_size : inst->bench->sample_size,
         .min_round_ns = cfg->min_time_ns,
-        .warmup_ns = cfg->warmup_ns,
-        .budget_ns = cfg->max_time_ns,
+        .warmup_ns = cfg->warmup_ns / n,
+        .budget_ns = budget ? budget : 1,
+        .repetition = repetition,
+        .repetitions = n,
         .counters = cfg->counters.n > 0 ? &cfg->counters : NULL,
     };
     if (simulate) {
@@ -44,4 +54,10 @@ ompb__sampling ompb__sampling_resolve(const ompb__config *cfg, const ompb__insta
         s.warmup_ns = 0; /* the single calibration round is the warm-up */
     }
     return s;
+}
+
+void ompb__sampling_reuse_size(ompb__sampling *s, uint64_t calibrated)
+{
+    if (s->sample_size == 0 && s->mode == OMPB__SAMPLING_MEASURE)
+        s->sample_size = calibrated;
 }

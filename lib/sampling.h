@@ -20,7 +20,9 @@ struct ompb__instance;
 typedef enum {
     OMPB__SAMPLING_MEASURE,   /* calibrate, warm up, measure `rounds` rounds */
     OMPB__SAMPLING_TEST,      /* --test: one short round, as a smoke test */
-    OMPB__SAMPLING_SIMULATE   /* CPU simulation: one thread, one iteration */
+    OMPB__SAMPLING_SIMULATE,  /* CPU simulation: one thread, one iteration */
+    OMPB__SAMPLING_REGION     /* not run by the engine: an application region's
+                                 instances (include/ompbench/region.h) */
 } ompb__sampling_mode;
 
 typedef struct ompb__sampling {
@@ -32,22 +34,44 @@ typedef struct ompb__sampling {
                                  engine raises it to its own floor */
     uint64_t warmup_ns;       /* warm-up after calibration; 0: none (the
                                  calibration rounds warm up) */
-    uint64_t budget_ns;       /* time budget of the instance, warm-up included */
+    uint64_t budget_ns;       /* time budget of this repetition, warm-up included */
+    /* Which repetition this is: the instance is measured `repetitions`
+     * times in the run, each an independent call of the engine. */
+    uint32_t repetition, repetitions;
+    /* Under the CodSpeed runner an instance's repetitions share one
+     * benchmark window (windows cannot interleave): the engine opens it at
+     * its first measured round unless it is open already, and closes it
+     * after sending the markers unless more repetitions follow. */
+    bool window_keep_open;
     /* --counters: the events each team thread counts per round (NULL or
      * n = 0: none; none in CPU simulation). Borrowed from the config. */
     const struct ompb__counter_set *counters;
 } ompb__sampling;
 
-/* The "mode" word of reports: "measure", "test", "simulate" (static). */
+/* The "mode" word of reports: "measure", "test", "simulate", "region" (static). */
 const char *ompb__sampling_mode_name(ompb__sampling_mode mode);
 
 /*
- * Resolves the sampling of inst from the configuration: --sample-count,
- * --sample-size (else the descriptor's .sample_size, else calibrate),
- * --warmup-time, --min-time, --max-time, --test and --counters; simulate selects the
- * CPU-simulation shape (one thread, one round of one iteration).
+ * Resolves the sampling of repetition `repetition` of inst from the
+ * configuration: --sample-count, --sample-size (else the descriptor's
+ * .sample_size, else calibrate), --warmup-time, --min-time, --max-time,
+ * --test and --counters; simulate selects the CPU-simulation shape (one
+ * thread, one round of one iteration, one repetition, no counters). The
+ * rounds, warm-up and budget are per instance and split evenly across
+ * cfg->repetitions (rounds rounded up), so N repetitions cost about what one did.
  */
 ompb__sampling ompb__sampling_resolve(const struct ompb__config *cfg,
-                                      const struct ompb__instance *inst, bool simulate);
+                                      const struct ompb__instance *inst, bool simulate,
+                                      uint32_t repetition);
+
+/* The repetitions each instance gets: cfg->repetitions, or 1 in CPU
+ * simulation (instruction counts do not vary between repetitions). */
+uint32_t ompb__sampling_repetitions(const struct ompb__config *cfg, bool simulate);
+
+/* A later repetition of an instance reuses the sample size an earlier one
+ * of this process calibrated (Google Benchmark does the same), so only the
+ * first pays for calibration and all measure the same work per round. No
+ * change when the size was fixed or calibrated is 0. */
+void ompb__sampling_reuse_size(ompb__sampling *s, uint64_t calibrated);
 
 #endif

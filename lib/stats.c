@@ -14,9 +14,6 @@
 
 #include <ompbench/error.h>
 
-#define OMPB__CI_LEVEL 0.95
-#define OMPB__IQR_FENCE 1.5
-#define OMPB__STDEV_FENCE 3.0
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -53,11 +50,13 @@ static void count_outliers(const double *x, size_t n, ompb__stats *out)
 
 /*
  * Number of lower order statistics that may be cut from each end: the largest
- * k with P(B < k) <= tail, B ~ Binomial(n, 1/2). The pmf is walked in log
- * space because 2^-n underflows for the round counts long runs produce.
+ * k with P(B < k) <= tail = (1 - level) / 2, B ~ Binomial(n, 1/2). The pmf is
+ * walked in log space because 2^-n underflows for the round counts long runs
+ * produce.
  */
-static size_t binomial_cut(size_t n, double tail)
+size_t ompb__median_ci_cut(size_t n, double level)
 {
+    double tail = (1.0 - level) / 2.0;
     double log_pmf = -(double)n * log(2.0), cum = 0.0;
     size_t k = 0;
     while (k < n / 2) {
@@ -112,7 +111,7 @@ void ompb__median_ci_sorted(const double *sorted, size_t n, double level,
         *low = *high = 0.0;
         return;
     }
-    size_t k = binomial_cut(n, (1.0 - level) / 2.0);
+    size_t k = ompb__median_ci_cut(n, level);
     if (k == 0) {
         *low = *high = NAN; /* no interval reaches the level: claim none */
         return;

@@ -41,6 +41,17 @@ double ompb__quantile_sorted(const double *sorted, size_t n, double p);
 void ompb__median_ci_sorted(const double *sorted, size_t n, double level,
                             double *low, double *high);
 
+/* The k of ompb__median_ci_sorted: how many order statistics the interval
+ * leaves out at each end for n samples (0: no interval reaches level).
+ * For callers that hold ranks rather than sorted values (lib/histogram.c). */
+size_t ompb__median_ci_cut(size_t n, double level);
+
+/* The confidence level of the median intervals of every report, and the
+ * outlier fences: 1.5 IQR beyond the quartiles, 3 stdev from the mean. */
+#define OMPB__CI_LEVEL 0.95
+#define OMPB__IQR_FENCE 1.5
+#define OMPB__STDEV_FENCE 3.0
+
 /* Imbalance of one round: max busy / mean busy over the team's threads;
  * 1 when every thread was idle (nothing to be unequal about). */
 double ompb__round_imbalance(const uint64_t *busy, size_t threads);

@@ -209,9 +209,38 @@ int ompb__process_cpuset(struct hwloc_bitmap_s *set)
     return rc;
 }
 
+/* hwloc ignores a synthetic description or an XML file it cannot use and
+ * loads this machine instead, without a word: a --show-plan preview would
+ * then show the wrong machine. So the variables are tried first on a
+ * scratch topology (in hwloc's order: HWLOC_SYNTHETIC wins over
+ * HWLOC_XMLFILE; empty means unset, as for hwloc). */
+static int check_fake_env(ompb_error *err)
+{
+    const char *syn = getenv("HWLOC_SYNTHETIC"), *xml = getenv("HWLOC_XMLFILE");
+    hwloc_topology_t probe;
+    int rc = 0;
+    if (!env_set("HWLOC_SYNTHETIC") && !env_set("HWLOC_XMLFILE"))
+        return 0;
+    if (hwloc_topology_init(&probe) != 0)
+        return ompb__error_set(err, OMPB_ENOMEM, "topology: out of memory");
+    if (env_set("HWLOC_SYNTHETIC") && hwloc_topology_set_synthetic(probe, syn) != 0)
+        rc = ompb__error_set(err, OMPB_EINVAL, "HWLOC_SYNTHETIC: invalid description '%s' "
+                             "(accepted: hwloc's synthetic syntax, e.g. \"pack:2 numa:2 core:8 "
+                             "pu:2\"; unset it to use this machine)", syn);
+    else if (!env_set("HWLOC_SYNTHETIC") && hwloc_topology_set_xml(probe, xml) != 0)
+        rc = ompb__error_set(err, OMPB_EINVAL, "HWLOC_XMLFILE: cannot use '%s': %s (accepted: an "
+                             "hwloc topology XML file, e.g. written with --topology-xml; unset it "
+                             "to use this machine)", xml, strerror(errno));
+    hwloc_topology_destroy(probe);
+    return rc;
+}
+
 int ompb__topology_open(ompb__topology **out, ompb_error *err)
 {
     *out = NULL;
+    int bad = check_fake_env(err);
+    if (bad)
+        return bad;
     ompb__topology *t = topology_alloc();
     if (!t)
         return ompb__error_set(err, OMPB_ENOMEM, "topology: out of memory");

@@ -5,6 +5,7 @@
  */
 #include "utf8.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,7 +46,13 @@ bool ompb__utf8_valid(const char *s, size_t len)
     return true;
 }
 
-size_t ompb__utf8_escape(const char *s, char *out, size_t cap)
+/* A C0 control, DEL, or a C1 control (U+0080-U+009F is C2 80..C2 9F). */
+static bool is_control(const unsigned char *u, size_t n)
+{
+    return (n == 1 && (u[0] < 0x20 || u[0] == 0x7f)) || (n == 2 && u[0] == 0xc2 && u[1] < 0xa0);
+}
+
+static size_t escape(const char *s, char *out, size_t cap, bool controls)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t len = strlen(s), o = 0;
@@ -53,16 +60,28 @@ size_t ompb__utf8_escape(const char *s, char *out, size_t cap)
         return 0;
     for (size_t i = 0; i < len;) {
         size_t n = utf8_seq(u, i, len);
+        bool esc = n == 0 || (controls && is_control(u + i, n));
+        size_t bytes = esc ? (n ? n : 1) : n, width = esc ? 4 * bytes : n;
         /* Whole pieces only, so a truncated result is still valid UTF-8. */
-        if ((n ? n : 4) >= cap - o)
+        if (width >= cap - o)
             break;
-        if (n)
+        if (!esc)
             memcpy(out + o, s + i, n);
-        else
-            snprintf(out + o, cap - o, "\\x%02x", u[i]);
-        o += n ? n : 4;
-        i += n ? n : 1;
+        for (size_t k = 0; esc && k < bytes; k++)
+            snprintf(out + o + 4 * k, cap - o - 4 * k, "\\x%02x", u[i + k]);
+        o += width;
+        i += bytes;
     }
     out[o] = '\0';
     return o;
+}
+
+size_t ompb__utf8_escape(const char *s, char *out, size_t cap)
+{
+    return escape(s, out, cap, false);
+}
+
+size_t ompb__utf8_escape_controls(const char *s, char *out, size_t cap)
+{
+    return escape(s, out, cap, true);
 }

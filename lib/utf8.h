@@ -21,4 +21,10 @@ bool ompb__utf8_valid(const char *s, size_t len);
  * an invalid string in a warning and to send something well-formed. */
 size_t ompb__utf8_escape(const char *s, char *out, size_t cap);
 
+/* Same, for a terminal: control characters too (C0, DEL, and the C1 range
+ * U+0080-U+009F, whose CSI would drive the terminal as ESC [ does) become
+ * "\xNN" per byte. A name printed this way cannot move the cursor, clear
+ * the screen or change colours. */
+size_t ompb__utf8_escape_controls(const char *s, char *out, size_t cap);
+
 #endif

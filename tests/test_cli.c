@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* CLI: every option, every bad input named with the accepted values. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +49,7 @@ static void test_all_options(void)
     CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--filter", "^fib", "--threads=1,2,4", "--sample-count",
                                 "7", "--sample-size", "9", "--warmup-time", "500ms", "--min-time",
                                 "250us", "--max-time", "2s", "--format", "json", "--output",
-                                "r.json", "--test", "--list", "--exact", "fib[5]", NULL), 0);
+                                "r.json", "--test", "--exact", "fib[5]", NULL), 0);
     CU_ASSERT_TRUE(cfg.has_filter);
     CU_ASSERT_EQUAL(regexec(&cfg.filter, "fibonacci[5]", 0, NULL, 0), 0);
     CU_ASSERT_NOT_EQUAL(regexec(&cfg.filter, "x_fib", 0, NULL, 0), 0);
@@ -62,7 +63,7 @@ static void test_all_options(void)
     CU_ASSERT_PTR_EQUAL(cfg.reporter, &ompb__reporter_json);
     CU_ASSERT_STRING_EQUAL(cfg.output, "r.json");
     CU_ASSERT_STRING_EQUAL(cfg.exact, "fib[5]");
-    CU_ASSERT_TRUE(cfg.test && cfg.list);
+    CU_ASSERT_TRUE(cfg.test && !cfg.list);
     CU_ASSERT_EQUAL(cfg.default_threads, 3);
     ompb__config_release(&cfg);
     unsetenv("OMP_NUM_THREADS");
@@ -120,6 +121,52 @@ static void test_bad_inputs(void)
     expect_rejected("--frobnicate", NULL, "--help");
     expect_rejected("--list=yes", NULL, "no value");
     expect_rejected("--threads", NULL, "missing value");
+    /* Digits only: strtol would take these. */
+    expect_rejected("--threads", " 4", "accepted");
+    expect_rejected("--threads", "+4", "accepted");
+    expect_rejected("--threads", "4,+2", "accepted");
+    expect_rejected("--threads", "0x4", "accepted");
+    expect_rejected("--sample-count", " 5", "from 1 to");
+    expect_rejected("--sample-count", "+5", "from 1 to");
+    expect_rejected("--sample-size", "18446744073709551617", "from 1 to");
+    expect_rejected("--max-time", "100", "unit");
+    expect_rejected("--warmup-time", " 2s", "unit");
+    expect_rejected("--max-time", "+2s", "unit");
+    expect_rejected("--max-time", "0x10s", "unit");
+}
+
+/* --output next to an option that prints to stdout would be ignored. */
+static void test_output_with_list_refused(void)
+{
+    ompb__config cfg;
+    ompb_error err;
+    unsetenv("OMP_NUM_THREADS");
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--list", "--output", "x.json", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--output: not used with --list"));
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--output", "x.json", "--show-plan", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--show-plan"));
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--list", NULL), 0);
+    ompb__config_release(&cfg);
+}
+
+/* OMPB_HOOKS_TIMEOUT_MS: refused by the command line; --help still works. */
+static void test_bad_hooks_timeout(void)
+{
+    static const char *bad[] = {"abc", "0", "-5", " 250", "250ms", "", "1073741824"};
+    ompb__config cfg;
+    ompb_error err;
+    unsetenv("OMP_NUM_THREADS");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("OMPB_HOOKS_TIMEOUT_MS", bad[i], 1);
+        CU_ASSERT_EQUAL(parse(&cfg, &err, NULL), OMPB_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "OMPB_HOOKS_TIMEOUT_MS: invalid value"));
+    }
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--help", NULL), 0);
+    ompb__config_release(&cfg);
+    setenv("OMPB_HOOKS_TIMEOUT_MS", "250", 1);
+    CU_ASSERT_EQUAL(parse(&cfg, &err, NULL), 0);
+    ompb__config_release(&cfg);
+    unsetenv("OMPB_HOOKS_TIMEOUT_MS");
 }
 
 static void test_help_ignores_bad_environment(void)
@@ -138,9 +185,29 @@ static void test_help_ignores_bad_environment(void)
     unsetenv("OMP_NUM_THREADS");
 }
 
+/* What libgomp 12 accepts, and what it refuses (checked on Debian 12 with
+ * a program printing omp_get_max_threads()). */
+static void test_good_omp_num_threads(void)
+{
+    static const struct { const char *v; int want; } good[] = {
+        {"4", 4}, {" 4", 4}, {"4 ", 4}, {"+4", 4}, {"04", 4}, {"\t4", 4}, {"4,2", 4},
+        {"4, 2", 4}, {"4 ,2", 4}, {"4,+2", 4}, {"1,2,3,4,5", 1}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        ompb__config cfg;
+        ompb_error err;
+        setenv("OMP_NUM_THREADS", good[i].v, 1);
+        CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, NULL), 0);
+        CU_ASSERT_EQUAL(cfg.default_threads, good[i].want);
+        ompb__config_release(&cfg);
+    }
+    unsetenv("OMP_NUM_THREADS");
+}
+
 static void test_bad_omp_num_threads(void)
 {
-    static const char *bad[] = {"-3", "0", "abc", "2x"};
+    static const char *bad[] = {"-3", "0", "abc", "2x", "4 junk", "2,abc", "4,", "", " ",
+                                "0x4", "4,,2", "4,0", "3 4", "4,-2", "99999999999999999999",
+                                "5000"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ompb__config cfg;
         ompb_error err;
@@ -156,10 +223,21 @@ static void test_durations(void)
 {
     uint64_t ns;
     CU_ASSERT(ompb__parse_duration("1.5s", &ns) == 0 && ns == 1500000000ull);
-    CU_ASSERT(ompb__parse_duration("2", &ns) == 0 && ns == 2000000000ull);
+    CU_ASSERT(ompb__parse_duration("2s", &ns) == 0 && ns == 2000000000ull);
     CU_ASSERT(ompb__parse_duration("100ns", &ns) == 0 && ns == 100);
     CU_ASSERT(ompb__parse_duration("1m", &ns) == 0 && ns == 60000000000ull);
+    CU_ASSERT(ompb__parse_duration("0s", &ns) == 0 && ns == 0);
+    /* Zero is zero in every unit: a bare "0" is the one number without one. */
+    ns = 7;
     CU_ASSERT(ompb__parse_duration("0", &ns) == 0 && ns == 0);
+    CU_ASSERT(ompb__parse_duration("1e3us", &ns) == 0 && ns == 1000000ull);
+    CU_ASSERT(ompb__parse_duration("2.5E-1s", &ns) == 0 && ns == 250000000ull);
+    /* A unit is required; only digits, a fraction and an exponent before it. */
+    static const char *bad[] = {"2", "00", "0.0", "100", " 2s", "2s ", "+2s", "0x10s", "inf", "infs",
+                                "nans", "1.s", ".5s", "1e", "1es", "1e+s", "2 s", "2sec",
+                                "1,5s", "s", NULL};
+    for (size_t i = 0; bad[i]; i++)
+        CU_ASSERT_EQUAL(ompb__parse_duration(bad[i], &ns), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb__parse_duration("-1s", &ns), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb__parse_duration("1h", &ns), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb__parse_duration("", &ns), OMPB_EINVAL);
@@ -170,12 +248,69 @@ static void test_durations(void)
     CU_ASSERT(ompb__parse_duration("9e18ns", &ns) == 0 && ns == 9000000000000000000ull);
 }
 
+/* Repetitions, processes and the seed; the child option of --processes. */
+static void test_repetitions(void)
+{
+    ompb__config cfg;
+    ompb_error err;
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, NULL), 0);
+    CU_ASSERT_EQUAL(cfg.repetitions, 1);
+    CU_ASSERT_EQUAL(cfg.processes, 1);
+    CU_ASSERT_FALSE(cfg.seed_given || cfg.child);
+    ompb__config_release(&cfg);
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--repetitions", "10", "--processes=5", "--seed",
+                                "0x10", NULL), 0);
+    CU_ASSERT_EQUAL(cfg.repetitions, 10);
+    CU_ASSERT_EQUAL(cfg.processes, 5);
+    CU_ASSERT_TRUE(cfg.seed_given);
+    CU_ASSERT_EQUAL(cfg.seed, 16);
+    ompb__config_release(&cfg);
+    /* --processes alone: one repetition per process. */
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--processes", "3", "--seed", "0", NULL), 0);
+    CU_ASSERT_EQUAL(cfg.repetitions, 3);
+    CU_ASSERT_EQUAL(cfg.seed, 0);
+    ompb__config_release(&cfg);
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--processes", "2", "--repetitions", "4",
+                                "--ompb-child=1,18446744073709551615,/tmp/d/1.json", NULL), 0);
+    CU_ASSERT_TRUE(cfg.child);
+    CU_ASSERT_EQUAL(cfg.child_index, 1);
+    CU_ASSERT_EQUAL(cfg.seed, UINT64_MAX);
+    CU_ASSERT_STRING_EQUAL(cfg.child_path, "/tmp/d/1.json");
+    ompb__config_release(&cfg);
+    static const struct { const char *opt, *value, *want; } bad[] = {
+        {"--repetitions", "0", "--repetitions: invalid value '0' (accepted: an integer from 1 to 1000)"},
+        {"--repetitions", "1001", "--repetitions: invalid value '1001'"},
+        {"--processes", "x", "--processes: invalid value 'x' (accepted: an integer from 1 to 1000)"},
+        {"--seed", "-1", "--seed: invalid value '-1' (accepted: an integer from 0 to 18446744073709551615"},
+        {"--seed", "18446744073709551616", "--seed: invalid value '18446744073709551616'"},
+        {"--seed", "", "--seed: invalid value ''"},
+        {"--ompb-child", "1,2", "--ompb-child: invalid value '1,2' (internal option of --processes"},
+        {"--ompb-child", "a,2,/x", "--ompb-child: invalid value 'a,2,/x'"},
+        {"--ompb-child", "0,2,", "--ompb-child: invalid value '0,2,'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(parse(&cfg, &err, bad[i].opt, bad[i].value, NULL), OMPB_EINVAL);
+        if (!strstr(err.text, bad[i].want))
+            fprintf(stderr, "\n'%s' lacks '%s'\n", err.text, bad[i].want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, bad[i].want));
+    }
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--repetitions", "2", "--processes", "3", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--processes: 3 processes for 2 repetitions (accepted: "
+                                            "1 to the --repetitions count"));
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--processes", "2", "--ompb-child=2,1,/x", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "process 2 of 2"));
+}
+
 static const ompb_test_case cases[] = {
+    {"repetitions", test_repetitions},
     {"defaults", test_defaults},
     {"all_options", test_all_options},
     {"thread_lists", test_thread_lists},
     {"bad_inputs", test_bad_inputs},
+    {"good_omp_num_threads", test_good_omp_num_threads},
     {"bad_omp_num_threads", test_bad_omp_num_threads},
+    {"output_with_list_refused", test_output_with_list_refused},
+    {"bad_hooks_timeout", test_bad_hooks_timeout},
     {"help_ignores_bad_environment", test_help_ignores_bad_environment},
     {"durations", test_durations},
     {NULL, NULL},

@@ -685,6 +685,7 @@ static ompb__context plain_context(char *exe, char *policy, ompb__env_var *env, 
         .placement = "--pin compact (default); ompbench binds each team thread to one PU at "
                      "team start (hwloc)",
         .plans = plans, .n_plans = n_plans, .warnings = warnings, .n_warnings = n_warnings,
+        .repetitions = 1, .processes = 1, .seed = 18446744073709551615ull,
     };
     return ctx;
 }
@@ -717,6 +718,23 @@ static void test_plain_header(void)
         fprintf(stderr, "\n--- got\n%s--- want\n%s", text, golden);
     CU_ASSERT_STRING_EQUAL(text, golden);
     free(text);
+
+    /* Repeated runs say how, and the seed that replays the order. */
+    ctx.repetitions = 5;
+    ctx.processes = 5;
+    ctx.interleaved = true;
+    text = header_of(&ctx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nrepeats:    5 repetitions per instance in 5 processes, "
+                                        "interleaved, seed 18446744073709551615 (replay: --seed "
+                                        "18446744073709551615)\n"));
+    free(text);
+    ctx.processes = 1;
+    ctx.interleaved = false;
+    text = header_of(&ctx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nrepeats:    5 repetitions per instance, back to back "
+                                        "(one CodSpeed window per instance)\n"));
+    free(text);
+    ctx.repetitions = 1;
 
     /* The runtime binds: its places instead of a map; nothing known of the
      * machine, the load or the environment; an unoptimized Debug build. */
@@ -785,7 +803,9 @@ static void test_plain_json(void)
         "\"cpu_governor\":\"performance\",\"pin\":{\"policy\":\"cpus:2,0\",\"given\":true,"
         "\"binder\":\"ompbench\",\"description\":\"--pin cpus:2,0; ompbench binds\","
         "\"plans\":[{\"threads\":2,\"policy\":\"cpus:2,0\",\"pu\":[2,0],\"core\":[1,0],"
-        "\"oversubscribed\":true}]},\"warnings\":[\"first warning\",\"second warning\"]}}";
+        "\"oversubscribed\":true}]},\"build_id\":null,\"run\":{\"repetitions\":1,"
+        "\"processes\":1,\"interleaved\":false,\"seed\":\"18446744073709551615\"},"
+        "\"warnings\":[\"first warning\",\"second warning\"]}}";
     json_t *j = ompb__context_to_json(&ctx);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);

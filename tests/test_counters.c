@@ -383,12 +383,12 @@ static void test_engine_counts(void)
             CU_ASSERT_EQUAL(rec->counter_enabled_ns[r * 2 + (size_t)t], 1000);
         }
     /* 2 threads x 10 per round / 10 iterations = 2 instructions per iteration. */
-    CU_ASSERT_DOUBLE_EQUAL(res.counter_per_iter[0], 2.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(res.counter_per_iter[1], 4.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(res.ipc, 0.5, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(res.cache_miss_ratio, 0.75, 1e-12);
-    CU_ASSERT_TRUE(isnan(res.branch_miss_ratio)); /* not counted: no ratio */
-    CU_ASSERT_FALSE(res.counters_multiplexed);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[0], 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[1], 4.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.ipc, 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.cache_miss_ratio, 0.75, 1e-12);
+    CU_ASSERT_TRUE(isnan(res.counts.branch_miss_ratio)); /* not counted: no ratio */
+    CU_ASSERT_FALSE(res.counts.multiplexed);
     ompb__record_free(&res.rec);
     use_system();
 }
@@ -403,9 +403,9 @@ static void test_engine_multiplexed(void)
     CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), 0);
     CU_ASSERT_EQUAL(ompb__record_counter(&res.rec, 0, 0, 0), 10); /* raw in the record */
     CU_ASSERT_EQUAL(res.rec.counter_running_ns[0], 250);
-    CU_ASSERT_DOUBLE_EQUAL(res.counter_per_iter[0], 8.0, 1e-9);
-    CU_ASSERT_TRUE(res.counters_multiplexed);
-    CU_ASSERT_DOUBLE_EQUAL(res.ipc, 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[0], 8.0, 1e-9);
+    CU_ASSERT_TRUE(res.counts.multiplexed);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.ipc, 0.5, 1e-12);
     ompb__record_free(&res.rec);
     use_system();
 }
@@ -468,7 +468,7 @@ static void test_engine_caller_team(void)
     for (size_t r = 0; r < res.rec.rounds; r++)
         for (int t = 0; t < 2; t++)
             CU_ASSERT_EQUAL(ompb__record_counter(&res.rec, r, t, 1), 20);
-    CU_ASSERT_DOUBLE_EQUAL(res.counter_per_iter[0], 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[0], 2.0, 1e-12);
     ompb__record_free(&res.rec);
     use_system();
 }
@@ -616,7 +616,7 @@ static void test_sleeping_body_switches(void)
     for (size_t r = 0; r < res.rec.rounds; r++)
         for (int t = 0; t < 2; t++)
             CU_ASSERT_TRUE(ompb__record_counter(&res.rec, r, t, 0) >= 3);
-    CU_ASSERT_EQUAL(res.rounds_with_switches, res.rec.rounds);
+    CU_ASSERT_EQUAL(res.counts.rounds_with_switches, res.rec.rounds);
     ompb__record_free(&res.rec);
 }
 
@@ -676,9 +676,9 @@ static void test_hardware_counts_when_available(void)
     ompb__result res;
     CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), 0);
     /* spin_body is a handful of instructions per iteration and thread. */
-    double per_thread = res.counter_per_iter[0] / 2;
+    double per_thread = res.counts.per_iter[0] / 2;
     CU_ASSERT_TRUE(per_thread >= 2 && per_thread < 100);
-    CU_ASSERT_TRUE(res.ipc > 0);
+    CU_ASSERT_TRUE(res.counts.ipc > 0);
     ompb__record_free(&res.rec);
 }
 

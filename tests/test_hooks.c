@@ -321,6 +321,79 @@ static void test_api_forked_child_is_off(void)
     cleanup_env();
 }
 
+/* A second process: a forked child made a full process again (its
+ * transports revived, as after exec). Exit code: a bit per thing that went
+ * wrong. Taken: the runner is another's, so the child must say so once,
+ * send nothing and have no CodSpeed results to write. Free: it talks. */
+static void second_process(bool expect_taken)
+{
+    capture cap;
+    int bad = 0;
+    ompb__transport_revive();
+    capture_start(&cap);
+    ompb_hooks *h = ompb_hooks_init(), *h2 = ompb_hooks_init();
+    int calls = ompb_hooks_start_benchmark(h);
+    calls |= ompb_hooks_add_marker(h, getpid(), OMPB_MARKER_BENCHMARK_START, ompb__now_ns());
+    calls |= ompb_hooks_add_marker(h, getpid(), OMPB_MARKER_BENCHMARK_END, ompb__now_ns());
+    calls |= ompb_hooks_stop_benchmark(h);
+    calls |= ompb_hooks_executed_benchmark(h, getpid(), expect_taken ? "taken.c::b" : "free.c::b");
+    ompb_hooks_free(h2);
+    ompb_hooks_free(h);
+    char *text = capture_end(&cap);
+    bool warned = count_lines_with(text, "another process is already talking") == 1;
+    bad |= calls != 0 ? 1 : 0;
+    bad |= ompb__transport_runner_taken() != expect_taken ? 2 : 0;
+    bad |= warned != expect_taken ? 4 : 0;
+    bad |= strstr(text, "no longer talking") ? 8 : 0;   /* nothing misleading */
+    bad |= ompb__transport_disabled() ? 16 : 0;
+    free(text);
+    _exit(bad);
+}
+
+static int run_second_process(bool expect_taken)
+{
+    fflush(stderr);
+    pid_t child = fork();
+    if (child == 0)
+        second_process(expect_taken);
+    int status = reap_by(child, deadline_in(LONG_TIMEOUT_MS));
+    return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* One process per runner: while this process holds it, another gets the
+ * runner taken and sends no frame (no stolen acks, no interleaved
+ * windows); once this one lets go, the next may talk. */
+static void test_api_one_process_per_runner(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb_hooks *h = ompb_hooks_init();
+    CU_ASSERT_EQUAL_FATAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
+    CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "owner", "1"), 0);
+    size_t before = ompb__collector_frames(p.collector);
+    CU_ASSERT_EQUAL(run_second_process(true), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_stop_benchmark(h), 0);
+    CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 7, "owner.c::b"), 0);
+    CU_ASSERT_EQUAL(ompb__collector_frames(p.collector), before + 3);   /* ours only */
+    ompb_hooks_free(h);
+    CU_ASSERT_EQUAL(run_second_process(false), 0);
+    hooks_peer_stop(&p);
+    ompb__collector_finish(p.collector, true);
+    print_violations(p.collector);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    size_t n;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &n);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_STRING_EQUAL(w[0].uri, "owner.c::b");
+    CU_ASSERT_STRING_EQUAL(w[1].uri, "free.c::b");
+    CU_ASSERT_EQUAL(w[1].n_bounds, 2);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
 /* Memory mode: the runner answers Analysis and aborts on integration names
  * it does not know, so the hooks ask for the mode and say nothing more. */
 static void test_api_memory_mode_stays_out(void)
@@ -476,7 +549,7 @@ static void drive_instance(const ompb__instance *inst, int rounds, uint64_t *bou
         start[r] = bounds[2 * r] = ompb__now_ns();
         end[r] = bounds[2 * r + 1] = ompb__now_ns();
     }
-    ompb__instrument_instance_end(&rec);
+    ompb__instrument_instance_end(&rec, true);
 }
 
 static void test_facade_walltime(void)
@@ -854,6 +927,65 @@ static void test_collector_feed_bad_frames(void)
 
 /* Out of memory for the second frame's reply: the first frame is handled
  * once, the second is kept and handled by the next feed, once. */
+/* An empty first feed: nothing held yet (c->in is NULL), nothing to do. In
+ * the sanitizer build, NULL + 0 there stops the test. */
+static void test_collector_feed_empty_first(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    uint8_t none[1];
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, none, 0), 0);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, NULL, 0), 0);
+    CU_ASSERT_EQUAL(ompb__collector_frames(c), 0);
+    ompb__collector_finish(c, false);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    ompb__collector_free(c);
+}
+
+/* The stream ends inside a frame: the runner would wait for the rest. */
+static void test_collector_truncated_trailing_frame(void)
+{
+    uint8_t start[8] = {4, 0, 0, 0, OMPB__CMD_START_BENCHMARK, 0, 0, 0};
+    for (size_t keep = 1; keep < sizeof start; keep++) {
+        ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+        CU_ASSERT_EQUAL(ompb__collector_feed(c, start, keep), 0);
+        ompb__collector_finish(c, false);
+        CU_ASSERT(has_violation(c, "the stream ends inside frame 1"));
+        ompb__collector_free(c);
+    }
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    CU_ASSERT_EQUAL(ompb__collector_feed(c, start, sizeof start), 0);
+    ompb__collector_finish(c, false);
+    CU_ASSERT_FALSE(has_violation(c, "the stream ends inside"));
+    ompb__collector_free(c);
+}
+
+/* URIs, names and violation texts come from the integration: printed with
+ * their control characters escaped. */
+static void test_collector_print_escapes_controls(void)
+{
+    ompb__collector *c = ompb__collector_new(OMPB__RUNNER_PERF);
+    ompb__cmd reply, cmds[] = {
+        ompb__cmd_set_version(2), ompb__cmd_set_integration("evil\x1b[2J", "1\a"),
+        ompb__cmd_simple(OMPB__CMD_START_BENCHMARK), ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK),
+        ompb__cmd_current_benchmark(1, "x.c::\x1b[31mred\r"),
+        ompb__cmd_current_benchmark(1, "x.c::\x1b]0;title\x07")};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        ompb__collector_handle(c, &cmds[i], ompb__now_ns(), &reply);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    ompb__collector_print(c, out);
+    fclose(out);
+    CU_ASSERT_PTR_NULL(strchr(text, 0x1b));
+    CU_ASSERT_PTR_NULL(strchr(text, '\r'));
+    CU_ASSERT_PTR_NULL(strchr(text, '\a'));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "x.c::\\x1b[31mred\\x0d"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "evil\\x1b[2J 1\\x07"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\\x1b]0;title\\x07"));   /* in a violation */
+    free(text);
+    ompb__collector_free(c);
+}
+
 static void test_collector_feed_out_of_memory(void)
 {
     const step pings[] = {{ompb__cmd_simple(OMPB__CMD_PING_PERF), 0},
@@ -1028,6 +1160,16 @@ static void check_results_json(const char *path, const fake_run *f)
     json_decref(root);
 }
 
+/* The CodSpeed files of n results, one repetition each. */
+static int codspeed(const ompb__context *ctx, const ompb__result *res, size_t n, ompb_error *err)
+{
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, ctx, res, n), 0);
+    int rc = ompb__report_codspeed(&rep, err);
+    ompb__report_release(&rep);
+    return rc;
+}
+
 static void test_codspeed_results_file(void)
 {
     char dir[] = "/tmp/ompb-profile.XXXXXX", results[64], path[128];
@@ -1042,10 +1184,10 @@ static void test_codspeed_results_file(void)
     ompb__instrument_init();
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     unsetenv("CODSPEED_RUNNER_MODE");
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);   /* not walltime: nothing written */
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(results), 1);   /* the file, no temporary left */
     check_results_json(path, &f);
     /* The runner's view: statistics agree with the markers of the same rounds. */
@@ -1062,7 +1204,7 @@ static void test_codspeed_results_file(void)
     f.res[0].rec.round_target_ns = 0;
     f.res[0].rec.sampling.mode = OMPB__SAMPLING_TEST;
     f.res[0].rec.sampling.rounds = 1;
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     check_results_json(path, &f);
     unlink(path);
     rmdir(results);
@@ -1169,6 +1311,26 @@ static void test_collector_results_file_checks(void)
     r = fake_results(&f);
     json_object_set_new(json_object_get(r, "creator"), "pid", json_integer(getpid() + 1));
     EXPECT_RESULTS_VIOLATION("entry in the results of pid", r);
+    /* An entry no window names: a violation, except for an application
+     * region, which may run while another holds the only window. */
+    r = fake_results(&f);
+    json_t *extra = json_deep_copy(entry_part(r, NULL));
+    json_object_set_new(extra, "uri", json_string("benches/x.c::other"));
+    json_array_append_new(json_object_get(r, "benchmarks"), extra);
+    EXPECT_RESULTS_VIOLATION("benches/x.c::other has results but no benchmark window", r);
+    r = fake_results(&f);
+    extra = json_deep_copy(entry_part(r, NULL));
+    json_object_set_new(extra, "uri", json_string("app.c::region:halo[t=2]"));
+    json_array_append_new(json_object_get(r, "benchmarks"), extra);
+    c = check_results_file(&f, r, path);
+    print_violations(c);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
+    json_t *summary = ompb__collector_to_json(c);
+    json_t *only = json_object_get(summary, "results_without_window");
+    CU_ASSERT_EQUAL(json_array_size(only), 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(only, 0)), "app.c::region:halo[t=2]");
+    json_decref(summary);
+    ompb__collector_free(c);
     unlink(path);
     rmdir(dir);
 }
@@ -1185,10 +1347,10 @@ static void test_codspeed_no_results_no_file(void)
     f.res[0].rec.failed = true;
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);
     f.res[0].rec.failed = false;
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 1);   /* results/ */
     char path[128];
     snprintf(path, sizeof path, "%s/results/%ld.json", dir, (long)getpid());
@@ -1218,11 +1380,10 @@ static void test_codspeed_environment_file(void)
     ompb__instrument_init();
     setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
     unsetenv("CODSPEED_RUNNER_MODE");
-    ompb__report rep = {.ctx = ctx, .results = f.res, .n = 2};
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&rep, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(ctx, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 0);   /* no runner: nothing */
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&rep, &err), 0);
+    CU_ASSERT_EQUAL(codspeed(ctx, f.res, 2, &err), 0);
     CU_ASSERT_EQUAL(count_entries(dir), 1);   /* environment only */
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
@@ -1253,7 +1414,7 @@ static void test_codspeed_results_unwritable(void)
     make_fake_run(&f, 1000);
     setenv("CODSPEED_PROFILE_FOLDER", "/nonexistent/dir/profile", 1);
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(ompb__report_codspeed(&(ompb__report){.results = f.res, .n = 2}, &err), OMPB_EIO);
+    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), OMPB_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "/nonexistent/dir/profile"));
     unsetenv("CODSPEED_PROFILE_FOLDER");
     unsetenv("CODSPEED_RUNNER_MODE");
@@ -1269,6 +1430,7 @@ static const ompb_test_case cases[] = {
     {"api_refused_version", test_api_refused_version},
     {"api_off_after_failure", test_api_off_after_failure},
     {"api_forked_child_is_off", test_api_forked_child_is_off},
+    {"api_one_process_per_runner", test_api_one_process_per_runner},
     {"api_open_failure_is_per_handle", test_api_open_failure_is_per_handle},
     {"stress_threads_share_pipes", test_stress_threads_share_pipes},
     {"facade_walltime", test_facade_walltime},
@@ -1284,6 +1446,9 @@ static const ompb_test_case cases[] = {
     {"collector_feed_bytewise", test_collector_feed_bytewise},
     {"collector_feed_bad_frames", test_collector_feed_bad_frames},
     {"collector_feed_out_of_memory", test_collector_feed_out_of_memory},
+    {"collector_feed_empty_first", test_collector_feed_empty_first},
+    {"collector_truncated_trailing_frame", test_collector_truncated_trailing_frame},
+    {"collector_print_escapes_controls", test_collector_print_escapes_controls},
     {"collector_dumps", test_collector_dumps},
     {"collector_dumps_per_process", test_collector_dumps_per_process},
     {"codspeed_results_file", test_codspeed_results_file},

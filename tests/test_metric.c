@@ -3,11 +3,14 @@
  * Counter metrics for compare and scaling (tools/lib/analysis/metric):
  * per-round team sums per iteration from ompbench.counters, multiplex
  * scaling, rounds without counts left out, Google Benchmark's flat keys,
- * every refusal naming where and what, the value formats, and scaling's
- * ratio and work efficiency. Inline JSON with values worked out by hand.
+ * every refusal naming where and what, the value formats, scaling's ratio
+ * and work efficiency, and compare's run-level verdicts on a counter (each
+ * repetition the median of its rounds, each process one run). Inline JSON
+ * with values worked out by hand.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -183,18 +186,106 @@ static void test_scaling_ratio(void)
     ompb__resultfile_free(&rf);
 }
 
-/* compare on a count: values in the metric's unit, keys without _ns. */
-static void test_compare_count(void)
+/* One ompbench repetition of "k" on 1 thread, sample_size 1, process
+ * `proc`: its rounds take 100 ns each (the same time everywhere), and count
+ * instr[r] instructions. */
+static json_t *rep_entry(size_t proc, size_t index, size_t reps, const double *instr,
+                         size_t rounds)
 {
-    ompb__resultfile rf;
+    json_t *mk = json_array(), *vals = json_array(), *en = json_array(), *run = json_array();
+    for (size_t r = 0; r < rounds; r++) {
+        json_array_append_new(mk, json_integer(100));
+        json_array_append_new(vals, json_pack("[[I]]", (json_int_t)llround(instr[r])));
+        json_array_append_new(en, json_pack("[i]", 100));
+        json_array_append_new(run, json_pack("[i]", 100));
+    }
+    return json_pack("{s:s, s:s, s:f, s:s, s:I, s:I, s:{s:i, s:i, s:I, s:I, s:{s:o}, "
+                     "s:{s:[s], s:[s], s:o, s:o, s:o}}}",
+                     "name", "k", "run_type", "iteration", "real_time", 100.0, "time_unit", "ns",
+                     "repetitions", (json_int_t)reps, "repetition_index", (json_int_t)index,
+                     "ompbench", "threads", 1, "sample_size", 1, "rounds", (json_int_t)rounds,
+                     "process", (json_int_t)proc, "samples", "makespan_ns", mk, "counters",
+                     "events", "instructions", "units", "count", "values", vals,
+                     "time_enabled_ns", en, "time_running_ns", run);
+}
+
+/* `procs` processes of two repetitions each; repetition i counts around
+ * level * (1 + jitter[i]) per round, one round of three far off (a
+ * preempted round's page faults, say): the median, not the mean, is the
+ * repetition's value. */
+static json_t *side_json(size_t procs, double level, const double *jitter)
+{
+    json_t *list = json_array();
+    size_t reps = 2 * procs;
+    for (size_t i = 0; i < reps; i++) {
+        double v = level * (1.0 + jitter[i]);
+        double instr[3] = {v, v * 50.0, v};
+        json_array_append_new(list, rep_entry(i % procs, i, reps, instr, 3));
+    }
+    return json_pack("{s:{}, s:o}", "context", "benchmarks", list);
+}
+
+static void load_root(json_t *root, const char *label, const char *metric,
+                      ompb__resultfile *rf)
+{
+    char *text = json_dumps(root, 0);
     ompb__metric_unit unit;
     ompb_error err = {0};
-    CU_ASSERT_EQUAL_FATAL(load(two_runs, "instructions", &rf, &unit, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__resultfile_parse(text, label, rf, &err), 0);
+    if (metric)
+        CU_ASSERT_EQUAL_FATAL(ompb__metric_apply_json(root, label, metric, rf, &unit, &err), 0);
+    free(text);
+}
+
+/* The counter goes through the run-level path times take: each repetition's
+ * value is the median of its rounds, each process one run. */
+static void test_repetition_values(void)
+{
+    static const double jitter[8] = {0, 0.002, -0.001, 0.001, 0.003, -0.002, 0, 0.001};
+    json_t *root = side_json(4, 1000.0, jitter);
+    ompb__resultfile rf;
+    load_root(root, "base.json", "instructions", &rf);
+    const ompb__rf_instance *k = ompb__resultfile_find(&rf, "k");
+    CU_ASSERT_EQUAL_FATAL(k->n_reps, 8);
+    for (size_t i = 0; i < 8; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(k->reps[i].value_ns, 1000.0 * (1.0 + jitter[i]), 1e-6);
+        CU_ASSERT_EQUAL(k->reps[i].process, (long long)(i % 4));
+    }
+    CU_ASSERT_EQUAL(k->n_samples, 24); /* every round of every repetition */
+    ompb__resultfile_free(&rf);
+    json_decref(root);
+}
+
+static void compare_sides(json_t *b, json_t *h, const char *metric, ompb__resultfile *rb,
+                          ompb__resultfile *rh, ompb__comparison *cmp)
+{
+    load_root(b, "base.json", metric, rb);
+    load_root(h, "head.json", metric, rh);
+    ompb__compare_side base = {rb, 1}, head = {rh, 1};
     ompb__compare_opts opts = {OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
+    CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&base, &head, &opts, cmp), 0);
+    cmp->metric = metric;
+    cmp->unit = metric ? OMPB__METRIC_COUNT : OMPB__METRIC_NS;
+}
+
+/* 10% more instructions in HEAD, times identical: the counter regresses,
+ * judged on four runs a side; the same files by time are untouched. */
+static void test_compare_runs(void)
+{
+    static const double jb[8] = {0, 0.002, -0.001, 0.001, 0.003, -0.002, 0, 0.001};
+    static const double jh[8] = {0.001, -0.002, 0, 0.002, -0.001, 0.001, 0.003, 0};
+    json_t *b = side_json(4, 1000.0, jb), *h = side_json(4, 1100.0, jh);
+    ompb__resultfile rb, rh;
     ompb__comparison cmp;
-    CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&rf, &rf, &opts, &cmp), 0);
-    cmp.metric = "instructions";
-    cmp.unit = unit;
+    compare_sides(b, h, "instructions", &rb, &rh, &cmp);
+    CU_ASSERT_EQUAL_FATAL(cmp.n, 1);
+    const ompb__compare_row *r = &cmp.rows[0];
+    CU_ASSERT_EQUAL(r->basis, OMPB__BASIS_PROCESSES);
+    CU_ASSERT_EQUAL(r->base_runs, 4);
+    CU_ASSERT_EQUAL(r->base_reps, 8);
+    CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_DOUBLE_EQUAL(r->change, 0.10, 0.005);
+    CU_ASSERT_DOUBLE_EQUAL(r->base_ns, 1000.0, 2.0);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
@@ -202,13 +293,55 @@ static void test_compare_count(void)
     CU_ASSERT_EQUAL(ompb__compare_print(mem, &cmp, OMPB__REPORT_JSON), 0);
     fclose(mem);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "Metric: instructions per iteration"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "200"));
-    CU_ASSERT_PTR_NULL(strstr(text, "200.0 ns"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 k"));
+    CU_ASSERT_PTR_NULL(strstr(text, " ns "));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"metric\": \"instructions\""));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"base\": 200"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"base\": "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"base_runs\": 4"));
     free(text);
     ompb__comparison_free(&cmp);
-    ompb__resultfile_free(&rf);
+    ompb__resultfile_free(&rb);
+    ompb__resultfile_free(&rh);
+    compare_sides(b, h, NULL, &rb, &rh, &cmp);
+    CU_ASSERT_EQUAL(cmp.rows[0].verdict, OMPB__VERDICT_UNTOUCHED);
+    ompb__comparison_free(&cmp);
+    ompb__resultfile_free(&rb);
+    ompb__resultfile_free(&rh);
+    json_decref(b);
+    json_decref(h);
+}
+
+/* One process a side: noise unknown, as for times, whatever the rounds. */
+static void test_compare_one_process(void)
+{
+    static const double jb[2] = {0, 0.001}, jh[2] = {0.001, 0};
+    json_t *b = side_json(1, 1000.0, jb), *h = side_json(1, 2000.0, jh);
+    ompb__resultfile rb, rh;
+    ompb__comparison cmp;
+    compare_sides(b, h, "instructions", &rb, &rh, &cmp);
+    CU_ASSERT_EQUAL(cmp.rows[0].verdict, OMPB__VERDICT_UNKNOWN);
+    CU_ASSERT_EQUAL(cmp.rows[0].basis, OMPB__BASIS_REPETITIONS);
+    CU_ASSERT_DOUBLE_EQUAL(cmp.rows[0].change, 1.0, 0.01);
+    ompb__comparison_free(&cmp);
+    ompb__resultfile_free(&rb);
+    ompb__resultfile_free(&rh);
+    json_decref(b);
+    json_decref(h);
+}
+
+/* A repetition whose group never ran has no value: refused, not a 0. */
+static void test_never_counted(void)
+{
+    expect_refusal("{\"benchmarks\": [{\"name\": \"x\", \"real_time\": 1, \"time_unit\": \"ns\","
+                   " \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1, 1]},"
+                   " \"counters\": {\"events\": [\"cycles\"], \"units\": [\"count\"],"
+                   " \"values\": [[[0]], [[0]]], \"time_enabled_ns\": [[5], [5]],"
+                   " \"time_running_ns\": [[0], [0]]}}}]}",
+                   "cycles", "counter 'cycles' was on the PMU in none of the 2 rounds");
+    expect_refusal("{\"benchmarks\": [{\"name\": \"region:r[t=1]\", \"real_time\": 1,"
+                   " \"time_unit\": \"ns\", \"ompbench\": {\"sample_size\": 1,"
+                   " \"samples\": {\"makespan_ns\": [1]}, \"region\": {\"name\": \"r\"}}}]}",
+                   "instructions", "an application region: regions count no perf events");
 }
 
 static const ompb_test_case cases[] = {
@@ -217,7 +350,10 @@ static const ompb_test_case cases[] = {
     {"flat_keys", test_flat_keys},
     {"formats", test_formats},
     {"scaling_ratio", test_scaling_ratio},
-    {"compare_count", test_compare_count},
+    {"repetition_values", test_repetition_values},
+    {"compare_runs", test_compare_runs},
+    {"compare_one_process", test_compare_one_process},
+    {"never_counted", test_never_counted},
     {NULL, NULL},
 };
 

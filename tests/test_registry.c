@@ -151,6 +151,20 @@ static void test_name_too_long_is_rejected(void)
     CU_ASSERT_EQUAL(ompb__instance_format_name(&inst2, small, sizeof small), OMPB_EINVAL);
 }
 
+/* A fixed sample size above OMPB__MAX_SAMPLE_SIZE (2^62 ran for ever) is
+ * refused at registration, which ompb_main reports with exit 2. */
+static void test_sample_size_limit(void)
+{
+    ompb_benchmark huge = {.name = "huge", .fn = body, .sample_size = UINT64_C(1) << 62};
+    ompb_benchmark largest = {.name = "largest", .fn = body, .sample_size = UINT64_C(1) << 40};
+    ompb__registry_clear();
+    CU_ASSERT_EQUAL(ompb_register(&huge), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ompb__registry_error() ? ompb__registry_error() : "",
+                                  ".sample_size must be"));
+    CU_ASSERT_EQUAL(ompb_register(&largest), 0);
+    CU_ASSERT_EQUAL(setup_registry(), 0);   /* the suite's registry again */
+}
+
 static const ompb_test_case cases[] = {
     {"register_rejects_bad_descriptors", test_register_rejects_bad_descriptors},
     {"duplicate_names_rejected", test_duplicate_names_rejected},
@@ -158,6 +172,7 @@ static const ompb_test_case cases[] = {
     {"thread_list_overrides_every_benchmark", test_thread_list_overrides_every_benchmark},
     {"uris", test_uris},
     {"name_too_long_is_rejected", test_name_too_long_is_rejected},
+    {"sample_size_limit", test_sample_size_limit},
     {NULL, NULL},
 };
 

@@ -73,12 +73,22 @@ static void test_analyze(void)
     CU_ASSERT_DOUBLE_EQUAL(res.mean_imbalance, (1000.0 / 750 + 1100.0 / 1090 + 2) / 4, 1e-9);
 }
 
+/* Writes n results, one repetition each, with reporter r. */
+static int write_with(const ompb__reporter *r, FILE *fp, const ompb__result *res, size_t n)
+{
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, res, n), 0);
+    int rc = r->write(fp, &rep);
+    ompb__report_release(&rep);
+    return rc;
+}
+
 static json_t *report_to_json(const ompb__result *res, size_t n)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
-    CU_ASSERT_EQUAL(ompb__reporter_json.write(fp, &(ompb__report){.results = res, .n = n}), 0);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_json, fp, res, n), 0);
     fclose(fp);
     json_error_t jerr;
     json_t *root = json_loads(buf, 0, &jerr);
@@ -146,7 +156,7 @@ static void test_json_invalid_name_is_an_error(void)
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
-    CU_ASSERT_EQUAL(ompb__reporter_json.write(fp, &(ompb__report){.results = &res, .n = 1}), OMPB_EIO);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_json, fp, &res, 1), OMPB_EIO);
     fclose(fp);
     free(buf);
 }
@@ -178,16 +188,18 @@ static char *capture(int (*fn)(FILE *, const ompb__result *))
     return buf;
 }
 
-static int csv_one(FILE *fp, const ompb__result *res) { return ompb__reporter_csv.write(fp, &(ompb__report){.results = res, .n = 1}); }
-static int console_one(FILE *fp, const ompb__result *res) { return ompb__reporter_console.write(fp, &(ompb__report){.results = res, .n = 1}); }
+static int csv_one(FILE *fp, const ompb__result *res) { return write_with(&ompb__reporter_csv, fp, res, 1); }
+static int console_one(FILE *fp, const ompb__result *res) { return write_with(&ompb__reporter_console, fp, res, 1); }
 
 static void test_csv(void)
 {
     char *text = capture(csv_one);
-    CU_ASSERT_EQUAL(strncmp(text, "name,uri,threads,rounds,sample_size,median_ns,", 46), 0);
+    const char *header = "name,uri,threads,repetition,process,rounds,sample_size,median_ns,";
+    CU_ASSERT_EQUAL(strncmp(text, header, strlen(header)), 0);
     char *row = strchr(text, '\n');
     CU_ASSERT_PTR_NOT_NULL_FATAL(row);
-    CU_ASSERT_EQUAL(strncmp(row + 1, "\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,4,10,105,107.5,", 56), 0);
+    const char *first = "\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,0,0,4,10,105,107.5,";
+    CU_ASSERT_EQUAL(strncmp(row + 1, first, strlen(first)), 0);
     /* bytes_per_second: the same median-based rate as the JSON's. */
     CU_ASSERT_PTR_NOT_NULL(strstr(text, ",952380952.4,0,"));
     free(text);
@@ -197,7 +209,7 @@ static int csv_nan_ci(FILE *fp, const ompb__result *res)
 {
     ompb__result copy = *res;
     copy.stats.ci_low = copy.stats.ci_high = 0.0 / 0.0;
-    return ompb__reporter_csv.write(fp, &(ompb__report){.results = &copy, .n = 1});
+    return write_with(&ompb__reporter_csv, fp, &copy, 1);
 }
 
 static void test_csv_missing_values_are_empty(void)
@@ -267,6 +279,107 @@ static void test_caller_team(void)
     free(citers);
 }
 
+/* A report filled by hand (results and n, no summaries) renders the same:
+ * the reporters make the summaries themselves then. */
+static void test_report_without_summaries(void)
+{
+    const ompb__reporter *const rows[] = {&ompb__reporter_console, &ompb__reporter_json};
+    for (size_t k = 0; k < 2; k++) {
+        ompb__result res = make_result();
+        char *a = NULL, *b = NULL;
+        size_t la = 0, lb = 0;
+        FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
+        CU_ASSERT_EQUAL(rows[k]->write(fa, &(ompb__report){.results = &res, .n = 1}), 0);
+        CU_ASSERT_EQUAL(write_with(rows[k], fb, &res, 1), 0);
+        fclose(fa);
+        fclose(fb);
+        CU_ASSERT_PTR_NOT_NULL(strstr(a, "triad[t=2]"));
+        CU_ASSERT_STRING_EQUAL(a, b);
+        free(a);
+        free(b);
+    }
+}
+
+/* Three repetitions of one instance (sample sizes 10, 5, 20: medians 105,
+ * 210, 52.5 ns, real_time 107.5, 215, 53.75 ns): the summary, the JSON
+ * entries and aggregates as Google Benchmark writes them, one console line
+ * with the run-to-run spread, one CSV row per repetition. */
+static void test_repetitions(void)
+{
+    static const uint64_t sizes[3] = {10, 5, 20};
+    ompb__result res[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        res[i] = make_result();
+        res[i].rec.sample_size = sizes[i];
+        res[i].rec.sampling.repetition = i;
+        res[i].rec.sampling.repetitions = 3;
+        res[i].process = i;
+        CU_ASSERT_EQUAL(ompb__result_analyze(&res[i]), 0);
+    }
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, res, 3), 0);
+    CU_ASSERT_EQUAL_FATAL(rep.n_instances, 1);
+    const ompb__instance_result *ir = &rep.instances[0];
+    CU_ASSERT_EQUAL(ir->n_reps, 3);
+    CU_ASSERT_EQUAL(ir->rounds, 12);
+    CU_ASSERT_DOUBLE_EQUAL(ir->median_ns, 105.0, 1e-9);
+    /* numpy: std([105, 210, 52.5], ddof=1) / mean = 80.19507...  / 122.5 */
+    CU_ASSERT_DOUBLE_EQUAL(ir->rep_cv, 0.6546536707079771, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ir->agg_median_ns, 107.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(ir->agg_mean_ns, (107.5 + 215.0 + 53.75) / 3.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(ir->agg_cpu_median_ns, 215.0, 1e-9);
+    CU_ASSERT_EQUAL(ir->pooled.n, 12);
+    ompb__report_release(&rep);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_json, fp, res, 3), 0);
+    fclose(fp);
+    json_t *root = json_loads(buf, 0, NULL);
+    free(buf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *list = json_object_get(root, "benchmarks");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(list), 7);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *e = json_array_get(list, i);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "name")), "triad[t=2]");
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "run_type")), "iteration");
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "repetitions")), 3);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "repetition_index")), (json_int_t)i);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(e, "ompbench"),
+                                                           "process")), (json_int_t)i);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "iterations")),
+                        (json_int_t)(4 * sizes[i]));
+    }
+    json_t *median = json_array_get(list, 4);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(median, "name")), "triad[t=2]_median");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(median, "run_name")), "triad[t=2]");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(median, "iterations")), 3);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(median, "real_time")), 107.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(median, "cpu_time")), 215.0, 1e-9);
+    json_decref(root);
+
+    buf = NULL;
+    fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_console, fp, res, 3), 0);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "±run"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "triad[t=2]                 2      105 ns ± 65.5%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "~3 x 4 x 10"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "median: of the repetitions' medians"));
+    free(buf);
+
+    buf = NULL;
+    fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_csv, fp, res, 3), 0);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,0,0,4,10,105,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,1,1,4,5,210,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n\"triad[t=2]\",\"benches/x.c::triad[t=2]\",2,2,2,4,20,52.5,"));
+    free(buf);
+}
+
 static void test_outfile_is_atomic(void)
 {
     char dir[] = "/tmp/ompb-test-XXXXXX";
@@ -316,6 +429,8 @@ static const ompb_test_case cases[] = {
     {"csv_missing_values_are_empty", test_csv_missing_values_are_empty},
     {"console", test_console},
     {"caller_team", test_caller_team},
+    {"repetitions", test_repetitions},
+    {"report_without_summaries", test_report_without_summaries},
     {"outfile_is_atomic", test_outfile_is_atomic},
     {NULL, NULL},
 };

@@ -243,7 +243,7 @@ static void test_test_mode_runs_one_round(void)
     config.sample_count = 20;
     config.warmup_ns = 1000000000ull;
     config.max_time_ns = 3600000000000ull;
-    ompb__sampling sp = ompb__sampling_resolve(&config, &inst, false);
+    ompb__sampling sp = ompb__sampling_resolve(&config, &inst, false, 0);
     CU_ASSERT_EQUAL(sp.mode, OMPB__SAMPLING_TEST);
     CU_ASSERT_EQUAL(sp.rounds, 1);
     CU_ASSERT_EQUAL(sp.warmup_ns, 0);
@@ -254,6 +254,47 @@ static void test_test_mode_runs_one_round(void)
     CU_ASSERT_EQUAL(rec.sample_size, 1);
     CU_ASSERT_EQUAL(rec.warmup_rounds, 0);
     ompb__record_free(&rec);
+}
+
+/* With N repetitions the instance's rounds, warm-up and budget are split
+ * N ways (rounds rounded up); a later repetition reuses the calibrated size;
+ * CPU simulation runs once. */
+static void test_sampling_split(void)
+{
+    ompb_benchmark b = {.name = "counting", .fn = counting_body};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__config config;
+    memset(&config, 0, sizeof config);
+    config.sample_count = 100;
+    config.warmup_ns = 100000000ull;
+    config.min_time_ns = 1000000ull;
+    config.max_time_ns = 5000000000ull;
+    config.repetitions = 3;
+    ompb__sampling sp = ompb__sampling_resolve(&config, &inst, false, 2);
+    CU_ASSERT_EQUAL(sp.rounds, 34);
+    CU_ASSERT_EQUAL(sp.warmup_ns, 33333333ull);
+    CU_ASSERT_EQUAL(sp.budget_ns, 1666666666ull);
+    CU_ASSERT_EQUAL(sp.min_round_ns, 1000000ull);
+    CU_ASSERT_EQUAL(sp.repetition, 2);
+    CU_ASSERT_EQUAL(sp.repetitions, 3);
+    CU_ASSERT_EQUAL(sp.sample_size, 0);
+    ompb__sampling_reuse_size(&sp, 4096);
+    CU_ASSERT_EQUAL(sp.sample_size, 4096);
+    ompb__sampling_reuse_size(&sp, 8);  /* fixed now: stays */
+    CU_ASSERT_EQUAL(sp.sample_size, 4096);
+    config.repetitions = 5;
+    sp = ompb__sampling_resolve(&config, &inst, false, 0);
+    CU_ASSERT_EQUAL(sp.rounds, 20);
+    CU_ASSERT_EQUAL(sp.warmup_ns, 20000000ull);
+    CU_ASSERT_EQUAL(sp.budget_ns, 1000000000ull);
+    config.sample_count = 3;    /* fewer rounds than repetitions: one each */
+    sp = ompb__sampling_resolve(&config, &inst, false, 4);
+    CU_ASSERT_EQUAL(sp.rounds, 1);
+    sp = ompb__sampling_resolve(&config, &inst, true, 0);
+    CU_ASSERT_EQUAL(sp.repetitions, 1);
+    CU_ASSERT_EQUAL(sp.mode, OMPB__SAMPLING_SIMULATE);
+    CU_ASSERT_EQUAL(ompb__sampling_repetitions(&config, true), 1);
+    CU_ASSERT_EQUAL(ompb__sampling_repetitions(&config, false), 5);
 }
 
 static void test_hooks_called_outside_rounds(void)
@@ -767,6 +808,7 @@ static const ompb_test_case cases[] = {
     {"calibration_reaches_target", test_calibration_reaches_target},
     {"max_time_bounds_rounds", test_max_time_bounds_rounds},
     {"test_mode_runs_one_round", test_test_mode_runs_one_round},
+    {"sampling_split", test_sampling_split},
     {"hooks_called_outside_rounds", test_hooks_called_outside_rounds},
     {"failures_are_reported", test_failures_are_reported},
     {"calibration_detects_non_scaling_body", test_calibration_detects_non_scaling_body},

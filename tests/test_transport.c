@@ -343,7 +343,7 @@ static void test_paths_and_timeout_from_env(void)
     unsetenv(OMPB__ACK_FIFO_ENV);
     static const struct { const char *v; int want; } cases[] = {
         {"250", 250}, {"1", 1}, {"abc", 1000}, {"-5", 1000}, {"0", 1000}, {"12x", 1000},
-        {"", 1000}};
+        {"", 1000}, {" 250", 1000}, {"+250", 1000}, {"1073741824", 1000}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         setenv(OMPB__TIMEOUT_ENV, cases[i].v, 1);
         CU_ASSERT_EQUAL(ompb__transport_timeout_ms(), cases[i].want);

@@ -446,14 +446,17 @@ static int write_json(const ompb__collector *c, ompb__outfile *of, const collect
     json_object_set_new(root, "exit_status", json_integer(exit_code));
     int rc = json_dumpf(root, of->fp, JSON_INDENT(2));
     json_decref(root);
+    /* A write error (a full disk, /dev/full) is an output problem, exit 2
+     * as for a bad path, not a protocol verdict. */
     if (rc != 0) {
+        int e = errno;
         ompb__outfile_abort(of);
-        fprintf(stderr, "ompbench collect: cannot write '%s'\n", o->json);
-        return EXIT_CHECK;
+        fprintf(stderr, "ompbench collect: cannot write '%s': %s\n", o->json, strerror(e));
+        return EXIT_USAGE;
     }
     if (ompb__outfile_commit(of, &err) != 0) {
         fprintf(stderr, "ompbench collect: %s\n", err.text);
-        return EXIT_CHECK;
+        return EXIT_USAGE;
     }
     return 0;
 }
@@ -481,7 +484,7 @@ static int run(const collect_opts *o, workspace *ws, ompb__outfile *of)
     ompb__collector_print(c, stdout);
     if (o->json)
         rc = write_json(c, of, o, exit_code);
-    if (ompb__collector_violation_count(c) > 0)
+    if (ompb__collector_violation_count(c) > 0 && rc == 0)
         rc = EXIT_CHECK;
     /* Interrupted: the caller asked to stop, the command's status says how
      * that went (130 for a command ended by SIGINT). */

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `ompbench compare [options] BASE.json HEAD.json`: the command line over
- * tools/lib/analysis/compare. Parses options, loads both files (any problem
- * is one line naming the file, exit 2), writes the report atomically and maps
- * the verdicts to the exit status (1 only with --fail-on-regression).
+ * `ompbench compare [options] BASE.json HEAD.json` (or --base FILE...
+ * --head FILE...): the command line over tools/lib/analysis/compare. Parses
+ * options, loads every file (any problem is one line naming the file, exit
+ * 2), checks that each side's files can be pooled, writes the report
+ * atomically and maps the verdicts to the exit status (1 only with
+ * --fail-on-regression).
  */
 #include "analysis/compare.h"
 #include "analysis/metric.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,12 +24,17 @@
 #define OMPB__TOOL "ompbench compare"
 #define OMPB__MAX_THRESHOLD_PCT 1000.0
 
+/* Most files per side. */
+#define OMPB__MAX_SIDE_FILES 1000
+
 typedef struct compare_args {
-    const char *files[2];
-    size_t n_files;
+    const char **base, **head;   /* [argc] each, borrowed from argv */
+    size_t n_base, n_head, n_positional;
     ompb__compare_opts opts;
     const char *metric;         /* --metric; NULL: time */
-    ompb__metric_unit unit;
+    ompb__metric_unit unit;     /* the metric's, once a file gave it */
+    const char *unit_path;      /* the file that gave it */
+    bool unit_known;
     ompb__report_format format;
     const char *output;
     bool fail_on_regression, help;
@@ -35,19 +43,26 @@ typedef struct compare_args {
 static void usage(FILE *out)
 {
     fputs("usage: ompbench compare [options] BASE.json HEAD.json\n"
-          "Compares two result files (ompbench or Google Benchmark JSON) instance by\n"
-          "instance: improved, regressed, untouched, too few samples, new, missing,\n"
-          "failed.\n"
+          "       ompbench compare [options] --base FILE... --head FILE...\n"
+          "Compares result files (ompbench or Google Benchmark JSON) instance by instance.\n"
+          "The runs of each side are pooled; each run (a process of --processes, or a\n"
+          "file) is one piece of evidence. Verdicts: regressed, improved, untouched,\n"
+          "noisy (the run-to-run spread is too large to tell at the threshold), noise\n"
+          "unknown (one run on a side), new, missing, failed.\n"
+          "  --base FILE           a BASE result file; repeat to pool runs\n"
+          "  --head FILE           a HEAD result file; repeat to pool runs\n"
           "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
-          "  --alpha A             significance level of the two-sided Mann-Whitney U\n"
-          "                        test on the round samples, in (0, 1) (default 0.05)\n"
-          "  --metric NAME         compare this counter of --counters per iteration (e.g.\n"
-          "                        instructions) instead of time (default: time)\n"
+          "  --alpha A             1 - the interval's confidence, and the false discovery\n"
+          "                        rate over the instances, in (0, 1) (default 0.05)\n"
+          "  --metric NAME         judge this counter of --counters per iteration (e.g.\n"
+          "                        instructions) instead of time, run by run as times are\n"
+          "                        (default: time)\n"
           "  --format FMT          console (default), markdown or json\n"
           "  --output FILE         write the report to FILE instead of stdout\n"
           "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
           "  -h, --help            this text\n"
-          "Exit status: 0, 1 (regression or failure with --fail-on-regression), 2 (bad input).\n",
+          "Two files without --base/--head are BASE and HEAD. Exit status: 0, 1\n"
+          "(regression or failure with --fail-on-regression), 2 (bad input).\n",
           out);
 }
 
@@ -91,6 +106,10 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
         return parse_alpha(v, &a->opts.alpha);
     else if ((v = ompb__tool_option_value(argc, argv, i, "--output")))
         a->output = v;
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--base")))
+        a->base[a->n_base++] = v;
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--head")))
+        a->head[a->n_head++] = v;
     else if ((v = ompb__tool_option_value(argc, argv, i, "--metric"))) {
         if (!*v)
             return bad("--metric: empty value (accepted: time or a counter name such as "
@@ -100,9 +119,25 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
         if (ompb__report_parse_format(v, &a->format))
             return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
     } else
-        return bad("unknown option or missing value: '%s' (accepted: --threshold PCT, "
-                   "--alpha A, --metric NAME, --format FMT, --output FILE, "
+        return bad("unknown option or missing value: '%s' (accepted: --base FILE, --head FILE, "
+                   "--threshold PCT, --alpha A, --metric NAME, --format FMT, "
+                   "--output FILE, "
                    "--fail-on-regression, --help)", arg);
+    return 0;
+}
+
+/* Positional files: the first is BASE, the second HEAD, ahead of any
+ * --base and --head files. */
+static int add_positional(compare_args *a, const char *file)
+{
+    if (a->n_positional == 2)
+        return bad("unexpected argument '%s' (accepted: two files, BASE.json HEAD.json, or "
+                   "--base FILE and --head FILE, each repeatable)", file);
+    const char **side = a->n_positional++ ? a->head : a->base;
+    size_t *n = a->n_positional == 1 ? &a->n_base : &a->n_head;
+    memmove(side + 1, side, *n * sizeof *side);
+    side[0] = file;
+    (*n)++;
     return 0;
 }
 
@@ -110,22 +145,32 @@ static int parse_args(int argc, char **argv, compare_args *a)
 {
     *a = (compare_args){.opts = {OMPB__COMPARE_DEFAULT_THRESHOLD,
                                  OMPB__COMPARE_DEFAULT_ALPHA}};
+    a->base = calloc((size_t)argc + 1, sizeof *a->base);
+    a->head = calloc((size_t)argc + 1, sizeof *a->head);
+    if (!a->base || !a->head)
+        return bad("out of memory");
     for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            int rc = parse_option(argc, argv, &i, a);
-            if (rc)
-                return rc;
-        } else if (a->n_files < 2) {
-            a->files[a->n_files++] = argv[i];
-        } else {
-            return bad("unexpected argument '%s' (accepted: exactly two files, BASE.json "
-                       "HEAD.json)", argv[i]);
-        }
+        int rc = argv[i][0] == '-' && argv[i][1] != '\0' ? parse_option(argc, argv, &i, a)
+                                                          : add_positional(a, argv[i]);
+        if (rc)
+            return rc;
     }
-    if (!a->help && a->n_files != 2)
-        return bad("expected two result files, got %zu (accepted: BASE.json HEAD.json; "
-                   "see --help)", a->n_files);
+    if (a->help)
+        return 0;
+    if (a->n_base == 0 || a->n_head == 0)
+        return bad("expected BASE and HEAD result files, got %zu and %zu (accepted: BASE.json "
+                   "HEAD.json, or --base FILE and --head FILE, each repeatable; see --help)",
+                   a->n_base, a->n_head);
+    if (a->n_base > OMPB__MAX_SIDE_FILES || a->n_head > OMPB__MAX_SIDE_FILES)
+        return bad("too many files on a side (accepted: at most %d per side)",
+                   OMPB__MAX_SIDE_FILES);
     return 0;
+}
+
+static void free_args(compare_args *a)
+{
+    free(a->base);
+    free(a->head);
 }
 
 static int write_report(const compare_args *a, const ompb__comparison *cmp)
@@ -139,8 +184,9 @@ static int write_report(const compare_args *a, const ompb__comparison *cmp)
         return 2;
     }
     if (ompb__compare_print(of.fp, cmp, a->format)) {
+        int e = errno;
         ompb__outfile_abort(&of);
-        fprintf(stderr, OMPB__TOOL ": %s: cannot write the report\n", a->output);
+        fprintf(stderr, OMPB__TOOL ": cannot write '%s': %s\n", a->output, strerror(e));
         return 2;
     }
     if (ompb__outfile_commit(&of, &err)) {
@@ -150,8 +196,8 @@ static int write_report(const compare_args *a, const ompb__comparison *cmp)
     return 0;
 }
 
-static int run(const compare_args *a, const ompb__resultfile *base,
-               const ompb__resultfile *head)
+static int run(const compare_args *a, const ompb__compare_side *base,
+               const ompb__compare_side *head)
 {
     ompb__comparison cmp;
     if (ompb__compare_runs(base, head, &a->opts, &cmp)) {
@@ -173,53 +219,86 @@ static int run(const compare_args *a, const ompb__resultfile *base,
     return status;
 }
 
-/* --metric: both files' samples become the counter's; one unit for both. */
-static int load_metric(compare_args *a, ompb__resultfile *base, ompb__resultfile *head,
-                       ompb_error *err)
+/* --metric: every file's repetitions take the counter's values in place of
+ * their times (analysis/metric.h); all files of both sides must count it in
+ * one unit. 2 after printing what is wrong. */
+static int apply_metric(compare_args *a, const char **paths, ompb__resultfile *files, size_t n)
 {
-    ompb__metric_unit ub, uh;
-    a->unit = OMPB__METRIC_NS;
+    ompb_error err = {0};
     if (ompb__metric_is_time(a->metric))
         return 0;
-    if (ompb__metric_apply(a->files[0], a->metric, base, &ub, err) ||
-        ompb__metric_apply(a->files[1], a->metric, head, &uh, err))
-        return OMPB_EINVAL;
-    if (ub != uh)
-        return ompb__error_set(err, OMPB_EINVAL, "--metric %s: BASE counts it in %s, HEAD in "
-                               "%s", a->metric, ub == OMPB__METRIC_NS ? "ns" : "events",
-                               uh == OMPB__METRIC_NS ? "ns" : "events");
-    a->unit = ub;
+    for (size_t i = 0; i < n; i++) {
+        ompb__metric_unit u;
+        if (ompb__metric_apply(paths[i], a->metric, &files[i], &u, &err)) {
+            fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+            return 2;
+        }
+        if (a->unit_known && u != a->unit) {
+            fprintf(stderr, OMPB__TOOL ": --metric %s: %s counts it in %s, %s in %s\n",
+                    a->metric, a->unit_path, a->unit == OMPB__METRIC_NS ? "ns" : "events",
+                    paths[i], u == OMPB__METRIC_NS ? "ns" : "events");
+            return 2;
+        }
+        a->unit = u;
+        a->unit_path = paths[i];
+        a->unit_known = true;
+    }
     return 0;
+}
+
+static void free_side(ompb__compare_side *side)
+{
+    for (size_t i = 0; i < side->n; i++)
+        ompb__resultfile_free((ompb__resultfile *)&side->files[i]);
+    free((ompb__resultfile *)side->files);
+    side->files = NULL;
+    side->n = 0;
+}
+
+/* Loads and checks the files of one side; 2 after printing what is wrong. */
+static int load_side(compare_args *a, const char **paths, size_t n, const char *name,
+                     ompb__compare_side *side)
+{
+    ompb_error err = {0};
+    ompb__resultfile *files = calloc(n, sizeof *files);
+    side->files = files;
+    side->n = 0;
+    if (!files) {
+        fprintf(stderr, OMPB__TOOL ": out of memory\n");
+        return 2;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (ompb__resultfile_load(paths[i], &files[i], &err)) {
+            fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+            return 2;
+        }
+        side->n++;
+    }
+    if (ompb__compare_check_side(side, name, &err)) {
+        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+        return 2;
+    }
+    return apply_metric(a, paths, files, n);
 }
 
 int ompb__tool_compare(int argc, char **argv)
 {
     compare_args a;
-    if (parse_args(argc, argv, &a))
-        return 2;
-    if (a.help) {
-        usage(stdout);
-        return 0;
+    int status = parse_args(argc, argv, &a);
+    if (status || a.help) {
+        if (a.help && !status)
+            usage(stdout);
+        free_args(&a);
+        return status ? 2 : 0;
     }
-    ompb__resultfile base, head;
-    ompb_error err = {0};
-    if (ompb__resultfile_load(a.files[0], &base, &err)) {
-        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
-        return 2;
-    }
-    if (ompb__resultfile_load(a.files[1], &head, &err)) {
-        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
-        ompb__resultfile_free(&base);
-        return 2;
-    }
-    if (load_metric(&a, &base, &head, &err)) {
-        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
-        ompb__resultfile_free(&base);
-        ompb__resultfile_free(&head);
-        return 2;
-    }
-    int status = run(&a, &base, &head);
-    ompb__resultfile_free(&base);
-    ompb__resultfile_free(&head);
+    ompb__compare_side base = {0}, head = {0};
+    status = load_side(&a, a.base, a.n_base, "BASE", &base);
+    if (!status)
+        status = load_side(&a, a.head, a.n_head, "HEAD", &head);
+    if (!status)
+        status = run(&a, &base, &head);
+    free_side(&base);
+    free_side(&head);
+    free_args(&a);
     return status;
 }

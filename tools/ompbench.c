@@ -10,16 +10,18 @@
 
 #include <ompbench/version.h>
 
+#include "outfile.h"
 #include "tools.h"
 
 static const struct {
     const char *name;
     int (*fn)(int argc, char **argv);
     const char *summary;
+    const char *tool;       /* names the command in messages */
 } commands[] = {
-    {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks"},
-    {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing"},
-    {"scaling", ompb__tool_scaling, "strong-scaling table (and SVG plot) from a result file"},
+    {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks", "ompbench collect"},
+    {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing", "ompbench compare"},
+    {"scaling", ompb__tool_scaling, "strong-scaling table (and SVG plot) from a result file", "ompbench scaling"},
 };
 
 static void usage(FILE *out)
@@ -29,12 +31,19 @@ static void usage(FILE *out)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
 }
 
-int main(int argc, char **argv)
+/* What went to stdout must have arrived: a full disk or a closed stdout
+ * turns a success (or a verdict) into exit status 2 with one line. */
+static int finish(const char *who, int status)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
+    ompb_error err = {0};
+    if (ompb__outfile_flush_stdout(&err) == 0)
+        return status;
+    fprintf(stderr, "%s: %s\n", who, err.text);
+    return status <= 2 ? 2 : status;
+}
+
+static int dispatch(int argc, char **argv, const char **who)
+{
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);
         return 0;
@@ -43,9 +52,23 @@ int main(int argc, char **argv)
         printf("ompbench %s\n", ompb_version());
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            *who = commands[i].tool;
             return commands[i].fn(argc - 1, argv + 1);
+        }
+    }
     fprintf(stderr, "ompbench: unknown command '%s' (accepted: collect, compare, scaling)\n", argv[1]);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *who = "ompbench";
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    int status = dispatch(argc, argv, &who);
+    return finish(who, status);
 }

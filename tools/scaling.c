@@ -9,6 +9,7 @@
 #include "analysis/metric.h"
 #include "analysis/scaling.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -117,7 +118,7 @@ static int render_to(ompb__outfile *of, const ompb__scaling *s, render_fn render
 {
     if (render(of->fp, s, fmt) == 0)
         return 0;
-    fprintf(stderr, OMPB__TOOL ": %s: cannot write\n", of->path);
+    fprintf(stderr, OMPB__TOOL ": cannot write '%s': %s\n", of->path, strerror(errno));
     return 2;
 }
 

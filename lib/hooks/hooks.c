@@ -83,7 +83,10 @@ static void connect_runner(ompb_hooks *h)
     ompb_error err = {0};
     if (ompb__transport_disabled() || !ompb__transport_present(ctl, ack))
         return;
-    if (ompb__transport_open(ctl, ack, ompb__transport_timeout_ms(), &h->transport, &err)) {
+    int rc = ompb__transport_open(ctl, ack, ompb__transport_timeout_ms(), &h->transport, &err);
+    if (rc == OMPB_ENOTSUP)
+        return; /* another process holds the runner: the transport said so */
+    if (rc) {
         open_failed(err.text);
         return;
     }

@@ -27,6 +27,7 @@
 #define INTEGRATION_NAME "ompbench"
 
 static bool initialized;
+static bool window_open;    /* StartBenchmark sent, StopBenchmark not yet */
 static ompb__mode mode = OMPB__MODE_NONE;
 static ompb_hooks *hooks;
 
@@ -54,14 +55,17 @@ static const char *wire_uri(const ompb__instance *inst, char *buf, size_t cap)
     return buf;
 }
 
-/* Markers (none for a failed instance), StopBenchmark, CurrentBenchmark:
- * one flush. */
-static void flush_instance(const ompb__record *rec)
+/* Markers of rec (none for a failed instance, none without rec), then with
+ * close StopBenchmark and CurrentBenchmark: one flush. */
+static void flush_instance(const ompb__instance *inst, const ompb__record *rec, bool close)
 {
     char escaped[OMPB__STRING_MAX + 1];
     int32_t pid = (int32_t)getpid();
-    size_t n_markers = rec->failed ? 0 : 2 * rec->rounds;
-    if (!ompb__grow((void **)&flush_cmds, &cap_cmds, n_markers + 2, sizeof *flush_cmds, INITIAL_CMDS)) {
+    size_t n_markers = !rec || rec->failed ? 0 : 2 * rec->rounds;
+    size_t n = n_markers + (close ? 2 : 0);
+    if (n == 0)
+        return;
+    if (!ompb__grow((void **)&flush_cmds, &cap_cmds, n, sizeof *flush_cmds, INITIAL_CMDS)) {
         ompb__transport_disable("out of memory while sending markers");
         return;
     }
@@ -69,10 +73,13 @@ static void flush_instance(const ompb__record *rec)
         flush_cmds[2 * r] = ompb__cmd_marker(pid, OMPB_MARKER_BENCHMARK_START, rec->start_ns[r]);
         flush_cmds[2 * r + 1] = ompb__cmd_marker(pid, OMPB_MARKER_BENCHMARK_END, rec->end_ns[r]);
     }
-    flush_cmds[n_markers] = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
-    flush_cmds[n_markers + 1] = ompb__cmd_current_benchmark(pid, wire_uri(rec->inst, escaped,
-                                                                          sizeof escaped));
-    ompb__transport_send_all(ompb__hooks_transport(hooks), flush_cmds, n_markers + 2, NULL);
+    if (close) {
+        flush_cmds[n_markers] = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
+        flush_cmds[n_markers + 1] = ompb__cmd_current_benchmark(pid, wire_uri(inst, escaped,
+                                                                              sizeof escaped));
+        window_open = false;
+    }
+    ompb__transport_send_all(ompb__hooks_transport(hooks), flush_cmds, n, NULL);
 }
 
 void ompb__instrument_init(void)
@@ -107,21 +114,34 @@ ompb__mode ompb__instrument_mode(void)
 void ompb__instrument_instance_begin(const ompb__instance *inst)
 {
     (void)inst;
-    if (walltime_live())
+    if (walltime_live() && !window_open) {
         ompb_hooks_start_benchmark(hooks);
+        window_open = true;
+    }
 }
 
-void ompb__instrument_instance_end(const ompb__record *rec)
+void ompb__instrument_instance_end(const ompb__record *rec, bool close)
 {
     if (mode == OMPB__MODE_SIMULATION)
         ompb_hooks_executed_benchmark(hooks, (int32_t)getpid(), rec->inst->uri);
     else if (walltime_live())
-        flush_instance(rec);
+        flush_instance(rec->inst, rec, close);
+}
+
+void ompb__instrument_window_close(const ompb__instance *inst)
+{
+    if (walltime_live() && window_open)
+        flush_instance(inst, NULL, true);
 }
 
 bool ompb__instrument_runner_walltime(void)
 {
     return mode == OMPB__MODE_WALLTIME && ompb__hooks_runner_mode(hooks) == OMPB__RUNNER_PERF;
+}
+
+bool ompb__instrument_runner_taken(void)
+{
+    return ompb__transport_runner_taken();
 }
 
 void ompb__instrument_reset(void)
@@ -133,4 +153,5 @@ void ompb__instrument_reset(void)
     cap_cmds = 0;
     mode = OMPB__MODE_NONE;
     initialized = false;
+    window_open = false;
 }

@@ -30,18 +30,28 @@ typedef enum {
 void ompb__instrument_init(void);
 ompb__mode ompb__instrument_mode(void);
 
-/* Walltime: StartBenchmark. Simulation: nothing (ompb_iter_begin/end toggle
- * callgrind's instrumentation right around the measured loop). */
+/* Walltime: StartBenchmark, unless a window is open already (an earlier
+ * repetition of the same instance opened it). Simulation: nothing
+ * (ompb_iter_begin/end toggle callgrind's instrumentation right around the
+ * measured loop). */
 void ompb__instrument_instance_begin(const ompb__instance *inst);
 /* Walltime: sends one BenchmarkStart/BenchmarkEnd pair per measured round
  * of rec (none when rec->failed: partial rounds of a failed body are no
- * result, the window is still closed and named), then StopBenchmark and
- * CurrentBenchmark(pid, uri), in one pipelined flush.
- * Simulation: CALLGRIND_DUMP_STATS_AT(uri). */
-void ompb__instrument_instance_end(const struct ompb__record *rec);
+ * result, the window is still closed and named), then, when close is true,
+ * StopBenchmark and CurrentBenchmark(pid, uri), in one pipelined flush.
+ * close is false for a repetition that more repetitions of the instance
+ * follow in the same window. Simulation: CALLGRIND_DUMP_STATS_AT(uri). */
+void ompb__instrument_instance_end(const struct ompb__record *rec, bool close);
+/* Walltime: closes and names the window of inst if one is still open (the
+ * last repetition failed before it could); else nothing. */
+void ompb__instrument_window_close(const ompb__instance *inst);
 
 /* True when a runner answered GetIntegrationMode with Perf (walltime), so
  * the walltime results file is expected (lib/report/codspeed.c). */
 bool ompb__instrument_runner_walltime(void);
+/* True when another process held the runner (lib/hooks/transport.h): this
+ * process sent nothing, so it must write no CodSpeed results either; the
+ * runner would find entries without benchmark windows. */
+bool ompb__instrument_runner_taken(void);
 
 #endif

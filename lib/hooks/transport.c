@@ -19,11 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "error.h"
+#include "parse.h"
 
 /* Longest reply we accept (IntegrationModeResponse has 8 payload bytes);
  * anything longer is garbage on the ack pipe. */
@@ -31,17 +33,35 @@
 /* Frames per pipelined write: kept within PIPE_BUF so each write is atomic. */
 #define BATCH_BYTES PIPE_BUF
 #define ACK_BUF_FRAMES 512
+/* Runners (ctl FIFOs) one process may hold claims on at once. */
+#define MAX_CLAIMS 4
 
 struct ompb__transport {
     int ctl;
     int ack;
     int timeout_ms;
     pid_t owner;          /* the process that opened it */
+    int claim;            /* index in claims[], -1 for none */
 };
+
+/* A process's claim on one runner: an exclusive flock(2) on its own open
+ * file description of the ctl FIFO, held while any of its transports to
+ * that FIFO is open. Another process finds it taken and stays away, so
+ * only one process talks to a runner at a time: two would steal each
+ * other's acks and interleave benchmark windows, which the runner cannot
+ * tell apart. Guarded by transport_lock. */
+typedef struct claim {
+    dev_t dev;
+    ino_t ino;
+    int fd;
+    size_t users;
+} claim;
 
 static pthread_mutex_t transport_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool transport_dead;
+static atomic_bool runner_taken;
 static pthread_once_t fork_watch = PTHREAD_ONCE_INIT;
+static claim claims[MAX_CLAIMS];
 
 /* ---- fork ----------------------------------------------------------------- */
 
@@ -53,6 +73,13 @@ static void child_after_fork(void)
 {
     pthread_mutex_init(&transport_lock, NULL);
     atomic_store(&transport_dead, true);
+    /* The parent's claims stay with the parent: closing the child's copies
+     * keeps a long-lived child from holding a runner its parent let go. */
+    for (int i = 0; i < MAX_CLAIMS; i++) {
+        if (claims[i].users)
+            close(claims[i].fd);
+        claims[i].users = 0;
+    }
 }
 
 static void watch_forks(void)
@@ -358,12 +385,18 @@ const char *ompb__transport_ack_path(void)
 
 int ompb__transport_timeout_ms(void)
 {
+    static atomic_bool warned;
     const char *v = getenv(OMPB__TIMEOUT_ENV);
-    char *end;
-    long ms = v ? strtol(v, &end, 10) : 0;
-    if (!v || end == v || *end != '\0' || ms <= 0 || ms > INT_MAX / 2)
+    uint64_t ms;
+    if (!v)
         return OMPB__TIMEOUT_DEFAULT_MS;
-    return (int)ms;
+    if (ompb__parse_uint(v, 1, OMPB__HOOKS_TIMEOUT_MAX_MS, &ms) == 0)
+        return (int)ms;
+    if (!atomic_exchange(&warned, true))
+        fprintf(stderr, "ompbench: warning: %s: invalid value '%s' (accepted: an integer number "
+                "of milliseconds from 1 to %d); using %d\n", OMPB__TIMEOUT_ENV, v,
+                OMPB__HOOKS_TIMEOUT_MAX_MS, OMPB__TIMEOUT_DEFAULT_MS);
+    return OMPB__TIMEOUT_DEFAULT_MS;
 }
 
 static bool is_fifo(const char *path)
@@ -377,10 +410,24 @@ bool ompb__transport_present(const char *ctl_path, const char *ack_path)
     return is_fifo(ctl_path) && is_fifo(ack_path);
 }
 
+/* Moves fd to 3 or above: with a closed stdout or stderr, a pipe at fd 1
+ * or 2 would get the program's printf output as frames. Closes fd; returns
+ * the new one, or -1 with errno set. */
+static int above_stdio(int fd)
+{
+    if (fd < 0 || fd > STDERR_FILENO)
+        return fd;
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return moved;
+}
+
 static int open_fifo(const char *path, int *fd, ompb_error *err)
 {
     struct stat st;
-    *fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    *fd = above_stdio(open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC));
     if (*fd < 0)
         return ompb__error_set(err, errno == ENOENT ? OMPB_ENOENT : OMPB_EIO,
                                "cannot open runner pipe '%s': %s", path, strerror(errno));
@@ -390,6 +437,74 @@ static int open_fifo(const char *path, int *fd, ompb_error *err)
         return ompb__error_set(err, OMPB_ENOENT, "runner pipe '%s' is not a FIFO", path);
     }
     return 0;
+}
+
+/* ---- the claim on the runner ---------------------------------------------- */
+
+static int find_claim(const struct stat *st)
+{
+    for (int i = 0; i < MAX_CLAIMS; i++)
+        if (claims[i].users && claims[i].dev == st->st_dev && claims[i].ino == st->st_ino)
+            return i;
+    return -1;
+}
+
+/* Said once per process, like the disabling warning: every later handle
+ * finds the same. */
+static int taken(const char *ctl_path, ompb_error *err)
+{
+    ompb_error local;
+    ompb__error_set(&local, OMPB_ENOTSUP, "another process is already talking to the CodSpeed "
+                    "runner through '%s', and only one process may at a time (their "
+                    "acknowledgements and benchmark windows would mix): process %ld runs its "
+                    "benchmarks without the runner and writes no CodSpeed results",
+                    ctl_path, (long)getpid());
+    if (!atomic_exchange(&runner_taken, true))
+        fprintf(stderr, "ompbench: warning: %s\n", local.text);
+    if (err)
+        *err = local;
+    return OMPB_ENOTSUP;
+}
+
+/* Under transport_lock. Shares the process's claim on this FIFO, or takes
+ * a new one; OMPB_ENOTSUP when another process holds it. */
+static int claim_runner(ompb__transport *t, const char *ctl_path, ompb_error *err)
+{
+    struct stat st;
+    if (fstat(t->ctl, &st) != 0)
+        return io_failed(err, "fstat of the ctl pipe", errno);
+    int i = find_claim(&st);
+    if (i >= 0) {
+        claims[i].users++;
+        t->claim = i;
+        return 0;
+    }
+    for (i = 0; i < MAX_CLAIMS && claims[i].users; i++)
+        continue;
+    if (i == MAX_CLAIMS)
+        return 0; /* a fifth runner at once: talked to without a claim */
+    int fd = above_stdio(open(ctl_path, O_RDWR | O_NONBLOCK | O_CLOEXEC));
+    if (fd < 0)
+        return io_failed(err, "cannot open the ctl pipe to claim it", errno);
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        return e == EWOULDBLOCK ? taken(ctl_path, err) : io_failed(err, "flock", e);
+    }
+    claims[i] = (claim){st.st_dev, st.st_ino, fd, 1};
+    t->claim = i;
+    return 0;
+}
+
+static void release_claim(ompb__transport *t)
+{
+    if (t->claim < 0 || t->owner != getpid())
+        return;
+    pthread_mutex_lock(&transport_lock);
+    if (claims[t->claim].users && --claims[t->claim].users == 0)
+        close(claims[t->claim].fd);
+    pthread_mutex_unlock(&transport_lock);
+    t->claim = -1;
 }
 
 int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout_ms,
@@ -403,17 +518,23 @@ int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout
     t->timeout_ms = timeout_ms > 0 ? timeout_ms : OMPB__TIMEOUT_DEFAULT_MS;
     t->owner = getpid();
     t->ack = -1;
+    t->claim = -1;
     int rc = open_fifo(ctl_path, &t->ctl, err);
     if (rc == 0)
         rc = open_fifo(ack_path, &t->ack, err);
+    /* Under the lock: another transport may be mid-request on this pipe.
+     * Draining comes after the claim: the acks may be another process's. */
+    if (rc == 0) {
+        pthread_mutex_lock(&transport_lock);
+        rc = claim_runner(t, ctl_path, err);
+        if (rc == 0)
+            drain(t->ack);
+        pthread_mutex_unlock(&transport_lock);
+    }
     if (rc) {
         ompb__transport_close(t);
         return rc;
     }
-    /* Under the lock: another transport may be mid-request on this pipe. */
-    pthread_mutex_lock(&transport_lock);
-    drain(t->ack);
-    pthread_mutex_unlock(&transport_lock);
     *out = t;
     return 0;
 }
@@ -422,6 +543,7 @@ void ompb__transport_close(ompb__transport *t)
 {
     if (!t)
         return;
+    release_claim(t);
     if (t->ctl >= 0)
         close(t->ctl);
     if (t->ack >= 0)
@@ -497,6 +619,11 @@ int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n
     return rc ? fail(rc, &local, err) : 0;
 }
 
+bool ompb__transport_runner_taken(void)
+{
+    return atomic_load(&runner_taken);
+}
+
 bool ompb__transport_disabled(void)
 {
     return atomic_load_explicit(&transport_dead, memory_order_relaxed);
@@ -512,6 +639,7 @@ void ompb__transport_disable(const char *why)
 void ompb__transport_revive(void)
 {
     atomic_store(&transport_dead, false);
+    atomic_store(&runner_taken, false);
 }
 
 void ompb__transport_fds(const ompb__transport *t, int *ctl, int *ack)

@@ -16,6 +16,17 @@
  * Fork: a transport belongs to the process that opened it. In a forked
  * child every transport is off (requests return OMPB_ENOTSUP without
  * traffic and without waiting for the lock, which the child gets fresh).
+ *
+ * One process per runner: the first transport a process opens to a ctl
+ * FIFO takes an exclusive flock(2) on it, shared by the process's other
+ * transports to that FIFO and released when the last one closes (or the
+ * process ends). Opening fails with OMPB_ENOTSUP while another process
+ * holds it: two processes would read each other's acks, and the runner
+ * cannot tell their benchmark windows apart. Processes that do not take
+ * the lock (other integrations) are not detected.
+ *
+ * Descriptors: the pipes never take fds 0-2, so a closed stdout or stderr
+ * cannot turn the program's output into frames.
  */
 #ifndef OMPB_HOOKS_TRANSPORT_H
 #define OMPB_HOOKS_TRANSPORT_H
@@ -23,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "constants.h"
 #include "hooks/codec.h"
 
 typedef struct ompb__transport ompb__transport;
@@ -32,23 +44,27 @@ typedef struct ompb__transport ompb__transport;
 #define OMPB__ACK_FIFO_DEFAULT "/tmp/runner.ack.fifo"
 #define OMPB__CTL_FIFO_ENV "OMPB_RUNNER_CTL_FIFO"
 #define OMPB__ACK_FIFO_ENV "OMPB_RUNNER_ACK_FIFO"
-#define OMPB__TIMEOUT_ENV "OMPB_HOOKS_TIMEOUT_MS"
-#define OMPB__TIMEOUT_DEFAULT_MS 1000
+#define OMPB__TIMEOUT_ENV OMPB__HOOKS_TIMEOUT_ENV
+#define OMPB__TIMEOUT_DEFAULT_MS OMPB__HOOKS_TIMEOUT_DEFAULT_MS
 
 /* Pipe paths from the environment, else the defaults. Static or environment
  * strings; never freed. */
 const char *ompb__transport_ctl_path(void);
 const char *ompb__transport_ack_path(void);
-/* OMPB_HOOKS_TIMEOUT_MS when it is a positive integer, else 1000. */
+/* OMPB_HOOKS_TIMEOUT_MS when it is an integer from 1 to
+ * OMPB__HOOKS_TIMEOUT_MAX_MS (digits only), else 1000; any other value is
+ * named in one warning per process (the command line refuses it first). */
 int ompb__transport_timeout_ms(void);
 
 /* True when both paths name existing FIFOs (cheap: two stat calls). */
 bool ompb__transport_present(const char *ctl_path, const char *ack_path);
 
 /*
- * Opens both pipes and drains stale bytes from the ack pipe. Returns 0 and
- * a transport in *out (free with ompb__transport_close), OMPB_ENOENT when a
- * path is missing or not a FIFO, OMPB_EIO, or OMPB_ENOMEM; err says why.
+ * Opens both pipes, claims the runner for this process and drains stale
+ * bytes from the ack pipe. Returns 0 and a transport in *out (free with
+ * ompb__transport_close), OMPB_ENOENT when a path is missing or not a
+ * FIFO, OMPB_ENOTSUP when another process holds the runner, OMPB_EIO, or
+ * OMPB_ENOMEM; err says why.
  */
 int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout_ms,
                          ompb__transport **out, ompb_error *err);
@@ -74,11 +90,14 @@ int ompb__transport_request(ompb__transport *t, const ompb__cmd *req, ompb__cmd 
 int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n,
                              ompb_error *err);
 
+/* True once an open found the runner held by another process. */
+bool ompb__transport_runner_taken(void);
 /* True once a failure has disabled the process's transports. */
 bool ompb__transport_disabled(void);
 /* Disables them with one warning (the first caller's text wins). */
 void ompb__transport_disable(const char *why);
-/* Tests only: forget a previous failure so the next test starts fresh. */
+/* Tests only: forget a previous failure (and a runner found taken) so the
+ * next test starts fresh. */
 void ompb__transport_revive(void);
 /* Tests only: the transport's descriptors, to break them on purpose. */
 void ompb__transport_fds(const ompb__transport *t, int *ctl, int *ack);

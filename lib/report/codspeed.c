@@ -31,7 +31,7 @@
 static const char *profile_folder(void)
 {
     const char *dir = getenv(PROFILE_ENV), *mode = getenv(MODE_ENV);
-    if (!dir || !*dir)
+    if (!dir || !*dir || ompb__instrument_runner_taken())
         return NULL;
     if ((mode && strcmp(mode, "walltime") == 0) || ompb__instrument_runner_walltime())
         return dir;
@@ -50,54 +50,66 @@ static const char *environment_folder(void)
     return NULL;
 }
 
-/* What the engine was asked to do for this instance, from its record: the
- * round target calibration used, else (a fixed sample size, --test) the
- * minimum round time it was given. */
-static json_t *config_json(const ompb__record *rec)
+/* What the engine was asked to do for this instance, from its first
+ * record: the round target calibration used, else (a fixed sample size,
+ * --test) the minimum round time it was given; warm-up, budget and rounds
+ * for the whole instance, all repetitions together. */
+static json_t *config_json(const ompb__instance_result *ir)
 {
+    const ompb__record *rec = &ir->reps[0].rec;
     const ompb__sampling *sp = &rec->sampling;
+    double n = (double)ir->n_reps;
     uint64_t target = rec->round_target_ns ? rec->round_target_ns : sp->min_round_ns;
     return json_pack("{s:f, s:f, s:f, s:I}",
-                     "warmup_time_ns", (double)sp->warmup_ns,
+                     "warmup_time_ns", (double)sp->warmup_ns * n,
                      "min_round_time_ns", (double)target,
-                     "max_time_ns", (double)sp->budget_ns,
-                     "max_rounds", (json_int_t)sp->rounds);
+                     "max_time_ns", (double)sp->budget_ns * n,
+                     "max_rounds", (json_int_t)(sp->rounds * ir->n_reps));
 }
 
-static json_t *stats_json(const ompb__result *res)
+/* Over every round the runner got markers for: with repetitions, all of
+ * them, since they share the instance's window. */
+static json_t *stats_json(const ompb__instance_result *ir)
 {
-    const ompb__stats *st = &res->stats;
-    const ompb__record *rec = &res->rec;
+    const ompb__stats *st = &ir->pooled;
+    uint64_t warmup_iters = 0;
+    for (size_t i = 0; i < ir->n_reps; i++)
+        warmup_iters += ir->reps[i].rec.warmup_iters;
     return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:f, s:I, s:I, s:I, s:I}",
                      "min_ns", st->min, "max_ns", st->max, "mean_ns", st->mean,
                      "stdev_ns", st->stdev, "q1_ns", st->q1, "median_ns", st->median,
-                     "q3_ns", st->q3, "rounds", (json_int_t)rec->rounds,
-                     "total_time", res->total_time_s,
+                     "q3_ns", st->q3, "rounds", (json_int_t)ir->rounds,
+                     "total_time", ir->total_time_s,
                      "iqr_outlier_rounds", (json_int_t)st->iqr_outliers,
                      "stdev_outlier_rounds", (json_int_t)st->stdev_outliers,
-                     "iter_per_round", (json_int_t)rec->sample_size,
-                     "warmup_iters", (json_int_t)rec->warmup_iters);
+                     "iter_per_round", (json_int_t)ir->reps[0].rec.sample_size,
+                     "warmup_iters", (json_int_t)warmup_iters);
 }
 
-/* Instances with a result: measured, not failed. */
-static size_t count_results(const ompb__result *res, size_t n)
+/* Instances with a result: measured, no repetition failed. */
+static bool has_result(const ompb__instance_result *ir)
+{
+    return !ir->failure && ir->rounds > 0;
+}
+
+static size_t count_results(const ompb__report *rep)
 {
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += !res[i].rec.failed && res[i].rec.rounds > 0;
+    for (size_t i = 0; i < rep->n_instances; i++)
+        k += has_result(&rep->instances[i]);
     return k;
 }
 
-static json_t *results_json(const ompb__result *res, size_t n)
+static json_t *results_json(const ompb__report *rep)
 {
     json_t *benchmarks = json_array();
-    for (size_t i = 0; benchmarks && i < n; i++) {
-        const ompb__record *rec = &res[i].rec;
-        if (rec->failed || rec->rounds == 0)
+    for (size_t i = 0; benchmarks && i < rep->n_instances; i++) {
+        const ompb__instance_result *ir = &rep->instances[i];
+        if (!has_result(ir))
             continue;
-        json_t *b = json_pack("{s:s, s:s, s:o, s:o}", "name", rec->inst->name,
-                              "uri", rec->inst->uri, "config", config_json(rec),
-                              "stats", stats_json(&res[i]));
+        json_t *b = json_pack("{s:s, s:s, s:o, s:o}", "name", ir->inst->name,
+                              "uri", ir->inst->uri, "config", config_json(ir),
+                              "stats", stats_json(ir));
         if (!b || json_array_append_new(benchmarks, b) != 0) {
             json_decref(benchmarks);
             return NULL;
@@ -201,7 +213,7 @@ static int write_results(const ompb__report *rep, const char *dir, ompb_error *e
         rc = make_dir(results, err);
     if (rc)
         return rc;
-    json_t *root = results_json(rep->results, rep->n);
+    json_t *root = results_json(rep);
     if (!root)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
     rc = write_json(root, path, err);
@@ -224,7 +236,7 @@ static int write_environment(const ompb__context *ctx, const char *dir, ompb_err
     return rc;
 }
 
-int ompb__report_codspeed(const ompb__report *rep, ompb_error *err)
+static int write_codspeed(const ompb__report *rep, ompb_error *err)
 {
     const char *dir = environment_folder();
     if (dir && rep->ctx) {
@@ -236,7 +248,18 @@ int ompb__report_codspeed(const ompb__report *rep, ompb_error *err)
      * file without benchmarks, and exit status 1 already says the run
      * failed, so write none. */
     dir = profile_folder();
-    if (!dir || count_results(rep->results, rep->n) == 0)
+    if (!dir || count_results(rep) == 0)
         return 0;
     return write_results(rep, dir, err);
+}
+
+int ompb__report_codspeed(const ompb__report *given, ompb_error *err)
+{
+    ompb__report tmp;
+    const ompb__report *rep = ompb__report_view(given, &tmp);
+    if (!rep)
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    int rc = write_codspeed(rep, err);
+    ompb__report_view_release(rep, &tmp);
+    return rc;
 }

@@ -2,7 +2,9 @@
 /*
  * The console report: the run header, then one row per instance with scaled
  * units, so a human can read a suite at a glance. Counters are shown as
- * rates of the whole team (bytes or items per second of round time).
+ * rates of the whole team (bytes or items per second of round time). With
+ * repetitions the row summarizes them and shows the run-to-run spread next
+ * to the median, the figure that says how far two runs may differ.
  */
 #include "report/report.h"
 
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "utf8.h"
 
 #define MIN_NAME_WIDTH 24
 
@@ -27,12 +30,44 @@ static void format_rate(double per_second, const char *unit, char *buf, size_t l
     snprintf(buf, len, "%.4g %s%s%s/s", v, prefixes[p], p && base == 1024.0 ? "i" : "", unit);
 }
 
-static void print_row(FILE *out, int width, const ompb__report *rep, const ompb__result *res)
+static void print_rate(char *rate, size_t len, double bytes, double items)
+{
+    if (bytes > 0)
+        format_rate(bytes, "B", rate, len);
+    else if (items > 0)
+        format_rate(items, "items", rate, len);
+}
+
+/* Names come from the benchmark's code: control characters in them are
+ * shown escaped, never sent to the terminal. */
+#define SHOWN_NAME_MAX (4 * OMPB__NAME_MAX)
+
+static int shown_name(const ompb__record *rec, char *buf)
+{
+    return (int)ompb__utf8_escape_controls(rec->inst->name, buf, SHOWN_NAME_MAX);
+}
+
+/* A caller team's threads are the code's: the harness has no imbalance. */
+static void format_imbalance(double imbalance, char *buf, size_t len)
+{
+    if (isnan(imbalance))
+        snprintf(buf, len, "     -");
+    else
+        snprintf(buf, len, "%6.2f", imbalance);
+}
+
+/* One repetition: the spread column is the rounds' stdev / mean. */
+static void print_row(FILE *out, int width, const ompb__report *rep,
+                      const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
     const ompb__stats *st = &res->stats;
+    char name[SHOWN_NAME_MAX];
+    shown_name(rec, name);
     if (rec->failed) {
-        fprintf(out, "%-*s %3d  FAILED: %s\n", width, rec->inst->name, rec->threads, rec->error);
+        char error[4 * sizeof rec->error];
+        ompb__utf8_escape_controls(rec->error, error, sizeof error);
+        fprintf(out, "%-*s %3d  FAILED: %s\n", width, name, rec->threads, error);
         return;
     }
     char med[32], mean[32], mn[32], mx[32], iters[48], rate[40] = "";
@@ -40,41 +75,116 @@ static void print_row(FILE *out, int width, const ompb__report *rep, const ompb_
     ompb__format_duration(st->mean, mean, sizeof mean);
     ompb__format_duration(st->min, mn, sizeof mn);
     ompb__format_duration(st->max, mx, sizeof mx);
-    snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
-    if (res->bytes_per_second > 0)
-        format_rate(res->bytes_per_second, "B", rate, sizeof rate);
-    else if (res->items_per_second > 0)
-        format_rate(res->items_per_second, "items", rate, sizeof rate);
+    if (rec->region)
+        snprintf(iters, sizeof iters, "%" PRIu64 " inst", rec->region->instances);
+    else
+        snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
+    print_rate(rate, sizeof rate, res->bytes_per_second, res->items_per_second);
     double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
-    /* A caller team's threads are the code's: the harness has no imbalance. */
-    char imbal[16] = "     -";
-    if (!isnan(res->mean_imbalance))
-        snprintf(imbal, sizeof imbal, "%6.2f", res->mean_imbalance);
+    char imbal[16];
+    format_imbalance(res->mean_imbalance, imbal, sizeof imbal);
     fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %-14s", width,
-            rec->inst->name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate);
-    ompb__console_counter_cells(out, rep, res);
+            name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate);
+    ompb__console_counter_cells(out, rep, &rec->counters, &res->counts);
     fputc('\n', out);
 }
 
-static int write_console(FILE *out, const ompb__report *rep)
+/* "5 x 20 x 1000": repetitions x rounds each x iterations per round; "~"
+ * when the repetitions measured different counts (their own processes
+ * calibrated, or a budget ran out). */
+static void rep_counts(const ompb__instance_result *ir, char *buf, size_t len)
 {
-    const ompb__result *res = rep->results;
-    size_t n = rep->n;
+    const ompb__record *first = &ir->reps[0].rec;
+    bool same = true;
+    for (size_t i = 1; i < ir->n_reps; i++)
+        same &= ir->reps[i].rec.rounds == first->rounds &&
+                ir->reps[i].rec.sample_size == first->sample_size;
+    snprintf(buf, len, "%s%zu x %zu x %" PRIu64, same ? "" : "~", ir->n_reps, first->rounds,
+             first->sample_size);
+}
+
+/* Several repetitions: the median of their medians, and the run-to-run
+ * spread (stdev / mean of those medians) next to it; mean, min and max
+ * over every round. */
+static void print_instance(FILE *out, int width, const ompb__report *rep,
+                           const ompb__instance_result *ir)
+{
+    char name[SHOWN_NAME_MAX];
+    ompb__utf8_escape_controls(ir->inst->name, name, SHOWN_NAME_MAX);
+    if (ir->failure) {
+        char error[4 * sizeof ir->failure->rec.error];
+        ompb__utf8_escape_controls(ir->failure->rec.error, error, sizeof error);
+        fprintf(out, "%-*s %3d  FAILED (repetition %u): %s\n", width, name,
+                ir->failure->rec.threads, ir->failure->rec.sampling.repetition + 1, error);
+        return;
+    }
+    char med[32], mean[32], mn[32], mx[32], counts[64], spread[16], imbal[16], rate[40] = "";
+    ompb__format_duration(ir->median_ns, med, sizeof med);
+    ompb__format_duration(ir->pooled.mean, mean, sizeof mean);
+    ompb__format_duration(ir->pooled.min, mn, sizeof mn);
+    ompb__format_duration(ir->pooled.max, mx, sizeof mx);
+    rep_counts(ir, counts, sizeof counts);
+    if (isnan(ir->rep_cv))
+        snprintf(spread, sizeof spread, "      ?");
+    else
+        snprintf(spread, sizeof spread, "±%5.1f%%", 100.0 * ir->rep_cv);
+    print_rate(rate, sizeof rate, ir->bytes_per_second, ir->items_per_second);
+    format_imbalance(ir->mean_imbalance, imbal, sizeof imbal);
+    fprintf(out, "%-*s %3d %11s %s %11s %11s %11s %20s %6s  %-14s", width, name,
+            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate);
+    ompb__console_counter_cells(out, rep, ir->counters, &ir->counts);
+    fputc('\n', out);
+}
+
+static bool repeated(const ompb__report *rep)
+{
+    for (size_t i = 0; i < rep->n_instances; i++)
+        if (rep->instances[i].n_reps > 1)
+            return true;
+    return false;
+}
+
+static int render_console(FILE *out, const ompb__report *rep)
+{
     int width = MIN_NAME_WIDTH;
-    for (size_t i = 0; i < n; i++) {
-        int len = (int)strlen(res[i].rec.inst->name);
+    for (size_t i = 0; i < rep->n_instances; i++) {
+        char name[SHOWN_NAME_MAX];
+        int len = (int)ompb__utf8_escape_controls(rep->instances[i].inst->name, name,
+                                                  SHOWN_NAME_MAX);
         width = len > width ? len : width;
     }
     if (rep->ctx)
         ompb__context_print_header(out, rep->ctx);
-    fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %-14s", width, "benchmark", "T",
-            "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
+    if (!repeated(rep)) {
+        fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %-14s", width, "benchmark",
+                "T", "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
+        ompb__console_counter_header(out, rep);
+        fputc('\n', out);
+        for (size_t i = 0; i < rep->n_instances; i++)
+            print_row(out, width, rep, rep->instances[i].reps);
+        ompb__console_counter_notes(out, rep);
+        return ferror(out) ? OMPB_EIO : 0;
+    }
+    fprintf(out, "%-*s %3s %11s %7s %11s %11s %11s %20s %6s  %-14s", width, "benchmark", "T",
+            "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal", "rate");
     ompb__console_counter_header(out, rep);
     fputc('\n', out);
-    for (size_t i = 0; i < n; i++)
-        print_row(out, width, rep, &res[i]);
+    for (size_t i = 0; i < rep->n_instances; i++)
+        print_instance(out, width, rep, &rep->instances[i]);
+    fputs("median: of the repetitions' medians; ±run: their stdev / mean (run-to-run "
+          "spread); mean, min, max: over all rounds\n", out);
     ompb__console_counter_notes(out, rep);
     return ferror(out) ? OMPB_EIO : 0;
+}
+
+static int write_console(FILE *out, const ompb__report *given)
+{
+    ompb__report tmp;
+    const ompb__report *rep = ompb__report_view(given, &tmp);
+    int rc = rep ? render_console(out, rep) : OMPB_ENOMEM;
+    if (rep)
+        ompb__report_view_release(rep, &tmp);
+    return rc;
 }
 
 const ompb__reporter ompb__reporter_console = {"console", write_console};

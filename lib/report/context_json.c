@@ -7,6 +7,8 @@
  */
 #include "context.h"
 
+#include <inttypes.h>
+
 #include <jansson.h>
 
 #include "constants.h"
@@ -108,6 +110,17 @@ static json_t *warnings_json(const ompb__context *ctx)
     return a;
 }
 
+/* The seed as a decimal string: a JSON number above 2^53 loses digits in
+ * many readers, and the seed must replay exactly. */
+static json_t *repetitions_json(const ompb__context *ctx)
+{
+    char seed[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, ctx->seed);
+    return json_pack("{s:I, s:I, s:b, s:s}", "repetitions", (json_int_t)ctx->repetitions,
+                     "processes", (json_int_t)ctx->processes, "interleaved", ctx->interleaved,
+                     "seed", seed);
+}
+
 static json_t *ompbench_json(const ompb__context *ctx)
 {
     json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:s, s:b, s:s, s:o, s:i}",
@@ -120,6 +133,9 @@ static json_t *ompbench_json(const ompb__context *ctx)
     if (o && (json_object_set_new(o, "cpu_governor", ctx->governor[0] ? jstr(ctx->governor)
                                                                       : json_null()) != 0
               || json_object_set_new(o, "pin", pin_json(ctx)) != 0
+              || json_object_set_new(o, "build_id", ctx->build_id[0] ? json_string(ctx->build_id)
+                                                                    : json_null()) != 0
+              || json_object_set_new(o, "run", repetitions_json(ctx)) != 0
               || json_object_set_new(o, "warnings", warnings_json(ctx)) != 0)) {
         json_decref(o);
         return NULL;

@@ -46,12 +46,13 @@ static int index_of(const ompb__counter_set *set, const char *name)
 }
 
 /* The per-iteration figure of the first of two names that was counted. */
-static double per_iter(const ompb__result *res, const char *a, const char *b)
+static double per_iter(const ompb__counter_set *set, const ompb__counter_figures *f,
+                       const char *a, const char *b)
 {
-    int i = index_of(&res->rec.counters, a);
+    int i = index_of(set, a);
     if (i < 0 && b)
-        i = index_of(&res->rec.counters, b);
-    return i < 0 ? NAN : res->counter_per_iter[i];
+        i = index_of(set, b);
+    return i < 0 ? NAN : f->per_iter[i];
 }
 
 static double ratio(double num, double den)
@@ -59,41 +60,60 @@ static double ratio(double num, double den)
     return isnan(num) || isnan(den) || den <= 0 ? NAN : num / den;
 }
 
-static void derive(ompb__result *res)
+static void derive(const ompb__counter_set *set, ompb__counter_figures *f)
 {
-    res->ipc = ratio(per_iter(res, "instructions", NULL), per_iter(res, "cycles", "cpu-cycles"));
-    res->cache_miss_ratio = ratio(per_iter(res, "cache-misses", NULL),
-                                  per_iter(res, "cache-references", NULL));
-    res->branch_miss_ratio = ratio(per_iter(res, "branch-misses", NULL),
-                                   per_iter(res, "branches", "branch-instructions"));
+    f->ipc = ratio(per_iter(set, f, "instructions", NULL), per_iter(set, f, "cycles", "cpu-cycles"));
+    f->cache_miss_ratio = ratio(per_iter(set, f, "cache-misses", NULL),
+                                per_iter(set, f, "cache-references", NULL));
+    f->branch_miss_ratio = ratio(per_iter(set, f, "branch-misses", NULL),
+                                 per_iter(set, f, "branches", "branch-instructions"));
+}
+
+static int switches_event(const ompb__counter_set *set)
+{
+    int e = index_of(set, "context-switches");
+    return e >= 0 ? e : index_of(set, "cs");
 }
 
 static void count_switch_rounds(ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
-    int e = index_of(&rec->counters, "context-switches");
-    if (e < 0)
-        e = index_of(&rec->counters, "cs");
-    res->rounds_with_switches = 0;
+    int e = switches_event(&rec->counters);
+    res->counts.rounds_with_switches = 0;
     for (size_t r = 0; e >= 0 && r < rec->rounds; r++)
-        res->rounds_with_switches += ompb__result_counter_round(rec, r, e) > 0;
+        res->counts.rounds_with_switches += ompb__result_counter_round(rec, r, e) > 0;
+}
+
+static void clear_figures(ompb__counter_figures *f)
+{
+    memset(f, 0, sizeof *f);
+    for (int e = 0; e < OMPB__MAX_COUNTERS; e++)
+        f->per_iter[e] = NAN;
+    f->ipc = f->cache_miss_ratio = f->branch_miss_ratio = NAN;
+}
+
+static bool counted(const ompb__result *res)
+{
+    return !res->rec.failed && res->rec.rounds > 0;
 }
 
 int ompb__result_counters(ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
-    res->involuntary_switches = 0;
+    ompb__counter_figures *f = &res->counts;
+    clear_figures(f);
+    if (!counted(res))
+        return 0;
+    f->switches_measured = rec->involuntary_switches != NULL;
     for (int t = 0; rec->involuntary_switches && t < rec->threads; t++)
-        res->involuntary_switches += rec->involuntary_switches[t];
-    res->counters_multiplexed = false;
-    res->ipc = res->cache_miss_ratio = res->branch_miss_ratio = NAN;
+        f->involuntary_switches += rec->involuntary_switches[t];
     if (rec->counters.n == 0)
         return 0;
     double *v = malloc(rec->rounds * sizeof *v);
     if (!v)
         return OMPB_ENOMEM;
     for (size_t c = 0; c < rec->rounds * (size_t)rec->threads; c++)
-        res->counters_multiplexed |= rec->counter_running_ns[c] < rec->counter_enabled_ns[c];
+        f->multiplexed |= rec->counter_running_ns[c] < rec->counter_enabled_ns[c];
     for (int e = 0; e < rec->counters.n; e++) {
         size_t k = 0;
         for (size_t r = 0; r < rec->rounds; r++) {
@@ -102,11 +122,71 @@ int ompb__result_counters(ompb__result *res)
                 v[k++] = x;
         }
         ompb__stats st;
-        res->counter_per_iter[e] = k && ompb__stats_compute(v, k, &st) == 0 ? st.median : NAN;
+        f->per_iter[e] = k && ompb__stats_compute(v, k, &st) == 0 ? st.median : NAN;
     }
     free(v);
-    derive(res);
+    derive(&rec->counters, f);
     count_switch_rounds(res);
+    return 0;
+}
+
+/* Same events in the same order: a run counts one set, but a report may be
+ * assembled from anything. */
+static bool same_events(const ompb__counter_set *a, const ompb__counter_set *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (int e = 0; e < a->n; e++)
+        if (strcmp(a->ev[e].name, b->ev[e].name) != 0)
+            return false;
+    return true;
+}
+
+/* An instance's figure of event e: the median over the repetitions that
+ * counted it of theirs (the console's line for several repetitions sits
+ * next to the median of their medians, and is made the same way). */
+static double median_over_reps(const ompb__instance_result *ir, int e, double *v)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ir->n_reps; i++) {
+        const ompb__result *res = &ir->reps[i];
+        if (counted(res) && same_events(&res->rec.counters, ir->counters) &&
+            !isnan(res->counts.per_iter[e]))
+            v[k++] = res->counts.per_iter[e];
+    }
+    ompb__stats st;
+    return k && ompb__stats_compute(v, k, &st) == 0 ? st.median : NAN;
+}
+
+int ompb__instance_counters(ompb__instance_result *ir)
+{
+    ompb__counter_figures *f = &ir->counts;
+    clear_figures(f);
+    ir->counters = NULL;
+    for (size_t i = 0; i < ir->n_reps; i++) {
+        const ompb__result *res = &ir->reps[i];
+        if (!counted(res))
+            continue;
+        f->involuntary_switches += res->counts.involuntary_switches;
+        f->switches_measured |= res->counts.switches_measured;
+        if (res->rec.counters.n == 0)
+            continue;
+        if (!ir->counters)
+            ir->counters = &res->rec.counters;
+        if (!same_events(&res->rec.counters, ir->counters))
+            continue;
+        f->multiplexed |= res->counts.multiplexed;
+        f->rounds_with_switches += res->counts.rounds_with_switches;
+    }
+    if (!ir->counters)
+        return 0;
+    double *v = malloc(ir->n_reps * sizeof *v);
+    if (!v)
+        return OMPB_ENOMEM;
+    for (int e = 0; e < ir->counters->n; e++)
+        f->per_iter[e] = median_over_reps(ir, e, v);
+    free(v);
+    derive(ir->counters, f);
     return 0;
 }
 
@@ -142,10 +222,15 @@ static const ompb__counter_set *run_counters(const ompb__report *rep)
     return NULL;
 }
 
+/* The column appears when some row of the report has an IPC: the rows of
+ * one repetition are the results, the rows of several the instances. */
 static bool any_ipc(const ompb__report *rep)
 {
     for (size_t i = 0; i < rep->n; i++)
-        if (!isnan(rep->results[i].ipc))
+        if (!isnan(rep->results[i].counts.ipc))
+            return true;
+    for (size_t i = 0; i < rep->n_instances; i++)
+        if (!isnan(rep->instances[i].counts.ipc))
             return true;
     return false;
 }
@@ -160,39 +245,53 @@ void ompb__console_counter_header(FILE *out, const ompb__report *rep)
         fprintf(out, " %5s", "IPC");
 }
 
-void ompb__console_counter_cells(FILE *out, const ompb__report *rep, const ompb__result *res)
+void ompb__console_counter_cells(FILE *out, const ompb__report *rep,
+                                 const ompb__counter_set *set, const ompb__counter_figures *f)
 {
-    const ompb__record *rec = &res->rec;
-    const ompb__counter_set *set = run_counters(rep);
-    fprintf(out, " %6" PRIu64, res->involuntary_switches);
-    for (int e = 0; set && e < set->n; e++) {
+    const ompb__counter_set *cols = run_counters(rep);
+    int n = set ? set->n : 0;
+    if (f->switches_measured)
+        fprintf(out, " %6" PRIu64, f->involuntary_switches);
+    else
+        fprintf(out, " %6s", "-");
+    for (int e = 0; cols && e < cols->n; e++) {
         char cell[32];
-        format_count(e < rec->counters.n ? res->counter_per_iter[e] : NAN, set->ev[e].unit,
-                     cell, sizeof cell - 1);
-        if (res->counters_multiplexed && strcmp(cell, "-") != 0)
+        format_count(e < n ? f->per_iter[e] : NAN, cols->ev[e].unit, cell, sizeof cell - 1);
+        if (f->multiplexed && strcmp(cell, "-") != 0)
             strcat(cell, "*");
-        fprintf(out, " %*s", cell_width(&set->ev[e]), cell);
+        fprintf(out, " %*s", cell_width(&cols->ev[e]), cell);
     }
     if (any_ipc(rep)) {
-        if (isnan(res->ipc))
+        if (isnan(f->ipc))
             fprintf(out, " %5s", "-");
         else
-            fprintf(out, " %5.2f", res->ipc);
+            fprintf(out, " %5.2f", f->ipc);
     }
+}
+
+static bool repeated(const ompb__report *rep)
+{
+    for (size_t i = 0; i < rep->n_instances; i++)
+        if (rep->instances[i].n_reps > 1)
+            return true;
+    return false;
 }
 
 void ompb__console_counter_notes(FILE *out, const ompb__report *rep)
 {
-    bool mux = false;
+    bool mux = false, reps = repeated(rep);
     size_t switched = 0;
-    for (size_t i = 0; i < rep->n; i++) {
-        mux |= rep->results[i].counters_multiplexed;
-        switched += rep->results[i].rounds_with_switches > 0;
+    for (size_t i = 0; i < rep->n_instances; i++) {
+        mux |= rep->instances[i].counts.multiplexed;
+        switched += rep->instances[i].counts.rounds_with_switches > 0;
     }
-    fprintf(out, "invcsw: involuntary context switches of the team over the measured rounds\n");
+    fprintf(out, "invcsw: involuntary context switches of the team over the measured rounds%s\n",
+            reps ? " (of all repetitions)" : "");
     if (run_counters(rep))
         fprintf(out, "counters: per iteration, summed over the team's threads (median over "
-                     "rounds)%s\n", mux ? "; * multiplexed: scaled from the time on the PMU" : "");
+                     "rounds%s)%s\n", reps ? "; with repetitions, the median of the repetitions' "
+                                            "figures" : "",
+                mux ? "; * multiplexed: scaled from the time on the PMU" : "");
     if (switched)
         fprintf(out, "%zu instance%s had rounds with context switches (ompbench.counters in "
                      "the JSON has them per round and thread)\n", switched,
@@ -223,16 +322,20 @@ void ompb__csv_counter_header(FILE *out, const ompb__report *rep)
 void ompb__csv_counter_fields(FILE *out, const ompb__report *rep, const ompb__result *res)
 {
     const ompb__counter_set *set = run_counters(rep);
-    fprintf(out, ",%" PRIu64, res->involuntary_switches);
+    const ompb__counter_figures *f = &res->counts;
+    if (f->switches_measured)
+        fprintf(out, ",%" PRIu64, f->involuntary_switches);
+    else
+        fputc(',', out);
     if (!set)
         return;
-    bool have = res->rec.counters.n > 0 && !res->rec.failed && res->rec.rounds > 0;
+    bool have = res->rec.counters.n > 0 && counted(res);
     for (int e = 0; e < set->n; e++)
-        put_number(out, have && e < res->rec.counters.n ? res->counter_per_iter[e] : NAN);
-    fprintf(out, ",%d,%zu", have && res->counters_multiplexed, have ? res->rounds_with_switches : 0);
-    put_number(out, have ? res->ipc : NAN);
-    put_number(out, have ? res->cache_miss_ratio : NAN);
-    put_number(out, have ? res->branch_miss_ratio : NAN);
+        put_number(out, have && e < res->rec.counters.n ? f->per_iter[e] : NAN);
+    fprintf(out, ",%d,%zu", have && f->multiplexed, have ? f->rounds_with_switches : 0);
+    put_number(out, have ? f->ipc : NAN);
+    put_number(out, have ? f->cache_miss_ratio : NAN);
+    put_number(out, have ? f->branch_miss_ratio : NAN);
 }
 
 /* ---- JSON --------------------------------------------------------------------- */
@@ -303,7 +406,7 @@ static json_t *events_json(const ompb__result *res, json_t **units, json_t **per
     for (int e = 0; e < cs->n && !bad; e++) {
         bad |= json_array_append_new(names, json_string(cs->ev[e].name));
         bad |= json_array_append_new(*units, json_string(ompb__counter_unit_name(cs->ev[e].unit)));
-        bad |= set(*per, cs->ev[e].name, real_or_null(res->counter_per_iter[e]));
+        bad |= set(*per, cs->ev[e].name, real_or_null(res->counts.per_iter[e]));
     }
     return checked(names, bad);
 }
@@ -315,15 +418,16 @@ json_t *ompb__json_counters(const ompb__result *res)
     int bad = set(o, "events", events_json(res, &units, &per));
     bad |= set(o, "units", units);
     bad |= set(o, "per_iteration", per);
-    bad |= set(o, "multiplexed", json_boolean(res->counters_multiplexed));
-    if (!isnan(res->ipc))
-        bad |= set(o, "ipc", json_real(res->ipc));
-    if (!isnan(res->cache_miss_ratio))
-        bad |= set(o, "cache_miss_ratio", json_real(res->cache_miss_ratio));
-    if (!isnan(res->branch_miss_ratio))
-        bad |= set(o, "branch_miss_ratio", json_real(res->branch_miss_ratio));
-    if (index_of(&rec->counters, "context-switches") >= 0 || index_of(&rec->counters, "cs") >= 0)
-        bad |= set(o, "rounds_with_switches", json_integer((json_int_t)res->rounds_with_switches));
+    const ompb__counter_figures *f = &res->counts;
+    bad |= set(o, "multiplexed", json_boolean(f->multiplexed));
+    if (!isnan(f->ipc))
+        bad |= set(o, "ipc", json_real(f->ipc));
+    if (!isnan(f->cache_miss_ratio))
+        bad |= set(o, "cache_miss_ratio", json_real(f->cache_miss_ratio));
+    if (!isnan(f->branch_miss_ratio))
+        bad |= set(o, "branch_miss_ratio", json_real(f->branch_miss_ratio));
+    if (switches_event(&rec->counters) >= 0)
+        bad |= set(o, "rounds_with_switches", json_integer((json_int_t)f->rounds_with_switches));
     bad |= set(o, "values", value_rounds(rec));
     bad |= set(o, "time_enabled_ns", cell_rounds(rec, rec->counter_enabled_ns));
     bad |= set(o, "time_running_ns", cell_rounds(rec, rec->counter_running_ns));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CSV report: a header row, then one row per instance, times in ns per
- * iteration. Names are quoted (they contain commas: "name[42, t=2]").
+ * CSV report: a header row, then one row per repetition of each instance
+ * (one per instance without --repetitions), times in ns per iteration.
+ * Names are quoted (they contain commas: "name[42, t=2]").
  */
 #include "report/report.h"
 
@@ -33,7 +34,7 @@ static int write_csv(FILE *out, const ompb__report *rep)
 {
     const ompb__result *res = rep->results;
     size_t n = rep->n;
-    fputs("name,uri,threads,rounds,sample_size,median_ns,mean_ns,stdev_ns,min_ns,max_ns,"
+    fputs("name,uri,threads,repetition,process,rounds,sample_size,median_ns,mean_ns,stdev_ns,min_ns,max_ns,"
           "q1_ns,q3_ns,ci95_low_ns,ci95_high_ns,iqr_outliers,stdev_outliers,mean_skew_ns,"
           "mean_imbalance,bytes_per_second,items_per_second,migrations,error", out);
     ompb__csv_counter_header(out, rep);
@@ -44,7 +45,9 @@ static int write_csv(FILE *out, const ompb__report *rep)
         put_quoted(out, rec->inst->name);
         fputc(',', out);
         put_quoted(out, rec->inst->uri);
-        fprintf(out, ",%d,%zu,%" PRIu64, rec->threads, rec->rounds, rec->sample_size);
+        fprintf(out, ",%d,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64, rec->threads,
+                rec->sampling.repetition, res[i].process, ompb__record_measurements(rec),
+                rec->sample_size);
         const double stats[] = {st->median, st->mean, st->stdev, st->min, st->max,
                                 st->q1, st->q3, st->ci_low, st->ci_high};
         for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)

@@ -6,6 +6,7 @@
  */
 #include "context.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "utf8.h"
@@ -77,9 +78,25 @@ static void print_placement(FILE *out, const ompb__context *ctx)
     print_maps(out, ctx);
 }
 
+/* Only for repeated runs: a single run's header stays as it was. */
+static void print_repetitions(FILE *out, const ompb__context *ctx)
+{
+    if (ctx->repetitions <= 1)
+        return;
+    fprintf(out, "repeats:    %" PRIu32 " repetitions per instance", ctx->repetitions);
+    if (ctx->processes > 1)
+        fprintf(out, " in %" PRIu32 " processes", ctx->processes);
+    if (ctx->interleaved)
+        fprintf(out, ", interleaved, seed %" PRIu64 " (replay: --seed %" PRIu64 ")\n", ctx->seed,
+                ctx->seed);
+    else
+        fprintf(out, ", back to back (one CodSpeed window per instance)\n");
+}
+
 void ompb__context_print_header(FILE *out, const ompb__context *ctx)
 {
     print_machine(out, ctx);
     print_software(out, ctx);
     print_placement(out, ctx);
+    print_repetitions(out, ctx);
 }

@@ -90,6 +90,32 @@ static json_t *stats_json(const ompb__result *res)
     return checked(o, bad);
 }
 
+/* An application region's own fields (lib/region_report.c). */
+static json_t *region_json(const ompb__record *rec)
+{
+    const ompb__record_region *rg = rec->region;
+    json_t *o = json_object(), *busy = json_array();
+    int bad = set(o, "name", json_string(rg->name));
+    bad |= set(o, "instances", json_integer((json_int_t)rg->instances));
+    bad |= set(o, "kept", json_integer((json_int_t)rec->rounds));
+    bad |= set(o, "kept_how", json_string(rg->sampled ? "uniform sample" : "all"));
+    if (rg->sampled)
+        bad |= set(o, "kept_instances", u64_array(rg->kept_index, rec->rounds, 1));
+    bad |= set(o, "quantiles", json_string(rg->quantile_error > 0 ? "histogram" : "exact"));
+    bad |= set(o, "quantile_max_relative_error", json_real(rg->quantile_error));
+    for (int t = 0; t < rec->threads && busy; t++)
+        bad |= json_array_append_new(busy, real(rg->mean_busy_ns[t]));
+    bad |= set(o, "mean_busy_ns", busy);
+    bad |= set(o, "shared_pu_instances", json_integer((json_int_t)rg->shared_pu));
+    if (rg->shared_pu)
+        bad |= set(o, "shared_pu_first", json_pack("{s:[i, i], s:i}", "threads",
+                                                   rg->shared_pu_first[0],
+                                                   rg->shared_pu_first[1], "pu",
+                                                   rg->shared_pu_first[2]));
+    bad |= set(o, "misuse_events", json_integer((json_int_t)rg->misuse));
+    return checked(o, bad);
+}
+
 static json_t *ompbench_json(const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
@@ -98,6 +124,7 @@ static json_t *ompbench_json(const ompb__result *res)
     bad |= set(o, "threads", json_integer(rec->threads));
     bad |= set(o, "team", json_string(rec->caller_team ? "caller" : "harness"));
     bad |= set(o, "mode", json_string(ompb__sampling_mode_name(rec->sampling.mode)));
+    bad |= set(o, "process", json_integer((json_int_t)res->process));
     bad |= set(o, "sample_size", json_integer((json_int_t)rec->sample_size));
     bad |= set(o, "rounds", json_integer((json_int_t)rec->rounds));
     bad |= set(o, "warmup_rounds", json_integer((json_int_t)rec->warmup_rounds));
@@ -114,6 +141,8 @@ static json_t *ompbench_json(const ompb__result *res)
     for (int t = 0; t < rec->threads && !bad; t++)
         bad |= json_array_append_new(pus, json_integer(rec->thread_pu ? rec->thread_pu[t] : -1));
     bad |= set(o, "pu_map", pus);
+    if (rec->region)
+        bad |= set(o, "region", region_json(rec));
     if (!rec->failed) {
         bad |= set(o, "stats", stats_json(res));
         bad |= set(o, "samples", samples_json(rec));
@@ -124,25 +153,28 @@ static json_t *ompbench_json(const ompb__result *res)
 }
 
 /* The fields every Google Benchmark entry has; run_type and times by caller. */
-static json_t *entry_base(const ompb__result *res, const char *name)
+static json_t *entry_base(const ompb__instance_result *ir, const char *name, size_t index)
 {
-    const ompb__record *rec = &res->rec;
+    const ompb__instance *inst = ir->inst;
     /* json_pack returns NULL on any failure, e.g. a name that is not UTF-8. */
     return json_pack("{s:s, s:I, s:I, s:s, s:I, s:I, s:i, s:s}", "name", name,
-                     "family_index", (json_int_t)rec->inst->family_index,
-                     "per_family_instance_index", (json_int_t)rec->inst->family_instance,
-                     "run_name", rec->inst->name, "repetitions", (json_int_t)1,
-                     "repetition_index", (json_int_t)0, "threads", rec->threads,
+                     "family_index", (json_int_t)inst->family_index,
+                     "per_family_instance_index", (json_int_t)inst->family_instance,
+                     "run_name", inst->name, "repetitions", (json_int_t)ir->n_reps,
+                     "repetition_index", (json_int_t)index, "threads", ir->reps[0].rec.threads,
                      "time_unit", "ns");
 }
 
-static json_t *iteration_entry(const ompb__result *res)
+/* One repetition, as Google Benchmark writes one: the same name for every
+ * repetition, told apart by repetition_index. */
+static json_t *iteration_entry(const ompb__instance_result *ir, size_t index)
 {
+    const ompb__result *res = &ir->reps[index];
     const ompb__record *rec = &res->rec;
-    json_t *e = entry_base(res, rec->inst->name);
-    double iters = (double)rec->rounds * (double)rec->sample_size;
+    json_t *e = entry_base(ir, rec->inst->name, index);
+    uint64_t measured = ompb__record_measurements(rec);
     int bad = set(e, "run_type", json_string("iteration"));
-    bad |= set(e, "iterations", json_integer((json_int_t)(rec->rounds * rec->sample_size)));
+    bad |= set(e, "iterations", json_integer((json_int_t)(measured * rec->sample_size)));
     if (rec->failed) {
         bad |= set(e, "error_occurred", json_true());
         bad |= set(e, "error_message", json_string(rec->error));
@@ -151,9 +183,8 @@ static json_t *iteration_entry(const ompb__result *res)
     } else {
         /* real_time is Google Benchmark's: the mean over all iterations.
          * Rates are ours everywhere: at the median (lib/report/result.c). */
-        double secs_per_iter = iters > 0 ? res->total_time_s / iters : 0;
-        bad |= set(e, "real_time", real(secs_per_iter * 1e9));
-        bad |= set(e, "cpu_time", real(iters > 0 ? (double)rec->cpu_ns / iters : 0));
+        bad |= set(e, "real_time", real(res->real_time_ns));
+        bad |= set(e, "cpu_time", real(res->cpu_time_ns));
         if (res->bytes_per_second > 0)
             bad |= set(e, "bytes_per_second", real(res->bytes_per_second));
         if (res->items_per_second > 0)
@@ -163,43 +194,46 @@ static json_t *iteration_entry(const ompb__result *res)
     return checked(e, bad);
 }
 
-static json_t *aggregate_entry(const ompb__result *res, const char *agg, double value)
+/* iterations: the repetitions summarized, as Google Benchmark counts them;
+ * with one repetition (aggregates over the rounds) the rounds. */
+static json_t *aggregate_entry(const ompb__instance_result *ir, const char *agg, double value,
+                               double cpu)
 {
     char name[OMPB__NAME_MAX + 16];
-    snprintf(name, sizeof name, "%s_%s", res->rec.inst->name, agg);
-    json_t *e = entry_base(res, name);
+    snprintf(name, sizeof name, "%s_%s", ir->inst->name, agg);
+    json_t *e = entry_base(ir, name, 0);
+    uint64_t count = ir->n_reps > 1 ? ir->n_reps : ompb__record_measurements(&ir->reps[0].rec);
     int bad = set(e, "run_type", json_string("aggregate"));
     bad |= set(e, "aggregate_name", json_string(agg));
-    bad |= set(e, "iterations", json_integer((json_int_t)res->rec.rounds));
+    bad |= set(e, "iterations", json_integer((json_int_t)count));
     bad |= set(e, "real_time", real(value));
-    bad |= set(e, "cpu_time", real(value));
+    bad |= set(e, "cpu_time", real(cpu));
     if (strcmp(agg, "cv") == 0)
         bad |= set(e, "aggregate_unit", json_string("percentage"));
     return checked(e, bad);
 }
 
-static int append_result(json_t *list, const ompb__result *res)
+static int append_instance(json_t *list, const ompb__instance_result *ir)
 {
-    const ompb__stats *st = &res->stats;
-    int bad = json_array_append_new(list, iteration_entry(res));
-    if (res->rec.failed || res->rec.rounds == 0)
+    int bad = 0;
+    for (size_t i = 0; i < ir->n_reps && !bad; i++)
+        bad |= json_array_append_new(list, iteration_entry(ir, i));
+    if (bad || ir->failure || ir->rounds == 0)
         return bad;
-    bad |= json_array_append_new(list, aggregate_entry(res, "mean", st->mean));
-    bad |= json_array_append_new(list, aggregate_entry(res, "median", st->median));
-    bad |= json_array_append_new(list, aggregate_entry(res, "stddev", st->stdev));
-    bad |= json_array_append_new(list, aggregate_entry(res, "cv", st->mean > 0 ? st->stdev / st->mean : 0));
+    bad |= json_array_append_new(list, aggregate_entry(ir, "mean", ir->agg_mean_ns, ir->agg_cpu_mean_ns));
+    bad |= json_array_append_new(list, aggregate_entry(ir, "median", ir->agg_median_ns, ir->agg_cpu_median_ns));
+    bad |= json_array_append_new(list, aggregate_entry(ir, "stddev", ir->agg_stddev_ns, ir->agg_cpu_stddev_ns));
+    bad |= json_array_append_new(list, aggregate_entry(ir, "cv", ir->agg_cv, ir->agg_cpu_cv));
     return bad;
 }
 
-static int write_json(FILE *out, const ompb__report *rep)
+static int render_json(FILE *out, const ompb__report *rep)
 {
-    const ompb__result *res = rep->results;
     const ompb__context *ctx = rep->ctx;
-    size_t n = rep->n;
     json_t *list = json_array();
     int bad = !list;
-    for (size_t i = 0; i < n && !bad; i++)
-        bad |= append_result(list, &res[i]);
+    for (size_t i = 0; i < rep->n_instances && !bad; i++)
+        bad |= append_instance(list, &rep->instances[i]);
     json_t *root = json_object();
     bad |= set(root, "context", ctx ? ompb__context_to_json(ctx) : json_object());
     bad |= set(root, "benchmarks", list);
@@ -207,6 +241,16 @@ static int write_json(FILE *out, const ompb__report *rep)
         bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', out) == EOF;
     json_decref(root);
     return bad || ferror(out) ? OMPB_EIO : 0;
+}
+
+static int write_json(FILE *out, const ompb__report *given)
+{
+    ompb__report tmp;
+    const ompb__report *rep = ompb__report_view(given, &tmp);
+    int rc = rep ? render_json(out, rep) : OMPB_ENOMEM;
+    if (rep)
+        ompb__report_view_release(rep, &tmp);
+    return rc;
 }
 
 const ompb__reporter ompb__reporter_json = {"json", write_json};

@@ -18,33 +18,50 @@
 #include "record.h"
 #include "stats.h"
 
-/* One instance's record and every figure derived from it. */
+/*
+ * What the reports show of the counters (lib/report/counters.c), for one
+ * repetition (its measured rounds) or one instance over its repetitions.
+ */
+typedef struct ompb__counter_figures {
+    /* Involuntary context switches of the team over the measured rounds
+     * (an instance: summed over its repetitions). */
+    uint64_t involuntary_switches;
+    bool switches_measured;     /* false: not measured (an application region) */
+    /* --counters, per iteration summed over the team. A repetition: the
+     * median over its measured rounds of (sum over threads of the
+     * multiplex-scaled count) / sample_size; a round in which a thread's
+     * group was not on the PMU at all is left out; NAN when none is left.
+     * An instance: the median over its repetitions of their figures. */
+    double per_iter[OMPB__MAX_COUNTERS];
+    bool multiplexed;           /* some value was scaled (time_running < time_enabled) */
+    /* Measured rounds in which the team's context-switches count was above
+     * 0 (they explain outliers); only when context-switches was counted
+     * (an instance: summed over its repetitions). */
+    size_t rounds_with_switches;
+    /* Ratios of the per-iteration figures where both parts were counted,
+     * else NAN: instructions / cycles, cache-misses / cache-references,
+     * branch-misses / branches. */
+    double ipc, cache_miss_ratio, branch_miss_ratio;
+} ompb__counter_figures;
+
+/* One repetition of one instance: its record and every figure derived
+ * from it. With one repetition (the default) that is the whole instance. */
 typedef struct ompb__result {
     ompb__record rec;
+    uint32_t process;         /* which process of --processes ran it (0: this one) */
     ompb__stats stats;        /* over per-iteration times (ns) of measured rounds */
     /* Mean over rounds of max s_t - min s_t, and of max busy / mean busy;
      * NaN for a caller team, whose threads the harness does not time. */
     double mean_skew_ns;
     double mean_imbalance;
     double total_time_s;      /* sum of measured makespans */
+    double real_time_ns;      /* Google Benchmark's real_time: total time /
+                                 (rounds x sample size); 0 without rounds */
+    double cpu_time_ns;       /* process CPU time over the rounds, per iteration */
     /* Team throughput at the median per-iteration time (the one definition
      * of a rate, used by every reporter); 0 when the body set none. */
     double bytes_per_second, items_per_second;
-    /* Involuntary context switches of the team over the measured rounds. */
-    uint64_t involuntary_switches;
-    /* --counters (rec.counters.n events), per iteration summed over the
-     * team: the median over measured rounds of (sum over threads of the
-     * multiplex-scaled count) / sample_size; a round in which a thread's
-     * group was not on the PMU at all is left out; NAN when none is left. */
-    double counter_per_iter[OMPB__MAX_COUNTERS];
-    bool counters_multiplexed;    /* some value was scaled (time_running < time_enabled) */
-    /* Measured rounds in which the team's context-switches count was above
-     * 0 (they explain outliers); only when context-switches was counted. */
-    size_t rounds_with_switches;
-    /* Ratios of the per-iteration figures where both parts were counted,
-     * else NAN: instructions / cycles, cache-misses / cache-references,
-     * branch-misses / branches. */
-    double ipc, cache_miss_ratio, branch_miss_ratio;
+    ompb__counter_figures counts; /* --counters and involuntary switches */
 } ompb__result;
 
 /* Measured round r's count of event e per iteration, summed over the team
@@ -56,13 +73,61 @@ double ompb__result_counter_round(const ompb__record *rec, size_t r, int e);
 /* Fills every derived figure of res from res->rec. Returns 0 or OMPB_ENOMEM. */
 int ompb__result_analyze(ompb__result *res);
 
-/* What a reporter renders: the run context (may be NULL, e.g. in tests)
- * and the results in run order. */
+/*
+ * One instance over its repetitions: what the console prints on one line,
+ * the JSON aggregates and the CodSpeed results entry. With one repetition
+ * median_ns is that repetition's median and the spread is unknown (NAN).
+ */
+typedef struct ompb__instance_result {
+    const ompb__instance *inst;
+    const ompb__result *reps;  /* [n_reps], repetition order; borrowed */
+    size_t n_reps;
+    const ompb__result *failure; /* the first failed repetition, else NULL */
+    size_t rounds;             /* measured rounds of all repetitions */
+    ompb__stats pooled;        /* over the per-iteration times of all of them */
+    double total_time_s;       /* sum of every measured makespan */
+    double median_ns;          /* median of the repetitions' medians */
+    double rep_cv;             /* run-to-run spread: stdev / mean of the
+                                  repetitions' medians; NAN with one */
+    /* Google Benchmark's aggregates: over the repetitions' real_time (a mean
+     * per iteration each) when there are several, else over the rounds. */
+    double agg_mean_ns, agg_median_ns, agg_stddev_ns, agg_cv;
+    /* The same over the repetitions' cpu_time (several repetitions only;
+     * with one, the aggregates' cpu_time repeats their real_time). */
+    double agg_cpu_mean_ns, agg_cpu_median_ns, agg_cpu_stddev_ns, agg_cpu_cv;
+    double mean_imbalance;     /* mean over the repetitions */
+    double bytes_per_second, items_per_second; /* at median_ns */
+    /* The events the repetitions counted (the first that counted; NULL:
+     * none) and the counter figures over the repetitions. */
+    const ompb__counter_set *counters;
+    ompb__counter_figures counts;
+} ompb__instance_result;
+
+/* What a reporter renders: the run context (may be NULL, e.g. in tests),
+ * every repetition of every instance (instance after instance in run order
+ * of the instances, each instance's repetitions consecutive in repetition
+ * order) and the per-instance summaries over them. */
 typedef struct ompb__report {
     const ompb__context *ctx;
     const ompb__result *results;
     size_t n;
+    ompb__instance_result *instances;
+    size_t n_instances;
 } ompb__report;
+
+/* Fills rep from results[n]: consecutive results of the same instance are
+ * its repetitions, summarized once here. Returns 0 or OMPB_ENOMEM; release
+ * with ompb__report_release (results and ctx are borrowed). */
+int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
+                      const ompb__result *results, size_t n);
+void ompb__report_release(ompb__report *rep);
+
+/* What a reporter renders from: rep itself when it has its summaries, else
+ * *tmp made by ompb__report_init from rep's results (a report filled by
+ * hand, with results and n only). NULL when out of memory. Release with
+ * ompb__report_view_release(view, tmp). */
+const ompb__report *ompb__report_view(const ompb__report *rep, ompb__report *tmp);
+void ompb__report_view_release(const ompb__report *view, ompb__report *tmp);
 
 typedef struct ompb__reporter {
     const char *name;         /* the --format value */
@@ -98,19 +163,24 @@ const ompb__reporter *ompb__reporter_default(void);
 int ompb__report_codspeed(const ompb__report *rep, ompb_error *err);
 
 /* The counter parts of the reports, one function per reporter
- * (lib/report/counters.c): the console's extra header and row cells and
- * its footnote, the CSV's extra fields (each starting with ','; the
- * columns follow the first result's events: one run counts one set), and
- * the JSON's "ompbench.counters" object (NULL on ENOMEM; json_t *). */
+ * (lib/report/counters.c): the console's extra header and the cells of a
+ * row (a repetition's or an instance's figures, counted with set, which
+ * may be NULL) and its footnote, the CSV's extra fields (each starting with
+ * ','; the columns follow the first result's events: one run counts one
+ * set), and the JSON's "ompbench.counters" object (NULL on ENOMEM; json_t *). */
 struct json_t;
 void ompb__console_counter_header(FILE *out, const ompb__report *rep);
-void ompb__console_counter_cells(FILE *out, const ompb__report *rep, const ompb__result *res);
+void ompb__console_counter_cells(FILE *out, const ompb__report *rep,
+                                 const ompb__counter_set *set, const ompb__counter_figures *f);
 void ompb__console_counter_notes(FILE *out, const ompb__report *rep);
 void ompb__csv_counter_header(FILE *out, const ompb__report *rep);
 void ompb__csv_counter_fields(FILE *out, const ompb__report *rep, const ompb__result *res);
 struct json_t *ompb__json_counters(const ompb__result *res);
-/* Fills res's counter figures and involuntary switches from res->rec
- * (called by ompb__result_analyze). Returns 0 or OMPB_ENOMEM. */
+/* Fills res->counts from res->rec (called by ompb__result_analyze).
+ * Returns 0 or OMPB_ENOMEM. */
 int ompb__result_counters(ompb__result *res);
+/* Fills ir->counters and ir->counts from its repetitions' figures (called
+ * by ompb__report_init). Returns 0 or OMPB_ENOMEM. */
+int ompb__instance_counters(ompb__instance_result *ir);
 
 #endif

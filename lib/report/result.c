@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * From a record to the figures every reporter prints: statistics over the
- * per-iteration round times, mean start skew, mean imbalance and the rates.
+ * per-iteration round times, mean start skew, mean imbalance and the rates;
+ * and from an instance's repetitions to its summary: the median of the
+ * repetitions' medians, their spread, the pooled rounds and Google
+ * Benchmark's aggregates.
  */
 #include "report/report.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <ompbench/error.h>
 
@@ -15,11 +20,12 @@ int ompb__result_analyze(ompb__result *res)
     const ompb__record *rec = &res->rec;
     size_t n = rec->rounds;
     res->mean_skew_ns = res->mean_imbalance = res->total_time_s = 0;
+    res->real_time_ns = res->cpu_time_ns = 0;
     res->bytes_per_second = res->items_per_second = 0;
-    if (n == 0 || rec->failed)
-        return ompb__stats_compute(NULL, 0, &res->stats);
     if (ompb__result_counters(res) != 0)
         return OMPB_ENOMEM;
+    if (n == 0 || rec->failed)
+        return ompb__stats_compute(NULL, 0, &res->stats);
     double *per_iter = malloc(n * sizeof *per_iter);
     if (!per_iter)
         return OMPB_ENOMEM;
@@ -33,6 +39,9 @@ int ompb__result_analyze(ompb__result *res)
         res->mean_skew_ns = res->mean_imbalance = NAN;
     else
         res->mean_imbalance = ompb__mean_imbalance(rec->busy_ns, n, (size_t)rec->threads);
+    double iters = (double)n * (double)rec->sample_size;
+    res->real_time_ns = res->total_time_s * 1e9 / iters;
+    res->cpu_time_ns = (double)rec->cpu_ns / iters;
     int rc = ompb__stats_compute(per_iter, n, &res->stats);
     free(per_iter);
     /* Rates use the median, the figure the console and compare report: a
@@ -43,4 +52,144 @@ int ompb__result_analyze(ompb__result *res)
         res->items_per_second = (double)rec->items_per_iter * 1e9 / median;
     }
     return rc;
+}
+
+static bool has_rounds(const ompb__result *r)
+{
+    return !r->rec.failed && r->rec.rounds > 0;
+}
+
+/* Per-iteration times of every round of every repetition, pooled. */
+static int pool_rounds(ompb__instance_result *ir)
+{
+    double *v = malloc((ir->rounds ? ir->rounds : 1) * sizeof *v);
+    if (!v)
+        return OMPB_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < ir->n_reps; i++) {
+        const ompb__record *rec = &ir->reps[i].rec;
+        for (size_t r = 0; has_rounds(&ir->reps[i]) && r < rec->rounds; r++)
+            v[k++] = (double)ompb__record_makespan(rec, r) / (double)rec->sample_size;
+    }
+    int rc = ompb__stats_compute(v, k, &ir->pooled);
+    free(v);
+    return rc;
+}
+
+/* Statistics of one figure over the repetitions that have rounds. */
+static int over_reps(const ompb__instance_result *ir, size_t offset, ompb__stats *st)
+{
+    double *v = malloc((ir->n_reps ? ir->n_reps : 1) * sizeof *v);
+    if (!v)
+        return OMPB_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < ir->n_reps; i++)
+        if (has_rounds(&ir->reps[i]))
+            memcpy(&v[k++], (const char *)&ir->reps[i] + offset, sizeof *v);
+    int rc = ompb__stats_compute(v, k, st);
+    free(v);
+    return rc;
+}
+
+static int summarize(const ompb__result *reps, size_t n, ompb__instance_result *ir)
+{
+    memset(ir, 0, sizeof *ir);
+    ir->inst = reps[0].rec.inst;
+    ir->reps = reps;
+    ir->n_reps = n;
+    size_t ok = 0;
+    const ompb__record *first_ok = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (reps[i].rec.failed && !ir->failure)
+            ir->failure = &reps[i];
+        if (has_rounds(&reps[i])) {
+            ok++;
+            first_ok = first_ok ? first_ok : &reps[i].rec;
+            ir->rounds += reps[i].rec.rounds;
+            ir->total_time_s += reps[i].total_time_s;
+            ir->mean_imbalance += reps[i].mean_imbalance;
+        }
+    }
+    ir->mean_imbalance = ok ? ir->mean_imbalance / (double)ok : 0;
+    ompb__stats medians, real, cpu;
+    /* One repetition: its own statistics are the pool's. They may cover more
+     * than its raw rounds (a region's are over every instance, its rounds
+     * a kept sample) or come without them (a region's runner entry). */
+    int rc = n == 1 ? 0 : pool_rounds(ir);
+    if (n == 1 && has_rounds(&reps[0]))
+        ir->pooled = reps[0].stats;
+    rc = rc ? rc : over_reps(ir, offsetof(ompb__result, stats.median), &medians);
+    rc = rc ? rc : over_reps(ir, offsetof(ompb__result, real_time_ns), &real);
+    rc = rc ? rc : over_reps(ir, offsetof(ompb__result, cpu_time_ns), &cpu);
+    if (rc)
+        return rc;
+    ir->median_ns = medians.median;
+    ir->rep_cv = ok >= 2 && medians.mean > 0 ? medians.stdev / medians.mean : NAN;
+    /* One repetition: Google Benchmark writes no aggregates then; ours have
+     * always been over the rounds, and stay so. */
+    const ompb__stats *agg = n > 1 ? &real : &ir->pooled;
+    ir->agg_mean_ns = agg->mean;
+    ir->agg_median_ns = agg->median;
+    ir->agg_stddev_ns = agg->stdev;
+    ir->agg_cv = agg->mean > 0 ? agg->stdev / agg->mean : 0;
+    if (n > 1) {
+        ir->agg_cpu_mean_ns = cpu.mean;
+        ir->agg_cpu_median_ns = cpu.median;
+        ir->agg_cpu_stddev_ns = cpu.stdev;
+        ir->agg_cpu_cv = cpu.mean > 0 ? cpu.stdev / cpu.mean : 0;
+    } else {
+        ir->agg_cpu_mean_ns = ir->agg_mean_ns;
+        ir->agg_cpu_median_ns = ir->agg_median_ns;
+        ir->agg_cpu_stddev_ns = ir->agg_stddev_ns;
+        ir->agg_cpu_cv = ir->agg_cv;
+    }
+    if (first_ok && ir->median_ns > 0) {
+        ir->bytes_per_second = (double)first_ok->bytes_per_iter * 1e9 / ir->median_ns;
+        ir->items_per_second = (double)first_ok->items_per_iter * 1e9 / ir->median_ns;
+    }
+    return 0;
+}
+
+int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
+                      const ompb__result *results, size_t n)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->ctx = ctx;
+    rep->results = results;
+    rep->n = n;
+    rep->instances = malloc((n ? n : 1) * sizeof *rep->instances);
+    if (!rep->instances)
+        return OMPB_ENOMEM;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && results[j].rec.inst == results[i].rec.inst)
+            j++;
+        ompb__instance_result *ir = &rep->instances[rep->n_instances++];
+        if (summarize(&results[i], j - i, ir) != 0 || ompb__instance_counters(ir) != 0) {
+            ompb__report_release(rep);
+            return OMPB_ENOMEM;
+        }
+        i = j;
+    }
+    return 0;
+}
+
+void ompb__report_release(ompb__report *rep)
+{
+    free(rep->instances);
+    rep->instances = NULL;
+    rep->n_instances = 0;
+}
+
+const ompb__report *ompb__report_view(const ompb__report *rep, ompb__report *tmp)
+{
+    if (rep->instances || rep->n == 0)
+        return rep;
+    return ompb__report_init(tmp, rep->ctx, rep->results, rep->n) == 0 ? tmp : NULL;
+}
+
+void ompb__report_view_release(const ompb__report *view, ompb__report *tmp)
+{
+    if (view == tmp)
+        ompb__report_release(tmp);
 }

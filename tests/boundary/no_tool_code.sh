@@ -4,7 +4,8 @@
 # (results analysis and the collector, tools/lib) appears in a benchmark
 # binary or in libompbench, and neither does any name of those families
 # (ompb__collector_, ompb__resultfile_, ompb__compare_, ompb__comparison_,
-# ompb__mann_whitney, ompb__mw_, ompb__scaling_), should such code come back
+# the statistics of compare: ompb__welch, ompb__t_cdf, ompb__t_quantile,
+# ompb__interval_p, ompb__bh_adjust; ompb__scaling_), should such code come back
 # under lib/. Static and shared libraries are read whole (nm lists every
 # member and local symbol), so code that no benchmark happens to call is
 # caught too.
@@ -13,11 +14,11 @@ set -euo pipefail
 export LC_ALL=C
 nm=${1:-nm} tools=$2
 shift 2
-families='^ompb__(collector_|resultfile_|compare_|comparison_|mann_whitney|mw_|scaling_)'
+families='^ompb__(collector_|resultfile_|compare_|comparison_|welch|t_cdf|t_quantile|interval_p|bh_adjust|scaling_)'
 
 tool_syms=$("$nm" -g --defined-only "$tools" 2>/dev/null | awk 'NF >= 3 { print $3 }' | sort -u)
 # The families must be where this check expects them, or it checks nothing.
-for f in collector_ resultfile_ compare_ mann_whitney scaling_; do
+for f in collector_ resultfile_ compare_ welch bh_adjust scaling_; do
   grep -qE "^ompb__$f" <<< "$tool_syms" || {
     echo "FAIL: $(basename "$tools") defines no ompb__$f symbol: update this check"; exit 1; }
 done

@@ -45,15 +45,17 @@ only_files() { # the temporary directory holds exactly these names
 [ -x "$tool" ] || fail "$tool not built"
 command -v xmllint >/dev/null || fail "xmllint not installed (Debian libxml2-utils)"
 
-# Every verdict; --fail-on-regression turns regressions into status 1.
-run 0 "$tool" compare "$data/base.json" "$data/head.json"
-has "2 regressed, 1 improved, 3 untouched, 1 new, 1 missing, 1 failed, 1 with too few samples" "$tmp/out"
+# Every verdict on runs of 4 processes a side; --fail-on-regression turns
+# regressions into status 1. The header leads with what could be judged.
+run 0 "$tool" compare "$data/runs_base.json" "$data/runs_head.json"
+head -1 "$tmp/out" | grep -q "^Judged 6 of 10 instances: 2 regressed, 1 improved, 2 untouched, 1 noisy; not judged: 0 noise unknown, 1 new, 1 missing, 1 failed, 1 untouched for a time of 0;" ||
+  fail "summary line: $(head -1 "$tmp/out")"
 has "failed in HEAD: benchmark left its loop early" "$tmp/out"
-run 1 "$tool" compare --fail-on-regression "$data/base.json" "$data/head.json"
-run 0 "$tool" compare --fail-on-regression "$data/base.json" "$data/base.json"
-has "0 regressed, 0 improved, 9 untouched, 0 new, 0 missing, 0 failed; geometric mean change +0.00%" "$tmp/out"
+run 1 "$tool" compare --fail-on-regression "$data/runs_base.json" "$data/runs_head.json"
+run 0 "$tool" compare --fail-on-regression "$data/runs_base.json" "$data/runs_base.json"
+has "Judged 8 of 9 instances: 0 regressed, 0 improved, 7 untouched, 1 noisy;" "$tmp/out"
 # A failure in HEAD without any regression also fails the CI gate.
-"$py" - "$data/base.json" "$tmp/failed_head.json" <<'PY'
+"$py" - "$data/runs_base.json" "$tmp/failed_head.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e = next(b for b in d["benchmarks"] if b.get("run_type", "iteration") == "iteration")
@@ -63,31 +65,56 @@ for k in ("stats", "samples"):
     e.get("ompbench", {}).pop(k, None)
 json.dump(d, open(sys.argv[2], "w"))
 PY
-run 1 "$tool" compare --fail-on-regression "$data/base.json" "$tmp/failed_head.json"
+run 1 "$tool" compare --fail-on-regression "$data/runs_base.json" "$tmp/failed_head.json"
 has "0 regressed" "$tmp/out"
 has "1 failed" "$tmp/out"
 rm -f "$tmp/failed_head.json"
 
-# The threshold edge: "edge" moves by exactly 5%, "edge_above" by 5.1%.
-run 0 "$tool" compare --threshold 4.99 "$data/base.json" "$data/head.json"
+# One run per side claims nothing: noise unknown, never regressed.
+run 0 "$tool" compare "$data/base.json" "$data/head.json"
+has "Judged 0 of 10 instances: 0 regressed" "$tmp/out"
+has "1 vs 1 run: run-to-run noise unknown; needs 2+ per side" "$tmp/out"
+
+# The threshold edge: "exact5" moves by exactly 5%, "above5" by 5.1%.
+run 0 "$tool" compare --threshold 4.99 "$data/runs_base.json" "$data/runs_head.json"
 has "3 regressed" "$tmp/out"
-run 0 "$tool" compare --threshold=5.2% "$data/base.json" "$data/head.json"
+run 0 "$tool" compare --threshold=5.2% "$data/runs_base.json" "$data/runs_head.json"
 has "1 regressed" "$tmp/out"
-run 0 "$tool" compare --alpha 0.5 "$data/base.json" "$data/head.json"
-has "3 regressed" "$tmp/out" # wide (p = 0.315) now counts; few has 3 rounds a side
-has "3 vs 3 samples: the U test needs 5 per side" "$tmp/out"
+
+# Pooling: the two halves of runs_base.json on the BASE side, with --base
+# and --head, give what the whole file gives.
+run 0 "$tool" compare --format json "$data/runs_base.json" "$data/runs_head.json"
+mv "$tmp/out" "$tmp/whole.json"
+run 0 "$tool" compare --format json --base "$data/runs_base_a.json" --base "$data/runs_base_b.json" \
+  --head "$data/runs_head.json"
+"$py" - "$tmp/whole.json" "$tmp/out" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for x, y in zip(a["instances"], sorted(b["instances"], key=lambda r: [i["name"] for i in a["instances"]].index(r["name"]))):
+    assert x["name"] == y["name"] and x["verdict"] == y["verdict"], (x, y)
+    assert x["base_runs"] == y["base_runs"], (x, y)
+assert len(b["base"]) == 2, b["base"]
+PY
+rm -f "$tmp/whole.json"
+# The same file twice on a side, or files of another binary: refused.
+run 2 "$tool" compare --base "$data/runs_base.json" --base "$data/runs_base.json" --head "$data/runs_head.json"
+has "ompbench compare: $data/runs_base.json: the same results as $data/runs_base.json, given twice for BASE" "$tmp/err"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line"
+run 2 "$tool" compare "$data/runs_head.json" --head "$data/runs_base.json" --head "$data/runs_other_binary.json"
+has "ompbench compare: $data/runs_other_binary.json: from a different binary than $data/runs_base.json (build ID" "$tmp/err"
 
 # Formats; the markdown and JSON reports go to files atomically.
-run 0 "$tool" compare --format markdown --output "$tmp/cmp.md" "$data/base.json" "$data/head.json"
-has "| Benchmark | BASE | HEAD | Change | Verdict | Note |" "$tmp/cmp.md"
+run 0 "$tool" compare --format markdown --output "$tmp/cmp.md" "$data/runs_base.json" "$data/runs_head.json"
+has "| Benchmark | BASE | HEAD | Change | 95% interval | Runs | Verdict | Note |" "$tmp/cmp.md"
+head -3 "$tmp/cmp.md" | grep -q '^\*\*Judged 6 of 10 instances\*\*' || fail "markdown does not lead with the judged count"
 [ ! -s "$tmp/out" ] || fail "report also went to stdout"
-run 0 "$tool" compare --format json "$data/base.json" "$data/head.json"
+run 0 "$tool" compare --format json "$data/runs_base.json" "$data/runs_head.json"
 "$py" - "$tmp/out" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 s = doc["summary"]
-assert (s["regressed"], s["improved"], s["untouched"], s["new"], s["missing"], s["failed"]) == (2, 1, 3, 1, 1, 1), s
-assert {r["name"]: r["verdict"] for r in doc["instances"]}["few[t=2]"] == "too_few_samples"
+assert (s["judged"], s["regressed"], s["improved"], s["untouched"], s["noisy"], s["new"], s["missing"], s["failed"], s["zero_time"]) == (6, 2, 1, 3, 1, 1, 1, 1, 1), s
+assert {r["name"]: r["verdict"] for r in doc["instances"]}["noisy[t=2]"] == "noisy"
 PY
 
 # Different runtime environments: in the report and on stderr.
@@ -97,19 +124,50 @@ has "ompbench.openmp.vendor: \"GNU libgomp\" vs \"LLVM libomp\"" "$tmp/out"
 has "ompbench.environment.OMP_WAIT_POLICY: (unset) vs \"passive\"" "$tmp/out"
 has "different runtime environments" "$tmp/err"
 
-# Plain Google Benchmark JSON: threshold only, and said so.
+# Plain Google Benchmark JSON: a file is one run, so noise unknown, even
+# with --benchmark_repetitions (the note shows their in-process spread);
+# pooled files per side are runs.
 run 0 "$tool" compare "$data/gbench_base.json" "$data/gbench_head.json"
-has "3 instance(s) have no raw samples (plain Google Benchmark JSON: one run, or aggregates only): threshold only." "$tmp/out"
-has "1 regressed, 1 improved, 1 untouched" "$tmp/out"
+has "Judged 0 of 3 instances" "$tmp/out"
+run 0 "$tool" compare "$data/gbench_reps_base.json" "$data/gbench_reps_head.json"
+has "Judged 0 of 1 instances" "$tmp/out"
+has "1 vs 1 runs: their 8 vs 8 repetitions spread 1.3%/1.7% within a process" "$tmp/out"
+run 0 "$tool" compare --base "$data/gbench_reps_base.json" --base "$data/gbench_base.json" \
+  --head "$data/gbench_reps_head.json" --head "$data/gbench_head.json"
+has "Judged 1 of 3 instances" "$tmp/out"
 
-# --benchmark_report_aggregates_only: the medians (else means) are compared,
-# so a regression fails the check; a file with no usable entry is refused.
-run 1 "$tool" compare --fail-on-regression "$data/gbench_agg_base.json" "$data/gbench_agg_head.json"
-has "1 regressed, 0 improved, 1 untouched" "$tmp/out"
-has "threshold only (median aggregate vs median aggregate, no samples)" "$tmp/out"
-has "threshold only (mean aggregate vs mean aggregate, no samples)" "$tmp/out"
+# --benchmark_report_aggregates_only: the medians (else means) are the runs'
+# values, mean and stddev their in-process spread; one file a side is one
+# run. A file with no usable entry is refused.
+run 0 "$tool" compare --fail-on-regression "$data/gbench_agg_base.json" "$data/gbench_agg_head.json"
+has "not judged: 2 noise unknown" "$tmp/out"
+has "5 vs 5 repetitions (from aggregates) spread 5.0%/4.0%" "$tmp/out"
 run 2 "$tool" compare --fail-on-regression "$data/gbench_agg_unusable.json" "$data/gbench_agg_head.json"
 has "ompbench compare: $data/gbench_agg_unusable.json: no benchmark results" "$tmp/err"
+
+# Aggregates only, but without the spread: one line, status 2.
+"$py" - "$data/gbench_agg_base.json" "$tmp/nostd.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"] = [b for b in d["benchmarks"] if b.get("aggregate_name") != "stddev"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run 2 "$tool" compare "$tmp/nostd.json" "$data/gbench_agg_head.json"
+has "ompbench compare: $tmp/nostd.json: \"BM_sort/1024\" is reported by aggregates only but has no \"_stddev\" aggregate" "$tmp/err"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line"
+rm -f "$tmp/nostd.json"
+
+# Repetitions that do not add up: one line, status 2.
+"$py" - "$data/runs_base.json" "$tmp/short.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["benchmarks"] = [b for b in d["benchmarks"] if b.get("repetition_index") != 3]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run 2 "$tool" compare "$tmp/short.json" "$data/runs_head.json"
+has "ompbench compare: $tmp/short.json: \"regressed[t=2]\" holds 7 of its 8 repetitions" "$tmp/err"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line"
+rm -f "$tmp/short.json"
 
 # Bad files: status 2, one line naming the file, nothing written.
 only_files cmp.md err out
@@ -134,7 +192,9 @@ has "--format: invalid value 'html' (accepted: console, markdown, json)" "$tmp/e
 run 2 "$tool" compare --bogus "$data/base.json" "$data/head.json"
 has "'--bogus'" "$tmp/err"
 run 2 "$tool" compare "$data/base.json"
-has "expected two result files, got 1" "$tmp/err"
+has "expected BASE and HEAD result files, got 1 and 0" "$tmp/err"
+run 2 "$tool" compare "$data/base.json" "$data/head.json" "$data/head.json"
+has "unexpected argument" "$tmp/err"
 run 2 "$tool" compare --output "$tmp/no/such/dir/x.md" "$data/base.json" "$data/head.json"
 run 0 "$tool" compare --help
 has "usage: ompbench compare" "$tmp/out"

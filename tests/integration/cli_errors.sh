@@ -30,11 +30,37 @@ expect_usage_error "'0'" X=1 -- --threads 0
 expect_usage_error "'abc'" X=1 -- --threads abc
 expect_usage_error "'-3'" OMP_NUM_THREADS=-3 --
 expect_usage_error "'fib('" X=1 -- --filter 'fib('
+expect_usage_error "back-reference" X=1 -- --filter '(fib)\1'
+# The pattern of issue 14, for which glibc's regcomp grows past 19 GB:
+# refused before regcomp runs. The address-space limit keeps a regression
+# to a quick failure (not under sanitizers, which reserve more up front).
+if [ -z "${OMPB_SANITIZE_FLAGS:-}" ]; then
+  (
+    ulimit -S -v 2000000
+    expect_usage_error "too large to compile" X=1 -- --filter '((((a{1,100}){1,100}){1,100}){1,100})'
+    expect_usage_error "too large to compile" X=1 -- --filter '.{0,20000}'
+    exit $fail
+  ) || fail=1
+fi
 expect_usage_error "'zzz_nothing'" X=1 -- --filter zzz_nothing
 expect_usage_error "'nope[1]'" X=1 -- --exact 'nope[1]'
 expect_usage_error "'yaml'" X=1 -- --format yaml
 expect_usage_error "'soon'" X=1 -- --max-time soon
 expect_usage_error "'cpus:abc'" X=1 -- --pin cpus:abc
+# Issue 14, item 11: what strtol/strtod would have let through.
+expect_usage_error "'100'" X=1 -- --max-time 100
+expect_usage_error "' 2s'" X=1 -- --warmup-time ' 2s'
+expect_usage_error "'+2s'" X=1 -- --max-time +2s
+expect_usage_error "'0x10s'" X=1 -- --max-time 0x10s
+expect_usage_error "'+2'" X=1 -- --threads +2
+expect_usage_error "' 5'" X=1 -- --sample-count ' 5'
+expect_usage_error "'4 junk'" OMP_NUM_THREADS='4 junk' --
+expect_usage_error "'2,abc'" OMP_NUM_THREADS='2,abc' --
+expect_usage_error "OMPB_HOOKS_TIMEOUT_MS: invalid value 'soon'" OMPB_HOOKS_TIMEOUT_MS=soon --
+expect_usage_error "HWLOC_SYNTHETIC: invalid description 'garbage'" HWLOC_SYNTHETIC=garbage --
+expect_usage_error "HWLOC_XMLFILE: cannot use '/nonexistent/topo.xml'" HWLOC_XMLFILE=/nonexistent/topo.xml --
+expect_usage_error "--output: not used with --list" X=1 -- --list
+expect_usage_error "--output: not used with --show-plan" X=1 -- --show-plan
 
 # An unwritable output path: refused before anything runs.
 "$bin" --filter '^rem$' --output /nonexistent/dir/r.json > "$tmp/stdout" 2> "$tmp/stderr"

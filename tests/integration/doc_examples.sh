@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every C example in README.md and docs/*.md that includes <ompbench.h> is a
 # complete benchmark file: compile it against the built library, warning-free,
-# and run it with --test.
+# and run it with --test, in this process and in two re-executed ones
+# (--processes 2), as a user's binary does for CI.
 set -euo pipefail
 build=$1 src=$2
 tmp=$(mktemp -d)
@@ -29,6 +30,12 @@ for f in "$tmp"/ex_*.c; do
   fi
   if ! "$exe" --test > "$exe.out" 2>&1; then
     echo "FAIL: example $(basename "$f") --test failed:"; cat "$exe.out"; exit 1
+  fi
+  # Programs with their own main() (region markers) have no ompbench options.
+  if ! grep -qE '^int main\(' "$f" &&
+     { ! "$exe" --test --processes 2 --format json --output "$exe.json" > "$exe.out" 2>&1 ||
+       ! grep -q '"processes": 2' "$exe.json"; }; then
+    echo "FAIL: example $(basename "$f") --test --processes 2 failed:"; cat "$exe.out"; exit 1
   fi
   count=$((count + 1))
 done

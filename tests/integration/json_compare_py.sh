@@ -7,7 +7,7 @@ build=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin="$build/benches/examples"
-args=(--filter '^(count_set_bits|fibonacci_iterative|stream_triad)' --sample-count 5 --warmup-time 0 --min-time 100us --max-time 300ms --format json)
+args=(--filter '^(count_set_bits|fibonacci_iterative|stream_triad)' --sample-count 5 --warmup-time 0s --min-time 100us --max-time 300ms --format json)
 "$bin" "${args[@]}" --output "$tmp/a.json"
 "$bin" "${args[@]}" --output "$tmp/b.json"
 /usr/bin/python3 /usr/share/benchmark/compare.py --no-color benchmarks "$tmp/a.json" "$tmp/b.json" > "$tmp/cmp.txt"
@@ -28,4 +28,13 @@ for b in its:
 for key in ("date", "host_name", "executable", "num_cpus", "caches", "library_build_type"):
     assert key in d["context"], key
 PY
+# With --repetitions, compare.py finds Google Benchmark's repetition shape:
+# it runs its U test over the repetitions and reads the aggregates.
+"$bin" "${args[@]}" --repetitions 3 --output "$tmp/ra.json"
+"$bin" "${args[@]}" --repetitions 3 --output "$tmp/rb.json"
+/usr/bin/python3 /usr/share/benchmark/compare.py --no-color benchmarks "$tmp/ra.json" "$tmp/rb.json" > "$tmp/cmp.txt"
+for name in 'count_set_bits\[42\]_pvalue .*U Test, Repetitions: 3 vs 3' 'count_set_bits\[42\]_median ' \
+            'stream_triad\[t=2\]_mean '; do
+  grep -q "^$name" "$tmp/cmp.txt" || { echo "FAIL: compare.py output lacks $name"; cat "$tmp/cmp.txt"; exit 1; }
+done
 echo "json_compare_py: compare.py accepted our JSON"

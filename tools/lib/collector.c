@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "error.h"
 #include "grow.h"
+#include "utf8.h"
 
 /* Violations kept as text; more are only counted. */
 #define MAX_VIOLATION_TEXTS 200
@@ -47,6 +48,11 @@ struct ompb__collector {
 
     char **violations;
     size_t n_violations, n_texts;
+
+    /* Results entries of application regions that had no window (regions
+     * that interleave in time cannot each have one: docs/protocol.md). */
+    char **results_only;
+    size_t n_results_only, cap_results_only;
 
     uint8_t *in, *out;
     size_t in_len, in_cap, out_len, out_cap;
@@ -372,6 +378,9 @@ void ompb__collector_free(ompb__collector *c)
     for (size_t i = 0; i < c->n_texts; i++)
         free(c->violations[i]);
     free(c->violations);
+    for (size_t i = 0; i < c->n_results_only; i++)
+        free(c->results_only[i]);
+    free(c->results_only);
     free(c->windows);
     free(c->dumps);
     free(c->name);
@@ -402,6 +411,10 @@ int ompb__collector_feed(ompb__collector *c, const uint8_t *buf, size_t len)
 {
     if (c->framing_lost)
         return OMPB_EPROTO;
+    /* Nothing held, nothing new: c->in may still be NULL, and NULL + 0 is
+     * undefined behaviour. */
+    if (c->in_len == 0 && len == 0)
+        return 0;
     if (!grow(c, (void **)&c->in, &c->in_cap, c->in_len + len, 1))
         return OMPB_ENOMEM;
     if (len)
@@ -431,6 +444,8 @@ const uint8_t *ompb__collector_replies(const ompb__collector *c, size_t *len)
 void ompb__collector_consume(ompb__collector *c, size_t n)
 {
     n = n < c->out_len ? n : c->out_len;
+    if (n == 0)
+        return; /* c->out may be NULL: no NULL + 0 */
     memmove(c->out, c->out + n, c->out_len - n);
     c->out_len -= n;
 }
@@ -482,8 +497,27 @@ int ompb__collector_serve(ompb__collector *c, int ctl_fd, int ack_fd, int stop_f
     return rc;
 }
 
+/* Bytes left of a frame that never arrived whole: the runner would wait
+ * for the rest, and the command that sent it has gone. */
+static void check_trailing_bytes(ompb__collector *c)
+{
+    if (c->framing_lost || c->in_len == 0)
+        return;
+    if (c->in_len < OMPB__FRAME_HEADER) {
+        ompb__collector_violation(c, "the stream ends inside frame %zu: %zu of its %d length "
+                                  "bytes arrived", c->frames + 1, c->in_len, OMPB__FRAME_HEADER);
+        return;
+    }
+    uint32_t n = (uint32_t)c->in[0] | (uint32_t)c->in[1] << 8 | (uint32_t)c->in[2] << 16
+                 | (uint32_t)c->in[3] << 24;
+    ompb__collector_violation(c, "the stream ends inside frame %zu: %zu of its %llu bytes "
+                              "arrived (a truncated frame)", c->frames + 1, c->in_len,
+                              (unsigned long long)n + OMPB__FRAME_HEADER);
+}
+
 void ompb__collector_finish(ompb__collector *c, bool expect_frames)
 {
+    check_trailing_bytes(c);
     close_dangling(c, ompb__now_ns(), "the end of the run");
     if (expect_frames && c->frames == 0)
         ompb__collector_violation(c, "no frame received: the command never talked to the "
@@ -612,6 +646,28 @@ static void check_against_markers(ompb__collector *c, const char *where,
                                   where, min_ns, max_ns, total_s, wmin, wmax, wtotal * 1e-9);
 }
 
+/* An application region's URI ("<file>::region:NAME[t=T]"): the runner
+ * gets one window at a time, so a region that ran while another held the
+ * window has statistics but no window. */
+#define REGION_URI_PART "::region:"
+
+static void add_results_only(ompb__collector *c, const char *uri)
+{
+    for (size_t i = 0; i < c->n_results_only; i++)
+        if (strcmp(c->results_only[i], uri) == 0) {
+            ompb__collector_violation(c, "%s appears more than once in the results files", uri);
+            return;
+        }
+    char *copy = copy_string(uri, strlen(uri));
+    if (!copy || !grow(c, (void **)&c->results_only, &c->cap_results_only,
+                       c->n_results_only + 1, sizeof *c->results_only)) {
+        free(copy);
+        ompb__collector_violation(c, "collector out of memory");
+        return;
+    }
+    c->results_only[c->n_results_only++] = copy;
+}
+
 /* One entry of a results file written by process pid (-1: unknown). */
 static void check_entry(ompb__collector *c, const char *path, size_t index, json_int_t pid,
                         const json_t *b)
@@ -626,6 +682,10 @@ static void check_entry(ompb__collector *c, const char *path, size_t index, json
     ok &= check_fields(c, where, "config", b, config_fields, N_FIELDS(config_fields));
     ok &= check_fields(c, where, "stats", b, stats_fields, N_FIELDS(stats_fields));
     ompb__collector_window *w = uri ? find_window(c, uri) : NULL;
+    if (uri && !w && strstr(uri, REGION_URI_PART)) {
+        add_results_only(c, uri);
+        return;
+    }
     if (uri && !w) {
         ompb__collector_violation(c, "%s has results but no benchmark window", where);
         return;
@@ -815,9 +875,19 @@ static uint64_t marked_ns(const ompb__collector_window *w)
     return sum;
 }
 
+/* Everything printed here came from the integration's frames or files:
+ * control characters are escaped, so a URI cannot drive the terminal. */
+#define SHOWN_MAX (4 * VIOLATION_MAX)
+
+static const char *shown(const char *s, char *buf)
+{
+    ompb__utf8_escape_controls(s, buf, SHOWN_MAX);
+    return buf;
+}
+
 static void print_window(const ompb__collector *c, const ompb__collector_window *w, FILE *out)
 {
-    char first[32] = "-", last[32] = "-", marked[32];
+    char first[32] = "-", last[32] = "-", marked[32], uri[SHOWN_MAX];
     if (w->n_bounds) {
         ompb__format_duration((double)w->bounds[0] - (double)c->t0, first, sizeof first);
         ompb__format_duration((double)w->bounds[w->n_bounds - 1] - (double)c->t0, last,
@@ -825,23 +895,26 @@ static void print_window(const ompb__collector *c, const ompb__collector_window 
     }
     ompb__format_duration((double)marked_ns(w), marked, sizeof marked);
     fprintf(out, "  %6zu  %12s  %12s  %12s  %s\n", w->n_bounds / 2, first, last, marked,
-            w->uri ? w->uri : "(unnamed)");
+            w->uri ? shown(w->uri, uri) : "(unnamed)");
 }
 
 static void print_dumps(const ompb__collector *c, FILE *out)
 {
+    char name[SHOWN_MAX];
     fprintf(out, "  %14s  %s\n", "instructions", "callgrind dump");
     for (size_t i = 0; i < c->n_dumps; i++)
-        fprintf(out, "  %14llu  %s\n", (unsigned long long)c->dumps[i].ir, c->dumps[i].name);
+        fprintf(out, "  %14llu  %s\n", (unsigned long long)c->dumps[i].ir,
+                shown(c->dumps[i].name, name));
 }
 
 void ompb__collector_print(const ompb__collector *c, FILE *out)
 {
+    char name[SHOWN_MAX], version[SHOWN_MAX], text[SHOWN_MAX];
     if (c->mode == OMPB__RUNNER_SIMULATION)
         fprintf(out, "ompbench collect: CPU simulation, %zu callgrind dumps", c->n_dumps);
     else if (c->name)
-        fprintf(out, "ompbench collect: integration %s %s, protocol v%llu", c->name,
-                c->version, (unsigned long long)c->protocol_version);
+        fprintf(out, "ompbench collect: integration %s %s, protocol v%llu", shown(c->name, name),
+                shown(c->version, version), (unsigned long long)c->protocol_version);
     else
         fprintf(out, "ompbench collect: no integration announced");
     fprintf(out, "; %zu frames (%zu undecodable), %zu windows\n", c->frames, c->undecodable,
@@ -853,6 +926,11 @@ void ompb__collector_print(const ompb__collector *c, FILE *out)
         print_window(c, &c->windows[i], out);
     if (c->n_dumps)
         print_dumps(c, out);
+    if (c->n_results_only)
+        fprintf(out, "  results without a window (application regions that ran while another "
+                "held the window):\n");
+    for (size_t i = 0; i < c->n_results_only; i++)
+        fprintf(out, "          %s\n", c->results_only[i]);
     if (c->n_violations == 0) {
         fprintf(out, "ompbench collect: all checks passed\n");
         return;
@@ -860,7 +938,7 @@ void ompb__collector_print(const ompb__collector *c, FILE *out)
     fprintf(out, "ompbench collect: %zu violation%s:\n", c->n_violations,
             c->n_violations == 1 ? "" : "s");
     for (size_t i = 0; i < c->n_violations && i <= c->n_texts; i++)
-        fprintf(out, "  - %s\n", ompb__collector_violation_text(c, i));
+        fprintf(out, "  - %s\n", shown(ompb__collector_violation_text(c, i), text));
 }
 
 static json_t *window_json(const ompb__collector_window *w)
@@ -884,7 +962,10 @@ static json_t *window_json(const ompb__collector_window *w)
 static json_t *lists_json(const ompb__collector *c, json_t *root)
 {
     json_t *windows = json_array(), *dumps = json_array(), *violations = json_array();
-    json_t *counts = json_object();
+    json_t *counts = json_object(), *results_only = json_array();
+    for (size_t i = 0; i < c->n_results_only; i++)
+        json_array_append_new(results_only, json_string(c->results_only[i]));
+    json_object_set_new(root, "results_without_window", results_only);
     for (size_t i = 0; i < c->n_windows; i++)
         json_array_append_new(windows, window_json(&c->windows[i]));
     for (size_t i = 0; i < c->n_dumps; i++)

@@ -18,7 +18,10 @@
  * - optionally, that the walltime results files agree with the markers:
  *   the runner's schema with its types, exactly one entry per window with
  *   markers, in the file of the process that named the window, and
- *   statistics that match the marker pairs;
+ *   statistics that match the marker pairs; an entry without a window is
+ *   a violation, except for application regions ("<file>::region:..."
+ *   URIs), which cannot each have a window when they interleave in time:
+ *   those are listed as results without a window;
  * - in simulation, one "Metadata: " callgrind dump per process.
  *
  * Timestamps of windows are the collector's CLOCK_MONOTONIC at the moment
@@ -88,8 +91,9 @@ void ompb__collector_consume(ompb__collector *c, size_t n);
 int ompb__collector_serve(ompb__collector *c, int ctl_fd, int ack_fd, int stop_fd,
                           const atomic_bool *stop);
 
-/* End of the stream: an open or unnamed window is a violation. With
- * expect_frames, receiving no frame at all is one too. */
+/* End of the stream: an open or unnamed window is a violation, and so are
+ * bytes of a frame that never arrived whole. With expect_frames, receiving
+ * no frame at all is one too. */
 void ompb__collector_finish(ompb__collector *c, bool expect_frames);
 
 /* Checks a walltime results file ($CODSPEED_PROFILE_FOLDER/results/<pid>.json)

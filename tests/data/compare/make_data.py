@@ -64,7 +64,7 @@ def entry(name, samples, threads=2, busy_ratio=1.0, failed=None):
     mk = [int(round(s * SAMPLE_SIZE)) for s in samples]
     rounds = len(mk)
     # Thread 0 is the slowest by busy_ratio: imbalance = max / mean.
-    busy = [[m - 50] + [int((m - 50) / busy_ratio)] * (threads - 1) for m in mk]
+    busy = [[max(m - 50, 0)] + [int(max(m - 50, 0) / busy_ratio)] * (threads - 1) for m in mk]
     mean = sum(samples) / rounds
     e.update({"iterations": rounds * SAMPLE_SIZE, "real_time": mean,
               "cpu_time": mean * threads})
@@ -242,3 +242,151 @@ write("scaling_hostile.json", {"benchmarks": [
     plain("ms_vs_ns[t=1]", 1e6, 1), plain("ms_vs_ns[t=2]", 1.0, 2),
     plain("ms_vs_ns[t=64]", 2.0, 64),
     plain("zero[t=1]", 100.0, 1), plain("zero[t=2]", 0.0, 2)]})
+
+
+# ---- Runs: repetitions in processes (docs/json.md), for run-level verdicts ----
+# runs_base.json / runs_head.json: every instance measured in 4 processes x 2
+# repetitions (ompbench.process 0-3, repetition_index 0-7, 5 rounds each
+# centred on the repetition's median). runs_expected.json holds what compare
+# must find, computed here with NumPy/SciPy from the same medians: per
+# process the mean log median is one run; Welch's t on the runs; the 95%
+# interval; the p-value of the interval null [log 0.95, log 1.05];
+# Benjamini-Hochberg over the judged instances; the verdict.
+import math  # noqa: E402
+
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
+
+PROCS, PER_PROC = 4, 2
+REP_FACTORS = [0.998, 1.002]
+
+
+def run_entries(name, center, proc_factors, failed_rep=None, zero=False):
+    out = []
+    reps = PROCS * PER_PROC
+    for k in range(reps):
+        proc, within = k % PROCS, k // PROCS
+        med = 0.0 if zero else center * proc_factors[proc] * REP_FACTORS[within]
+        if failed_rep == k:
+            e = entry(name, None, failed="benchmark left its loop early")
+        else:
+            e = entry(name, jitter(med, 5) if not zero else [0.0] * 5)
+        e["repetitions"], e["repetition_index"] = reps, k
+        e["ompbench"]["process"] = proc
+        out.append(e)
+    return out
+
+
+def write_compact(name, doc):
+    """One benchmark entry per line: these files hold hundreds of entries."""
+    with open(os.path.join(HERE, name), "w") as f:
+        f.write('{"context": %s,\n "benchmarks": [\n' % json.dumps(doc["context"]))
+        f.write(",\n".join("  " + json.dumps(e) for e in doc["benchmarks"]))
+        f.write("\n]}\n")
+
+
+def runs_result(groups, build_id="0f1e2d3c4b5a69788796a5b4c3d2e1f001234567"):
+    ctx = context()
+    ctx["ompbench"]["build_id"] = build_id
+    ctx["ompbench"]["run"] = {"repetitions": PROCS * PER_PROC, "processes": PROCS,
+                              "interleaved": True, "seed": "42"}
+    return {"context": ctx, "benchmarks": [e for g in groups for e in g]}
+
+
+FLAT = [1.0] * PROCS
+RUNS = {  # name: (base centre, base process factors, head centre, head factors)
+    "regressed[t=2]": (1000.0, [1.00, 1.02, 0.99, 1.01], 1200.0, [1.01, 0.99, 1.00, 1.02]),
+    "improved[t=2]": (1000.0, [1.00, 1.02, 0.99, 1.01], 800.0, [1.00, 0.99, 1.01, 1.02]),
+    "untouched[t=2]": (1000.0, [1.00, 1.02, 0.99, 1.01], 1000.0, [1.005, 1.0, 0.995, 1.01]),
+    "noisy[t=2]": (1000.0, [0.85, 1.10, 0.95, 1.15], 1030.0, [1.10, 0.90, 1.05, 0.95]),
+    "exact5[t=2]": (100.0, FLAT, 105.0, FLAT),
+    "above5[t=2]": (100.0, FLAT, 105.1, FLAT),
+}
+base_groups = [run_entries(n, b, bf) for n, (b, bf, h, hf) in RUNS.items()]
+head_groups = [run_entries(n, h, hf) for n, (b, bf, h, hf) in RUNS.items()]
+base_groups += [run_entries("broken[t=2]", 200.0, FLAT), run_entries("gone[t=2]", 500.0, FLAT),
+                run_entries("zero[t=2]", 0.0, FLAT, zero=True)]
+head_groups += [run_entries("broken[t=2]", 200.0, FLAT, failed_rep=5),
+                run_entries("fresh[t=2]", 300.0, FLAT), run_entries("zero[t=2]", 50.0, FLAT)]
+write_compact("runs_base.json", runs_result(base_groups))
+write_compact("runs_head.json", runs_result(head_groups))
+# The same BASE runs split in two files (processes 0-1, 2-3): pooled, they
+# must give exactly what runs_base.json gives.
+for part, procs in (("a", (0, 1)), ("b", (2, 3))):
+    doc = runs_result([[copy.deepcopy(e) for e in g if e["ompbench"].get("process") in procs]
+                       for g in base_groups])
+    for e in doc["benchmarks"]:
+        e["repetitions"] = len(procs) * PER_PROC
+        e["repetition_index"] = (e["repetition_index"] // PROCS) * len(procs) + \
+            procs.index(e["ompbench"]["process"])
+    doc["context"]["date"] = "2026-11-29T17:4%d:00+00:00" % procs[0]
+    write_compact("runs_base_%s.json" % part, doc)
+# Another binary (another build ID) cannot be pooled with runs_base.json.
+write_compact("runs_other_binary.json", runs_result(base_groups, build_id="ffff" * 10))
+
+
+def unit_logs(entries):
+    """Per process, the mean log of its repetitions' medians, from the very
+    entries written (makespans are whole nanoseconds)."""
+    by_proc = {}
+    for e in entries:
+        med = float(np.median(e["ompbench"]["samples"]["makespan_ns"])) / SAMPLE_SIZE
+        by_proc.setdefault(e["ompbench"]["process"], []).append(math.log(med))
+    return [float(np.mean(v)) for _, v in sorted(by_proc.items())]
+
+
+def expected_rows():
+    # The bounds as compare sets them: the threshold with a 1e-9 relative slack.
+    lo, hi = math.log1p(-0.05 * (1 + 1e-9)), math.log1p(0.05 * (1 + 1e-9))
+    rows = {}
+    groups = {g[0]["name"]: (g, h) for g, h in zip(base_groups, head_groups)}
+    for name in RUNS:
+        x, y = (np.array(unit_logs(side)) for side in groups[name])
+        vx, vy = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
+        d = y.mean() - x.mean()
+        se = math.sqrt(vx + vy)
+        if se > 0:
+            df = (vx + vy) ** 2 / (vx ** 2 / (len(x) - 1) + vy ** 2 / (len(y) - 1))
+            half = stats.t.ppf(0.975, df) * se
+            p = min(1.0, 2 * min(stats.t.sf((d - hi) / se, df), stats.t.cdf((d - lo) / se, df)))
+        else:
+            half, p = 0.0, (0.0 if (d > hi or d < lo) else 1.0)
+        rows[name] = {"base_ns": math.exp(x.mean()), "head_ns": math.exp(y.mean()),
+                      "change": math.expm1(d), "ci_low": math.expm1(d - half),
+                      "ci_high": math.expm1(d + half), "p": float(p),
+                      "base_spread": float(x.std(ddof=1)), "head_spread": float(y.std(ddof=1)),
+                      "inside": bool(d - half >= lo and d + half <= hi)}
+    names = list(rows)
+    ps = np.array([rows[n]["p"] for n in names])
+    order = np.argsort(ps, kind="stable")
+    q = ps[order] * len(ps) / np.arange(1, len(ps) + 1)
+    q = np.minimum.accumulate(q[::-1])[::-1]
+    qs = np.empty(len(ps))
+    qs[order] = np.minimum(q, 1.0)
+    for n, qv in zip(names, qs):
+        r = rows[n]
+        r["q"] = float(qv)
+        r["verdict"] = (("regressed" if r["change"] > 0 else "improved") if qv <= 0.05 else
+                        "untouched" if r["inside"] else "noisy")
+        del r["inside"]
+    return rows
+
+
+write("runs_expected.json", {"generator": "tests/data/compare/make_data.py",
+                             "threshold": 0.05, "alpha": 0.05, "rows": expected_rows()})
+
+
+# gbench_agg_*.json: one process a side, so noise unknown; the value of a run
+# is its median aggregate (else its mean), and the note shows the in-process
+# spread of its repetitions as a log-normal with the aggregates' mean and
+# standard deviation would have it: sqrt(log(1 + cv^2)).
+def agg_expected(value_b, mb, sb, value_h, mh, sh):
+    return {"base_ns": value_b * 1000, "head_ns": value_h * 1000,
+            "change": value_h / value_b - 1,
+            "base_spread": math.sqrt(math.log1p((sb / mb) ** 2)),
+            "head_spread": math.sqrt(math.log1p((sh / mh) ** 2)), "verdict": "noise_unknown"}
+
+
+write("gbench_agg_expected.json", {"generator": "tests/data/compare/make_data.py", "rows": {
+    "BM_sort/1024": agg_expected(10.0, 10.2, 0.3, 10.1, 10.3, 0.3),
+    "BM_copy/64": agg_expected(2.0, 2.0, 0.1, 2.5, 2.5, 0.1)}})

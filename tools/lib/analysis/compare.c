@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ompbench compare`: instance-by-instance verdicts between a BASE and a HEAD
- * result file, the summary counts, the geometric-mean change, and the
- * environment differences that make the comparison suspect. The verdict needs
- * both a change beyond the threshold and a significant U test, so that noise
- * on a quiet machine and tiny shifts on a long run both stay "untouched".
- * Reports come in three formats: console, markdown for a pull request, JSON.
+ * side (one or more result files each, their runs pooled), the summary
+ * counts, the geometric-mean change, and the environment differences that
+ * make the comparison suspect. Each pair is judged on its runs, never its
+ * rounds: Welch's interval of the log ratio against the threshold, with
+ * Benjamini-Hochberg across the pairs (analysis/welch.c). Reports come in
+ * three formats: console, markdown for a pull request, JSON.
  */
 #include "analysis/compare.h"
 
@@ -18,19 +19,20 @@
 
 #include <ompbench/error.h>
 
-#include "analysis/mannwhitney.h"
+#include "analysis/welch.h"
+#include "error.h"
 #include "grow.h"
 
 /* Relative slack so that a change printed as exactly the threshold (5.00% at
- * --threshold 5) never counts because of binary rounding. */
+ * --threshold 5) never counts as beyond it because of binary rounding. */
 #define OMPB__THRESHOLD_SLACK 1e-9
 #define OMPB__ENV_VALUE_MAX 60
 #define OMPB__ENV_LINE_MAX 256
 
 static const char *const verdict_names[OMPB__VERDICT_COUNT] = {
-    "regressed", "failed", "improved", "too few samples", "untouched", "new", "missing"};
+    "regressed", "failed", "improved", "noisy", "noise unknown", "untouched", "new", "missing"};
 static const char *const verdict_keys[OMPB__VERDICT_COUNT] = {
-    "regressed", "failed", "improved", "too_few_samples", "untouched", "new", "missing"};
+    "regressed", "failed", "improved", "noisy", "noise_unknown", "untouched", "new", "missing"};
 
 /* Key fragments (lower case) that mark a context field as part of the runtime
  * environment: host, CPU and topology, OpenMP runtime and its settings,
@@ -45,96 +47,280 @@ static const char *const env_keys[] = {
  * unset, which is a difference, not an unknown. */
 static const char *const env_var_objects[] = {"environment", "env"};
 
-/* ---- verdicts -------------------------------------------------------- */
+/* ---- collecting the runs of a side --------------------------------------- */
 
-static bool usable(const ompb__rf_instance *in)
+/* The runs of one instance on one side, on the log scale. */
+typedef struct side_runs {
+    const ompb__rf_instance *first;     /* in the first file that has it */
+    bool present, failed, zero;
+    size_t files;                       /* files that have it */
+    size_t reps;                        /* repetitions read */
+    double *unit;                       /* per process: mean log of its repetitions */
+    size_t n_units;
+    double *rep;                        /* per repetition: log of its value */
+    size_t n_rep;
+    bool aggregates;                    /* a file reports it by aggregates only */
+    ompb__sample_summary agg;           /* their summary, with one such file */
+} side_runs;
+
+static void side_release(side_runs *s)
 {
-    return in && !in->failed;
+    free(s->unit);
+    free(s->rep);
 }
 
-/* The verdict presence alone gives; UNTOUCHED when both sides have a time
+/* Adds file f's repetitions of in: each distinct process is one unit. */
+static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
+{
+    size_t n = in->n_reps;
+    double *unit = realloc(s->unit, (s->n_units + n + 1) * sizeof *unit);
+    double *rep = realloc(s->rep, (s->n_rep + n + 1) * sizeof *rep);
+    if (unit)
+        s->unit = unit;
+    if (rep)
+        s->rep = rep;
+    if (!unit || !rep)
+        return OMPB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (!(in->reps[i].value_ns > 0.0)) {
+            s->zero = true;
+            continue;
+        }
+        s->rep[s->n_rep++] = log(in->reps[i].value_ns);
+    }
+    /* One unit per process of this file: the mean log over its repetitions. */
+    for (size_t i = 0; i < n; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = in->reps[j].process == in->reps[i].process;
+        if (seen)
+            continue;
+        double sum = 0.0;
+        size_t k = 0;
+        for (size_t j = i; j < n; j++)
+            if (in->reps[j].process == in->reps[i].process && in->reps[j].value_ns > 0.0) {
+                sum += log(in->reps[j].value_ns);
+                k++;
+            }
+        if (k)
+            s->unit[s->n_units++] = sum / (double)k;
+    }
+    s->reps += n;
+    return 0;
+}
+
+/* A file that has only the aggregates of the run: one unit (its median or
+ * mean), and the summary of its repetitions from the mean and standard
+ * deviation, moved to the log scale as a log-normal distribution with that
+ * mean and deviation would be (log of the mean minus half the log-variance;
+ * log-variance log(1 + cv^2)). */
+static int add_aggregate_runs(side_runs *s, const ompb__rf_instance *in)
+{
+    double *unit = realloc(s->unit, (s->n_units + 1) * sizeof *unit);
+    if (!unit)
+        return OMPB_ENOMEM;
+    s->unit = unit;
+    if (!(in->value_ns > 0.0) || !(in->agg_mean_ns > 0.0)) {
+        s->zero = true;
+        return 0;
+    }
+    s->unit[s->n_units++] = log(in->value_ns);
+    double cv = in->agg_stddev_ns / in->agg_mean_ns, var = log1p(cv * cv);
+    s->aggregates = true;
+    s->agg = (ompb__sample_summary){(size_t)(in->repetitions > 0 ? in->repetitions : 1),
+                                    log(in->agg_mean_ns) - var / 2.0, var, sqrt(var)};
+    s->reps += s->agg.n;
+    return 0;
+}
+
+static int collect_side(const ompb__compare_side *side, const char *name, side_runs *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t f = 0; f < side->n; f++) {
+        const ompb__rf_instance *in = ompb__resultfile_find(&side->files[f], name);
+        if (!in)
+            continue;
+        if (!s->present)
+            s->first = in;
+        s->present = true;
+        s->files++;
+        if (in->failed) {
+            /* The first failure is the one the report names. */
+            if (!s->failed)
+                s->first = in;
+            s->failed = true;
+            continue;
+        }
+        int rc = in->aggregate ? add_aggregate_runs(s, in) : add_file_runs(s, in);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- verdicts ------------------------------------------------------------ */
+
+/* The verdict presence alone gives; UNTOUCHED when both sides have runs
  * and the times must decide. A failure in HEAD is "failed" whatever BASE
  * did: the change broke or kept breaking it, and "missing" would hide that. */
-static ompb__verdict by_presence(const ompb__rf_instance *b, const ompb__rf_instance *h)
+static ompb__verdict by_presence(const side_runs *b, const side_runs *h)
 {
-    if (h && h->failed)
+    if (h->failed)
         return OMPB__VERDICT_FAILED;
-    if (!h)
+    if (!h->present)
         return OMPB__VERDICT_MISSING;
-    return usable(b) ? OMPB__VERDICT_UNTOUCHED : OMPB__VERDICT_NEW;
+    return b->present && !b->failed ? OMPB__VERDICT_UNTOUCHED : OMPB__VERDICT_NEW;
 }
 
-static bool exceeds(double change, const ompb__compare_opts *opts)
+/* The runs of a side as Yuen's trimmed Welch test takes them: a fifth cut
+ * from each end (one of five runs), so that one run disturbed by another
+ * job cannot decide alone. */
+static ompb__sample_summary side_summary(const side_runs *s)
 {
-    return fabs(change) > opts->threshold * (1.0 + OMPB__THRESHOLD_SLACK);
+    return ompb__summarize_trimmed(s->unit, s->n_units, OMPB__COMPARE_TRIM);
 }
 
-static ompb__verdict by_sign(double change)
+/* Processes when both sides have two or more: each is a run. Else a single
+ * run on a side, its spread unknown; with two or more repetitions on each
+ * side (in one process) their summaries still give the in-process spread
+ * for the note. */
+static ompb__basis choose_basis(const side_runs *b, const side_runs *h, ompb__sample_summary *sb,
+                                ompb__sample_summary *sh)
 {
-    return change > 0.0 ? OMPB__VERDICT_REGRESSED : OMPB__VERDICT_IMPROVED;
+    *sb = side_summary(b);
+    *sh = side_summary(h);
+    if (b->n_units >= 2 && h->n_units >= 2)
+        return OMPB__BASIS_PROCESSES;
+    ompb__sample_summary rb = b->aggregates ? b->agg : ompb__summarize(b->rep, b->n_rep);
+    ompb__sample_summary rh = h->aggregates ? h->agg : ompb__summarize(h->rep, h->n_rep);
+    if (rb.n < 2 || rh.n < 2)
+        return OMPB__BASIS_SINGLE;
+    sb->spread = rb.spread;
+    sh->spread = rh.spread;
+    return b->aggregates || h->aggregates ? OMPB__BASIS_AGGREGATES : OMPB__BASIS_REPETITIONS;
 }
 
-/* Below OMPB__COMPARE_MIN_SAMPLES a side is one or two lucky rounds away
- * from any p-value; otherwise the test must at least be able to reject. */
-static bool too_few(size_t nb, size_t nh, double alpha)
+static double upper_bound(const ompb__compare_opts *opts)
 {
-    return nb < OMPB__COMPARE_MIN_SAMPLES || nh < OMPB__COMPARE_MIN_SAMPLES ||
-           ompb__mw_min_p(nb, nh) >= alpha;
+    return log1p(opts->threshold * (1.0 + OMPB__THRESHOLD_SLACK));
 }
 
-static int test_pair(ompb__compare_row *row, const ompb__compare_opts *opts)
+static double lower_bound(const ompb__compare_opts *opts)
 {
-    const ompb__rf_instance *b = row->base, *h = row->head;
-    ompb__mw_result mw;
-    int rc = ompb__mann_whitney(b->samples_ns, b->n_samples, h->samples_ns, h->n_samples,
-                                OMPB__MW_AUTO, &mw);
-    if (rc)
-        return rc;
-    row->p = mw.p;
-    if (!exceeds(row->change, opts))
-        row->verdict = OMPB__VERDICT_UNTOUCHED;
-    else if (too_few(b->n_samples, h->n_samples, opts->alpha)) {
-        row->basis = OMPB__BASIS_TOO_FEW;
-        row->verdict = OMPB__VERDICT_TOO_FEW;
-    } else
-        row->verdict = mw.p < opts->alpha ? by_sign(row->change) : OMPB__VERDICT_UNTOUCHED;
-    return 0;
+    double t = opts->threshold * (1.0 + OMPB__THRESHOLD_SLACK);
+    return t < 1.0 ? log1p(-t) : -INFINITY;
 }
 
-static int judge(ompb__compare_row *row, const ompb__compare_opts *opts)
+/* Runs per side that would put the interval clear of the nearer threshold
+ * bound, at the spread seen: the standard error shrinking as 1 / sqrt(n). */
+static size_t runs_needed(const ompb__welch_result *w, size_t runs_now,
+                          const ompb__compare_opts *opts)
 {
-    row->base_ns = usable(row->base) ? row->base->value_ns : NAN;
-    row->head_ns = usable(row->head) ? row->head->value_ns : NAN;
-    row->change = row->p = NAN;
-    row->basis = OMPB__BASIS_NONE;
-    row->verdict = by_presence(row->base, row->head);
-    /* A BASE time of 0 has no relative change: presence alone decides. */
-    if (row->verdict != OMPB__VERDICT_UNTOUCHED || !(row->base_ns > 0.0))
-        return 0;
-    row->change = row->head_ns / row->base_ns - 1.0;
-    if (row->base->n_samples && row->head->n_samples) {
-        row->basis = OMPB__BASIS_U_TEST;
-        return test_pair(row, opts);
+    double bound = w->diff >= 0.0 ? upper_bound(opts) : lower_bound(opts);
+    double gap = isinf(bound) ? INFINITY : fabs(w->diff - bound);
+    return ompb__units_needed(w->se, runs_now, gap, opts->alpha, OMPB__COMPARE_TRIM,
+                              OMPB__COMPARE_MAX_RUNS);
+}
+
+/* Fills the figures of a pair both sides have; the verdict waits for the
+ * Benjamini-Hochberg step over all pairs (settle_verdicts). */
+static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_runs *h,
+                         const ompb__compare_opts *opts)
+{
+    ompb__sample_summary sb, sh;
+    row->basis = choose_basis(b, h, &sb, &sh);
+    row->base_runs = b->n_units;
+    row->head_runs = h->n_units;
+    row->base_ns = exp(sb.mean);
+    row->head_ns = exp(sh.mean);
+    row->change = expm1(sh.mean - sb.mean);
+    if (row->basis != OMPB__BASIS_PROCESSES) {
+        /* One run on a side: its repetitions' spread, if any, is in-process
+         * only, which misses what a new process sees (docs/methodology.md). */
+        if (row->basis != OMPB__BASIS_SINGLE) {
+            row->base_spread = sb.spread;
+            row->head_spread = sh.spread;
+        }
+        row->verdict = OMPB__VERDICT_UNKNOWN;
+        return;
     }
-    row->basis = OMPB__BASIS_THRESHOLD;
-    row->verdict = exceeds(row->change, opts) ? by_sign(row->change) : OMPB__VERDICT_UNTOUCHED;
+    row->base_spread = sb.spread;
+    row->head_spread = sh.spread;
+    ompb__welch_result w = ompb__welch(sb, sh);
+    double lo, hi;
+    ompb__welch_ci(&w, opts->alpha, &lo, &hi);
+    row->ci_low = expm1(lo);
+    row->ci_high = expm1(hi);
+    row->p = ompb__interval_p(&w, lower_bound(opts), upper_bound(opts));
+    row->verdict = OMPB__VERDICT_NOISY;    /* settled after BH */
+    if (lo >= lower_bound(opts) && hi <= upper_bound(opts))
+        row->verdict = OMPB__VERDICT_UNTOUCHED;
+    else if (lo <= upper_bound(opts) && hi >= lower_bound(opts))
+        row->runs_needed = runs_needed(&w, (b->n_units + h->n_units + 1) / 2, opts);
+    /* An interval already clear of the threshold needs no more width: it is
+     * noisy only if Benjamini-Hochberg does not confirm it (the note says). */
+}
+
+static int judge(ompb__compare_row *row, const ompb__compare_side *base,
+                 const ompb__compare_side *head, const ompb__compare_opts *opts)
+{
+    side_runs b, h;
+    int rc = collect_side(base, row->name, &b);
+    rc = rc ? rc : collect_side(head, row->name, &h);
+    if (rc) {
+        side_release(&b);
+        side_release(&h);
+        return rc;
+    }
+    row->base = b.first;
+    row->head = h.first;
+    row->base_reps = b.reps;
+    row->head_reps = h.reps;
+    row->base_ns = row->head_ns = row->change = row->ci_low = row->ci_high = NAN;
+    row->base_spread = row->head_spread = row->p = row->q = NAN;
+    row->basis = OMPB__BASIS_NONE;
+    row->verdict = by_presence(&b, &h);
+    bool usable_b = b.present && !b.failed, usable_h = h.present && !h.failed;
+    if (usable_b && !b.zero)
+        row->base_ns = exp(side_summary(&b).mean);
+    if (usable_h && !h.zero)
+        row->head_ns = exp(side_summary(&h).mean);
+    if (usable_b && b.zero)
+        row->base_ns = 0.0;
+    if (usable_h && h.zero)
+        row->head_ns = 0.0;
+    /* A time of 0 has no logarithm and no ratio: presence alone decides. */
+    if (row->verdict == OMPB__VERDICT_UNTOUCHED && !b.zero && !h.zero)
+        measure_pair(row, &b, &h, opts);
+    side_release(&b);
+    side_release(&h);
     return 0;
 }
 
-static int add_row(ompb__comparison *cmp, const ompb__rf_instance *b,
-                   const ompb__rf_instance *h)
+/* Regressed or improved when the interval null is rejected after
+ * Benjamini-Hochberg over every judged pair; the untouched and noisy
+ * verdicts of measure_pair stand otherwise. */
+static int settle_verdicts(ompb__comparison *cmp)
 {
-    ompb__compare_row *row = &cmp->rows[cmp->n++];
-    row->base = b;
-    row->head = h;
-    row->name = b ? b->name : h->name;
-    int rc = judge(row, &cmp->opts);
-    if (rc)
-        return rc;
-    cmp->counts[row->verdict]++;
-    if (row->basis == OMPB__BASIS_THRESHOLD)
-        cmp->threshold_only++;
-    return 0;
+    double *p = malloc((cmp->n + 1) * sizeof *p);
+    if (!p)
+        return OMPB_ENOMEM;
+    for (size_t i = 0; i < cmp->n; i++)
+        p[i] = cmp->rows[i].p;
+    int rc = ompb__bh_adjust(p, cmp->n, p);
+    for (size_t i = 0; i < cmp->n && !rc; i++) {
+        ompb__compare_row *r = &cmp->rows[i];
+        r->q = p[i];
+        if (isnan(r->p))
+            continue;
+        cmp->judged++;
+        if (r->q <= cmp->opts.alpha) {
+            r->verdict = r->change > 0.0 ? OMPB__VERDICT_REGRESSED : OMPB__VERDICT_IMPROVED;
+            r->runs_needed = 0;
+        }
+    }
+    free(p);
+    return rc;
 }
 
 /* A time of 0 on either side has no logarithm: such pairs are left out and
@@ -324,29 +510,151 @@ int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultf
 
 /* ---- public ------------------------------------------------------------ */
 
-int ompb__compare_runs(const ompb__resultfile *base, const ompb__resultfile *head,
+/* Whether name is in a file that comes before file f of side s (0 BASE,
+ * 1 HEAD) in the order rows are made: BASE files first, then HEAD files. */
+static bool seen_before(const ompb__compare_side *sides[2], size_t s, size_t f, const char *name)
+{
+    for (size_t side = 0; side <= s; side++)
+        for (size_t k = 0; k < (side < s ? sides[side]->n : f); k++)
+            if (ompb__resultfile_find(&sides[side]->files[k], name))
+                return true;
+    return false;
+}
+
+static int add_row(ompb__comparison *cmp, const char *name)
+{
+    ompb__compare_row *row = &cmp->rows[cmp->n++];
+    memset(row, 0, sizeof *row);
+    row->name = name;
+    return judge(row, &cmp->base_side, &cmp->head_side, &cmp->opts);
+}
+
+static size_t total_instances(const ompb__compare_side *side)
+{
+    size_t n = 0;
+    for (size_t f = 0; f < side->n; f++)
+        n += side->files[f].n;
+    return n;
+}
+
+/* Differences between the first file of a side and its other files, each
+ * line prefixed with the side and the file, so pooling runs of different
+ * machines or settings does not go unnoticed. */
+static int diff_within(const ompb__compare_side *side, const char *side_name, ompb__lines *out)
+{
+    for (size_t f = 1; f < side->n; f++) {
+        ompb__lines d = {0};
+        int rc = ompb__compare_environments(&side->files[0], &side->files[f], &d);
+        for (size_t i = 0; i < d.n && !rc; i++)
+            rc = push_line(out, "%s %s vs %s: %s", side_name, side->files[0].path,
+                           side->files[f].path, d.v[i]);
+        for (size_t i = 0; i < d.n; i++)
+            free(d.v[i]);
+        free(d.v);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int make_rows(ompb__comparison *out)
+{
+    const ompb__compare_side *sides[2] = {&out->base_side, &out->head_side};
+    int rc = 0;
+    for (size_t s = 0; s < 2 && !rc; s++)
+        for (size_t f = 0; f < sides[s]->n && !rc; f++)
+            for (size_t i = 0; i < sides[s]->files[f].n && !rc; i++) {
+                const char *name = sides[s]->files[f].inst[i].name;
+                if (!seen_before(sides, s, f, name))
+                    rc = add_row(out, name);
+            }
+    return rc;
+}
+
+int ompb__compare_runs(const ompb__compare_side *base, const ompb__compare_side *head,
                        const ompb__compare_opts *opts, ompb__comparison *out)
 {
     memset(out, 0, sizeof *out);
-    out->base_path = base->path;
-    out->head_path = head->path;
+    out->base_side = *base;
+    out->head_side = *head;
     out->opts = *opts;
-    out->rows = calloc(base->n + head->n + 1, sizeof *out->rows);
+    out->rows = calloc(total_instances(base) + total_instances(head) + 1, sizeof *out->rows);
     if (!out->rows)
         return OMPB_ENOMEM;
-    int rc = 0;
-    for (size_t i = 0; i < base->n && !rc; i++)
-        rc = add_row(out, &base->inst[i], ompb__resultfile_find(head, base->inst[i].name));
-    for (size_t i = 0; i < head->n && !rc; i++)
-        if (!ompb__resultfile_find(base, head->inst[i].name))
-            rc = add_row(out, NULL, &head->inst[i]);
-    if (!rc)
-        rc = ompb__compare_environments(base, head, &out->env_diffs);
+    int rc = make_rows(out);
+    rc = rc ? rc : settle_verdicts(out);
+    for (size_t i = 0; i < out->n && !rc; i++) {
+        out->counts[out->rows[i].verdict]++;
+        out->in_process += out->rows[i].basis == OMPB__BASIS_REPETITIONS ||
+                           out->rows[i].basis == OMPB__BASIS_AGGREGATES;
+        out->zero_time += out->rows[i].verdict == OMPB__VERDICT_UNTOUCHED &&
+                          out->rows[i].basis == OMPB__BASIS_NONE;
+    }
+    if (!rc && base->n && head->n)
+        rc = ompb__compare_environments(&base->files[0], &head->files[0], &out->env_diffs);
+    rc = rc ? rc : diff_within(base, "BASE", &out->env_diffs);
+    rc = rc ? rc : diff_within(head, "HEAD", &out->env_diffs);
     if (rc) {
         ompb__comparison_free(out);
         return rc;
     }
     geomean(out);
+    return 0;
+}
+
+/* The executable's file name in a result file's context, or NULL. */
+static const char *exe_name(const ompb__resultfile *rf)
+{
+    const json_t *exe = json_object_get(rf->context, "executable");
+    if (!json_is_string(exe))
+        return NULL;
+    const char *s = json_string_value(exe), *slash = strrchr(s, '/');
+    return slash ? slash + 1 : s;
+}
+
+static const char *build_id(const ompb__resultfile *rf)
+{
+    const json_t *id = json_object_get(json_object_get(rf->context, "ompbench"), "build_id");
+    return json_is_string(id) ? json_string_value(id) : NULL;
+}
+
+/* Same context and same repetitions for every instance: the same file. */
+static bool same_results(const ompb__resultfile *a, const ompb__resultfile *b)
+{
+    if (!a->context || !json_equal(a->context, b->context) || a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++) {
+        const ompb__rf_instance *x = &a->inst[i], *y = &b->inst[i];
+        if (strcmp(x->name, y->name) != 0 || x->n_reps != y->n_reps ||
+            (x->n_reps && memcmp(x->reps, y->reps, x->n_reps * sizeof *x->reps) != 0))
+            return false;
+    }
+    return true;
+}
+
+int ompb__compare_check_side(const ompb__compare_side *side, const char *side_name,
+                             ompb_error *err)
+{
+    const ompb__resultfile *first = &side->files[0];
+    for (size_t f = 1; f < side->n; f++) {
+        const ompb__resultfile *rf = &side->files[f];
+        const char *e0 = exe_name(first), *e1 = exe_name(rf);
+        const char *b0 = build_id(first), *b1 = build_id(rf);
+        for (size_t k = 0; k < f; k++)
+            if (strcmp(side->files[k].path, rf->path) == 0 || same_results(&side->files[k], rf))
+                return ompb__error_set(err, OMPB_EINVAL, "%s: the same results as %s, given "
+                                       "twice for %s (each run counts once)", rf->path,
+                                       side->files[k].path, side_name);
+        if (e0 && e1 && strcmp(e0, e1) != 0)
+            return ompb__error_set(err, OMPB_EINVAL, "%s: from a different binary than %s "
+                                   "(executable \"%.80s\" vs \"%.80s\"); the files of %s must "
+                                   "be runs of one binary", rf->path, first->path, e1, e0,
+                                   side_name);
+        if (b0 && b1 && strcmp(b0, b1) != 0)
+            return ompb__error_set(err, OMPB_EINVAL, "%s: from a different binary than %s "
+                                   "(build ID %.40s vs %.40s); the files of %s must be runs "
+                                   "of one binary", rf->path, first->path, b1, b0, side_name);
+    }
     return 0;
 }
 

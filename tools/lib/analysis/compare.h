@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Comparing two result files (`ompbench compare BASE HEAD`): instances are
- * matched by name and each gets a verdict. A change counts only when it is
- * larger than the threshold AND a two-sided Mann-Whitney U test on the
- * per-iteration round times rejects equality at alpha; without raw samples
- * (plain Google Benchmark JSON: one run, or aggregates only) the threshold
- * alone decides, and with too few samples for the test to be trusted, the
- * verdict says so.
+ * Comparing runs (`ompbench compare`): instances are matched by name across
+ * a BASE side and a HEAD side, each one or more result files whose runs are
+ * pooled. The unit of evidence is a run, a process, never a round or an
+ * in-process repetition (those share the process's layout, placement and
+ * machine state, so they say little about the next run;
+ * docs/methodology.md). Per instance, Yuen's trimmed Welch t on the
+ * logarithms of the runs' medians gives a confidence interval of
+ * HEAD / BASE; a change
+ * counts when that interval lies entirely beyond the threshold and the
+ * test of "the change is within the threshold" survives Benjamini-Hochberg
+ * across the instances judged; an interval entirely within the threshold is
+ * "untouched"; anything else is "noisy": the run-to-run spread is too large
+ * to tell at this threshold. With one run on a side the spread is unknown
+ * and nothing is claimed.
  */
 #ifndef OMPB_ANALYSIS_COMPARE_H
 #define OMPB_ANALYSIS_COMPARE_H
@@ -16,53 +23,85 @@
 
 #include <jansson.h>
 
+#include <ompbench/error.h>
+
 #include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
 
 #define OMPB__COMPARE_DEFAULT_THRESHOLD 0.05
 #define OMPB__COMPARE_DEFAULT_ALPHA 0.05
-
-/* Rounds each side needs before the U test may decide: with fewer, one
- * extreme round can make the test "significant" (1 round against 40 reaches
- * p = 2/41 = 0.049), so the verdict is "too few samples" instead. */
-#define OMPB__COMPARE_MIN_SAMPLES 5
+/* Share of the runs cut from each end of a side before the test (Yuen's
+ * trimmed means, the customary 20%): one of 5 to 9 runs, two of 10 to 14. */
+#define OMPB__COMPARE_TRIM 0.2
+/* Most runs per side a "noisy" note will ask for; beyond: "more than". */
+#define OMPB__COMPARE_MAX_RUNS 1000
+/* What the reports suggest for runs without a known spread: the setting
+ * docs/guide.md recommends for CI (docs/methodology.md says why). */
+#define OMPB__COMPARE_RECOMMENDED "--processes 10"
 
 /* In the order regressions-first reports list them. */
 typedef enum ompb__verdict {
     OMPB__VERDICT_REGRESSED,
     OMPB__VERDICT_FAILED,       /* failed in HEAD (whatever BASE did) */
     OMPB__VERDICT_IMPROVED,
-    OMPB__VERDICT_TOO_FEW,      /* beyond the threshold, but too few samples */
+    OMPB__VERDICT_NOISY,        /* the interval straddles the threshold */
+    OMPB__VERDICT_UNKNOWN,      /* one run on a side: noise unknown */
     OMPB__VERDICT_UNTOUCHED,
     OMPB__VERDICT_NEW,          /* only in HEAD, or failed in BASE only */
     OMPB__VERDICT_MISSING,      /* only in BASE (failed there or not) */
     OMPB__VERDICT_COUNT
 } ompb__verdict;
 
-/* How the verdict of a pair was reached. */
+/* What the runs of a pair are, which decides what may be claimed. */
 typedef enum ompb__basis {
     OMPB__BASIS_NONE,           /* presence alone: new, missing, failed, or a
-                                   BASE time of 0 (no change to judge) */
-    OMPB__BASIS_U_TEST,         /* threshold and U test */
-    OMPB__BASIS_THRESHOLD,      /* a side has no samples: threshold only */
-    OMPB__BASIS_TOO_FEW         /* fewer than OMPB__COMPARE_MIN_SAMPLES on a
-                                   side, or too few for the U test to reject */
+                                   time of 0 (no ratio to judge) */
+    OMPB__BASIS_PROCESSES,      /* 2+ processes per side: judged */
+    /* One process on a side: noise unknown, with the in-process spread of */
+    OMPB__BASIS_REPETITIONS,    /* its 2+ repetitions per side, or */
+    OMPB__BASIS_AGGREGATES,     /* Google Benchmark's aggregates (mean and
+                                   stddev of its repetitions) */
+    OMPB__BASIS_SINGLE          /* one run on a side, one repetition: noise
+                                   unknown, no spread at all */
 } ompb__basis;
 
 typedef struct ompb__compare_opts {
     double threshold;           /* fraction: 0.05 is 5% */
-    double alpha;               /* significance level of the U test, in (0, 1) */
+    double alpha;               /* interval level 1 - alpha and FDR level, in (0, 1) */
 } ompb__compare_opts;
 
+/* One side: result files whose runs are pooled (borrowed). */
+typedef struct ompb__compare_side {
+    const ompb__resultfile *files;
+    size_t n;
+} ompb__compare_side;
+
 typedef struct ompb__compare_row {
-    const ompb__rf_instance *base, *head;   /* borrowed; either may be NULL */
-    const char *name;                       /* borrowed from base or head */
-    double base_ns, head_ns;    /* median per-iteration times (or the --metric's
+    const char *name;                       /* borrowed from a result file */
+    /* The instance in the first file of each side that has it (thread
+     * counts, failure messages); either may be NULL. */
+    const ompb__rf_instance *base, *head;
+    size_t base_runs, head_runs;            /* runs (processes) per side */
+    size_t base_reps, head_reps;            /* repetitions read per side */
+    double base_ns, head_ns;    /* geometric (trimmed) mean of the runs'
+                                   medians (of time, or of the --metric's
                                    values); NAN when absent */
+    double base_spread, head_spread; /* (winsorized) standard deviation of
+                                   log(run median): the run-to-run spread
+                                   (0.05 is ~5%); for REPETITIONS and
+                                   AGGREGATES the in-process spread of the
+                                   repetitions; NAN for SINGLE and NONE */
     double change;              /* head / base - 1; NAN unless both present
                                    and base_ns > 0 */
-    double p;                   /* two-sided U-test p-value; NAN when not run */
+    double ci_low, ci_high;     /* (1 - alpha) interval of the change; NAN
+                                   without a spread on both sides */
+    double p;                   /* p-value of |change| <= threshold; NAN when
+                                   not tested */
+    double q;                   /* its Benjamini-Hochberg adjustment */
+    size_t runs_needed;         /* noisy with an interval across a threshold
+                                   bound: runs per side that would decide at
+                                   this spread (MAX_RUNS + 1: more); else 0 */
     ompb__verdict verdict;
     ompb__basis basis;
 } ompb__compare_row;
@@ -74,12 +113,17 @@ typedef struct ompb__lines {
 } ompb__lines;
 
 typedef struct ompb__comparison {
-    const char *base_path, *head_path;      /* borrowed */
+    ompb__compare_side base_side, head_side; /* borrowed */
     ompb__compare_opts opts;
-    ompb__compare_row *rows;    /* BASE order, then instances new in HEAD */
+    ompb__compare_row *rows;    /* first BASE file's order, then the other
+                                   instances in the order first seen */
     size_t n;
     size_t counts[OMPB__VERDICT_COUNT];
-    size_t threshold_only;      /* rows decided without samples */
+    size_t judged;              /* rows with a run-to-run spread on both
+                                   sides: regressed, improved, noisy, untouched
+                                   (the BH family) */
+    size_t in_process;          /* noise unknown, with in-process repetitions */
+    size_t zero_time;           /* untouched for a time of 0 (not judged) */
     double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
                                    with both times > 0; NAN if there is none */
     size_t geomean_excluded;    /* pairs left out of it for a time of 0 */
@@ -92,11 +136,20 @@ typedef struct ompb__comparison {
 } ompb__comparison;
 
 /*
- * Compares head against base into *out. The comparison borrows from both
- * result files, which must outlive it; release it with
+ * Checks that the files of one side can be pooled: not the same file
+ * twice, and all from the same benchmark binary (same executable name and,
+ * when both record one, the same GNU build ID). side_name ("BASE") is for
+ * the message. Returns 0, or OMPB_EINVAL with err: "FILE: what is wrong".
+ */
+int ompb__compare_check_side(const ompb__compare_side *side, const char *side_name,
+                             ompb_error *err);
+
+/*
+ * Compares the head side against the base side into *out. The comparison
+ * borrows from the result files, which must outlive it; release it with
  * ompb__comparison_free. Returns 0 or OMPB_ENOMEM.
  */
-int ompb__compare_runs(const ompb__resultfile *base, const ompb__resultfile *head,
+int ompb__compare_runs(const ompb__compare_side *base, const ompb__compare_side *head,
                        const ompb__compare_opts *opts, ompb__comparison *out);
 void ompb__comparison_free(ompb__comparison *cmp);
 
@@ -119,8 +172,8 @@ int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultf
  * keeps the rows in comparison order. Returns 0 or OMPB_EIO. */
 int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__report_format fmt);
 
-/* "improved", "regressed", "too few samples", ... and the JSON keys
- * ("too_few_samples"). Static strings. */
+/* "improved", "regressed", "noise unknown", ... and the JSON keys
+ * ("noise_unknown"). Static strings. */
 const char *ompb__verdict_name(ompb__verdict v);
 const char *ompb__verdict_key(ompb__verdict v);
 

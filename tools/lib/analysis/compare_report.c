@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The three renderings of a comparison: a console table, a markdown block to
- * paste into a pull request, and JSON for scripts. Console and markdown put
- * what needs attention first (regressions and failures, then improvements,
- * largest change first); all three carry the summary counts, the
- * geometric-mean change and the environment warning, so no format hides a
- * suspect comparison. Names and notes from the result files are escaped for
- * the terminal and for markdown (analysis/units.c).
+ * paste into a pull request, and JSON for scripts. All three lead with how
+ * many instances could be judged at all; console and markdown then put what
+ * needs attention first (regressions and failures, then improvements,
+ * largest change first, then what was too noisy to tell); all three carry
+ * the summary counts, the geometric-mean change, the method and the
+ * environment warning, so no format hides a suspect comparison. Names and
+ * notes from the result files are escaped for the terminal and for markdown
+ * (analysis/units.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,7 +20,7 @@
 #include "analysis/metric.h"
 #include "analysis/units.h"
 
-#define OMPB__NOTE_MAX 200
+#define OMPB__NOTE_MAX 240
 #define OMPB__NAME_COL_MAX 60
 #define OMPB__ENV_WARNING "different runtime environments"
 
@@ -26,6 +28,12 @@
 static char *value_text(const ompb__comparison *cmp, char *buf, size_t cap, double v)
 {
     return ompb__format_metric(buf, cap, v, cmp->unit);
+}
+
+/* What a 0 is in this metric, for the notes: "a time of 0" or "a value of 0". */
+static const char *zero_text(const ompb__comparison *cmp)
+{
+    return ompb__metric_is_time(cmp->metric) ? "a time of 0" : "a value of 0";
 }
 
 /* "time" or the counter, for the report's headings. */
@@ -39,9 +47,9 @@ typedef struct sort_key {
     size_t index;
 } sort_key;
 
-/* Within a verdict: regressions and untouched by change descending,
+/* Within a verdict: regressions, noisy and untouched by change descending,
  * improvements ascending (largest speed-up first), the rest in file order;
- * an undefined change (BASE time 0) last, as NAN would break the order. */
+ * an undefined change (a time of 0) last, as NAN would break the order. */
 static double sort_value(const ompb__compare_row *r)
 {
     if (isnan(r->change))
@@ -52,7 +60,8 @@ static double sort_value(const ompb__compare_row *r)
         return -r->change;
     case OMPB__VERDICT_IMPROVED:
         return r->change;
-    case OMPB__VERDICT_TOO_FEW:
+    case OMPB__VERDICT_NOISY:
+    case OMPB__VERDICT_UNKNOWN:
         return -fabs(r->change);
     default:
         return 0.0;
@@ -81,22 +90,7 @@ static sort_key *sorted_rows(const ompb__comparison *cmp)
     return keys;
 }
 
-/* What a side without samples contributed, for the threshold-only note. */
-static const char *no_sample_kind(const ompb__rf_instance *in)
-{
-    if (in->aggregate)
-        return strcmp(in->aggregate, "median") == 0 ? "median aggregate" : "mean aggregate";
-    return in->n_samples ? "samples" : "one run";
-}
-
-static void threshold_note(const ompb__compare_row *r, char *buf, size_t cap)
-{
-    if (r->base->aggregate || r->head->aggregate)
-        snprintf(buf, cap, "threshold only (%s vs %s, no samples)",
-                 no_sample_kind(r->base), no_sample_kind(r->head));
-    else
-        snprintf(buf, cap, "threshold only (no samples)");
-}
+/* ---- shared text ---------------------------------------------------------- */
 
 static void failed_note(const ompb__compare_row *r, char *buf, size_t cap)
 {
@@ -105,17 +99,33 @@ static void failed_note(const ompb__compare_row *r, char *buf, size_t cap)
     snprintf(buf, cap, "failed %s: %s", where, r->head->error_message);
 }
 
-static void too_few_note(const ompb__compare_row *r, char *buf, size_t cap)
+/* "2.1%/2.4%": the run-to-run spread of each side. */
+static void spread_text(const ompb__compare_row *r, char *buf, size_t cap)
 {
-    size_t nb = r->base->n_samples, nh = r->head->n_samples;
-    if (nb < OMPB__COMPARE_MIN_SAMPLES || nh < OMPB__COMPARE_MIN_SAMPLES)
-        snprintf(buf, cap, "%zu vs %zu samples: the U test needs %d per side", nb, nh,
-                 OMPB__COMPARE_MIN_SAMPLES);
-    else
-        snprintf(buf, cap, "%zu vs %zu samples: U test cannot reach alpha", nb, nh);
+    snprintf(buf, cap, "spread %.1f%%/%.1f%%", 100.0 * r->base_spread, 100.0 * r->head_spread);
 }
 
-static void row_note(const ompb__compare_row *r, char *buf, size_t cap)
+static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    char spread[64], q[32] = "";
+    spread_text(r, spread, sizeof spread);
+    if (r->verdict == OMPB__VERDICT_REGRESSED || r->verdict == OMPB__VERDICT_IMPROVED)
+        snprintf(q, sizeof q, r->q < 1e-4 ? "q<0.0001; " : "q=%.4f; ", r->q);
+    if (r->verdict != OMPB__VERDICT_NOISY)
+        snprintf(buf, cap, "%s%s", q, spread);
+    else if (r->runs_needed == 0)
+        snprintf(buf, cap, "%s: the interval clears the threshold, but not after "
+                 "Benjamini-Hochberg over the judged instances (q=%.2f)", spread, r->q);
+    else if (r->runs_needed > OMPB__COMPARE_MAX_RUNS)
+        snprintf(buf, cap, "%s: more than %d runs per side would be needed at this threshold",
+                 spread, OMPB__COMPARE_MAX_RUNS);
+    else
+        snprintf(buf, cap, "%s: ~%zu runs per side would decide at this threshold", spread,
+                 r->runs_needed);
+}
+
+static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
+                     size_t cap)
 {
     buf[0] = '\0';
     if (r->verdict == OMPB__VERDICT_FAILED)
@@ -123,32 +133,65 @@ static void row_note(const ompb__compare_row *r, char *buf, size_t cap)
     else if (r->base && r->base->failed)
         snprintf(buf, cap, "failed in BASE: %s", r->base->error_message);
     else if (r->verdict == OMPB__VERDICT_UNTOUCHED && r->basis == OMPB__BASIS_NONE)
-        snprintf(buf, cap, "BASE time is 0: no change to judge");
-    else if (r->basis == OMPB__BASIS_THRESHOLD)
-        threshold_note(r, buf, cap);
-    else if (r->basis == OMPB__BASIS_TOO_FEW)
-        too_few_note(r, buf, cap);
-    else if (r->basis == OMPB__BASIS_U_TEST)
-        snprintf(buf, cap, r->p < 1e-4 ? "p<0.0001" : "p=%.4f", r->p);
+        snprintf(buf, cap, "%s: no ratio to judge", zero_text(cmp));
+    else if (r->basis == OMPB__BASIS_SINGLE)
+        snprintf(buf, cap, "%zu vs %zu run%s: run-to-run noise unknown; needs 2+ per side "
+                 "(e.g. " OMPB__COMPARE_RECOMMENDED ")", r->base_runs, r->head_runs,
+                 r->head_runs == 1 ? "" : "s");
+    else if (r->basis == OMPB__BASIS_REPETITIONS || r->basis == OMPB__BASIS_AGGREGATES)
+        snprintf(buf, cap, "%zu vs %zu runs: their %zu vs %zu repetitions%s spread %.1f%%/%.1f%% "
+                 "within a process, not between processes; needs 2+ runs per side (e.g. "
+                 OMPB__COMPARE_RECOMMENDED ")", r->base_runs, r->head_runs, r->base_reps,
+                 r->head_reps,
+                 r->basis == OMPB__BASIS_AGGREGATES ? " (from aggregates)" : "",
+                 100.0 * r->base_spread, 100.0 * r->head_spread);
+    else if (r->basis != OMPB__BASIS_NONE)
+        judged_note(r, buf, cap);
 }
 
+/* "+1.2%..+8.9%", or "-" without an interval. */
+static char *interval_text(char *buf, size_t cap, const ompb__compare_row *r)
+{
+    char lo[OMPB__UNIT_TEXT_MAX], hi[OMPB__UNIT_TEXT_MAX];
+    if (isnan(r->ci_low))
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%s..%s", ompb__format_change(lo, sizeof lo, r->ci_low),
+                 ompb__format_change(hi, sizeof hi, r->ci_high));
+    return buf;
+}
+
+static char *runs_text(char *buf, size_t cap, const ompb__compare_row *r)
+{
+    if (r->basis == OMPB__BASIS_NONE)
+        snprintf(buf, cap, "-");
+    else
+        snprintf(buf, cap, "%zu/%zu", r->base_runs, r->head_runs);
+    return buf;
+}
+
+/* The header: what could be judged at all comes first. */
 static void summary_line(FILE *out, const ompb__comparison *cmp, const char *strong)
 {
     char gm[OMPB__UNIT_TEXT_MAX];
     const size_t *c = cmp->counts;
-    fprintf(out, "%s%zu regressed%s, %zu improved, %zu untouched, %zu new, %zu missing, "
-                 "%s%zu failed%s",
-            strong, c[OMPB__VERDICT_REGRESSED], strong, c[OMPB__VERDICT_IMPROVED],
-            c[OMPB__VERDICT_UNTOUCHED], c[OMPB__VERDICT_NEW], c[OMPB__VERDICT_MISSING],
+    fprintf(out, "%sJudged %zu of %zu instances%s: %s%zu regressed%s, %zu improved, %zu "
+                 "untouched, %zu noisy",
+            strong, cmp->judged, cmp->n, strong, c[OMPB__VERDICT_REGRESSED] ? strong : "",
+            c[OMPB__VERDICT_REGRESSED], c[OMPB__VERDICT_REGRESSED] ? strong : "",
+            c[OMPB__VERDICT_IMPROVED], c[OMPB__VERDICT_UNTOUCHED] - cmp->zero_time,
+            c[OMPB__VERDICT_NOISY]);
+    fprintf(out, "; not judged: %zu noise unknown, %zu new, %zu missing, %s%zu failed%s",
+            c[OMPB__VERDICT_UNKNOWN], c[OMPB__VERDICT_NEW], c[OMPB__VERDICT_MISSING],
             c[OMPB__VERDICT_FAILED] ? strong : "", c[OMPB__VERDICT_FAILED],
             c[OMPB__VERDICT_FAILED] ? strong : "");
-    if (c[OMPB__VERDICT_TOO_FEW])
-        fprintf(out, ", %zu with too few samples", c[OMPB__VERDICT_TOO_FEW]);
-    fprintf(out, "; geometric mean change %s%s%s", strong,
-            ompb__format_change(gm, sizeof gm, cmp->geomean_change), strong);
+    if (cmp->zero_time)
+        fprintf(out, ", %zu untouched for %s", cmp->zero_time, zero_text(cmp));
+    fprintf(out, "; geometric mean change %s", ompb__format_change(gm, sizeof gm,
+                                                                    cmp->geomean_change));
     if (cmp->geomean_excluded)
-        fprintf(out, " (%zu pair%s with a time of 0 left out)", cmp->geomean_excluded,
-                cmp->geomean_excluded == 1 ? "" : "s");
+        fprintf(out, " (%zu pair%s with %s left out)", cmp->geomean_excluded,
+                cmp->geomean_excluded == 1 ? "" : "s", zero_text(cmp));
     fputc('\n', out);
 }
 
@@ -156,15 +199,34 @@ static void method_line(FILE *out, const ompb__comparison *cmp)
 {
     if (!ompb__metric_is_time(cmp->metric))
         fprintf(out, "Metric: %s per iteration, summed over each instance's threads "
-                     "(--counters), one sample per round.\n", cmp->metric);
-    fprintf(out, "A change counts when it exceeds %g%% and a two-sided Mann-Whitney U "
-                 "test on the per-iteration samples (at least %d per side) rejects "
-                 "equality at alpha %g.\n",
-            cmp->opts.threshold * 100.0, OMPB__COMPARE_MIN_SAMPLES, cmp->opts.alpha);
-    if (cmp->threshold_only)
-        fprintf(out, "%zu instance(s) have no raw samples (plain Google Benchmark JSON: "
-                     "one run, or aggregates only): threshold only.\n",
-                cmp->threshold_only);
+                     "(--counters): each repetition's value is the median over its rounds, "
+                     "and runs are judged on it as on times.\n", cmp->metric);
+    double pct = cmp->opts.threshold * 100.0, level = (1.0 - cmp->opts.alpha) * 100.0;
+    fprintf(out, "Each run (a process) gives its median; a change is HEAD/BASE of their "
+                 "geometric means, with a %g%% interval from Welch's t on their logarithms "
+                 "(Yuen's: a fifth of the runs trimmed from each end). "
+                 "regressed/improved: the interval lies beyond +-%g%% and survives "
+                 "Benjamini-Hochberg at %g over the %zu judged instances; untouched: it lies "
+                 "within +-%g%%; noisy: neither.\n",
+            level, pct, cmp->opts.alpha, cmp->judged, pct);
+    if (cmp->counts[OMPB__VERDICT_UNKNOWN])
+        fprintf(out, "%zu instance(s) have one run (process) on a side: their run-to-run noise "
+                     "is unknown and no change is claimed%s; rerun with "
+                     OMPB__COMPARE_RECOMMENDED " or pool runs with --base/--head.\n",
+                cmp->counts[OMPB__VERDICT_UNKNOWN],
+                cmp->in_process ? " (repetitions within one process miss the spread between "
+                                  "processes: docs/methodology.md)" : "");
+}
+
+static void put_paths(FILE *out, const ompb__compare_side *side, bool md)
+{
+    for (size_t f = 0; f < side->n; f++) {
+        fputs(f ? ", " : "", out);
+        if (md)
+            ompb__put_md_code(out, side->files[f].path, false);
+        else
+            ompb__put_plain(out, side->files[f].path);
+    }
 }
 
 /* ---- console ------------------------------------------------------------ */
@@ -184,24 +246,25 @@ static void console_row(FILE *out, const ompb__comparison *cmp, const ompb__comp
                         int w)
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
-    char note[OMPB__NOTE_MAX];
-    row_note(r, note, sizeof note);
+    char ci[2 * OMPB__UNIT_TEXT_MAX + 4], runs[48], note[OMPB__NOTE_MAX];
+    row_note(cmp, r, note, sizeof note);
     size_t cols = ompb__put_plain(out, r->name);
-    fprintf(out, "%*s  %12s  %12s  %9s  %-15s  ", cols < (size_t)w ? w - (int)cols : 0, "",
-            value_text(cmp, b, sizeof b, r->base_ns), value_text(cmp, h, sizeof h, r->head_ns),
-            ompb__format_change(c, sizeof c, r->change), ompb__verdict_name(r->verdict));
+    fprintf(out, "%*s  %11s  %11s  %9s  %-19s  %7s  %-13s  ", cols < (size_t)w ? w - (int)cols : 0,
+            "", value_text(cmp, b, sizeof b, r->base_ns), value_text(cmp, h, sizeof h, r->head_ns),
+            ompb__format_change(c, sizeof c, r->change), interval_text(ci, sizeof ci, r),
+            runs_text(runs, sizeof runs, r), ompb__verdict_name(r->verdict));
     ompb__put_plain(out, note);
     fputc('\n', out);
 }
 
 static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key *keys)
 {
-    fputs("BASE ", out);
-    ompb__put_plain(out, cmp->base_path);
-    fputs("\nHEAD ", out);
-    ompb__put_plain(out, cmp->head_path);
-    fputc('\n', out);
     summary_line(out, cmp, "");
+    fputs("BASE ", out);
+    put_paths(out, &cmp->base_side, false);
+    fputs("\nHEAD ", out);
+    put_paths(out, &cmp->head_side, false);
+    fputc('\n', out);
     method_line(out, cmp);
     if (cmp->env_diffs.n)
         fprintf(out, "warning: " OMPB__ENV_WARNING ":\n");
@@ -211,8 +274,10 @@ static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key
         fputc('\n', out);
     }
     int w = name_width(cmp);
-    fprintf(out, "\n%-*s  %12s  %12s  %9s  %-15s  %s\n", w, "benchmark", "BASE", "HEAD",
-            "change", "verdict", "note");
+    char level[32];
+    snprintf(level, sizeof level, "%g%% interval", (1.0 - cmp->opts.alpha) * 100.0);
+    fprintf(out, "\n%-*s  %11s  %11s  %9s  %-19s  %7s  %-13s  %s\n", w, "benchmark", "BASE", "HEAD",
+            "change", level, "runs", "verdict", "note");
     for (size_t i = 0; i < cmp->n; i++)
         console_row(out, cmp, keys[i].row, w);
 }
@@ -222,16 +287,17 @@ static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key
 static void md_row(FILE *out, const ompb__comparison *cmp, const ompb__compare_row *r)
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
-    char note[OMPB__NOTE_MAX];
+    char ci[2 * OMPB__UNIT_TEXT_MAX + 4], runs[48], note[OMPB__NOTE_MAX];
     /* What fails a pull request stands out: regressions, failures. */
     const char *change_em = r->verdict == OMPB__VERDICT_REGRESSED ? "**" : "";
     const char *verdict_em = *change_em || r->verdict == OMPB__VERDICT_FAILED ? "**" : "";
-    row_note(r, note, sizeof note);
+    row_note(cmp, r, note, sizeof note);
     fputs("| ", out);
     ompb__put_md_code(out, r->name, true);
-    fprintf(out, " | %s | %s | %s%s%s | %s%s%s | ", value_text(cmp, b, sizeof b, r->base_ns),
-            value_text(cmp, h, sizeof h, r->head_ns), change_em,
-            ompb__format_change(c, sizeof c, r->change), change_em, verdict_em,
+    fprintf(out, " | %s | %s | %s%s%s | %s | %s | %s%s%s | ",
+            value_text(cmp, b, sizeof b, r->base_ns), value_text(cmp, h, sizeof h, r->head_ns),
+            change_em, ompb__format_change(c, sizeof c, r->change), change_em,
+            interval_text(ci, sizeof ci, r), runs_text(runs, sizeof runs, r), verdict_em,
             ompb__verdict_name(r->verdict), verdict_em);
     ompb__put_md_text(out, note, true);
     fputs(" |\n", out);
@@ -251,45 +317,76 @@ static void print_markdown(FILE *out, const ompb__comparison *cmp, const sort_ke
         }
         fputc('\n', out);
     }
-    fputs("| Benchmark | BASE | HEAD | Change | Verdict | Note |\n"
-          "|:--|--:|--:|--:|:--|:--|\n", out);
+    fprintf(out, "| Benchmark | BASE | HEAD | Change | %g%% interval | Runs | Verdict | Note |\n"
+                 "|:--|--:|--:|--:|:--|--:|:--|:--|\n",
+            (1.0 - cmp->opts.alpha) * 100.0);
     for (size_t i = 0; i < cmp->n; i++)
         md_row(out, cmp, keys[i].row);
     fputc('\n', out);
     method_line(out, cmp);
-    fputs("BASE ", out);
-    ompb__put_md_code(out, cmp->base_path, false);
+    fputs("\nBASE ", out);
+    put_paths(out, &cmp->base_side, true);
     fputs(", HEAD ", out);
-    ompb__put_md_code(out, cmp->head_path, false);
+    put_paths(out, &cmp->head_side, true);
     if (ompb__metric_is_time(cmp->metric))
-        fputs("; times are medians per iteration.\n", out);
+        fputs("; times are geometric means of the runs' median times per iteration; runs: "
+              "BASE/HEAD.\n", out);
     else
-        fprintf(out, "; values are medians of %s per iteration.\n", cmp->metric);
+        fprintf(out, "; values are geometric means of the runs' medians of %s per iteration; "
+                     "runs: BASE/HEAD.\n", cmp->metric);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
 
+static const char *basis_key(ompb__basis b)
+{
+    static const char *const keys[] = {"none", "processes", "repetitions", "aggregates",
+                                       "single_run"};
+    return b <= OMPB__BASIS_SINGLE ? keys[b] : "?";
+}
+
 static json_t *json_row(const ompb__comparison *cmp, const ompb__compare_row *r)
 {
-    static const char *const basis[] = {"none", "u_test", "threshold_only",
-                                        "too_few_samples"};
     char note[OMPB__NOTE_MAX];
-    row_note(r, note, sizeof note);
+    row_note(cmp, r, note, sizeof note);
     /* Times keep their unit in the key; a counted metric's values do not. */
     bool ns = cmp->unit == OMPB__METRIC_NS;
-    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:I, s:I, s:s}", "name", r->name,
-                     ns ? "base_ns" : "base", ompb__json_number_or_null(r->base_ns),
-                     ns ? "head_ns" : "head", ompb__json_number_or_null(r->head_ns), "change_pct",
-                     ompb__json_number_or_null(r->change * 100.0), "verdict",
-                     ompb__verdict_key(r->verdict), "basis", basis[r->basis], "p_value",
-                     ompb__json_number_or_null(r->p), "base_samples",
-                     (json_int_t)(r->base ? r->base->n_samples : 0), "head_samples",
-                     (json_int_t)(r->head ? r->head->n_samples : 0), "note", note);
+    json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "name", r->name,
+                          ns ? "base_ns" : "base", ompb__json_number_or_null(r->base_ns),
+                          ns ? "head_ns" : "head", ompb__json_number_or_null(r->head_ns),
+                          "change_pct",
+                          ompb__json_number_or_null(r->change * 100.0), "ci_low_pct",
+                          ompb__json_number_or_null(r->ci_low * 100.0), "ci_high_pct",
+                          ompb__json_number_or_null(r->ci_high * 100.0), "verdict",
+                          ompb__verdict_key(r->verdict), "basis", basis_key(r->basis));
+    json_t *more = json_pack("{s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:s}", "p_value",
+                             ompb__json_number_or_null(r->p), "q_value",
+                             ompb__json_number_or_null(r->q), "base_runs",
+                             (json_int_t)r->base_runs, "head_runs", (json_int_t)r->head_runs,
+                             "base_repetitions", (json_int_t)r->base_reps, "head_repetitions",
+                             (json_int_t)r->head_reps, "base_spread_pct",
+                             ompb__json_number_or_null(r->base_spread * 100.0), "head_spread_pct",
+                             ompb__json_number_or_null(r->head_spread * 100.0), "runs_needed",
+                             r->runs_needed ? (r->runs_needed > OMPB__COMPARE_MAX_RUNS
+                                                   ? json_null()
+                                                   : json_integer((json_int_t)r->runs_needed))
+                                            : json_null(),
+                             "note", note);
+    if (!o || !more || json_object_update(o, more) != 0) {
+        json_decref(o);
+        o = NULL;
+    }
+    json_decref(more);
+    return o;
 }
 
 static json_t *json_summary(const ompb__comparison *cmp)
 {
     json_t *s = json_object();
+    json_object_set_new(s, "instances", json_integer((json_int_t)cmp->n));
+    json_object_set_new(s, "judged", json_integer((json_int_t)cmp->judged));
+    json_object_set_new(s, "judged_in_process", json_integer((json_int_t)cmp->in_process));
+    json_object_set_new(s, "zero_time", json_integer((json_int_t)cmp->zero_time));
     for (int v = 0; s && v < OMPB__VERDICT_COUNT; v++)
         json_object_set_new(s, ompb__verdict_key((ompb__verdict)v),
                             json_integer((json_int_t)cmp->counts[v]));
@@ -297,8 +394,15 @@ static json_t *json_summary(const ompb__comparison *cmp)
                         ompb__json_number_or_null(cmp->geomean_change * 100.0));
     json_object_set_new(s, "geomean_excluded",
                         json_integer((json_int_t)cmp->geomean_excluded));
-    json_object_set_new(s, "threshold_only", json_integer((json_int_t)cmp->threshold_only));
     return s;
+}
+
+static json_t *json_paths(const ompb__compare_side *side)
+{
+    json_t *a = json_array();
+    for (size_t f = 0; a && f < side->n; f++)
+        json_array_append_new(a, json_string(side->files[f].path));
+    return a;
 }
 
 static json_t *json_report(const ompb__comparison *cmp)
@@ -308,14 +412,13 @@ static json_t *json_report(const ompb__comparison *cmp)
         json_array_append_new(rows, json_row(cmp, &cmp->rows[i]));
     for (size_t i = 0; i < cmp->env_diffs.n; i++)
         json_array_append_new(env, json_string(cmp->env_diffs.v[i]));
-    return json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:o, s:{s:b, s:s, s:o}, s:o}",
-                     "metric", metric_name(cmp), "unit",
-                     cmp->unit == OMPB__METRIC_NS ? "ns" : "count", "base",
-                     cmp->base_path, "head", cmp->head_path, "threshold_pct",
-                     cmp->opts.threshold * 100.0, "alpha", cmp->opts.alpha, "summary",
-                     json_summary(cmp), "environment", "differs", cmp->env_diffs.n > 0,
-                     "warning", cmp->env_diffs.n ? OMPB__ENV_WARNING : "", "differences",
-                     env, "instances", rows);
+    return json_pack("{s:s, s:s, s:o, s:o, s:f, s:f, s:o, s:{s:b, s:s, s:o}, s:o}", "metric",
+                     metric_name(cmp), "unit", cmp->unit == OMPB__METRIC_NS ? "ns" : "count",
+                     "base", json_paths(&cmp->base_side), "head", json_paths(&cmp->head_side),
+                     "threshold_pct", cmp->opts.threshold * 100.0, "alpha", cmp->opts.alpha,
+                     "summary", json_summary(cmp), "environment", "differs", cmp->env_diffs.n > 0,
+                     "warning", cmp->env_diffs.n ? OMPB__ENV_WARNING : "", "differences", env,
+                     "instances", rows);
 }
 
 static int print_json(FILE *out, const ompb__comparison *cmp)

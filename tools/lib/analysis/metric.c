@@ -2,8 +2,10 @@
 /*
  * Counter metrics for compare and scaling: the per-iteration team sums of
  * one counter, per measured round, from a result file's "ompbench.counters"
- * (docs/json.md), checked as they are read so a malformed or foreign file
- * gets one message naming where, never a verdict on made-up numbers.
+ * (docs/json.md), reduced to one value per repetition (the median over its
+ * rounds) in place of its time, checked as they are read so a malformed or
+ * foreign file gets one message naming where, never a verdict on made-up
+ * numbers.
  */
 #include "analysis/metric.h"
 
@@ -15,6 +17,7 @@
 
 #include "analysis/units.h"
 #include "error.h"
+#include "grow.h"
 #include "stats.h"
 
 /* 2^64: counts are whole numbers below it (as in resultfile.c). */
@@ -125,31 +128,38 @@ static int round_value(const json_t *c, size_t r, size_t e, double size, const w
     return 0;
 }
 
-static int replace_samples(ompb__rf_instance *in, const double *v, size_t n)
+/* The values read for one instance, in file order of its entries. */
+typedef struct gathered {
+    double *rounds;         /* every counted round of every repetition */
+    size_t n_rounds, cap_rounds;
+    size_t reps;            /* entries read so far */
+} gathered;
+
+static int push_round(gathered *g, double v)
 {
-    free(in->samples_ns);
-    in->samples_ns = NULL;
-    in->n_samples = in->cap_samples = 0;
-    ompb__stats st;
-    if (n == 0) {
-        in->value_ns = NAN;
-        return 0;
-    }
-    if (!(in->samples_ns = malloc(n * sizeof *v)))
+    if (!ompb__grow((void **)&g->rounds, &g->cap_rounds, g->n_rounds + 1, sizeof *g->rounds, 64))
         return OMPB_ENOMEM;
-    memcpy(in->samples_ns, v, n * sizeof *v);
-    in->n_samples = in->cap_samples = n;
-    in->value_ns = ompb__stats_compute(v, n, &st) == 0 ? st.median : NAN;
+    g->rounds[g->n_rounds++] = v;
     return 0;
 }
 
-/* An ompbench entry: one sample per measured round in which every thread
- * was counted. */
-static int from_ompbench(const json_t *omp, const char *metric, ompb__rf_instance *in,
-                         const where *w, ompb__metric_unit *unit, ompb_error *err)
+static double median_of(const double *v, size_t n)
+{
+    ompb__stats st;
+    return n && ompb__stats_compute(v, n, &st) == 0 ? st.median : NAN;
+}
+
+/* One ompbench repetition: its value is the median over its measured rounds
+ * of the per-iteration team sums (the figure its own report prints), its
+ * rounds join the instance's samples. */
+static int from_ompbench(const json_t *omp, const char *metric, gathered *g, const where *w,
+                         double *value, ompb__metric_unit *unit, ompb_error *err)
 {
     const json_t *c = json_object_get(omp, "counters");
     const json_t *size = json_object_get(omp, "sample_size");
+    if (!json_is_object(c) && json_object_get(omp, "region"))
+        return failf(err, w, "an application region: regions count no perf events (compare "
+                     "them by time)");
     if (!json_is_object(c))
         return failf(err, w, "no \"ompbench.counters\": this run counted nothing (run it with "
                      "--counters %s)", metric);
@@ -162,101 +172,164 @@ static int from_ompbench(const json_t *omp, const char *metric, ompb__rf_instanc
     size_t rounds = json_array_size(values);
     if (!json_is_array(values) || rounds == 0)
         return failf(err, w, "\"ompbench.counters.values\" is missing or empty");
-    double *v = malloc(rounds * sizeof *v);
-    size_t n = 0;
-    int rc = v ? 0 : OMPB_ENOMEM;
-    for (size_t r = 0; r < rounds && !rc; r++) {
+    size_t first = g->n_rounds;
+    for (size_t r = 0; r < rounds; r++) {
         double x = NAN;
-        rc = round_value(c, r, (size_t)e, (double)json_integer_value(size), w, &x, err);
+        int rc = round_value(c, r, (size_t)e, (double)json_integer_value(size), w, &x, err);
         if (!rc && !isnan(x))
-            v[n++] = x;
+            rc = push_round(g, x);
+        if (rc)
+            return rc;
     }
-    if (!rc)
-        rc = replace_samples(in, v, n);
-    free(v);
-    return rc;
+    if (g->n_rounds == first)
+        return failf(err, w, "counter '%s' was on the PMU in none of the %zu rounds of this "
+                     "repetition (multiplexed out: count fewer events): it has no value",
+                     metric, rounds);
+    *value = median_of(g->rounds + first, g->n_rounds - first);
+    return 0;
 }
 
-/* Google Benchmark entries: the flat key of that name, one per repetition. */
-static int from_flat(const json_t *benchmarks, const char *metric, ompb__rf_instance *in,
-                     const where *w, ompb__metric_unit *unit, ompb_error *err)
+/* A Google Benchmark repetition: the flat key of that name. */
+static int from_flat(const json_t *e, const char *metric, const where *w, double *value,
+                     ompb__metric_unit *unit, ompb_error *err)
 {
-    double v[4096];
-    size_t n = 0, i;
-    const json_t *e;
-    json_array_foreach(benchmarks, i, e) {
-        const json_t *name = json_object_get(e, "name"), *rt = json_object_get(e, "run_type");
-        if (!json_is_string(name) || strcmp(json_string_value(name), in->name) != 0 ||
-            (json_is_string(rt) && strcmp(json_string_value(rt), "iteration") != 0))
-            continue;
-        const json_t *x = json_object_get(e, metric);
-        if (!json_is_number(x) || !isfinite(json_number_value(x)))
-            return failf(err, w, "no number \"%s\" in this Google Benchmark entry (its counters "
-                         "are flat keys; ompbench's are in ompbench.counters)", metric);
-        if (n == sizeof v / sizeof v[0])
-            return failf(err, w, "more than %zu repetitions (accepted: at most %zu)",
-                         sizeof v / sizeof v[0], sizeof v / sizeof v[0]);
-        v[n++] = json_number_value(x);
-    }
+    const json_t *x = json_object_get(e, metric);
+    if (!json_is_number(x) || !isfinite(json_number_value(x)))
+        return failf(err, w, "no number \"%s\" in this Google Benchmark entry (its counters "
+                     "are flat keys; ompbench's are in ompbench.counters)", metric);
+    *value = json_number_value(x);
     *unit = OMPB__METRIC_COUNT;
-    int rc = replace_samples(in, v, n);
-    if (!rc && n < 2) { /* one run is a value, not a sample (as for times) */
-        free(in->samples_ns);
-        in->samples_ns = NULL;
-        in->n_samples = in->cap_samples = 0;
-    }
-    return rc;
+    return 0;
 }
 
-/* The iteration entry that named instance i of rf (first of that name). */
-static const json_t *entry_of(const json_t *benchmarks, const char *name, size_t *idx)
+static bool is_iteration(const json_t *e)
 {
-    size_t i;
-    const json_t *e;
-    json_array_foreach(benchmarks, i, e) {
-        const json_t *n = json_object_get(e, "name"), *rt = json_object_get(e, "run_type");
-        if (json_is_string(n) && strcmp(json_string_value(n), name) == 0 &&
-            (!json_is_string(rt) || strcmp(json_string_value(rt), "iteration") == 0)) {
-            *idx = i;
-            return e;
-        }
+    const json_t *rt = json_object_get(e, "run_type");
+    return !json_is_string(rt) || strcmp(json_string_value(rt), "iteration") == 0;
+}
+
+/* The instance's value is the median of its repetitions' (as for times);
+ * the samples are the counted rounds, or for Google Benchmark entries the
+ * repetitions' values when there are two or more. */
+static int settle(ompb__rf_instance *in, gathered *g)
+{
+    double *v = malloc((in->n_reps ? in->n_reps : 1) * sizeof *v);
+    if (!v)
+        return OMPB_ENOMEM;
+    for (size_t i = 0; i < in->n_reps; i++)
+        v[i] = in->reps[i].value_ns;
+    in->value_ns = median_of(v, in->n_reps);
+    free(in->samples_ns);
+    in->samples_ns = NULL;
+    in->n_samples = in->cap_samples = 0;
+    if (in->rounds) {
+        free(v);
+        in->samples_ns = g->rounds;
+        in->n_samples = g->n_rounds;
+        in->cap_samples = g->cap_rounds;
+        g->rounds = NULL;
+    } else if (in->n_reps >= 2) {
+        in->samples_ns = v;
+        in->n_samples = in->cap_samples = in->n_reps;
+    } else {
+        free(v);
     }
-    return NULL;
+    return 0;
+}
+
+typedef struct applying {
+    const char *label, *metric;
+    ompb__resultfile *rf;
+    gathered *g;            /* [rf->n] */
+    bool have_unit;
+    ompb__metric_unit *unit;
+    ompb_error *err;
+} applying;
+
+/* Entry idx of the file: the next repetition of its instance. */
+static int apply_entry(applying *ap, const json_t *e, size_t idx)
+{
+    const json_t *name = json_object_get(e, "name");
+    if (!json_is_string(name) || !is_iteration(e))
+        return 0;
+    const ompb__rf_instance *found = ompb__resultfile_find(ap->rf, json_string_value(name));
+    if (!found || found->failed)
+        return 0;
+    size_t k = (size_t)(found - ap->rf->inst);
+    ompb__rf_instance *in = &ap->rf->inst[k];
+    gathered *g = &ap->g[k];
+    where w = {ap->label, ""};
+    snprintf(w.at, sizeof w.at, "benchmarks[%zu] \"%.100s\"", idx, in->name);
+    for (char *p = w.at; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    if (g->reps >= in->n_reps)
+        return failf(ap->err, &w, "more repetitions than when the file was read (did it "
+                     "change?)");
+    ompb__metric_unit u = OMPB__METRIC_COUNT;
+    double value = NAN;
+    const json_t *omp = json_object_get(e, "ompbench");
+    int rc = json_is_object(omp) ? from_ompbench(omp, ap->metric, g, &w, &value, &u, ap->err)
+                                 : from_flat(e, ap->metric, &w, &value, &u, ap->err);
+    if (rc)
+        return rc;
+    if (ap->have_unit && u != *ap->unit)
+        return failf(ap->err, &w, "counter '%s' has another unit here than in the entries "
+                     "before", ap->metric);
+    *ap->unit = u;
+    ap->have_unit = true;
+    in->reps[g->reps++].value_ns = value;
+    return 0;
+}
+
+/* Every successful instance must have got all its repetitions, and none
+ * may be known by an aggregate only. */
+static int check_complete(const applying *ap)
+{
+    for (size_t k = 0; k < ap->rf->n; k++) {
+        const ompb__rf_instance *in = &ap->rf->inst[k];
+        where w = {ap->label, ""};
+        snprintf(w.at, sizeof w.at, "\"%.100s\"", in->name);
+        for (char *p = w.at; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+        if (in->failed)
+            continue;
+        if (in->aggregate)
+            return failf(ap->err, &w, "known by its %s aggregate only: --metric needs the "
+                         "iteration entries", in->aggregate);
+        if (ap->g[k].reps != in->n_reps)
+            return failf(ap->err, &w, "%zu of its %zu repetitions found again (did the file "
+                         "change?)", ap->g[k].reps, in->n_reps);
+    }
+    return 0;
 }
 
 int ompb__metric_apply_json(const json_t *root, const char *label, const char *metric,
                             ompb__resultfile *rf, ompb__metric_unit *unit, ompb_error *err)
 {
     const json_t *benchmarks = json_object_get(root, "benchmarks");
-    bool first = true;
     *unit = OMPB__METRIC_NS;
-    for (size_t k = 0; k < rf->n; k++) {
-        ompb__rf_instance *in = &rf->inst[k];
-        if (in->failed)
-            continue;
-        where w = {label, ""};
-        size_t idx = 0;
-        const json_t *e = entry_of(benchmarks, in->name, &idx);
-        snprintf(w.at, sizeof w.at, "benchmarks[%zu] \"%.100s\"", idx, in->name);
-        for (char *p = w.at; *p; p++)
-            if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                *p = '?';
-        if (!e || in->aggregate)
-            return failf(err, &w, "known by its %s aggregate only: --metric needs the "
-                         "iteration entries", in->aggregate ? in->aggregate : "?");
-        ompb__metric_unit u = OMPB__METRIC_COUNT;
-        const json_t *omp = json_object_get(e, "ompbench");
-        int rc = json_is_object(omp) ? from_ompbench(omp, metric, in, &w, &u, err)
-                                     : from_flat(benchmarks, metric, in, &w, &u, err);
-        if (rc)
-            return rc;
-        if (!first && u != *unit)
-            return failf(err, &w, "counter '%s' has another unit here than in the entries "
-                         "before", metric);
-        *unit = u;
-        first = false;
+    applying ap = {label, metric, rf, calloc(rf->n ? rf->n : 1, sizeof *ap.g), false, unit, err};
+    if (!ap.g)
+        return ompb__error_set(err, OMPB_ENOMEM, "%s: out of memory", label);
+    size_t i;
+    const json_t *e;
+    int rc = 0;
+    json_array_foreach(benchmarks, i, e) {
+        if ((rc = apply_entry(&ap, e, i)))
+            break;
     }
-    return 0;
+    rc = rc ? rc : check_complete(&ap);
+    for (size_t k = 0; k < rf->n && !rc; k++)
+        if (!rf->inst[k].failed)
+            rc = settle(&rf->inst[k], &ap.g[k]);
+    for (size_t k = 0; k < rf->n; k++)
+        free(ap.g[k].rounds);
+    free(ap.g);
+    if (rc == OMPB_ENOMEM)
+        ompb__error_set(err, rc, "%s: out of memory", label);
+    return rc;
 }
 
 int ompb__metric_apply(const char *path, const char *metric, ompb__resultfile *rf,

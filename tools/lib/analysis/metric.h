@@ -3,12 +3,14 @@
  * A metric other than time for `ompbench compare --metric` and `ompbench
  * scaling --metric`: a counter of --counters (instructions per iteration is
  * the figure that does not move with the machine's load). The result file is
- * loaded as usual; the metric then replaces each instance's samples by the
- * counter's per-iteration team sums, one per measured round, read from
- * "ompbench.counters" (multiplexed counts scaled as the run's own reports
- * scale them), or for plain Google Benchmark JSON from the entry's flat key
- * of that name (one value per repetition). Everything downstream (U test,
- * thresholds, speedups) then works on those values.
+ * loaded as usual; the metric then replaces each repetition's value by the
+ * counter's: the median over its measured rounds of the per-iteration team
+ * sums read from "ompbench.counters" (multiplexed counts scaled as the run's
+ * own reports scale them; the figure its console and CSV print), or for
+ * plain Google Benchmark JSON the entry's flat key of that name. Everything
+ * downstream then works on those values exactly as on times: compare's runs
+ * (the repetitions of one process pooled, each process one run), Welch's
+ * interval and Benjamini-Hochberg; scaling's median of the repetitions.
  */
 #ifndef OMPB_ANALYSIS_METRIC_H
 #define OMPB_ANALYSIS_METRIC_H
@@ -32,12 +34,16 @@ typedef enum ompb__metric_unit {
 bool ompb__metric_is_time(const char *metric);
 
 /*
- * Replaces the samples and values of every successful instance of rf by
- * metric's, read from root (the file rf was loaded from) and labelled label.
- * *unit gets the metric's unit. Returns 0; OMPB_EINVAL with err "LABEL:
- * where: what is wrong" when an instance lacks the counter (naming what
- * was counted and the --counters to run), the counters are malformed, or
- * an instance is known by its aggregates only; OMPB_ENOMEM.
+ * Replaces the repetitions' values (reps[].value_ns), the value and the
+ * samples of every successful instance of rf by metric's, read from root
+ * (the file rf was loaded from) and labelled label; the processes of the
+ * repetitions stay. *unit gets the metric's unit. Returns 0; OMPB_EINVAL
+ * with err "LABEL: where: what is wrong" when an entry lacks the counter
+ * (naming what was counted and the --counters to run; an application
+ * region counts none), the counters are malformed, the counter was on the
+ * PMU in no round of a repetition, an instance is known by its aggregates
+ * only, or root does not hold rf's repetitions; OMPB_ENOMEM. On failure rf
+ * is partly changed: free it.
  */
 int ompb__metric_apply_json(const json_t *root, const char *label, const char *metric,
                             ompb__resultfile *rf, ompb__metric_unit *unit, ompb_error *err);

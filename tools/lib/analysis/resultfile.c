@@ -41,6 +41,8 @@ typedef struct entry_ref {
 static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The message is one line: jansson's error text quotes the input, which
+ * may hold newlines and terminal escapes; they become '?'. */
 static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
 {
     char what[OMPB_ERROR_TEXT_MAX];
@@ -48,6 +50,9 @@ static int failf(ompb_error *err, int code, const char *label, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    for (char *p = what; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     return ompb__error_set(err, code, "%s: %s", label, what);
 }
 
@@ -205,80 +210,150 @@ static int read_busy(const json_t *busy, size_t rounds, const entry_ref *ref,
     return 0;
 }
 
+/* One ompbench repetition: its rounds join the instance's samples, its
+ * median is the repetition's value, its imbalance joins the sum. */
 static int read_ompbench(const json_t *omp, const entry_ref *ref, ompb__rf_instance *in,
-                         ompb_error *err)
+                         double *value, double *imbalance, ompb_error *err)
 {
     const json_t *samples = json_object_get(omp, "samples");
     if (!json_is_object(samples))
         return failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.samples\" is missing or not an object", ref->where);
+    size_t first = in->n_samples;
     int rc = read_makespans(omp, samples, ref, in, err);
     if (rc)
         return rc;
-    in->rounds = true;
-    in->value_ns = median_of(in->samples_ns, in->n_samples);
+    *value = median_of(in->samples_ns + first, in->n_samples - first);
     const json_t *imb = json_object_get(json_object_get(omp, "stats"), "mean_imbalance");
     if (json_is_number(imb)) {
-        in->imbalance = json_number_value(imb);
+        *imbalance = json_number_value(imb);
         return 0;
     }
     const json_t *busy = json_object_get(samples, "busy_ns");
-    return busy ? read_busy(busy, in->n_samples, ref, &in->imbalance, err) : 0;
+    *imbalance = NAN;
+    return busy ? read_busy(busy, in->n_samples - first, ref, imbalance, err) : 0;
+}
+
+static void drop_samples(ompb__rf_instance *in)
+{
+    free(in->samples_ns);
+    in->samples_ns = NULL;
+    in->n_samples = in->cap_samples = 0;
 }
 
 static int read_failure(const json_t *e, ompb__rf_instance *in)
 {
     const json_t *msg = json_object_get(e, "error_message");
+    drop_samples(in);
     in->failed = true;
     in->value_ns = NAN;
     in->error_message = dup_str(json_is_string(msg) ? json_string_value(msg) : "failed");
     return in->error_message ? 0 : OMPB_ENOMEM;
 }
 
-/* Fills a fresh instance from entry e (its name is already set). */
-static int read_instance(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
-                         ompb_error *err)
+static int append_rep(ompb__rf_instance *in, double value, double imbalance, long long process,
+                      long long index)
+{
+    if (!ompb__grow((void **)&in->reps, &in->cap_reps, in->n_reps + 1, sizeof *in->reps, 8))
+        return OMPB_ENOMEM;
+    in->reps[in->n_reps++] = (ompb__rf_rep){value, imbalance, process, index};
+    return 0;
+}
+
+/* "repetitions" and "repetition_index" of one entry: the count must agree
+ * with the earlier entries of the name, the index be new and below it. */
+static int read_rep_place(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
+                          long long *index, ompb_error *err)
+{
+    long long reps = positive_int(e, "repetitions");
+    const json_t *idx = json_object_get(e, "repetition_index");
+    if (reps < 0)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"repetitions\" is not a positive integer", ref->where);
+    if (in->n_reps > 0 && reps != in->repetitions)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: mixed repetition counts: \"repetitions\" is %lld here, %lld in an "
+                     "earlier entry of the same name", ref->where, reps, in->repetitions);
+    in->repetitions = reps;
+    *index = (long long)in->n_reps;
+    if (idx && (!json_is_integer(idx) || json_integer_value(idx) < 0 ||
+                (reps > 0 && json_integer_value(idx) >= reps)))
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"repetition_index\" is not an integer from 0 to \"repetitions\" - 1",
+                     ref->where);
+    if (idx)
+        *index = json_integer_value(idx);
+    for (size_t i = 0; i < in->n_reps; i++)
+        if (in->reps[i].index == *index)
+            return failf(err, OMPB_EINVAL, ref->label,
+                         "%s: the name occurs twice with repetition_index %lld", ref->where,
+                         *index);
+    return 0;
+}
+
+static int read_process(const json_t *omp, const entry_ref *ref, long long *process,
+                        ompb_error *err)
+{
+    const json_t *v = omp ? json_object_get(omp, "process") : NULL;
+    *process = 0;
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"ompbench.process\" is not a non-negative integer", ref->where);
+    *process = json_integer_value(v);
+    return 0;
+}
+
+/* One iteration entry: a repetition of in (new or not). The entries of one
+ * name are all ompbench entries or all plain ones; once one repetition
+ * failed the instance has no value, but its entries are still checked. */
+static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
+                           ompb_error *err)
 {
     const json_t *omp = json_object_get(e, "ompbench");
+    long long index = 0, process = 0;
+    int threads = 0;
     if (omp && !json_is_object(omp))
         return failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench\" is not an object",
                      ref->where);
-    int rc = read_threads(e, omp, ref, &in->threads, err);
+    if (in->n_reps > 0 && in->rounds != (omp != NULL))
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: the name occurs twice, once with and once without \"ompbench\"",
+                     ref->where);
+    int rc = read_threads(e, omp, ref, &threads, err);
+    rc = rc ? rc : read_rep_place(e, ref, in, &index, err);
+    rc = rc ? rc : read_process(omp, ref, &process, err);
     if (rc)
         return rc;
-    if (json_is_true(json_object_get(e, "error_occurred")))
-        return read_failure(e, in);
-    double real_ns = 0.0;
+    if (in->n_reps == 0)
+        in->threads = threads;
+    in->rounds = omp != NULL;
+    if (json_is_true(json_object_get(e, "error_occurred"))) {
+        if (!in->failed && (rc = read_failure(e, in)))
+            return rc;
+        return append_rep(in, NAN, NAN, process, index);
+    }
+    double real_ns = 0.0, value = NAN, imbalance = NAN;
     if ((rc = read_real_time(e, ref, &real_ns, err)))
         return rc;
     if (omp)
-        return read_ompbench(omp, ref, in, err);
-    in->value_ns = real_ns;
-    return append_sample(in, real_ns);
-}
-
-/* Another Google Benchmark repetition of an instance already read. */
-static int add_repetition(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
-                          ompb_error *err)
-{
-    if (in->rounds || json_object_get(e, "ompbench"))
-        return failf(err, OMPB_EINVAL, ref->label, "%s: the name occurs twice", ref->where);
-    if (in->failed)
-        return 0;
-    if (json_is_true(json_object_get(e, "error_occurred"))) {
-        free(in->samples_ns);
-        in->samples_ns = NULL;
-        in->n_samples = 0;
-        return read_failure(e, in);
+        rc = read_ompbench(omp, ref, in, &value, &imbalance, err);
+    else
+        rc = append_sample(in, (value = real_ns));
+    if (rc)
+        return rc;
+    if (in->failed) {
+        drop_samples(in);
+        value = imbalance = NAN;
     }
-    double real_ns = 0.0;
-    int rc = read_real_time(e, ref, &real_ns, err);
-    return rc ? rc : append_sample(in, real_ns);
+    return append_rep(in, value, imbalance, process, index);
 }
 
 static void instance_release(ompb__rf_instance *in)
 {
     free(in->name);
+    free(in->reps);
     free(in->samples_ns);
     free(in->error_message);
 }
@@ -293,11 +368,11 @@ static int new_instance(ompb__resultfile *rf, const char *name, ompb__rf_instanc
     if (!ompb__grow((void **)&rf->inst, &rf->cap, rf->n + 1, sizeof *rf->inst, 64))
         return OMPB_ENOMEM;
     *out = memset(&rf->inst[rf->n], 0, sizeof *rf->inst);
-    (*out)->imbalance = NAN;
+    (*out)->imbalance = (*out)->agg_mean_ns = (*out)->agg_stddev_ns = NAN;
     if (!((*out)->name = dup_str(name)))
         return OMPB_ENOMEM;
     rf->n++;
-    return 0;
+    return ompb__name_index_put(&rf->index, (*out)->name, rf->n - 1);
 }
 
 /* "iteration" (or absent: files older than run_type) is read, "aggregate"
@@ -338,27 +413,59 @@ static int read_entry(const json_t *e, size_t idx, const char *label, ompb__resu
     if (rc || skip)
         return rc;
     ompb__rf_instance *in = find_mut(rf, json_string_value(name));
-    if (in)
-        return add_repetition(e, &ref, in, err);
-    if ((rc = new_instance(rf, json_string_value(name), &in)))
+    if (!in && (rc = new_instance(rf, json_string_value(name), &in)))
         return rc;
-    return read_instance(e, &ref, in, err);
+    return read_repetition(e, &ref, in, err);
 }
 
-/* A single Google Benchmark run is one value, not a sample to test. */
+/* Median of the repetitions' values; NAN when out of memory. */
+static double median_of_reps(const ompb__rf_instance *in)
+{
+    double *v = malloc((in->n_reps ? in->n_reps : 1) * sizeof *v);
+    if (!v)
+        return NAN;
+    for (size_t i = 0; i < in->n_reps; i++)
+        v[i] = in->reps[i].value_ns;
+    double m = in->n_reps ? median_of(v, in->n_reps) : NAN;
+    free(v);
+    return m;
+}
+
+/* Every repetition a count announced must be there: a file cut short or
+ * assembled by hand would otherwise pass for fewer, tighter runs. */
+static int check_counts(const ompb__resultfile *rf, const char *label, ompb_error *err)
+{
+    for (size_t i = 0; i < rf->n; i++) {
+        const ompb__rf_instance *in = &rf->inst[i];
+        if (in->repetitions > 0 && (size_t)in->repetitions != in->n_reps)
+            return failf(err, OMPB_EINVAL, label,
+                         "\"%.100s\" holds %zu of its %lld repetitions (\"repetitions\" says %lld)",
+                         in->name, in->n_reps, in->repetitions, in->repetitions);
+    }
+    return 0;
+}
+
+/* The value of an instance is the median of its repetitions' values; a
+ * single Google Benchmark run is one value, not a sample to test. */
 static void settle_repetitions(ompb__resultfile *rf)
 {
     for (size_t i = 0; i < rf->n; i++) {
         ompb__rf_instance *in = &rf->inst[i];
-        if (in->rounds || in->failed)
+        if (in->failed)
             continue;
-        if (in->n_samples >= 2) {
-            in->value_ns = median_of(in->samples_ns, in->n_samples);
+        in->value_ns = median_of_reps(in);
+        /* The mean of the repetitions' imbalances, over those that say. */
+        double sum = 0.0;
+        size_t k = 0;
+        for (size_t r = 0; r < in->n_reps; r++)
+            if (!isnan(in->reps[r].imbalance)) {
+                sum += in->reps[r].imbalance;
+                k++;
+            }
+        in->imbalance = k ? sum / (double)k : NAN;
+        if (in->rounds || in->n_samples >= 2)
             continue;
-        }
-        free(in->samples_ns);
-        in->samples_ns = NULL;
-        in->n_samples = 0;
+        drop_samples(in);
     }
 }
 
@@ -391,16 +498,71 @@ static int read_aggregate(const json_t *e, const entry_ref *ref, const char *run
     return read_real_time(e, ref, &in->value_ns, err);
 }
 
+/* The real_time of run's aggregate `kind` into *ns; false when absent. */
+static int find_aggregate(const json_t *benchmarks, const char *label, const char *run,
+                          const char *kind, double *ns, long long *reps, bool *found,
+                          ompb_error *err)
+{
+    size_t i;
+    const json_t *e;
+    *found = false;
+    json_array_foreach(benchmarks, i, e) {
+        const json_t *agg = json_object_get(e, "aggregate_name");
+        const json_t *rn = json_object_get(e, "run_name");
+        if (!json_is_string(agg) || strcmp(json_string_value(agg), kind) != 0 ||
+            !json_is_string(rn) || strcmp(json_string_value(rn), run) != 0 ||
+            !json_is_string(json_object_get(e, "run_type")) ||
+            strcmp(json_string_value(json_object_get(e, "run_type")), "aggregate") != 0)
+            continue;
+        entry_ref ref = {label, ""};
+        set_where(&ref, i, json_string_value(json_object_get(e, "name")));
+        *reps = positive_int(e, "repetitions");
+        *found = true;
+        return read_real_time(e, &ref, ns, err);
+    }
+    return 0;
+}
+
+/* An aggregates-only run is judged from its mean and standard deviation
+ * over its repetitions (docs/guide.md): both must be there. */
+static int read_spread(const json_t *benchmarks, const char *label, ompb__rf_instance *in,
+                       ompb_error *err)
+{
+    static const char *const kinds[] = {"mean", "stddev"};
+    double *dst[] = {&in->agg_mean_ns, &in->agg_stddev_ns};
+    for (size_t k = 0; k < 2; k++) {
+        bool found;
+        long long reps = 0;
+        int rc = find_aggregate(benchmarks, label, in->name, kinds[k], dst[k], &reps, &found, err);
+        if (rc)
+            return rc;
+        if (!found)
+            return failf(err, OMPB_EINVAL, label,
+                         "\"%.100s\" is reported by aggregates only but has no \"_%s\" "
+                         "aggregate (accepted: _mean and _stddev, as --benchmark_report_"
+                         "aggregates_only writes them)", in->name, kinds[k]);
+        if (reps < 0)
+            return failf(err, OMPB_EINVAL, label, "\"%.100s_%s\": \"repetitions\" is not a "
+                         "positive integer", in->name, kinds[k]);
+        if (k > 0 && reps != in->repetitions)
+            return failf(err, OMPB_EINVAL, label, "\"%.100s\": mixed repetition counts in its "
+                         "aggregates (%lld and %lld)", in->name, in->repetitions, reps);
+        in->repetitions = reps;
+    }
+    return 0;
+}
+
 /*
  * Runs reported only by aggregates (--benchmark_report_aggregates_only): the
- * median stands for the run, else the mean. Both are one number, so such an
- * instance is judged on the threshold alone. Runs that have iteration
- * entries (every ompbench instance) keep those.
+ * median stands for the run, else the mean; the mean and standard
+ * deviation over the repetitions give the run-to-run spread. Runs that have
+ * iteration entries (every ompbench instance) keep those.
  */
 static int read_aggregates(const json_t *benchmarks, const char *label, ompb__resultfile *rf,
                            ompb_error *err)
 {
     static const char *const kinds[] = {"median", "mean"};
+    size_t first = rf->n;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         size_t i;
         const json_t *e;
@@ -414,6 +576,11 @@ static int read_aggregates(const json_t *benchmarks, const char *label, ompb__re
             if (rc)
                 return rc;
         }
+    }
+    for (size_t i = first; i < rf->n; i++) {
+        int rc = rf->inst[i].failed ? 0 : read_spread(benchmarks, label, &rf->inst[i], err);
+        if (rc)
+            return rc;
     }
     return 0;
 }
@@ -461,6 +628,8 @@ static int read_root(json_t *root, const char *label, ompb__resultfile *rf,
         if ((rc = read_entry(e, i, label, rf, err)))
             return rc;
     }
+    if ((rc = check_counts(rf, label, err)))
+        return rc;
     settle_repetitions(rf);
     if ((rc = read_aggregates(benchmarks, label, rf, err)))
         return rc;
@@ -522,13 +691,17 @@ void ompb__resultfile_free(ompb__resultfile *rf)
     free(rf->inst);
     free(rf->path);
     json_decref(rf->context);
+    ompb__name_index_free(&rf->index);
     memset(rf, 0, sizeof *rf);
 }
 
 const ompb__rf_instance *ompb__resultfile_find(const ompb__resultfile *rf,
                                                const char *name)
 {
-    for (size_t i = 0; i < rf->n; i++)
+    size_t i;
+    if (rf->index.n == rf->n)   /* every instance read by new_instance is indexed */
+        return ompb__name_index_get(&rf->index, name, &i) ? &rf->inst[i] : NULL;
+    for (i = 0; i < rf->n; i++)
         if (strcmp(rf->inst[i].name, name) == 0)
             return &rf->inst[i];
     return NULL;

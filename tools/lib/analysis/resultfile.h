@@ -16,16 +16,34 @@
 
 #include <ompbench/error.h>
 
-/* One instance: a "run_type": "iteration" entry (or several, one per
- * repetition); for a run that has none (--benchmark_report_aggregates_only)
- * its "_median" aggregate, else its "_mean" one, named by its "run_name". */
+#include "analysis/nameindex.h"
+
+/* One repetition of an instance: one "run_type": "iteration" entry. */
+typedef struct ompb__rf_rep {
+    double value_ns;        /* median per-iteration time of its rounds
+                               (ompbench), else its real_time (a mean);
+                               NAN when it failed */
+    double imbalance;       /* its mean imbalance, NAN when unknown */
+    long long process;      /* "ompbench.process": which process of the run
+                               measured it; 0 when the file does not say */
+    long long index;        /* "repetition_index", else its position */
+} ompb__rf_rep;
+
+/* One instance: its "run_type": "iteration" entries, one per repetition;
+ * for a run that has none (--benchmark_report_aggregates_only) its
+ * "_median" aggregate, else its "_mean" one, named by its "run_name". */
 typedef struct ompb__rf_instance {
     char *name;
     int threads;            /* 0 when the file does not say */
-    double value_ns;        /* median of samples_ns; without samples the
-                               entry's real_time (a mean) */
-    double *samples_ns;     /* per-iteration times: makespan_ns[r] / sample_size
-                               for ompbench entries, one real_time per
+    double value_ns;        /* median of the repetitions' values (the one
+                               value with one repetition); for aggregates
+                               only, the median or mean aggregate */
+    ompb__rf_rep *reps;     /* [n_reps] in file order; none for aggregates */
+    size_t n_reps, cap_reps;
+    long long repetitions;  /* the entries' "repetitions", 0 when absent */
+    double *samples_ns;     /* per-iteration times: every round of every
+                               repetition (makespan_ns[r] / sample_size) for
+                               ompbench entries, one real_time per
                                repetition for Google Benchmark ones; NULL (and
                                n_samples 0) for a single Google Benchmark run */
     size_t n_samples, cap_samples;
@@ -33,8 +51,10 @@ typedef struct ompb__rf_instance {
     double imbalance;       /* mean over rounds of max busy / mean busy; NAN
                                when the file does not say */
     const char *aggregate;  /* "median" or "mean" when value_ns is that
-                               aggregate (no samples then); else NULL */
-    bool failed;            /* "error_occurred": no value, no samples */
+                               aggregate (no repetitions then); else NULL */
+    double agg_mean_ns, agg_stddev_ns; /* aggregates only: "_mean" and
+                               "_stddev" over the run's repetitions */
+    bool failed;            /* "error_occurred" in some repetition: no value */
     char *error_message;    /* NULL unless failed */
 } ompb__rf_instance;
 
@@ -43,13 +63,16 @@ typedef struct ompb__resultfile {
     json_t *context;        /* the "context" object (owned reference) or NULL */
     ompb__rf_instance *inst;/* in file order */
     size_t n, cap;
+    ompb__name_index index; /* inst[i].name -> i, for ompb__resultfile_find */
 } ompb__resultfile;
 
 /*
  * Reads and validates path into *rf (overwritten). Returns 0; OMPB_EIO when
  * the file cannot be read, OMPB_EINVAL when it is not valid JSON, not a
- * result file, or holds no instance at all (err->text: "PATH: what is
- * wrong"), OMPB_ENOMEM. Times must be finite in nanoseconds, and the raw
+ * result file, or holds no instance at all, when the repetitions of an
+ * instance disagree on their count, repeat a repetition_index or fall short
+ * of their count, or when a run reported by aggregates only lacks its
+ * "_mean" or "_stddev" (err->text: "PATH: what is wrong"), OMPB_ENOMEM. Times must be finite in nanoseconds, and the raw
  * makespan_ns and busy_ns values whole numbers below 2^64. On success the
  * caller releases rf with ompb__resultfile_free; on failure rf holds nothing.
  */
@@ -61,7 +84,8 @@ int ompb__resultfile_parse(const char *text, const char *label, ompb__resultfile
 
 void ompb__resultfile_free(ompb__resultfile *rf);
 
-/* The instance named name, or NULL. */
+/* The instance named name, or NULL; constant expected time for a loaded
+ * file (a hand-assembled one without an index is searched linearly). */
 const ompb__rf_instance *ompb__resultfile_find(const ompb__resultfile *rf,
                                                const char *name);
 

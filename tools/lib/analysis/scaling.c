@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <ompbench/error.h>
 
+#include "analysis/nameindex.h"
 #include "analysis/units.h"
 #include "grow.h"
 
@@ -77,21 +78,23 @@ void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point
     pt->efficiency = pt->speedup * (double)base->threads / (double)pt->threads;
 }
 
-static ompb__scaling_family *find_family(ompb__scaling *s, const char *name)
+/* Families by name (family names are malloc'd once: stable keys). */
+static ompb__scaling_family *find_family(ompb__scaling *s, const ompb__name_index *ix,
+                                         const char *name)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->families[i].name, name) == 0)
-            return &s->families[i];
-    return NULL;
+    size_t i;
+    return ompb__name_index_get(ix, name, &i) ? &s->families[i] : NULL;
 }
 
-static int add_point(ompb__scaling *s, char *family, const ompb__rf_instance *in)
+static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
+                     const ompb__rf_instance *in)
 {
-    ompb__scaling_family *f = find_family(s, family);
+    ompb__scaling_family *f = find_family(s, ix, family);
     if (f) {
         free(family);
     } else {
-        if (!ompb__grow((void **)&s->families, &s->cap, s->n + 1, sizeof *s->families, 16)) {
+        if (!ompb__grow((void **)&s->families, &s->cap, s->n + 1, sizeof *s->families, 16)
+            || ompb__name_index_put(ix, family, s->n) != 0) {
             free(family);
             return OMPB_ENOMEM;
         }
@@ -135,18 +138,21 @@ static void settle(ompb__scaling *s)
 
 int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out)
 {
+    ompb__name_index ix = {0};
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < rf->n; i++) {
         const ompb__rf_instance *in = &rf->inst[i];
         if (in->failed || in->threads <= 0)
             continue;
         char *family = ompb__scaling_family_name(in->name);
-        int rc = family ? add_point(out, family, in) : OMPB_ENOMEM;
+        int rc = family ? add_point(out, &ix, family, in) : OMPB_ENOMEM;
         if (rc) {
+            ompb__name_index_free(&ix);
             ompb__scaling_free(out);
             return rc;
         }
     }
+    ompb__name_index_free(&ix);
     settle(out);
     return 0;
 }

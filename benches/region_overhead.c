@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cost of region markers, against baselines measured in the same run
+ * (docs/performance.md, "Region markers"):
+ *
+ * 1. begin + end per thread at T = 2: every thread of a team of two runs
+ *    ompb_region_begin("r"); ompb_region_end("r") back to back, so pairing,
+ *    the batched folding into the statistics and the cache traffic between
+ *    the two threads are all in the figure; baseline: the same loop with
+ *    two bare clock reads (the two a begin/end pair cannot avoid).
+ *    Bar: <= 100 ns per pair per thread.
+ * 2. OMPB_REGIONS=0: the cost of one call that returns at once (one
+ *    branch), against an empty loop iteration. Reported, no bar beyond
+ *    "a few ns".
+ *
+ * Blocks of the two kinds alternate and the figures are medians over
+ * blocks, so load changes hit both alike.
+ *
+ * Figures are each thread's CPU time per iteration (CLOCK_THREAD_CPUTIME_ID
+ * around a block), so time the CPU spent on other processes of the shared
+ * machine is not in them. The two threads run their blocks side by side,
+ * without a barrier inside a block.
+ *
+ * Usage: region_overhead [--quick | --steady N]
+ *   --quick     few repetitions (the CTest smoke)
+ *   --steady N  only N begin/end pairs per thread at T = 2 after a
+ *               warm-up, between two marker lines on stderr, then exit
+ *               without a report: for counting system calls
+ *               (tests/integration/region_syscalls.sh)
+ */
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ompbench.h>
+
+#include "clock.h"
+#include "region.h"
+
+#define PAIR_BAR_NS 100.0
+
+static int reps = 21;
+static long iters = 200000;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+typedef enum { CLOCKS, PAIRS, EMPTY, OFF } kind;
+
+/* CPU time of the calling thread: what the loop cost this thread,
+ * without the time another process had the CPU (the machine is shared). */
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One thread's loop of iters iterations of kind k; its CPU time per
+ * iteration. Called by every thread of the team. */
+static double loop_ns(kind k)
+{
+    uint64_t sink = 0, t0 = thread_cpu_ns();
+    for (long i = 0; i < iters; i++) {
+        switch (k) {
+        case CLOCKS: {
+            uint64_t a = ompb__now_ns();
+            uint64_t b = ompb__now_ns();
+            sink += b - a;
+            break;
+        }
+        case PAIRS:
+        case OFF:
+            ompb_region_begin("r");
+            ompb_region_end("r");
+            break;
+        default:
+            __asm__ volatile("");
+        }
+    }
+    double per = (double)(thread_cpu_ns() - t0) / (double)iters;
+    ompb_black_box(sink);
+    return per;
+}
+
+/* The slowest thread of the last team_ns call. */
+static double slowest;
+
+/* Mean over a team of T threads of each thread's CPU time per iteration;
+ * the slowest thread's in `slowest`. */
+static double team_ns(kind k, int T)
+{
+    double sum = 0, worst = 0;
+#pragma omp parallel num_threads(T) reduction(+ : sum) reduction(max : worst)
+    {
+        double per = loop_ns(k);
+        sum += per;
+        worst = per;
+    }
+    slowest = worst;
+    return sum / T;
+}
+
+static double clocks_ns(int T)
+{
+    return team_ns(CLOCKS, T);
+}
+
+static double pairs_ns(int T)
+{
+    return team_ns(PAIRS, T);
+}
+
+/* The same, for the slowest thread of the team. */
+static double pairs_slowest_ns(int T, double *mean)
+{
+    *mean = team_ns(PAIRS, T);
+    return slowest;
+}
+
+static double empty_ns(void)
+{
+    return team_ns(EMPTY, 1);
+}
+
+static double off_call_ns(void)
+{
+    ompb__regions_set_enabled(false);
+    double per = team_ns(OFF, 1);
+    ompb__regions_set_enabled(true);
+    return per / 2; /* two calls per iteration */
+}
+
+/* Marks the steady phase in a system-call trace: one write(2) each. */
+static void mark(const char *text)
+{
+    ssize_t w = write(STDERR_FILENO, text, strlen(text));
+    (void)w;
+}
+
+/* A barrier of two threads that only spins: libgomp's barrier makes a
+ * futex call each time, which would hide ours in a system-call count. */
+static _Atomic unsigned spin_arrived, spin_generation;
+
+static void spin_barrier(void)
+{
+    unsigned gen = atomic_load(&spin_generation);
+    if (atomic_fetch_add(&spin_arrived, 1) == 1) {
+        atomic_store(&spin_arrived, 0);
+        atomic_fetch_add(&spin_generation, 1);
+        return;
+    }
+    while (atomic_load(&spin_generation) == gen)
+        ompb__region_cpu_relax();
+}
+
+static void steady_pairs(long n)
+{
+    for (long i = 0; i < n; i++) {
+        if (i % 32 == 0)
+            spin_barrier();
+        ompb_region_begin("r");
+        ompb_region_end("r");
+    }
+}
+
+/* After a warm-up (first use: allocations happen there), n pairs per
+ * thread at T = 2 between two marks, the team meeting every 32 pairs at a
+ * spinning barrier (a collective region's team meets at its work-sharing
+ * barriers; these make no system call). */
+static void steady(long n)
+{
+#pragma omp parallel num_threads(2)
+    {
+        steady_pairs(100000);
+        spin_barrier();
+        if (omp_get_thread_num() == 0)
+            mark("region_overhead: steady phase begins\n");
+        spin_barrier();
+        steady_pairs(n);
+        spin_barrier();
+        if (omp_get_thread_num() == 0)
+            mark("region_overhead: steady phase ends\n");
+        spin_barrier();
+    }
+    printf("steady: %ld begin/end pairs per thread at T=2\n", n);
+    ompb__regions_reset(); /* nothing to report at exit */
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && strcmp(argv[1], "--steady") == 0) {
+        steady(atol(argv[2]));
+        return 0;
+    }
+    if (argc > 1 && (strcmp(argv[1], "--quick") == 0 || strcmp(argv[1], "--test") == 0)) {
+        reps = 3;
+        iters = 20000;
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: %s [--quick | --steady N]\n", argv[0]);
+        return 2;
+    }
+    omp_set_dynamic(0);
+    double c[64], p[64], w[64], c1[64], p1[64], e[64], o[64];
+    pairs_ns(2); /* first use, outside the figures */
+    pairs_ns(1);
+    for (int i = 0; i < reps; i++) {
+        c[i] = clocks_ns(2);
+        w[i] = pairs_slowest_ns(2, &p[i]);
+        c1[i] = clocks_ns(1);
+        p1[i] = pairs_ns(1);
+        e[i] = empty_ns();
+        o[i] = off_call_ns();
+    }
+    double cm = median(c, reps), pm = median(p, reps), em = median(e, reps), om = median(o, reps);
+    double c1m = median(c1, reps), p1m = median(p1, reps), wm = median(w, reps);
+    printf("ompbench %s region markers (medians of %d blocks of %ld iterations per thread)\n",
+           ompb_version(), reps, iters);
+    printf("begin+end T=2   %7.1f ns per pair per thread  (two clock reads %5.1f ns; markers' "
+           "own share %5.1f ns)  bar <= %.0f ns: %s\n", pm, cm, pm - cm, PAIR_BAR_NS,
+           pm <= PAIR_BAR_NS ? "met" : "MISSED");
+    printf("  slowest thread %6.1f ns per pair (thread 0 folds the team's instances)\n", wm);
+    printf("begin+end T=1   %7.1f ns per pair            (two clock reads %5.1f ns; markers' "
+           "own share %5.1f ns)\n", p1m, c1m, p1m - c1m);
+    printf("OMPB_REGIONS=0  %7.2f ns per call  (empty loop iteration %.2f ns)\n", om, em);
+    ompb__regions_reset();
+    return 0;
+}

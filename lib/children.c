@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Re-executing the benchmark binary for process-level repetitions. One
+ * child runs at a time (two would compete for the same cores and measure
+ * each other). The signal handlers only record the signal and pass it on to
+ * the running child: everything else (waiting, cleaning up, dying of the
+ * signal) happens in the normal flow after waitpid returns.
+ */
+#include "children.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "error.h"
+
+#define SELF_EXE "/proc/self/exe"
+
+extern char **environ;
+
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+static volatile sig_atomic_t caught;
+static volatile pid_t running = -1;
+
+static void on_signal(int sig)
+{
+    caught = sig;
+    if (running > 0)
+        kill(running, sig);
+}
+
+/* Installs the handler for the signals not ignored by whoever started us
+ * (nohup's SIGHUP stays ignored); keeps the old actions to restore. */
+static void install(struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_FORWARDED; i++) {
+        sigaction(forwarded[i], NULL, &old[i]);
+        if (old[i].sa_handler != SIG_IGN)
+            sigaction(forwarded[i], &sa, NULL);
+    }
+}
+
+static void restore(const struct sigaction *old)
+{
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        sigaction(forwarded[i], &old[i], NULL);
+}
+
+/* Removes every file in dir (a child's records, or the temporary file of
+ * an atomic write it was killed in), then dir itself. */
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4200];
+    while (d && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+static int make_dir(char *dir, size_t cap, ompb_error *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    snprintf(dir, cap, "%s/ompbench-processes.XXXXXX", tmp);
+    if (mkdtemp(dir))
+        return 0;
+    return ompb__error_set(err, OMPB_EIO, "--processes: cannot create a temporary directory in "
+                           "'%s': %s (set TMPDIR to a writable directory)", tmp, strerror(errno));
+}
+
+/* The child's argv: ours, plus --ompb-child=K,SEED,PATH. */
+static char **child_argv(const ompb__children *sp, char *opt)
+{
+    char **argv = calloc((size_t)sp->argc + 2, sizeof *argv);
+    if (!argv)
+        return NULL;
+    for (int i = 0; i < sp->argc; i++)
+        argv[i] = sp->argv[i];
+    argv[sp->argc] = opt;
+    return argv;
+}
+
+static void describe_status(int status, char *buf, size_t cap)
+{
+    if (WIFSIGNALED(status))
+        snprintf(buf, cap, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(buf, cap, "exited with status %d", WEXITSTATUS(status));
+}
+
+/* Runs child k to its end. Returns its wait status, or -1 (why set) when it
+ * could not be started. */
+static int run_child(const ompb__children *sp, uint32_t k, const char *path, char *why)
+{
+    char opt[4300];
+    snprintf(opt, sizeof opt, "%s=%" PRIu32 ",%" PRIu64 ",%s", OMPB__CHILD_OPTION, k, sp->seed,
+             path);
+    char **argv = child_argv(sp, opt);
+    if (!argv) {
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "out of memory starting it");
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid;
+    int rc = posix_spawn(&pid, SELF_EXE, NULL, NULL, argv, environ);
+    free(argv);
+    if (rc != 0) {
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "could not be started: %s", strerror(rc));
+        return -1;
+    }
+    running = pid;
+    /* A signal that arrived between the spawn and this line was not passed on. */
+    if (caught)
+        kill(pid, caught);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    running = -1;
+    return status;
+}
+
+/* Reads child k's records; false (why set) when it handed over nothing usable. */
+static bool collect(const ompb__children *sp, uint32_t k, const char *path, int status, char *why)
+{
+    char how[96];
+    ompb_error err = {0};
+    describe_status(status, how, sizeof how);
+    /* Exit 0, or 1 (a benchmark failed: its records say which), leave records. */
+    if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "%s without results", how);
+        return false;
+    }
+    if (ompb__dump_read(path, k, sp->processes, sp->repetitions, sp->sel, sp->n_sel, sp->ctx,
+                        sp->take, sp->arg, &err) != 0) {
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "%.60s, but its results are unusable: %.100s", how,
+                 err.text);
+        return false;
+    }
+    return true;
+}
+
+/* Dies of the signal that interrupted the run, once nothing is left behind. */
+static void die_of(int sig, const struct sigaction *old, const char *dir)
+{
+    remove_dir(dir);
+    restore(old);
+    signal(sig, SIG_DFL);
+    raise(sig);
+    /* Not reached unless the signal is blocked: then exit as a shell would
+     * report it. */
+    _exit(128 + sig);
+}
+
+int ompb__children_run(const ompb__children *sp, ompb_error *err)
+{
+    char dir[4096], path[4200];
+    int rc = make_dir(dir, sizeof dir, err);
+    if (rc)
+        return rc;
+    struct sigaction old[N_FORWARDED];
+    caught = 0;
+    install(old);
+    for (uint32_t k = 0; k < sp->processes; k++) {
+        char *why = sp->why[k];
+        why[0] = '\0';
+        snprintf(path, sizeof path, "%s/%" PRIu32 ".json", dir, k);
+        int status = caught ? -1 : run_child(sp, k, path, why);
+        if (caught)
+            die_of(caught, old, dir);
+        if (status >= 0 && !collect(sp, k, path, status, why))
+            status = -1;
+        if (status < 0)
+            fprintf(stderr, "ompbench: process %" PRIu32 " of %" PRIu32 " %s; its repetitions "
+                    "count as failed\n", k + 1, sp->processes, why);
+        unlink(path);
+    }
+    remove_dir(dir);
+    restore(old);
+    return 0;
+}

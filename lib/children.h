@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Process-level repetitions (--processes P): the binary re-executes itself
+ * (/proc/self/exe, the same argv plus the hidden --ompb-child=K,SEED,PATH)
+ * P times, one process after another. Child K runs its share of the
+ * repetitions (lib/schedule), writes its records to a private file in a
+ * temporary directory (lib/dump) and exits; the parent reads them back as
+ * if it had measured them itself. A fresh process gets a fresh address
+ * space, heap, thread pool and placement, which in-process repetitions do
+ * not (docs/methodology.md measures the difference).
+ *
+ * Children inherit stdin, stdout and stderr (their progress and warnings
+ * appear as they happen). Ctrl-C reaches the child and the parent alike;
+ * the parent, on SIGINT, SIGTERM or SIGHUP, passes the signal on to the
+ * running child, waits for it, removes the temporary directory and then
+ * dies of the same signal, so no temporary file outlives the run.
+ */
+#ifndef OMPB_CHILDREN_H
+#define OMPB_CHILDREN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ompbench/error.h>
+
+#include "context.h"
+#include "dump.h"
+#include "registry.h"
+
+/* Longest explanation of a lost process. */
+#define OMPB__CHILDREN_WHY_MAX 200
+
+typedef struct ompb__children {
+    int argc;
+    char **argv;                 /* the parent's command line, passed on */
+    uint32_t processes, repetitions;
+    uint64_t seed;               /* the run's seed; child K gets it and derives its own */
+    const ompb__instance *sel;   /* the selected instances */
+    size_t n_sel;
+    ompb__context *ctx;          /* the children's warnings are recorded here */
+    ompb__dump_record_fn take;   /* receives every record read back */
+    void *arg;
+    /* Out: why[k] says why process k handed over nothing ("" when it did);
+     * [processes], allocated by the caller. */
+    char (*why)[OMPB__CHILDREN_WHY_MAX];
+} ompb__children;
+
+/*
+ * Runs the P children one after another. Returns 0 when every child ran
+ * (a child that lost its records is reported in why[k] and on stderr, and
+ * the run goes on with the next one); OMPB_EIO when the temporary
+ * directory cannot be made (err set). On SIGINT, SIGTERM or SIGHUP it does
+ * not return: it cleans up and dies of that signal.
+ */
+int ompb__children_run(const ompb__children *sp, ompb_error *err);
+
+#endif

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Records to JSON and back, for the parent of --processes. Every number is
+ * a whole, non-negative integer (nanoseconds, counts); every array is
+ * checked against the record's round and thread counts before it is
+ * copied, so a damaged file is an error, never a short or garbled record.
+ */
+#include "dump.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "constants.h"
+#include "error.h"
+#include "outfile.h"
+#include "utf8.h"
+
+#define DUMP_VERSION 1
+#define ESCAPED_MAX (4 * OMPB__NAME_MAX + 1)
+
+/* ---- writing ------------------------------------------------------------ */
+
+static int set(json_t *obj, const char *key, json_t *value)
+{
+    return obj && value ? json_object_set_new(obj, key, value) : (json_decref(value), -1);
+}
+
+static json_t *u64(uint64_t v)
+{
+    return json_integer((json_int_t)v);
+}
+
+static json_t *u64_array(const uint64_t *v, size_t n)
+{
+    json_t *a = json_array();
+    int bad = !a;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad |= json_array_append_new(a, u64(v[i]));
+    return bad ? (json_decref(a), NULL) : a;
+}
+
+static json_t *int_array(const int *v, size_t n)
+{
+    json_t *a = json_array();
+    int bad = !a;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad |= json_array_append_new(a, json_integer(v[i]));
+    return bad ? (json_decref(a), NULL) : a;
+}
+
+static json_t *escaped(const char *s)
+{
+    char text[ESCAPED_MAX + 256];
+    ompb__utf8_escape(s, text, sizeof text);
+    return json_string(text);
+}
+
+static json_t *sampling_json(const ompb__sampling *sp)
+{
+    return json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "mode", (int)sp->mode,
+                     "threads", sp->threads, "rounds", (json_int_t)sp->rounds, "sample_size",
+                     (json_int_t)sp->sample_size, "min_round_ns", (json_int_t)sp->min_round_ns,
+                     "warmup_ns", (json_int_t)sp->warmup_ns, "budget_ns",
+                     (json_int_t)sp->budget_ns, "repetition", (json_int_t)sp->repetition,
+                     "repetitions", (json_int_t)sp->repetitions);
+}
+
+static json_t *record_json(const ompb__record *rec, size_t index)
+{
+    size_t cells = rec->rounds * (size_t)rec->threads, T = (size_t)rec->threads;
+    json_t *o = json_object();
+    int bad = set(o, "instance", u64(index));
+    bad |= set(o, "name", escaped(rec->inst->name));
+    bad |= set(o, "threads", json_integer(rec->threads));
+    bad |= set(o, "sampling", sampling_json(&rec->sampling));
+    bad |= set(o, "failed", json_boolean(rec->failed));
+    bad |= set(o, "error", escaped(rec->error));
+    const struct { const char *key; uint64_t v; } scalars[] = {
+        {"sample_size", rec->sample_size}, {"round_target_ns", rec->round_target_ns},
+        {"warmup_rounds", rec->warmup_rounds}, {"warmup_iters", rec->warmup_iters},
+        {"warmup_ns", rec->warmup_ns}, {"calibration_rounds", rec->calibration_rounds},
+        {"bytes_per_iter", rec->bytes_per_iter}, {"items_per_iter", rec->items_per_iter},
+        {"cpu_ns", rec->cpu_ns}, {"migrations", rec->migrations},
+    };
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+        bad |= set(o, scalars[i].key, u64(scalars[i].v));
+    bad |= set(o, "start_ns", u64_array(rec->start_ns, rec->rounds));
+    bad |= set(o, "end_ns", u64_array(rec->end_ns, rec->rounds));
+    bad |= set(o, "thread_start_ns", u64_array(rec->thread_start_ns, cells));
+    bad |= set(o, "busy_ns", u64_array(rec->busy_ns, cells));
+    bad |= set(o, "thread_iters", u64_array(rec->thread_iters, cells));
+    bad |= set(o, "os_tid", int_array(rec->os_tid, rec->os_tid ? T : 0));
+    bad |= set(o, "thread_pu", int_array(rec->thread_pu, rec->thread_pu ? T : 0));
+    return bad ? (json_decref(o), NULL) : o;
+}
+
+static json_t *dump_json(const ompb__dump_out *d, const ompb__instance *base)
+{
+    json_t *records = json_array(), *warnings = json_array();
+    int bad = !records || !warnings;
+    for (size_t i = 0; i < d->n && !bad; i++)
+        bad |= json_array_append_new(records, record_json(d->records[i],
+                                                          (size_t)(d->records[i]->inst - base)));
+    for (size_t i = 0; d->ctx && i < d->ctx->n_warnings && !bad; i++)
+        bad |= json_array_append_new(warnings, escaped(d->ctx->warnings[i]));
+    json_t *root = json_object();
+    bad |= set(root, "ompbench_dump", json_integer(DUMP_VERSION));
+    bad |= set(root, "process", u64(d->process));
+    bad |= set(root, "warnings", warnings);
+    bad |= set(root, "records", records);
+    return bad ? (json_decref(root), NULL) : root;
+}
+
+int ompb__dump_write(const char *path, const ompb__dump_out *dump, ompb_error *err)
+{
+    json_t *root = dump_json(dump, dump->sel);
+    if (!root)
+        return ompb__error_set(err, OMPB_ENOMEM, "out of memory writing the records");
+    ompb__outfile of;
+    int rc = ompb__outfile_open(&of, path, err);
+    if (rc == 0) {
+        if (json_dumpf(root, of.fp, JSON_COMPACT) != 0 || fputc('\n', of.fp) == EOF) {
+            ompb__outfile_abort(&of);
+            rc = ompb__error_set(err, OMPB_EIO, "cannot write '%s'", path);
+        } else {
+            rc = ompb__outfile_commit(&of, err);
+        }
+    }
+    json_decref(root);
+    return rc;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef struct reader {
+    const char *path;
+    size_t index;               /* of the record being read, for messages */
+    ompb_error *err;
+} reader;
+
+static int bad(const reader *rd, const char *what)
+{
+    return ompb__error_set(rd->err, OMPB_EINVAL, "%s: record %zu: %s", rd->path, rd->index, what);
+}
+
+static int get_u64(const reader *rd, const json_t *obj, const char *key, uint64_t *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0) {
+        char what[96];
+        snprintf(what, sizeof what, "\"%s\" is missing or not a non-negative integer", key);
+        return bad(rd, what);
+    }
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+/* Allocates and fills a u64 array of exactly n values. */
+static int get_u64_array(const reader *rd, const json_t *obj, const char *key, size_t n,
+                         uint64_t **out)
+{
+    const json_t *a = json_object_get(obj, key);
+    char what[96];
+    snprintf(what, sizeof what, "\"%s\" is not an array of %zu non-negative integers", key, n);
+    if (!json_is_array(a) || json_array_size(a) != n)
+        return bad(rd, what);
+    *out = calloc(n ? n : 1, sizeof **out);
+    if (!*out)
+        return OMPB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(a, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return bad(rd, what);
+        (*out)[i] = (uint64_t)json_integer_value(v);
+    }
+    return 0;
+}
+
+static int get_int_array(const reader *rd, const json_t *obj, const char *key, size_t n,
+                         int **out)
+{
+    const json_t *a = json_object_get(obj, key);
+    char what[96];
+    snprintf(what, sizeof what, "\"%s\" is not an array of %zu integers", key, n);
+    if (!json_is_array(a) || json_array_size(a) != n)
+        return bad(rd, what);
+    *out = calloc(n ? n : 1, sizeof **out);
+    if (!*out)
+        return OMPB_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(a, i);
+        if (!json_is_integer(v) || json_integer_value(v) < -1 || json_integer_value(v) > INT32_MAX)
+            return bad(rd, what);
+        (*out)[i] = (int)json_integer_value(v);
+    }
+    return 0;
+}
+
+static int read_sampling(const reader *rd, const json_t *o, ompb__sampling *sp)
+{
+    uint64_t mode = 0, threads = 0, rep = 0, reps = 0;
+    int rc = get_u64(rd, o, "mode", &mode);
+    rc = rc ? rc : get_u64(rd, o, "threads", &threads);
+    rc = rc ? rc : get_u64(rd, o, "rounds", &sp->rounds);
+    rc = rc ? rc : get_u64(rd, o, "sample_size", &sp->sample_size);
+    rc = rc ? rc : get_u64(rd, o, "min_round_ns", &sp->min_round_ns);
+    rc = rc ? rc : get_u64(rd, o, "warmup_ns", &sp->warmup_ns);
+    rc = rc ? rc : get_u64(rd, o, "budget_ns", &sp->budget_ns);
+    rc = rc ? rc : get_u64(rd, o, "repetition", &rep);
+    rc = rc ? rc : get_u64(rd, o, "repetitions", &reps);
+    if (rc)
+        return rc;
+    if (mode > OMPB__SAMPLING_SIMULATE || threads < 1 || threads > OMPB__MAX_THREADS ||
+        reps < 1 || reps > OMPB__MAX_REPETITIONS || rep >= reps)
+        return bad(rd, "\"sampling\" holds an impossible value");
+    sp->mode = (ompb__sampling_mode)mode;
+    sp->threads = (int)threads;
+    sp->repetition = (uint32_t)rep;
+    sp->repetitions = (uint32_t)reps;
+    return 0;
+}
+
+static int read_scalars(const reader *rd, const json_t *o, ompb__record *rec)
+{
+    struct { const char *key; uint64_t *dst; } scalars[] = {
+        {"sample_size", &rec->sample_size}, {"round_target_ns", &rec->round_target_ns},
+        {"warmup_rounds", &rec->warmup_rounds}, {"warmup_iters", &rec->warmup_iters},
+        {"warmup_ns", &rec->warmup_ns}, {"calibration_rounds", &rec->calibration_rounds},
+        {"bytes_per_iter", &rec->bytes_per_iter}, {"items_per_iter", &rec->items_per_iter},
+        {"cpu_ns", &rec->cpu_ns}, {"migrations", &rec->migrations},
+    };
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        int rc = get_u64(rd, o, scalars[i].key, scalars[i].dst);
+        if (rc)
+            return rc;
+    }
+    const json_t *failed = json_object_get(o, "failed"), *error = json_object_get(o, "error");
+    if (!json_is_boolean(failed) || !json_is_string(error))
+        return bad(rd, "\"failed\" or \"error\" is missing");
+    rec->failed = json_is_true(failed);
+    snprintf(rec->error, sizeof rec->error, "%s", json_string_value(error));
+    return 0;
+}
+
+static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
+{
+    const json_t *start = json_object_get(o, "start_ns");
+    if (!json_is_array(start) || json_array_size(start) > OMPB__MAX_SAMPLE_COUNT)
+        return bad(rd, "\"start_ns\" is not an array of at most " OMPB__STR(OMPB__MAX_SAMPLE_COUNT)
+                       " rounds");
+    rec->rounds = json_array_size(start);
+    size_t cells = rec->rounds * (size_t)rec->threads, T = (size_t)rec->threads;
+    int rc = get_u64_array(rd, o, "start_ns", rec->rounds, &rec->start_ns);
+    rc = rc ? rc : get_u64_array(rd, o, "end_ns", rec->rounds, &rec->end_ns);
+    rc = rc ? rc : get_u64_array(rd, o, "thread_start_ns", cells, &rec->thread_start_ns);
+    rc = rc ? rc : get_u64_array(rd, o, "busy_ns", cells, &rec->busy_ns);
+    rc = rc ? rc : get_u64_array(rd, o, "thread_iters", cells, &rec->thread_iters);
+    rc = rc ? rc : get_int_array(rd, o, "os_tid", T, &rec->os_tid);
+    rc = rc ? rc : get_int_array(rd, o, "thread_pu", T, &rec->thread_pu);
+    if (rc)
+        return rc;
+    for (size_t r = 0; r < rec->rounds; r++)
+        if (rec->end_ns[r] < rec->start_ns[r])
+            return bad(rd, "a round ends before it starts");
+    if (rec->rounds > 0 && rec->sample_size == 0)
+        return bad(rd, "rounds with a sample size of 0");
+    return 0;
+}
+
+/* Which selected instance the record names, checked by index and name. */
+static int read_instance(const reader *rd, const json_t *o, const ompb__instance *inst,
+                         size_t n_inst, size_t *index)
+{
+    uint64_t i = 0;
+    int rc = get_u64(rd, o, "instance", &i);
+    if (rc)
+        return rc;
+    const json_t *name = json_object_get(o, "name");
+    char text[ESCAPED_MAX + 256];
+    if (i >= n_inst || !json_is_string(name))
+        return bad(rd, "names no instance of this run");
+    ompb__utf8_escape(inst[i].name, text, sizeof text);
+    if (strcmp(text, json_string_value(name)) != 0)
+        return bad(rd, "names another instance than this run's (a different selection?)");
+    *index = (size_t)i;
+    return 0;
+}
+
+static int read_record(const reader *rd, const json_t *o, const ompb__instance *inst,
+                       size_t n_inst, size_t *index, ompb__record *rec)
+{
+    uint64_t threads = 0;
+    if (!json_is_object(o))
+        return bad(rd, "not an object");
+    int rc = read_instance(rd, o, inst, n_inst, index);
+    rc = rc ? rc : get_u64(rd, o, "threads", &threads);
+    if (rc)
+        return rc;
+    if (threads < 1 || threads > OMPB__MAX_THREADS)
+        return bad(rd, "\"threads\" is out of range");
+    rec->inst = &inst[*index];
+    rec->threads = (int)threads;
+    rc = read_sampling(rd, json_object_get(o, "sampling"), &rec->sampling);
+    rc = rc ? rc : read_scalars(rd, o, rec);
+    return rc ? rc : read_arrays(rd, o, rec);
+}
+
+static int read_warnings(const reader *rd, const json_t *root, ompb__context *ctx)
+{
+    const json_t *w = json_object_get(root, "warnings");
+    size_t i;
+    const json_t *v;
+    if (!json_is_array(w))
+        return ompb__error_set(rd->err, OMPB_EINVAL, "%s: \"warnings\" is not an array", rd->path);
+    json_array_foreach(w, i, v)
+        if (json_is_string(v))
+            ompb__context_warn(ctx, "%s", json_string_value(v));
+    return 0;
+}
+
+static int read_root(reader *rd, const json_t *root, uint32_t process, uint32_t processes,
+                     uint32_t repetitions, const ompb__instance *inst, size_t n_inst,
+                     ompb__context *ctx, ompb__dump_record_fn fn, void *arg)
+{
+    const json_t *version = json_object_get(root, "ompbench_dump");
+    const json_t *proc = json_object_get(root, "process");
+    const json_t *records = json_object_get(root, "records");
+    if (!json_is_integer(version) || json_integer_value(version) != DUMP_VERSION ||
+        !json_is_integer(proc) || json_integer_value(proc) != (json_int_t)process ||
+        !json_is_array(records))
+        return ompb__error_set(rd->err, OMPB_EINVAL, "%s: not the records of process %u",
+                               rd->path, process);
+    int rc = read_warnings(rd, root, ctx);
+    for (size_t i = 0; !rc && i < json_array_size(records); i++) {
+        ompb__record rec;
+        size_t index = 0;
+        memset(&rec, 0, sizeof rec);
+        rd->index = i;
+        rc = read_record(rd, json_array_get(records, i), inst, n_inst, &index, &rec);
+        if (!rc && (rec.sampling.repetitions != repetitions ||
+                    rec.sampling.repetition % processes != process))
+            rc = bad(rd, "holds a repetition this process was not given");
+        if (rc) {
+            ompb__record_free(&rec);
+            break;
+        }
+        rc = fn(arg, index, &rec, rd->err);
+    }
+    return rc;
+}
+
+int ompb__dump_read(const char *path, uint32_t process, uint32_t processes,
+                    uint32_t repetitions, const ompb__instance *inst, size_t n_inst,
+                    ompb__context *ctx, ompb__dump_record_fn fn, void *arg, ompb_error *err)
+{
+    json_error_t jerr;
+    reader rd = {path, 0, err};
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ompb__error_set(err, OMPB_EIO, "%s: cannot open: %s", path, strerror(errno));
+    json_t *root = json_loadf(fp, 0, &jerr);
+    fclose(fp);
+    if (!root)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: not valid JSON (line %d): %s", path,
+                               jerr.line, jerr.text);
+    int rc = read_root(&rd, root, process, processes, repetitions, inst, n_inst, ctx, fn, arg);
+    json_decref(root);
+    return rc;
+}

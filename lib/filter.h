@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Instance-name patterns (--filter): POSIX extended regular expressions,
+ * compiled only when their cost is bounded. glibc's regcomp expands a
+ * bounded repetition X{m,n} into n copies of X, the optional ones nested,
+ * so nested bounds multiply and one large bound costs its square:
+ * '((((a{1,100}){1,100}){1,100}){1,100})' takes more than 19 GB,
+ * '.{0,20000}' 3 GB and 10 s. Back-references (a glibc extension to EREs)
+ * make matching exponential in the name's length. Both are refused before
+ * regcomp runs.
+ */
+#ifndef OMPB_FILTER_H
+#define OMPB_FILTER_H
+
+#include <regex.h>
+#include <stdint.h>
+
+#include <ompbench/error.h>
+
+/* Largest estimated expansion accepted, in units of about 8 bytes of
+ * regcomp memory: '(a{1,100}){1,100}' (about 2 million, 13 MB) passes,
+ * 'a{1,10000}' (100 million, 790 MB) does not. */
+#define OMPB__FILTER_MAX_COST (UINT64_C(1) << 22)
+
+/* The estimated expansion of pattern (saturating; an upper bound of what
+ * glibc builds, within a small factor). Exposed for the tests. */
+uint64_t ompb__filter_cost(const char *pattern);
+
+/*
+ * Compiles pattern with REG_EXTENDED | REG_NOSUB into *re. Returns 0 (free
+ * re with regfree), or OMPB_EINVAL with one line in err naming opt, the
+ * pattern and what is accepted: a syntax error, a back-reference, or a
+ * cost above OMPB__FILTER_MAX_COST (then regcomp is never called).
+ */
+int ompb__filter_compile(regex_t *re, const char *pattern, const char *opt, ompb_error *err);
+
+#endif

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the CodSpeed runner gets from application regions (walltime mode;
+ * docs/protocol.md, "Application regions").
+ *
+ * The runner holds one benchmark window at a time, stamps it with its own
+ * clock when StartBenchmark and StopBenchmark arrive, and counts a marker
+ * pair only inside its window; every window is named by one URI, once. So a
+ * window must be open before the first instance it will hold, and regions
+ * that interleave in time cannot each have one. The decision:
+ *
+ * - a window opens when a region (entry) that never had one begins while
+ *   no window is open: the first thread there sends StartBenchmark, the
+ *   team waits for the runner's acknowledgement (once) before taking its
+ *   timestamps, and the window belongs to that entry;
+ * - the window's entry buffers one aggregate pair per instance that begins
+ *   in it; other regions running meanwhile get no markers;
+ * - ompb_regions_report() (a region-set boundary) and the exit close the
+ *   window: the pairs as BenchmarkStart/BenchmarkEnd, StopBenchmark,
+ *   CurrentBenchmark(uri), pipelined by the instrument facade from the
+ *   reporting thread, outside every region of the other threads' hot path;
+ *   the next region without a window that begins opens the next one;
+ * - markers must alternate: when consecutive instances overlap in time (a
+ *   thread began the next before a slower one ended this one; teams
+ *   running the region at once), an instance's pair ends where the next
+ *   begins (the union of their wall time, each moment once), with a
+ *   warning saying by how much;
+ * - the walltime results file has an entry per region: a region that had a
+ *   window reports exactly the pairs it sent (so statistics and markers
+ *   agree); a region that never had one reports all its instances without
+ *   a window; a window without a completed instance is named without
+ *   markers (the runner then uses it whole) and has no entry.
+ *
+ * Not in a process that runs benchmarks (ompb_main owns the runner there),
+ * nor under valgrind (CPU simulation runs single-threaded benchmarks).
+ */
+#include "region.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <valgrind/valgrind.h>
+
+#include "clock.h"
+#include "context.h"
+#include "hooks/instrument.h"
+#include "record.h"
+#include "registry.h"
+#include "report/report.h"
+
+/* Marker pairs one window buffers at most (16 bytes each). */
+#define PAIRS_MAX (1u << 22)
+
+enum { WINDOW_OFF, WINDOW_IDLE, WINDOW_OPEN };
+
+atomic_bool ompb__region_runner_watch;
+/* Changes only under runner_lock; read without it by begin. */
+static _Atomic int window_state = WINDOW_OFF;
+static pthread_mutex_t runner_lock = PTHREAD_MUTEX_INITIALIZER;
+static ompb__region_entry *window_entry;
+
+void ompb__region_runner_init(void)
+{
+    if (RUNNING_ON_VALGRIND || ompb__registry_count() > 0)
+        return;
+    ompb__instrument_init();
+    if (ompb__instrument_mode() != OMPB__MODE_WALLTIME)
+        return;
+    atomic_store(&window_state, WINDOW_IDLE);
+    atomic_store(&ompb__region_runner_watch, true);
+}
+
+/* runner_lock held. */
+static void open_window(ompb__region_entry *e)
+{
+    ompb__instrument_instance_begin(NULL);
+    uint64_t opened = ompb__now_ns();
+    pthread_mutex_lock(&e->lock);
+    e->window_active = true;
+    e->window_open_ns = opened;
+    e->pairs.n = 0;
+    e->pairs.dropped = 0;
+    pthread_mutex_unlock(&e->lock);
+    window_entry = e;
+    atomic_store_explicit(&window_state, WINDOW_OPEN, memory_order_release);
+}
+
+void ompb__region_runner_begin(ompb__region_entry *e)
+{
+    if (atomic_load_explicit(&window_state, memory_order_acquire) != WINDOW_IDLE
+        || atomic_load_explicit(&e->had_window, memory_order_relaxed))
+        return;
+    /* The other threads of the team wait here for the window the first one
+     * opens (once): no timestamp before the runner has stamped it. */
+    pthread_mutex_lock(&runner_lock);
+    if (atomic_load(&window_state) == WINDOW_IDLE && !atomic_load(&e->had_window))
+        open_window(e);
+    pthread_mutex_unlock(&runner_lock);
+}
+
+void ompb__region_runner_record(ompb__region_entry *e, uint64_t start_ns, uint64_t end_ns)
+{
+    ompb__region_pairs *p = &e->pairs;
+    if (start_ns < e->window_open_ns)
+        return; /* begun before the window: the runner cannot take it */
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        uint64_t *s = cap <= PAIRS_MAX ? realloc(p->start_ns, cap * sizeof *s) : NULL;
+        if (s)
+            p->start_ns = s;
+        uint64_t *en = s ? realloc(p->end_ns, cap * sizeof *en) : NULL;
+        if (en)
+            p->end_ns = en;
+        if (!s || !en) {
+            p->dropped++;
+            return;
+        }
+        p->cap = cap;
+    }
+    p->start_ns[p->n] = start_ns;
+    p->end_ns[p->n++] = end_ns;
+}
+
+/* Pairs in time order, each ending no later than the next begins; returns
+ * how many were cut and *cut_ns by how much in all. */
+static size_t order_pairs(ompb__region_pairs *p, uint64_t *cut_ns)
+{
+    for (size_t i = 1; i < p->n; i++) {
+        uint64_t s = p->start_ns[i], e = p->end_ns[i];
+        size_t j = i;
+        for (; j > 0 && p->start_ns[j - 1] > s; j--) {
+            p->start_ns[j] = p->start_ns[j - 1];
+            p->end_ns[j] = p->end_ns[j - 1];
+        }
+        p->start_ns[j] = s;
+        p->end_ns[j] = e;
+    }
+    size_t cut = 0;
+    *cut_ns = 0;
+    for (size_t i = 1; i < p->n; i++)
+        if (p->start_ns[i] < p->end_ns[i - 1]) {
+            *cut_ns += p->end_ns[i - 1] - p->start_ns[i];
+            p->end_ns[i - 1] = p->start_ns[i];
+            cut++;
+        }
+    return cut;
+}
+
+static void summarize(ompb__region_entry *e, const ompb__region_pairs *p, bool sent)
+{
+    ompb__region_window_result *w = &e->window;
+    memset(w, 0, sizeof *w);
+    double *x = sent ? malloc(p->n * sizeof *x) : NULL;
+    if (!x)
+        return;
+    for (size_t i = 0; i < p->n; i++) {
+        x[i] = (double)(p->end_ns[i] - p->start_ns[i]);
+        w->total_s += x[i] * 1e-9;
+    }
+    w->rounds = p->n;
+    w->sent = ompb__stats_compute(x, p->n, &w->stats) == 0;
+    free(x);
+}
+
+/* Markers (when they can alternate), StopBenchmark, CurrentBenchmark. */
+static void close_window(void)
+{
+    ompb__region_entry *e = window_entry;
+    ompb__region_pairs p;
+    pthread_mutex_lock(&e->lock);
+    e->window_active = false;
+    atomic_store(&e->had_window, true);
+    p = e->pairs;
+    memset(&e->pairs, 0, sizeof e->pairs);
+    pthread_mutex_unlock(&e->lock);
+    uint64_t cut_ns;
+    size_t cut = order_pairs(&p, &cut_ns);
+    ompb__instance inst = {.threads = e->threads, .thread_variant = true};
+    ompb__region_entry_names(e, inst.name, sizeof inst.name, inst.uri, sizeof inst.uri);
+    ompb__record rec = {.inst = &inst, .threads = e->threads, .sample_size = 1,
+                        .rounds = p.n, .start_ns = p.start_ns, .end_ns = p.end_ns,
+                        .failed = p.n == 0};
+    if (cut)
+        fprintf(stderr, "ompbench: warning: %s: %zu of its %zu instances overlapped the next "
+                "one (a thread began it before a slower one ended the previous, or teams ran "
+                "it at once): the CodSpeed runner's pairs end where the next instance begins, "
+                "%.6g s in all shorter than the makespans of the local report\n", inst.uri, cut,
+                p.n, (double)cut_ns * 1e-9);
+    if (p.dropped)
+        fprintf(stderr, "ompbench: warning: %s: %llu instances past the first %u of its runner "
+                "window got no marker (call ompb_regions_report() more often)\n", inst.uri,
+                (unsigned long long)p.dropped, PAIRS_MAX);
+    ompb__instrument_instance_end(&rec, true);
+    pthread_mutex_lock(&e->lock);
+    summarize(e, &p, !rec.failed);
+    pthread_mutex_unlock(&e->lock);
+    free(p.start_ns);
+    free(p.end_ns);
+    window_entry = NULL;
+}
+
+/* One entry's line of the results file; false when it has none. */
+static bool runner_result(const ompb__region_entry *e, ompb__instance *inst, ompb__result *res)
+{
+    if (e->failed || e->n == 0)
+        return false;
+    bool had = atomic_load(&e->had_window);
+    if (had && !e->window.sent)
+        return false;
+    memset(res, 0, sizeof *res);
+    inst->threads = e->threads;
+    ompb__region_entry_names(e, inst->name, sizeof inst->name, inst->uri, sizeof inst->uri);
+    res->rec.inst = inst;
+    res->rec.threads = e->threads;
+    res->rec.sample_size = 1;
+    if (had) {
+        res->rec.rounds = e->window.rounds;
+        res->stats = e->window.stats;
+        res->total_time_s = e->window.total_s;
+    } else {
+        res->rec.rounds = e->n;
+        res->total_time_s = (double)e->total_ns * 1e-9;
+        if (ompb__region_entry_stats(e, &res->stats) != 0)
+            return false;
+    }
+    res->rec.sampling = (ompb__sampling){.mode = OMPB__SAMPLING_REGION, .threads = e->threads,
+                                         .rounds = res->rec.rounds, .sample_size = 1};
+    return res->rec.rounds > 0;
+}
+
+static void write_results(const ompb__context *ctx)
+{
+    size_t cap = 0, n = 0;
+    for (ompb__region_entry *e = ompb__regions_entries(); e; e = e->next_all)
+        cap++;
+    ompb__result *res = calloc(cap ? cap : 1, sizeof *res);
+    ompb__instance *insts = calloc(cap ? cap : 1, sizeof *insts);
+    if (res && insts) {
+        for (ompb__region_entry *e = ompb__regions_entries(); e; e = e->next_all) {
+            pthread_mutex_lock(&e->lock);
+            n += runner_result(e, &insts[n], &res[n]);
+            pthread_mutex_unlock(&e->lock);
+        }
+        ompb__report report = {.ctx = ctx, .results = res, .n = n};
+        ompb_error err = {0};
+        if (ompb__report_codspeed(&report, &err) != 0)
+            fprintf(stderr, "ompbench: warning: %s\n", err.text);
+    } else {
+        fprintf(stderr, "ompbench: warning: out of memory writing the CodSpeed results\n");
+    }
+    free(res);
+    free(insts);
+}
+
+void ompb__region_runner_flush(bool final, const ompb__context *ctx)
+{
+    if (atomic_load(&window_state) == WINDOW_OFF)
+        return;
+    pthread_mutex_lock(&runner_lock);
+    if (atomic_load(&window_state) == WINDOW_OPEN)
+        close_window();
+    atomic_store(&window_state, final ? WINDOW_OFF : WINDOW_IDLE);
+    if (final)
+        atomic_store(&ompb__region_runner_watch, false);
+    pthread_mutex_unlock(&runner_lock);
+    write_results(ctx);
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Region markers in whole processes (tests/region_app.c): the report at
+# exit, regions never ended at exit (one message naming region, thread and
+# call site; that entry failed, the others reported), the first call before
+# any parallel region, settings checked before main() (exit 2, nothing
+# written), OMPB_REGIONS=0, %p, a report that cannot be written at exit,
+# fork, and -DOMPB_REGIONS_DISABLE (no reference to the library, arguments
+# not evaluated).
+set -uo pipefail
+build=$1 src=$2
+app="$build/tests/region_app"
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp" 2> /dev/null; rm -rf "$tmp"' EXIT
+fail=0
+run() { timeout 60 "$@"; }
+bad() { echo "FAIL: $*"; fail=1; }
+
+# The JSON checks: python3 JSON FILE, then lines "name instances" or
+# "name failed TEXT" read from stdin.
+check_json() {
+  python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+found = {b["name"]: b for b in d["benchmarks"] if b["run_type"] == "iteration"}
+errors = []
+for line in sys.stdin.read().splitlines():
+    name, what = line.split(" ", 1)
+    b = found.get(name)
+    if b is None:
+        errors.append("%s: missing (entries: %s)" % (name, sorted(found)))
+    elif what.startswith("failed "):
+        text = what[len("failed "):]
+        if not b.get("error_occurred") or text not in b.get("error_message", ""):
+            errors.append("%s: want failed with %r, got %r" % (name, text, b.get("error_message")))
+    elif b.get("error_occurred") or b["ompbench"]["region"]["instances"] != int(what):
+        errors.append("%s: want %s instances, got %r (%r)" % (name, what,
+                      b["ompbench"]["region"]["instances"], b.get("error_message")))
+for e in errors:
+    print("FAIL:", e)
+sys.exit(1 if errors else 0)
+PY
+}
+
+# First call in serial code, before the process ever ran a parallel region.
+OMPB_REGIONS_OUTPUT="$tmp/first.json" run "$app" first-use > "$tmp/out" 2> "$tmp/err" \
+  || bad "first-use exited $?: $(cat "$tmp/err")"
+check_json "$tmp/first.json" <<'EOF' || fail=1
+region:setup[t=1] 1
+region:par[t=2] 10
+EOF
+
+# Never ended at exit: the main thread's "leak" and thread 1's "leak_team".
+OMPB_REGIONS_OUTPUT="$tmp/leak.json" run "$app" never-ended > "$tmp/out" 2> "$tmp/err" \
+  || bad "never-ended exited $?"
+check_json "$tmp/leak.json" <<'EOF' || fail=1
+region:ok[t=1] 3
+region:leak[t=1] failed began at tests/region_app.c:
+region:leak[t=1] failed never ended (still open at process exit)
+region:leak_team[t=2] failed by thread 1 of a team of 2
+region:leak_team[t=2] failed never ended
+EOF
+[ "$(grep -c '^ompbench: region:leak\[t=1\]: began at tests/region_app.c:[0-9]* by OS thread [0-9]* (outside any OpenMP team) and never ended' "$tmp/err")" = 1 ] \
+  || { bad "never-ended: one message naming region, call site and thread expected on stderr:"; cat "$tmp/err"; }
+
+# An explicit report, then nothing: the exit writes nothing more; then two
+# more instances: the exit writes the report again, with them.
+OMPB_REGIONS_OUTPUT=- OMPB_REGIONS_FORMAT=csv run "$app" report 0 > "$tmp/out" 2> "$tmp/err" \
+  || bad "report 0 exited $?"
+[ "$(grep -c '^name,uri,threads' "$tmp/out")" = 1 ] || { bad "report 0: one CSV report expected:"; cat "$tmp/out"; }
+OMPB_REGIONS_OUTPUT=- OMPB_REGIONS_FORMAT=csv run "$app" report 2 > "$tmp/out" 2> "$tmp/err" \
+  || bad "report 2 exited $?"
+grep '^"region:step' "$tmp/out" | cut -d, -f6 | tr '\n' ' ' | grep -qx '2 4 ' \
+  || { bad "report 2: reports with 2 then 4 instances expected:"; cat "$tmp/out"; }
+
+# Settings are checked before main(): exit 2, one line naming the value and
+# what is accepted, main() not reached, nothing written.
+expect_refused() { # VAR=VALUE WANTED_TEXT
+  env "$1" timeout 60 "$app" first-use > "$tmp/out" 2> "$tmp/err"
+  local st=$?
+  [ "$st" = 2 ] || bad "$1: exit status $st, want 2"
+  grep -q '^main$' "$tmp/out" && bad "$1: main() ran"
+  grep -qF "$2" "$tmp/err" || { bad "$1: message lacks '$2':"; cat "$tmp/err"; }
+}
+expect_refused OMPB_REGIONS_FORMAT=xml "OMPB_REGIONS_FORMAT: invalid value 'xml' (accepted: console, json, csv)"
+expect_refused OMPB_REGIONS=yes "OMPB_REGIONS: invalid value 'yes' (accepted: 0, 1)"
+expect_refused OMPB_REGIONS_OUTPUT="$tmp/no/such/dir/r.json" "OMPB_REGIONS_OUTPUT: cannot write '$tmp/no/such/dir/r.json'"
+[ -e "$tmp/no" ] && bad "a refused output path left something behind"
+
+# OMPB_REGIONS=0: no report at all.
+OMPB_REGIONS=0 OMPB_REGIONS_OUTPUT="$tmp/off.json" run "$app" first-use > "$tmp/out" 2> "$tmp/err" \
+  || bad "OMPB_REGIONS=0 exited $?"
+[ -e "$tmp/off.json" ] && bad "OMPB_REGIONS=0 wrote a report"
+[ -s "$tmp/err" ] && { bad "OMPB_REGIONS=0 printed:"; cat "$tmp/err"; }
+
+# %p is the process id; the forked child reports nothing of its own.
+OMPB_REGIONS_OUTPUT="$tmp/r-%p.json" run "$app" fork > "$tmp/out" 2> "$tmp/err" || bad "fork exited $?"
+files=("$tmp"/r-*.json)
+[ "${#files[@]}" = 1 ] && [ -e "${files[0]}" ] || bad "fork: one report expected, got: ${files[*]}"
+check_json "${files[0]}" <<< "region:step[t=1] 2" || fail=1
+[[ "${files[0]}" =~ r-[0-9]+\.json$ ]] || bad "%p not expanded: ${files[0]}"
+
+# The output directory vanishes before exit: the report is not lost, it
+# goes to stderr.
+mkdir "$tmp/gone"
+OMPB_REGIONS_OUTPUT="$tmp/gone/r.json" run "$app" lose-dir "$tmp/gone" > "$tmp/out" 2> "$tmp/err" \
+  || bad "lose-dir exited $?"
+grep -q 'the region report follows on standard error instead' "$tmp/err" \
+  && grep -q '^region:step\[t=1\] ' "$tmp/err" || { bad "lose-dir: report not on stderr:"; cat "$tmp/err"; }
+
+# -DOMPB_REGIONS_DISABLE: the macros are nothing, arguments not evaluated,
+# no symbol of the library referenced (it links without it).
+cat > "$tmp/off.c" <<'EOF'
+#include <ompbench/region.h>
+#include <stdio.h>
+int main(void)
+{
+    int evaluated = 0;
+    ompb_region_begin((evaluated++, "x"));
+    ompb_region_end((evaluated++, "x"));
+    printf("%d %d\n", evaluated, ompb_regions_report(NULL, NULL));
+    return 0;
+}
+EOF
+if cc -std=c11 -O2 -Wall -Wextra -Werror -DOMPB_REGIONS_DISABLE -I"$src/include" "$tmp/off.c" \
+     -o "$tmp/off" 2> "$tmp/cc.log"; then
+  [ "$("$tmp/off")" = "0 0" ] || bad "OMPB_REGIONS_DISABLE: arguments evaluated or report ran"
+  nm "$tmp/off" | grep -q ompb_region && bad "OMPB_REGIONS_DISABLE: the binary references the library"
+else
+  bad "OMPB_REGIONS_DISABLE: does not compile without the library:"; cat "$tmp/cc.log"
+fi
+exit $fail

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An application using region markers, for what only a whole process can
+ * show (tests/integration/region_app.sh): the report at exit, settings read
+ * before main(), regions never ended at exit, fork. It prints "main" first,
+ * so a test can tell that main() was (or was not) reached.
+ *
+ * Usage: region_app MODE [ARG]
+ *   first-use       the first call in serial code before any parallel region,
+ *                   then a team of 2
+ *   never-ended     serial "ok" x3; "leak" begun and never ended; thread 1
+ *                   of a team of 2 begins "leak_team" and never ends it
+ *   report          ompb_regions_report(NULL, NULL) after 2 instances, then
+ *                   ARG more instances before exit
+ *   fork            a child that uses regions and exits; the parent too
+ *   lose-dir DIR    one instance, then DIR is removed before exit (the
+ *                   report cannot be written there)
+ *   phases          "load" x3 serially, ompb_regions_report() (a region-set
+ *                   boundary), then "solve" x5 in a team of 2
+ *   overlap         two pthreads run "both" at the same time, 4 times each:
+ *                   instances of one region (teams of one) that overlap
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
+
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ompbench.h>
+
+static void work(void)
+{
+    volatile double x = 1;
+    for (int i = 0; i < 10000; i++)
+        x = x * 1.0000001;
+}
+
+static int first_use(void)
+{
+    ompb_region_begin("setup");
+    work();
+    ompb_region_end("setup");
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 10; i++) {
+        ompb_region_begin("par");
+        work();
+#pragma omp barrier
+        ompb_region_end("par");
+    }
+    return 0;
+}
+
+static int never_ended(void)
+{
+    for (int i = 0; i < 3; i++) {
+        ompb_region_begin("ok");
+        ompb_region_end("ok");
+    }
+    ompb_region_begin("leak");
+#pragma omp parallel num_threads(2)
+    if (omp_get_thread_num() == 1)
+        ompb_region_begin("leak_team");
+    return 0;
+}
+
+static void instances(int n)
+{
+    for (int i = 0; i < n; i++) {
+        ompb_region_begin("step");
+        work();
+        ompb_region_end("step");
+    }
+}
+
+static int report(const char *more)
+{
+    instances(2);
+    int rc = ompb_regions_report(NULL, NULL);
+    instances(more ? atoi(more) : 0);
+    return rc == 0 ? 0 : 1;
+}
+
+static int forked(void)
+{
+    instances(1);
+    pid_t pid = fork();
+    if (pid == 0) {
+        instances(3);
+        exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    instances(1);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int lose_dir(const char *dir)
+{
+    instances(1);
+    return dir && rmdir(dir) == 0 ? 0 : 1;
+}
+
+static int phases(void)
+{
+    for (int i = 0; i < 3; i++) {
+        ompb_region_begin("load");
+        work();
+        ompb_region_end("load");
+    }
+    int rc = ompb_regions_report(NULL, NULL);
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 5; i++) {
+        ompb_region_begin("solve");
+        work();
+#pragma omp barrier
+        ompb_region_end("solve");
+#pragma omp barrier
+    }
+    return rc == 0 ? 0 : 1;
+}
+
+static pthread_barrier_t together;
+
+/* Both threads inside "both" at once, every time. */
+static void *overlapping(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 4; i++) {
+        ompb_region_begin("both");
+        pthread_barrier_wait(&together);
+        work();
+        ompb_region_end("both");
+        pthread_barrier_wait(&together);
+    }
+    return NULL;
+}
+
+static int overlap(void)
+{
+    pthread_t a, b;
+    pthread_barrier_init(&together, NULL, 2);
+    if (pthread_create(&a, NULL, overlapping, NULL) != 0
+        || pthread_create(&b, NULL, overlapping, NULL) != 0)
+        return 1;
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    printf("main\n");
+    fflush(stdout);
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "first-use") == 0)
+        return first_use();
+    if (strcmp(mode, "never-ended") == 0)
+        return never_ended();
+    if (strcmp(mode, "report") == 0)
+        return report(argc > 2 ? argv[2] : NULL);
+    if (strcmp(mode, "fork") == 0)
+        return forked();
+    if (strcmp(mode, "lose-dir") == 0)
+        return lose_dir(argc > 2 ? argv[2] : NULL);
+    if (strcmp(mode, "phases") == 0)
+        return phases();
+    if (strcmp(mode, "overlap") == 0)
+        return overlap();
+    fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
+            "phases|overlap\n");
+    return 2;
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* Dump: a child's records to its parent and back, whole, and every check of
+ * the reader on damaged or foreign files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ompbench/error.h>
+
+#include "context.h"
+#include "dump.h"
+#include "record.h"
+#include "registry.h"
+#include "suite.h"
+
+#define ROUNDS 3
+#define THREADS 2
+
+static void body(ompb_state *s) { (void)s; }
+
+static const ompb_benchmark bench = {.name = "triad", .file = "benches/x.c", .fn = body};
+
+static void make_instances(ompb__instance inst[2])
+{
+    memset(inst, 0, 2 * sizeof *inst);
+    for (int i = 0; i < 2; i++) {
+        inst[i].bench = &bench;
+        inst[i].threads = THREADS;
+        snprintf(inst[i].name, sizeof inst[i].name, "triad[%d, t=2]", i);
+        snprintf(inst[i].uri, sizeof inst[i].uri, "benches/x.c::triad[%d, t=2]", i);
+    }
+}
+
+/* A record of instance inst, repetition rep of 4 in 2 processes. */
+static void make_record(ompb__record *rec, const ompb__instance *inst, uint32_t rep)
+{
+    memset(rec, 0, sizeof *rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__record_alloc(rec, ROUNDS, THREADS), 0);
+    rec->inst = inst;
+    rec->rounds = ROUNDS;
+    rec->sampling = (ompb__sampling){.mode = OMPB__SAMPLING_MEASURE, .threads = THREADS,
+                                     .rounds = ROUNDS, .min_round_ns = 1000000,
+                                     .warmup_ns = 25000000, .budget_ns = 1250000000,
+                                     .repetition = rep, .repetitions = 4};
+    rec->sample_size = 1000;
+    rec->round_target_ns = 1000000;
+    rec->warmup_rounds = 7;
+    rec->warmup_iters = 7000;
+    rec->warmup_ns = 25000001;
+    rec->calibration_rounds = 4;
+    rec->bytes_per_iter = 64;
+    rec->cpu_ns = 6000000;
+    rec->migrations = 1;
+    for (size_t r = 0; r < ROUNDS; r++) {
+        rec->start_ns[r] = 1000000000000ull + r * 2000000 + rep;
+        rec->end_ns[r] = rec->start_ns[r] + 1000000 + r;
+        for (int t = 0; t < THREADS; t++) {
+            rec->thread_start_ns[r * THREADS + t] = rec->start_ns[r] + (uint64_t)t * 10;
+            rec->busy_ns[r * THREADS + t] = 990000 + (uint64_t)t;
+            rec->thread_iters[r * THREADS + t] = 1000;
+        }
+    }
+    for (int t = 0; t < THREADS; t++) {
+        rec->os_tid[t] = 4000 + t;
+        rec->thread_pu[t] = t;
+    }
+}
+
+typedef struct taken {
+    ompb__record rec[4];
+    size_t instance[4];
+    size_t n;
+} taken;
+
+static int take(void *arg, size_t instance, ompb__record *rec, ompb_error *err)
+{
+    (void)err;
+    taken *t = arg;
+    CU_ASSERT_FATAL(t->n < 4);
+    t->instance[t->n] = instance;
+    t->rec[t->n++] = *rec;
+    return 0;
+}
+
+static void release(taken *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        ompb__record_free(&t->rec[i]);
+    t->n = 0;
+}
+
+static void same_record(const ompb__record *a, const ompb__record *b)
+{
+    CU_ASSERT_PTR_EQUAL(a->inst, b->inst);
+    CU_ASSERT_EQUAL(memcmp(&a->sampling, &b->sampling, sizeof a->sampling), 0);
+    CU_ASSERT_EQUAL(a->threads, b->threads);
+    CU_ASSERT_EQUAL(a->rounds, b->rounds);
+    CU_ASSERT_EQUAL(a->sample_size, b->sample_size);
+    CU_ASSERT_EQUAL(a->round_target_ns, b->round_target_ns);
+    CU_ASSERT_EQUAL(a->warmup_ns, b->warmup_ns);
+    CU_ASSERT_EQUAL(a->cpu_ns, b->cpu_ns);
+    CU_ASSERT_EQUAL(a->migrations, b->migrations);
+    CU_ASSERT_EQUAL(a->bytes_per_iter, b->bytes_per_iter);
+    CU_ASSERT_EQUAL(a->failed, b->failed);
+    CU_ASSERT_STRING_EQUAL(a->error, b->error);
+    size_t cells = a->rounds * (size_t)a->threads;
+    CU_ASSERT_EQUAL(memcmp(a->start_ns, b->start_ns, a->rounds * sizeof *a->start_ns), 0);
+    CU_ASSERT_EQUAL(memcmp(a->end_ns, b->end_ns, a->rounds * sizeof *a->end_ns), 0);
+    CU_ASSERT_EQUAL(memcmp(a->thread_start_ns, b->thread_start_ns, cells * sizeof(uint64_t)), 0);
+    CU_ASSERT_EQUAL(memcmp(a->busy_ns, b->busy_ns, cells * sizeof(uint64_t)), 0);
+    CU_ASSERT_EQUAL(memcmp(a->thread_iters, b->thread_iters, cells * sizeof(uint64_t)), 0);
+    CU_ASSERT_EQUAL(memcmp(a->os_tid, b->os_tid, (size_t)a->threads * sizeof(int)), 0);
+    CU_ASSERT_EQUAL(memcmp(a->thread_pu, b->thread_pu, (size_t)a->threads * sizeof(int)), 0);
+}
+
+static char *temp_path(void)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/ompb-dump-%ld.json", (long)getpid());
+    return path;
+}
+
+/* Process 1 of 2 ran repetitions 1 and 3 of both instances. */
+static void write_dump(ompb__instance inst[2], ompb__record rec[4], ompb__context *ctx)
+{
+    const ompb__record *recs[4];
+    for (int k = 0; k < 4; k++) {
+        make_record(&rec[k], &inst[k / 2], k % 2 ? 3 : 1);
+        recs[k] = &rec[k];
+    }
+    rec[3].failed = true;
+    snprintf(rec[3].error, sizeof rec[3].error, "triad[1, t=2]: setup failed");
+    ompb__dump_out d = {.process = 1, .sel = inst, .records = recs, .n = 4, .ctx = ctx};
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(ompb__dump_write(temp_path(), &d, &err), 0);
+}
+
+static void test_round_trip(void)
+{
+    ompb__instance inst[2];
+    ompb__record rec[4];
+    make_instances(inst);
+    ompb__context *child = ompb__context_new(NULL, 2, "bench");
+    ompb__context *parent = ompb__context_new(NULL, 2, "bench");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(child);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(parent);
+    size_t before = parent->n_warnings;
+    ompb__context_set_quiet(true);
+    ompb__context_warn(child, "triad[0, t=2]: 1 thread migrations observed between rounds");
+    ompb__context_set_quiet(false);
+    write_dump(inst, rec, child);
+    taken t = {0};
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(ompb__dump_read(temp_path(), 1, 2, 4, inst, 2, parent, take, &t, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(t.n, 4);
+    for (int k = 0; k < 4; k++) {
+        CU_ASSERT_EQUAL(t.instance[k], (size_t)(k / 2));
+        same_record(&t.rec[k], &rec[k]);
+    }
+    /* The child's warnings reach the parent's context (once each). */
+    CU_ASSERT_EQUAL(parent->n_warnings, before + 1);
+    CU_ASSERT_STRING_EQUAL(parent->warnings[parent->n_warnings - 1],
+                           "triad[0, t=2]: 1 thread migrations observed between rounds");
+    release(&t);
+    for (int k = 0; k < 4; k++)
+        ompb__record_free(&rec[k]);
+    unlink(temp_path());
+    ompb__context_free(child);
+    ompb__context_free(parent);
+}
+
+/* Writes text to the temporary path and reads it as process 1 of 2 of a
+ * 4-repetition run; returns the error text. */
+static const char *read_text(const char *text, int want)
+{
+    static ompb_error err;
+    ompb__instance inst[2];
+    make_instances(inst);
+    FILE *f = fopen(temp_path(), "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+    taken t = {0};
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_EQUAL(ompb__dump_read(temp_path(), 1, 2, 4, inst, 2, NULL, take, &t, &err), want);
+    release(&t);
+    unlink(temp_path());
+    return err.text;
+}
+
+/* A valid dump's text with one substitution applied (from -> to). */
+static char *edited(const char *from, const char *to)
+{
+    ompb__instance inst[2];
+    ompb__record rec[4];
+    make_instances(inst);
+    write_dump(inst, rec, NULL);
+    for (int k = 0; k < 4; k++)
+        ompb__record_free(&rec[k]);
+    FILE *f = fopen(temp_path(), "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static char text[16384], out[16384];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *at = strstr(text, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+static void test_reader_checks(void)
+{
+    static const struct { const char *from, *to, *want; } cases[] = {
+        {"\"process\":1", "\"process\":0", "not the records of process 1"},
+        {"\"ompbench_dump\":1", "\"ompbench_dump\":9", "not the records of process 1"},
+        {"\"repetition\":1", "\"repetition\":2", "holds a repetition this process was not given"},
+        {"\"repetitions\":4", "\"repetitions\":5", "holds a repetition this process was not"},
+        {"\"repetition\":1", "\"repetition\":7", "\"sampling\" holds an impossible value"},
+        {"\"instance\":0", "\"instance\":2", "names no instance of this run"},
+        {"\"name\":\"triad[0, t=2]\"", "\"name\":\"other\"", "names another instance"},
+        {"\"threads\":2,\"sampling\"", "\"threads\":0,\"sampling\"", "\"threads\" is out of range"},
+        {"\"end_ns\":[", "\"end_ns\":[1,", "\"end_ns\" is not an array of 3"},
+        {"\"busy_ns\":[", "\"busy_ns\":[-1,", "\"busy_ns\" is not an array of 6"},
+        {"\"os_tid\":[4000,", "\"os_tid\":[", "\"os_tid\" is not an array of 2 integers"},
+        {"\"cpu_ns\":6000000", "\"cpu_ns\":-1", "\"cpu_ns\" is missing or not a non-negative"},
+        {"\"failed\":false", "\"failed\":0", "\"failed\" or \"error\" is missing"},
+        {"\"end_ns\":[1000001000001", "\"end_ns\":[1", "a round ends before it starts"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *text = read_text(edited(cases[i].from, cases[i].to), OMPB_EINVAL);
+        if (!strstr(text, cases[i].want))
+            fprintf(stderr, "\ncase %zu: '%s' lacks '%s'\n", i, text, cases[i].want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[i].want));
+        CU_ASSERT_EQUAL(strncmp(text, temp_path(), strlen(temp_path())), 0);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(read_text("{\"ompbench_dump\": ", OMPB_EINVAL),
+                                  "not valid JSON"));
+    ompb__instance inst[2];
+    make_instances(inst);
+    ompb_error err = {0};
+    taken t = {0};
+    CU_ASSERT_EQUAL(ompb__dump_read("/nonexistent/x.json", 1, 2, 4, inst, 2, NULL, take, &t,
+                                    &err), OMPB_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "/nonexistent/x.json: cannot open"));
+}
+
+static const ompb_test_case cases[] = {
+    {"round_trip", test_round_trip},
+    {"reader_checks", test_reader_checks},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_dump = {"dump", NULL, NULL, cases};

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bounded --filter compile (lib/filter.c): ordinary patterns compile and
+ * match as before; patterns whose bounded repetitions would make glibc's
+ * regcomp build gigabytes, groups nested past what its parser survives and
+ * back-references are refused with one line. Only patterns that are cheap
+ * even for regcomp are ever compiled here, so a broken bound fails these
+ * tests instead of exhausting the machine's memory.
+ */
+#include <regex.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter.h"
+#include "suite.h"
+
+static bool matches(const char *pattern, const char *name)
+{
+    regex_t re;
+    ompb_error err = {0};
+    if (ompb__filter_compile(&re, pattern, "--filter", &err) != 0)
+        return false;
+    bool m = regexec(&re, name, 0, NULL, 0) == 0;
+    regfree(&re);
+    return m;
+}
+
+static int compile(const char *pattern, ompb_error *err)
+{
+    regex_t re;
+    int rc = ompb__filter_compile(&re, pattern, "--filter", err);
+    if (rc == 0)
+        regfree(&re);
+    return rc;
+}
+
+static void test_ordinary_patterns(void)
+{
+    CU_ASSERT_TRUE(matches("^count_set_bits\\[42\\]$", "count_set_bits[42]"));
+    CU_ASSERT_FALSE(matches("^count_set_bits\\[42\\]$", "count_set_bits[420]"));
+    CU_ASSERT_TRUE(matches("fib|triad", "stream_triad[t=2]"));
+    CU_ASSERT_TRUE(matches("[[:digit:]]{2}, t=[0-9]+\\]$", "x[42, t=4]"));
+    CU_ASSERT_TRUE(matches("[]a]x", "]x"));         /* ']' first in a bracket */
+    CU_ASSERT_TRUE(matches("[\\1]", "1"));          /* no escape in a bracket */
+    CU_ASSERT_TRUE(matches("a\\\\1", "a\\1"));      /* an escaped backslash, then '1' */
+    CU_ASSERT_TRUE(matches("(ab){2,}c", "ababc"));
+    CU_ASSERT_TRUE(matches(")", "a)b"));            /* a stray ')' is a literal */
+    CU_ASSERT_TRUE(matches("(a{1,100}){1,100}", "aaa"));
+    CU_ASSERT_TRUE(matches("x.{0,2000}", "x"));
+}
+
+static void test_errors_name_the_pattern(void)
+{
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(compile("fib(", &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--filter: invalid regular expression 'fib('"));
+    CU_ASSERT_EQUAL(compile("(a)\\1", &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "back-reference"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "'(a)\\1'"));
+}
+
+/* The estimate against glibc's growth: one bound costs its square, nested
+ * bounds multiply. */
+static void test_cost_estimate(void)
+{
+    CU_ASSERT_EQUAL(ompb__filter_cost("abc"), 3);
+    CU_ASSERT(ompb__filter_cost("a{1,1000}") >= 999u * 999u);
+    CU_ASSERT(ompb__filter_cost("(a{1,100}){1,100}") <= OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("x.{0,2000}") <= OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("a{1,3000}") > OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("a{3000}") <= OMPB__FILTER_MAX_COST);  /* no optional copies */
+    CU_ASSERT(ompb__filter_cost("((((a{1,100}){1,100}){1,100}){1,100})") > UINT64_C(1) << 35);
+    CU_ASSERT(ompb__filter_cost("(((a{1,100}){1,100}){1,100})") > OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("(a|b){1,2100}") > OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("[a{1,100000}]") == 1);   /* inside a bracket: literals */
+}
+
+/* Refused before regcomp: a{1,3000} would still be cheap for glibc (about
+ * 70 MB), so a missing bound shows as a failed assertion here. */
+static void test_too_large_refused(void)
+{
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(compile("a{1,3000}", &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "too large to compile"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "'a{1,3000}'"));
+    CU_ASSERT_EQUAL(compile("(a|b|c){1,1000}", &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "too large to compile"));
+}
+
+static void test_deep_nesting_refused(void)
+{
+    char pattern[1200];
+    ompb_error err = {0};
+    size_t depth = 300, k = 0;
+    for (size_t i = 0; i < depth; i++)
+        pattern[k++] = '(';
+    pattern[k++] = 'a';
+    for (size_t i = 0; i < depth; i++)
+        pattern[k++] = ')';
+    pattern[k] = '\0';
+    CU_ASSERT_EQUAL(compile(pattern, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "deeper than"));
+    pattern[0] = '\0';
+    for (size_t i = 0; i < 200; i++)
+        strcat(pattern, "(");
+    strcat(pattern, "a");
+    for (size_t i = 0; i < 200; i++)
+        strcat(pattern, ")");
+    CU_ASSERT_EQUAL(compile(pattern, &err), 0);
+}
+
+static const ompb_test_case cases[] = {
+    {"ordinary_patterns", test_ordinary_patterns},
+    {"errors_name_the_pattern", test_errors_name_the_pattern},
+    {"cost_estimate", test_cost_estimate},
+    {"too_large_refused", test_too_large_refused},
+    {"deep_nesting_refused", test_deep_nesting_refused},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_filter = {"filter", NULL, NULL, cases};

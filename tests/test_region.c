@@ -1,0 +1,715 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Application regions (lib/region*.c), in process: pairing across a team,
+ * team sizes, nesting, threads outside OpenMP, every misuse of issue 11
+ * (one message naming region and thread, that entry failed, the others
+ * reported), names, and the streaming statistics past the kept instances.
+ * Each test starts from an empty region table (ompb__regions_reset) and
+ * reads the report the public API writes (JSON, through jansson). What
+ * only process exit can show (the report at exit, settings, a begin never
+ * ended at exit) is in tests/integration/region_app.sh. No test asserts a
+ * time: only relations between the measured ones.
+ */
+#include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <ompbench/error.h>
+#include <ompbench/region.h>
+
+#include "region.h"
+#include "suite.h"
+
+static char report_path[64];
+
+static int setup(void)
+{
+    snprintf(report_path, sizeof report_path, "/tmp/ompb_region_test_%ld.json", (long)getpid());
+    return 0;
+}
+
+static int cleanup(void)
+{
+    unlink(report_path);
+    ompb__regions_reset();
+    return 0;
+}
+
+/* The JSON report of everything so far; *rc gets ompb_regions_report's. */
+static json_t *report(int *rc)
+{
+    int r = ompb_regions_report(report_path, "json");
+    if (rc)
+        *rc = r;
+    json_error_t err;
+    json_t *root = json_load_file(report_path, 0, &err);
+    CU_ASSERT_PTR_NOT_NULL(root);
+    return root;
+}
+
+/* The iteration entry named name, or NULL. */
+static json_t *entry(json_t *root, const char *name)
+{
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+        const char *n = json_string_value(json_object_get(b, "name"));
+        const char *rt = json_string_value(json_object_get(b, "run_type"));
+        if (n && rt && strcmp(n, name) == 0 && strcmp(rt, "iteration") == 0)
+            return b;
+    }
+    return NULL;
+}
+
+static json_int_t instances(json_t *e)
+{
+    return json_integer_value(
+        json_object_get(json_object_get(json_object_get(e, "ompbench"), "region"), "instances"));
+}
+
+static bool failed(json_t *e)
+{
+    return json_is_true(json_object_get(e, "error_occurred"));
+}
+
+static const char *error_text(json_t *e)
+{
+    const char *t = json_string_value(json_object_get(e, "error_message"));
+    return t ? t : "";
+}
+
+static size_t iteration_entries(json_t *root)
+{
+    size_t i, n = 0;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+        n += strcmp(json_string_value(json_object_get(b, "run_type")), "iteration") == 0;
+    return n;
+}
+
+/* Some work a region can contain, long enough to be far above the clock. */
+static double spin(int n)
+{
+    volatile double x = 1.0;
+    for (int i = 0; i < n; i++)
+        x = x * 1.0000001 + 1e-9;
+    return x;
+}
+
+/* Every recorded instance: makespan >= each thread's busy time, and the
+ * makespans are the kept start/end bounds. */
+static void check_makespans(json_t *e)
+{
+    json_t *samples = json_object_get(json_object_get(e, "ompbench"), "samples");
+    json_t *mk = json_object_get(samples, "makespan_ns"), *busy = json_object_get(samples, "busy_ns");
+    CU_ASSERT_TRUE(json_array_size(mk) > 0);
+    CU_ASSERT_EQUAL(json_array_size(mk), json_array_size(busy));
+    size_t r, t;
+    json_t *m, *b;
+    json_array_foreach(mk, r, m) {
+        json_array_foreach(json_array_get(busy, r), t, b)
+            CU_ASSERT_TRUE(json_integer_value(m) >= json_integer_value(b));
+    }
+}
+
+/* ---- pairing ---------------------------------------------------------------- */
+
+/* A team of 2 enters "work" 100 times: one entry, 100 instances, every
+ * instance kept, busy <= makespan, thread count 2 everywhere. */
+static void test_collective(void)
+{
+    ompb__regions_reset();
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 100; i++) {
+        ompb_region_begin("work");
+        spin(2000 * (1 + omp_get_thread_num()));
+#pragma omp barrier
+        ompb_region_end("work");
+    }
+    int rc;
+    json_t *root = report(&rc);
+    CU_ASSERT_EQUAL(rc, 0);
+    json_t *e = entry(root, "region:work[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_FALSE(failed(e));
+    CU_ASSERT_EQUAL(instances(e), 100);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "iterations")), 100);
+    json_t *omp = json_object_get(e, "ompbench");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(omp, "threads")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(omp, "rounds")), 100);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(omp, "mode")), "region");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(omp, "uri")),
+                           "tests/test_region.c::region:work[t=2]");
+    check_makespans(e);
+    /* Thread 1 spins twice as long: imbalance above 1. */
+    double imb = json_number_value(json_object_get(json_object_get(omp, "stats"), "mean_imbalance"));
+    CU_ASSERT_TRUE(imb > 1.0);
+    CU_ASSERT_EQUAL(iteration_entries(root), 1);
+    json_decref(root);
+}
+
+/* One region in teams of 1, 2 and 3: three entries, counted apart. */
+static void test_team_sizes(void)
+{
+    ompb__regions_reset();
+    for (int T = 1; T <= 3; T++) {
+        for (int k = 0; k < 5; k++) {
+#pragma omp parallel num_threads(T)
+            {
+                ompb_region_begin("sized");
+                spin(1000);
+                ompb_region_end("sized");
+            }
+        }
+    }
+    json_t *root = report(NULL);
+    for (int T = 1; T <= 3; T++) {
+        char name[64];
+        snprintf(name, sizeof name, "region:sized[t=%d]", T);
+        json_t *e = entry(root, name);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        CU_ASSERT_EQUAL(instances(e), 5);
+        CU_ASSERT_FALSE(failed(e));
+    }
+    CU_ASSERT_EQUAL(iteration_entries(root), 3);
+    json_decref(root);
+}
+
+/* Serial code is a team of one: region:serial[t=1]. */
+static void test_serial(void)
+{
+    ompb__regions_reset();
+    for (int i = 0; i < 10; i++) {
+        ompb_region_begin("serial");
+        spin(100);
+        ompb_region_end("serial");
+    }
+    json_t *root = report(NULL);
+    json_t *e = entry(root, "region:serial[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(instances(e), 10);
+    check_makespans(e);
+    json_decref(root);
+}
+
+/* Inner inside outer, both collective: both correct, and each inner
+ * instance lies inside the outer instance of its iteration. */
+static void test_nested(void)
+{
+    ompb__regions_reset();
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 20; i++) {
+        ompb_region_begin("outer");
+        spin(500);
+        ompb_region_begin("inner");
+        spin(1000);
+#pragma omp barrier
+        ompb_region_end("inner");
+        spin(500);
+#pragma omp barrier
+        ompb_region_end("outer");
+    }
+    json_t *root = report(NULL);
+    json_t *outer = entry(root, "region:outer[t=2]"), *inner = entry(root, "region:inner[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(outer);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(inner);
+    CU_ASSERT_FALSE(failed(outer) || failed(inner));
+    CU_ASSERT_EQUAL(instances(outer), 20);
+    CU_ASSERT_EQUAL(instances(inner), 20);
+    json_t *om = json_object_get(json_object_get(json_object_get(outer, "ompbench"), "samples"), "makespan_ns");
+    json_t *im = json_object_get(json_object_get(json_object_get(inner, "ompbench"), "samples"), "makespan_ns");
+    for (size_t k = 0; k < 20; k++)
+        CU_ASSERT_TRUE(json_integer_value(json_array_get(im, k))
+                       <= json_integer_value(json_array_get(om, k)));
+    json_decref(root);
+}
+
+/* Nested parallel regions: each outer thread's inner team (one thread by
+ * default) is a team of its own; their instances are told apart by the
+ * nesting path and all land in region:leaf[t=1]. */
+static void test_nested_teams(void)
+{
+    ompb__regions_reset();
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 10; i++) {
+#pragma omp parallel num_threads(1)
+        {
+            ompb_region_begin("leaf");
+            spin(200);
+            ompb_region_end("leaf");
+        }
+    }
+    json_t *root = report(NULL);
+    json_t *e = entry(root, "region:leaf[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_FALSE(failed(e));
+    CU_ASSERT_EQUAL(instances(e), 20);
+    json_decref(root);
+}
+
+/* ---- threads outside OpenMP --------------------------------------------------- */
+
+static void *pthread_body(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 50; i++) {
+        ompb_region_begin("pt");
+        spin(300);
+        ompb_region_end("pt");
+    }
+    return NULL;
+}
+
+/* Two pthreads and the main thread, at once: each a team of one. */
+static void test_pthreads(void)
+{
+    ompb__regions_reset();
+    pthread_t a, b;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&a, NULL, pthread_body, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&b, NULL, pthread_body, NULL), 0);
+    pthread_body(NULL);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    /* A new pthread adopts what an exited one left. */
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&a, NULL, pthread_body, NULL), 0);
+    pthread_join(a, NULL);
+    json_t *root = report(NULL);
+    json_t *e = entry(root, "region:pt[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_FALSE(failed(e));
+    CU_ASSERT_EQUAL(instances(e), 200);
+    json_decref(root);
+}
+
+static void *exit_inside(void *arg)
+{
+    (void)arg;
+    ompb_region_begin("left_open");
+    return NULL;
+}
+
+/* A pthread that exits inside a region: begin without end, that entry
+ * failed with a message naming it and the thread; others unaffected. */
+static void test_thread_exits_inside(void)
+{
+    ompb__regions_reset();
+    pthread_t a;
+    ompb_region_begin("fine");
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&a, NULL, exit_inside, NULL), 0);
+    pthread_join(a, NULL);
+    ompb_region_end("fine");
+    int rc;
+    json_t *root = report(&rc);
+    CU_ASSERT_EQUAL(rc, OMPB_ERUN);
+    json_t *bad = entry(root, "region:left_open[t=1]"), *good = entry(root, "region:fine[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(good);
+    CU_ASSERT_TRUE(failed(bad));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "never ended"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "its thread exited"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "OS thread"));
+    CU_ASSERT_FALSE(failed(good));
+    CU_ASSERT_EQUAL(instances(good), 1);
+    json_decref(root);
+}
+
+/* ---- misuse ----------------------------------------------------------------- */
+
+static void test_end_without_begin(void)
+{
+    ompb__regions_reset();
+    ompb_region_begin("ok");
+    ompb_region_end("ok");
+    ompb_region_end("never_begun");
+    int rc;
+    json_t *root = report(&rc);
+    CU_ASSERT_EQUAL(rc, OMPB_ERUN);
+    json_t *bad = entry(root, "region:never_begun[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+    CU_ASSERT_TRUE(failed(bad));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "without a matching begin"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "test_region.c:"));
+    CU_ASSERT_FALSE(failed(entry(root, "region:ok[t=1]")));
+    json_decref(root);
+}
+
+/* begin a, begin b, end a, end b: both named, both failed; c is fine and
+ * so is a later, well-nested use of the same thread. */
+static void test_mismatched(void)
+{
+    ompb__regions_reset();
+#pragma omp parallel num_threads(2)
+    {
+        ompb_region_begin("c");
+        ompb_region_end("c");
+        ompb_region_begin("a");
+        ompb_region_begin("b");
+        ompb_region_end("a");
+        ompb_region_end("b");
+        ompb_region_begin("c");
+        ompb_region_end("c");
+    }
+    json_t *root = report(NULL);
+    json_t *a = entry(root, "region:a[t=2]"), *b = entry(root, "region:b[t=2]");
+    json_t *c = entry(root, "region:c[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_TRUE(failed(a) && failed(b));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(a), "'b'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(a), "of a team of 2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(b), "regions must nest"));
+    CU_ASSERT_FALSE(failed(c));
+    CU_ASSERT_EQUAL(instances(c), 2);
+    json_decref(root);
+}
+
+/* Recursion into an open region on one thread: failed, one message; the
+ * other region is fine. */
+static void recurse(int depth)
+{
+    ompb_region_begin("recursive");
+    if (depth > 0)
+        recurse(depth - 1);
+    ompb_region_end("recursive");
+}
+
+static void test_recursion(void)
+{
+    ompb__regions_reset();
+    recurse(3);
+    ompb_region_begin("plain");
+    ompb_region_end("plain");
+    json_t *root = report(NULL);
+    json_t *r = entry(root, "region:recursive[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_TRUE(failed(r));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(r), "recursion"));
+    json_int_t misuse = json_integer_value(json_object_get(
+        json_object_get(json_object_get(r, "ompbench"), "region"), "misuse_events"));
+    CU_ASSERT_EQUAL(misuse, 3);
+    CU_ASSERT_FALSE(failed(entry(root, "region:plain[t=1]")));
+    json_decref(root);
+}
+
+/* Thread 1 skips one instance of ten: the counts differ, found by the exit
+ * checks; the region run by both threads every time is fine. */
+static void test_skipped_instance(void)
+{
+    ompb__regions_reset();
+#pragma omp parallel num_threads(2)
+    for (int i = 0; i < 10; i++) {
+        ompb_region_begin("all");
+        ompb_region_end("all");
+        if (!(i == 4 && omp_get_thread_num() == 1)) {
+            ompb_region_begin("skipped");
+            ompb_region_end("skipped");
+        }
+#pragma omp barrier
+    }
+    ompb__regions_final_check();
+    json_t *root = report(NULL);
+    json_t *s = entry(root, "region:skipped[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_TRUE(failed(s));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(s), "10 times"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(s), "9 times"));
+    CU_ASSERT_FALSE(failed(entry(root, "region:all[t=2]")));
+    CU_ASSERT_EQUAL(instances(entry(root, "region:all[t=2]")), 10);
+    json_decref(root);
+}
+
+/* An instance open during a report is in the next one, not lost. */
+static void test_open_across_report(void)
+{
+    ompb__regions_reset();
+    ompb_region_begin("across");
+    ompb_region_begin("done");
+    ompb_region_end("done");
+    json_t *root = report(NULL);
+    CU_ASSERT_PTR_NULL(entry(root, "region:across[t=1]"));
+    CU_ASSERT_PTR_NOT_NULL(entry(root, "region:done[t=1]"));
+    json_decref(root);
+    ompb_region_end("across");
+    root = report(NULL);
+    json_t *e = entry(root, "region:across[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_FALSE(failed(e));
+    CU_ASSERT_EQUAL(instances(e), 1);
+    json_decref(root);
+}
+
+/* Both threads of the team pinned to one PU: a warning, each thread's busy
+ * time still its own. */
+static void test_shared_pu(void)
+{
+    ompb__regions_reset();
+    cpu_set_t saved, one;
+    CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof saved, &saved), 0);
+    int cpu = -1;
+    for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
+        if (CPU_ISSET(c, &saved))
+            cpu = c;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+#pragma omp parallel num_threads(2)
+    {
+        cpu_set_t mine;
+        sched_getaffinity(0, sizeof mine, &mine);
+        sched_setaffinity(0, sizeof one, &one);
+        for (int i = 0; i < 8; i++) {
+            ompb_region_begin("crowded");
+            spin(20000);
+#pragma omp barrier
+            ompb_region_end("crowded");
+        }
+        sched_setaffinity(0, sizeof mine, &mine);
+    }
+    json_t *root = report(NULL);
+    json_t *e = entry(root, "region:crowded[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_FALSE(failed(e));
+    json_t *rg = json_object_get(json_object_get(e, "ompbench"), "region");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(rg, "shared_pu_instances")), 8);
+    json_t *first = json_object_get(rg, "shared_pu_first");
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(first, "threads"), 0)), 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_object_get(first, "threads"), 1)), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(first, "pu")), cpu);
+    json_t *busy = json_object_get(rg, "mean_busy_ns");
+    CU_ASSERT_EQUAL(json_array_size(busy), 2);
+    CU_ASSERT_TRUE(json_number_value(json_array_get(busy, 0)) > 0);
+    CU_ASSERT_TRUE(json_number_value(json_array_get(busy, 1)) > 0);
+    bool warned = false;
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(json_object_get(json_object_get(root, "context"), "ompbench"), "warnings"), i, w)
+        warned |= strstr(json_string_value(w), "region:crowded[t=2]") != NULL
+                  && strstr(json_string_value(w), "same PU") != NULL;
+    CU_ASSERT_TRUE(warned);
+    json_decref(root);
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+/* 4096 distinct names built in one buffer (same pointer, new contents):
+ * 4096 entries, each with its own instances. */
+static void test_4096_names(void)
+{
+    ompb__regions_reset();
+    char name[32];
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 4096; i++) {
+            snprintf(name, sizeof name, "phase%d", i);
+            ompb_region_begin(name);
+            ompb_region_end(name);
+        }
+    json_t *root = report(NULL);
+    CU_ASSERT_EQUAL(iteration_entries(root), 4096);
+    json_t *e = entry(root, "region:phase4095[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_EQUAL(instances(e), 2);
+    CU_ASSERT_EQUAL(instances(entry(root, "region:phase0[t=1]")), 2);
+    json_decref(root);
+}
+
+/* Not UTF-8, and longer than the limit: each its own failed entry, shown
+ * escaped and cut; the valid region is reported as usual. */
+static void test_invalid_names(void)
+{
+    ompb__regions_reset();
+    char longname[OMPB_REGION_NAME_MAX + 50];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    ompb_region_begin("bad\xff");
+    ompb_region_end("bad\xff");
+    ompb_region_begin(longname);
+    ompb_region_end(longname);
+    ompb_region_begin("good");
+    ompb_region_end("good");
+    int rc;
+    json_t *root = report(&rc);
+    CU_ASSERT_EQUAL(rc, OMPB_ERUN);
+    json_t *bad = entry(root, "region:bad\\xff~0[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+    CU_ASSERT_TRUE(failed(bad));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "not valid UTF-8"));
+    size_t i, longs = 0;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+        const char *n = json_string_value(json_object_get(b, "name"));
+        if (strncmp(n, "region:xxxx", 11) == 0 && failed(b)) {
+            longs++;
+            CU_ASSERT_PTR_NOT_NULL(strstr(error_text(b), "longer than 200 bytes"));
+            CU_ASSERT_TRUE(strlen(n) < 200);
+        }
+    }
+    CU_ASSERT_EQUAL(longs, 1);
+    CU_ASSERT_FALSE(failed(entry(root, "region:good[t=1]")));
+    json_decref(root);
+}
+
+/* OMPB_REGIONS=0: calls do nothing at all. */
+static void test_disabled(void)
+{
+    ompb__regions_reset();
+    ompb__regions_set_enabled(false);
+    ompb_region_begin("off");
+    ompb_region_end("off");
+    ompb_region_end("unbalanced");
+    ompb__regions_set_enabled(true);
+    size_t n;
+    ompb__regions_all(&n);
+    CU_ASSERT_EQUAL(n, 0);
+}
+
+/* Unknown format: OMPB_EINVAL, nothing written. */
+static void test_bad_format(void)
+{
+    unlink(report_path);
+    CU_ASSERT_EQUAL(ompb_regions_report(report_path, "xml"), OMPB_EINVAL);
+    CU_ASSERT_NOT_EQUAL(access(report_path, F_OK), 0);
+}
+
+/* ---- statistics past the kept instances --------------------------------------- */
+
+static ompb__region fake_region = {.name = "synthetic", .display = "synthetic", .file = "t.c"};
+
+/* 50000 synthetic instances of known makespans: a uniform sample of
+ * keep_max kept, exact count/min/max/mean, quantiles within the
+ * histogram's bound of the exact ones. */
+static void test_streaming_stats(void)
+{
+    enum { N = 50000 };
+    ompb__region_entry *e = ompb__region_entry_new(&fake_region, 2, 0);
+    double *x = malloc(N * sizeof *x);
+    CU_ASSERT_FATAL(e && x);
+    uint64_t t = 1000000;
+    for (int i = 0; i < N; i++) {
+        uint64_t span = 10000 + (uint64_t)(i * 7919 % 10007) * 13;
+        ompb__region_slot m[2] = {ompb__region_pack(t, t + span / 2, 0),
+                                  ompb__region_pack(t + 5, t + span, 1)};
+        ompb__region_entry_add(e, m);
+        x[i] = (double)span;
+        t += span + 100;
+    }
+    ompb__stats got, want;
+    CU_ASSERT_EQUAL_FATAL(ompb__region_entry_stats(e, &got), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__stats_compute(x, N, &want), 0);
+    CU_ASSERT_EQUAL(e->n, N);
+    CU_ASSERT_EQUAL(e->kept, e->keep_max);
+    CU_ASSERT_EQUAL(got.n, N);
+    CU_ASSERT_DOUBLE_EQUAL(got.min, want.min, 0);
+    CU_ASSERT_DOUBLE_EQUAL(got.max, want.max, 0);
+    CU_ASSERT_DOUBLE_EQUAL(got.mean, want.mean, 1e-6 * want.mean);
+    CU_ASSERT_DOUBLE_EQUAL(got.stdev, want.stdev, 1e-6 * want.stdev);
+    double bound = OMPB__HISTOGRAM_REL_ERROR;
+    CU_ASSERT_TRUE(fabs(got.median - want.median) <= bound * want.median);
+    CU_ASSERT_TRUE(fabs(got.q1 - want.q1) <= bound * want.q1);
+    CU_ASSERT_TRUE(fabs(got.q3 - want.q3) <= bound * want.q3);
+    CU_ASSERT_TRUE(fabs(got.ci_low - want.ci_low) <= bound * want.ci_low);
+    /* The kept ones: distinct instances spread over the whole run (the
+     * mean index of a uniform sample of 1024 is N/2 within a few %). */
+    double mean_index = 0;
+    for (size_t s = 0; s < e->kept; s++) {
+        mean_index += (double)e->kept_index[s] / (double)e->kept;
+        for (size_t o = 0; o < s; o += 97)
+            CU_ASSERT_NOT_EQUAL(e->kept_index[o], e->kept_index[s]);
+    }
+    CU_ASSERT_TRUE(fabs(mean_index - N / 2.0) < 0.05 * N);
+    CU_ASSERT_EQUAL(e->shared_pu, 0);
+    CU_ASSERT_EQUAL(e->skew_sum, 5u * N);
+    ompb__region_entry_free(e);
+    free(x);
+}
+
+/* In the JSON: past the kept maximum, a uniform sample in instance order,
+ * its instance numbers, and quantiles from the histogram; iterations and
+ * the aggregates count every instance. */
+static void test_sampled_json(void)
+{
+    ompb__regions_reset();
+    for (int i = 0; i < 3000; i++) {
+        ompb_region_begin("many");
+        ompb_region_end("many");
+    }
+    json_t *root = report(NULL);
+    json_t *e = entry(root, "region:many[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    json_t *omp = json_object_get(e, "ompbench"), *rg = json_object_get(omp, "region");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "iterations")), 3000);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(rg, "instances")), 3000);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(omp, "rounds")), 1024);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(rg, "kept")), 1024);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rg, "kept_how")), "uniform sample");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rg, "quantiles")), "histogram");
+    json_t *idx = json_object_get(rg, "kept_instances");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(idx), 1024);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(json_object_get(omp, "samples"),
+                                                    "makespan_ns")), 1024);
+    for (size_t k = 1; k < json_array_size(idx); k++)
+        CU_ASSERT_TRUE(json_integer_value(json_array_get(idx, k))
+                       > json_integer_value(json_array_get(idx, k - 1)));
+    CU_ASSERT_TRUE(json_integer_value(json_array_get(idx, 1023)) < 3000);
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+        if (strcmp(json_string_value(json_object_get(b, "name")), "region:many[t=1]_median") == 0)
+            CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "iterations")), 3000);
+    json_decref(root);
+}
+
+/* Up to keep_max instances: every one kept, the exact statistics. */
+static void test_exact_below_cap(void)
+{
+    ompb__region_entry *e = ompb__region_entry_new(&fake_region, 1, 0);
+    CU_ASSERT_FATAL(e != NULL);
+    const uint64_t spans[] = {300, 100, 200, 400, 1000, 150};
+    double x[6];
+    for (int i = 0; i < 6; i++) {
+        ompb__region_slot m = ompb__region_pack(1000u * (uint64_t)i,
+                                                1000u * (uint64_t)i + spans[i], -1);
+        ompb__region_entry_add(e, &m);
+        x[i] = (double)spans[i];
+    }
+    ompb__stats got, want;
+    ompb__region_entry_stats(e, &got);
+    ompb__stats_compute(x, 6, &want);
+    CU_ASSERT_PTR_NULL(e->hist);
+    CU_ASSERT_EQUAL(e->kept, 6);
+    CU_ASSERT_DOUBLE_EQUAL(got.median, want.median, 0);
+    CU_ASSERT_DOUBLE_EQUAL(got.q3, want.q3, 0);
+    CU_ASSERT_EQUAL(got.iqr_outliers, want.iqr_outliers);
+    ompb__region_entry_free(e);
+}
+
+static const ompb_test_case cases[] = {
+    {"collective", test_collective},
+    {"team_sizes", test_team_sizes},
+    {"serial", test_serial},
+    {"nested", test_nested},
+    {"nested_teams", test_nested_teams},
+    {"pthreads", test_pthreads},
+    {"thread_exits_inside", test_thread_exits_inside},
+    {"end_without_begin", test_end_without_begin},
+    {"mismatched", test_mismatched},
+    {"recursion", test_recursion},
+    {"skipped_instance", test_skipped_instance},
+    {"open_across_report", test_open_across_report},
+    {"shared_pu", test_shared_pu},
+    {"4096_names", test_4096_names},
+    {"invalid_names", test_invalid_names},
+    {"disabled", test_disabled},
+    {"bad_format", test_bad_format},
+    {"sampled_json", test_sampled_json},
+    {"streaming_stats", test_streaming_stats},
+    {"exact_below_cap", test_exact_below_cap},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_region = {"region", setup, cleanup, cases};
