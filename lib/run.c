@@ -371,7 +371,8 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
  * CodSpeed runner each instance gets one benchmark window (windows cannot
  * interleave, and children would be processes the runner does not know), so
  * its repetitions run back to back in this process; CPU simulation counts
- * instructions, which do not vary, so once. */
+ * instructions, which do not vary, so once, and without --counters (the
+ * sampling drops them: callgrind is the counter there). */
 static void plan_repetitions(run *r)
 {
     ompb__mode mode = ompb__instrument_mode();
@@ -384,6 +385,9 @@ static void plan_repetitions(run *r)
         ompb__context_warn(r->ctx, "CPU simulation: each instance runs once (instruction counts "
                            "do not vary between repetitions); --repetitions %u ignored",
                            r->cfg.repetitions);
+    if (simulate && r->cfg.counters.n > 0)
+        ompb__context_warn(r->ctx, "CPU simulation: callgrind counts the instructions, the "
+                           "thread runs alone; --counters ignored");
     if (mode != OMPB__MODE_NONE && r->processes > 1 && !r->cfg.child)
         ompb__context_warn(r->ctx, "under the CodSpeed runner all repetitions run in this "
                            "process (one benchmark window per instance); --processes %u ignored",
