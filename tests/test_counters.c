@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
 #include <omp.h>
 
 #include "counters.h"
@@ -682,6 +683,149 @@ static void test_hardware_counts_when_available(void)
     ompb__record_free(&res.rec);
 }
 
+/* ---- reports with repetitions ------------------------------------------------ */
+
+/* Repetition `rep` of inst on 1 thread: 3 rounds of 10 iterations each
+ * counting per_round instructions and 5000 ns of task-clock, 2 involuntary
+ * switches. */
+static void counted_rep(ompb__result *res, const ompb__instance *inst, uint32_t rep,
+                        const uint64_t per_round[3])
+{
+    memset(res, 0, sizeof *res);
+    res->rec.counters = parse_ok("instructions,task-clock");
+    CU_ASSERT_EQUAL_FATAL(ompb__record_alloc(&res->rec, 3, 1), 0);
+    res->rec.inst = inst;
+    res->rec.rounds = 3;
+    res->rec.sample_size = 10;
+    res->rec.sampling = sampling(1, NULL, 10);
+    res->rec.sampling.repetition = rep;
+    res->rec.sampling.repetitions = 3;
+    res->rec.involuntary_switches[0] = 2;
+    for (size_t r = 0; r < 3; r++) {
+        res->rec.start_ns[r] = 1000000 * (r + 1);
+        res->rec.end_ns[r] = res->rec.start_ns[r] + 1000;
+        res->rec.busy_ns[r] = 1000;
+        res->rec.thread_iters[r] = 10;
+        res->rec.counter_values[r * 2] = per_round[r];
+        res->rec.counter_values[r * 2 + 1] = 5000;
+        res->rec.counter_enabled_ns[r] = res->rec.counter_running_ns[r] = 1000;
+    }
+    CU_ASSERT_EQUAL(ompb__result_analyze(res), 0);
+}
+
+static char *render(const ompb__reporter *r, const ompb__report *rep)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    CU_ASSERT_EQUAL(r->write(mem, rep), 0);
+    fclose(mem);
+    return text;
+}
+
+/* The console line that starts with name ends with the switches, the
+ * instructions and 500 ns of task-clock per iteration. */
+static void expect_row_ends(const char *text, const char *name, int switches,
+                            const char *instructions)
+{
+    char line[512] = "", want[128];
+    for (const char *at = text; at && !line[0]; at = strchr(at, '\n'), at = at ? at + 1 : NULL)
+        if (strncmp(at, name, strlen(name)) == 0)
+            snprintf(line, sizeof line, "%.*s", (int)strcspn(at, "\n"), at);
+    snprintf(want, sizeof want, "%6d %12s %11s", switches, instructions, "500 ns");
+    size_t n = strlen(line), w = strlen(want);
+    bool ok = n >= w && strcmp(line + n - w, want) == 0;
+    CU_ASSERT_TRUE(ok);
+    if (!ok)
+        fprintf(stderr, "\nconsole:\n%s\nwanted the row '%s' to end with '%s'\n", text, name,
+                want);
+}
+
+/* Three repetitions counting 10, 11 and 30 instructions per iteration (each
+ * the median of its rounds): the console's instance line shows the median
+ * of the three, 11 (their mean would be 17); CSV has one row per repetition
+ * with its own figure; the JSON one entry per repetition, each with its
+ * ompbench.counters. */
+static void test_report_repetitions(void)
+{
+    static ompb_benchmark b = {.name = "rep", .fn = spin_body};
+    static ompb__instance inst;
+    inst = make_instance(&b, 1);
+    static const uint64_t rounds[3][3] = {{100, 100, 900}, {110, 5, 110}, {300, 300, 300}};
+    ompb__result res[3];
+    for (uint32_t i = 0; i < 3; i++)
+        counted_rep(&res[i], &inst, i, rounds[i]);
+    CU_ASSERT_DOUBLE_EQUAL(res[0].counts.per_iter[0], 10.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res[1].counts.per_iter[0], 11.0, 1e-12);
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, res, 3), 0);
+    CU_ASSERT_EQUAL_FATAL(rep.n_instances, 1);
+    const ompb__instance_result *ir = &rep.instances[0];
+    CU_ASSERT_DOUBLE_EQUAL(ir->counts.per_iter[0], 11.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ir->counts.per_iter[1], 500.0, 1e-12);
+    CU_ASSERT_EQUAL(ir->counts.involuntary_switches, 6);
+
+    char *text = render(&ompb__reporter_console, &rep);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "invcsw instructions  task-clock\n"));
+    expect_row_ends(text, "rep ", 6, "11");
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "the median of the repetitions' figures"));
+    free(text);
+
+    text = render(&ompb__reporter_csv, &rep);
+    size_t rows = 0;
+    for (const char *p = text; (p = strchr(p, '\n')); p++)
+        rows++;
+    CU_ASSERT_EQUAL(rows, 4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",2,10,500,0,0,,,\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",2,11,500,0,0,,,\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",2,30,500,0,0,,,\n"));
+    free(text);
+
+    text = render(&ompb__reporter_json, &rep);
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    size_t i, seen = 0;
+    json_t *e;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, e) {
+        if (strcmp(json_string_value(json_object_get(e, "run_type")), "iteration") != 0)
+            continue;
+        json_t *c = json_object_get(json_object_get(e, "ompbench"), "counters");
+        double per = json_real_value(json_object_get(json_object_get(c, "per_iteration"),
+                                                     "instructions"));
+        CU_ASSERT_DOUBLE_EQUAL(per, res[seen].counts.per_iter[0], 1e-12);
+        CU_ASSERT_EQUAL(json_array_size(json_object_get(c, "values")), 3);
+        seen++;
+    }
+    CU_ASSERT_EQUAL(seen, 3);
+    json_decref(root);
+    free(text);
+    ompb__report_release(&rep);
+    for (int k = 0; k < 3; k++)
+        ompb__record_free(&res[k].rec);
+}
+
+/* One repetition: the row of print_row carries the same cells. */
+static void test_report_one_repetition(void)
+{
+    static ompb_benchmark b = {.name = "one", .fn = spin_body};
+    static ompb__instance inst;
+    inst = make_instance(&b, 1);
+    static const uint64_t rounds[3] = {100, 100, 900};
+    ompb__result res;
+    counted_rep(&res, &inst, 0, rounds);
+    res.rec.sampling.repetitions = 1;
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, &res, 1), 0);
+    char *text = render(&ompb__reporter_console, &rep);
+    expect_row_ends(text, "one ", 2, "10");
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "rounds x iters"));
+    CU_ASSERT_PTR_NULL(strstr(text, "the median of the repetitions' figures"));
+    free(text);
+    ompb__report_release(&rep);
+    ompb__record_free(&res.rec);
+}
+
 static const ompb_test_case cases[] = {
     {"parse_names", test_parse_names},
     {"parse_errors", test_parse_errors},
@@ -697,6 +841,8 @@ static const ompb_test_case cases[] = {
     {"sleeping_body_switches", test_sleeping_body_switches},
     {"caller_team_pool_counted", test_caller_team_pool_counted},
     {"hardware_counts_when_available", test_hardware_counts_when_available},
+    {"report_repetitions", test_report_repetitions},
+    {"report_one_repetition", test_report_one_repetition},
     {NULL, NULL},
 };
 

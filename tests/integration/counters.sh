@@ -2,7 +2,10 @@
 # --counters on a real benchmark binary: software events counted per round
 # and thread (JSON, CSV, console); task-clock against the busy time in the
 # JSON; refused events (not on this machine, not permitted, unknown) are one
-# line, exit 2, no output file. Bounded: every run has a short time budget.
+# line, exit 2, no output file; repetitions, --processes (the counters come
+# back from the children) and caller teams; compare --metric judging runs;
+# CPU simulation says it ignores --counters. Bounded: every run has a short
+# time budget.
 set -uo pipefail
 build=$1
 bin="$build/benches/examples"
@@ -137,6 +140,81 @@ grep -q "team sum of task-clock" "$tmp/sc.txt" && grep -q "work efficiency" "$tm
   || { echo "FAIL: scaling --metric output"; cat "$tmp/sc.txt"; fail=1; }
 "$tool" scaling --metric cycles "$tmp/base.json" --svg "$tmp/s2.svg" > /dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$tmp/s2.svg" ] || { echo "FAIL: scaling --metric cycles"; fail=1; }
+
+# 8. Repetitions in 2 processes: one JSON entry per repetition, each with
+#    its own counters (those of the child processes through the dump); a
+#    caller team keeps its team (one timed column, counters per thread).
+run "$bin" --filter '^(count_set_bits\[42|triad_parallel_for)' --threads 2 --counters task-clock,cs \
+  --repetitions 4 --processes 2 --sample-count 8 --warmup-time 5ms --max-time 400ms \
+  --format json --output "$tmp/p.json" 2> /dev/null || { echo "FAIL: --processes 2 run"; fail=1; }
+python3 - "$tmp/p.json" <<'PY' || fail=1
+import json, sys
+it = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"]
+names = sorted({b["name"] for b in it})
+assert names == ["count_set_bits[42, t=2]", "triad_parallel_for[t=2]"], names
+for name in names:
+    reps = [b for b in it if b["name"] == name]
+    assert len(reps) == 4, (name, len(reps))
+    assert sorted(b["ompbench"]["process"] for b in reps) == [0, 0, 1, 1], name
+    for b in reps:
+        o = b["ompbench"]
+        c = o["counters"]
+        assert c["events"] == ["task-clock", "cs"], c["events"]
+        assert len(c["values"]) == o["rounds"] > 0, name
+        assert all(len(row) == 2 for row in c["values"]), "a column per thread"
+        assert c["per_iteration"]["task-clock"] > 0, (name, c["per_iteration"])
+        assert len(o["involuntary_switches"]) == 2
+        caller = name.startswith("triad_parallel_for")
+        assert o["team"] == ("caller" if caller else "harness"), (name, o["team"])
+        assert ("busy_ns" in o["samples"]) != caller, (name, list(o["samples"]))
+PY
+#    CSV: a row per repetition; console: a line per instance, with the cells.
+run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters task-clock --repetitions 3 \
+  --sample-count 6 --warmup-time 5ms --max-time 300ms --format csv > "$tmp/p.csv" 2> /dev/null
+[ "$(grep -c '^"count_set_bits\[42, t=2\]"' "$tmp/p.csv")" -eq 3 ] \
+  || { echo "FAIL: CSV rows per repetition:"; cat "$tmp/p.csv"; fail=1; }
+run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters task-clock --repetitions 3 \
+  --sample-count 6 --warmup-time 5ms --max-time 300ms > "$tmp/p.txt" 2> /dev/null
+grep -q "±run .*invcsw  *task-clock$" "$tmp/p.txt" \
+  && grep -Eq "^count_set_bits\[42, t=2\] .* 3 x [0-9]+ x [0-9]+ .* [0-9.]+ [nu]s$" "$tmp/p.txt" \
+  && grep -q "the median of the repetitions' figures" "$tmp/p.txt" \
+  || { echo "FAIL: console with repetitions:"; cat "$tmp/p.txt"; fail=1; }
+
+# 9. compare --metric judges runs: 3 processes a side, each process one run;
+#    the JSON names the metric and counts the runs.
+for side in pb ph; do
+  run "$bin" --exact 'count_set_bits[42, t=1]' --threads 1 --counters task-clock,page-faults \
+    --processes 3 --sample-count 9 --warmup-time 5ms --max-time 300ms --format json \
+    --output "$tmp/$side.json" 2> /dev/null || { echo "FAIL: $side run"; fail=1; }
+done
+"$tool" compare --metric task-clock --format json "$tmp/pb.json" "$tmp/ph.json" > "$tmp/pc.json" \
+  || { echo "FAIL: compare --metric task-clock on processes"; fail=1; }
+python3 - "$tmp/pc.json" "$tmp/pb.json" <<'PY' || fail=1
+import json, math, statistics, sys
+c = json.load(open(sys.argv[1]))
+assert c["metric"] == "task-clock" and c["unit"] == "ns", (c["metric"], c["unit"])
+row = c["instances"][0]
+assert row["base_runs"] == 3 and row["head_runs"] == 3, row
+assert row["basis"] == "processes", row
+assert row["verdict"] in ("regressed", "improved", "untouched", "noisy"), row
+# BASE's value: the geometric mean of each process's median (its one
+# repetition's per-iteration task-clock), 3 runs, none trimmed.
+it = [b for b in json.load(open(sys.argv[2]))["benchmarks"] if b["run_type"] == "iteration"]
+meds = [b["ompbench"]["counters"]["per_iteration"]["task-clock"] for b in it]
+want = math.exp(statistics.mean(math.log(m) for m in meds))
+assert abs(row["base_ns"] - want) <= 1e-6 * want, (row["base_ns"], want)
+PY
+
+# 10. CPU simulation (under callgrind) counts no perf events: it says so.
+if command -v valgrind > /dev/null && ! grep -q '^OMPB_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2> /dev/null; then
+  timeout 300 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$tmp/cg.%p" \
+    "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters task-clock > "$tmp/sim.txt" 2> "$tmp/sim.err" \
+    || { echo "FAIL: simulation with --counters"; cat "$tmp/sim.err"; fail=1; }
+  grep -q "CPU simulation: callgrind counts the instructions, the thread runs alone; --counters ignored" \
+    "$tmp/sim.err" || { echo "FAIL: no simulation notice:"; cat "$tmp/sim.err"; fail=1; }
+else
+  echo "note: simulation case not tried (no valgrind, or a sanitizer build)"
+fi
 
 # 7. --list-counters: what this machine offers, and the libpfm4 line.
 "$bin" --list-counters > "$tmp/list" || { echo "FAIL: --list-counters"; fail=1; }
