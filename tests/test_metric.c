@@ -329,6 +329,45 @@ static void test_compare_one_process(void)
     json_decref(h);
 }
 
+static char *note_text(const ompb__comparison *cmp)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    CU_ASSERT_EQUAL(ompb__compare_print(mem, cmp, OMPB__REPORT_CONSOLE), 0);
+    fclose(mem);
+    return text;
+}
+
+/* A count of 0 (page faults per iteration, say) has no ratio: not judged,
+ * and the note says whether both sides are 0 or one only. */
+static void test_compare_zero(void)
+{
+    static const double j[4] = {0, 0.001, 0.002, 0};
+    json_t *zero = side_json(2, 0.0, j), *some = side_json(2, 1000.0, j);
+    ompb__resultfile rb, rh;
+    ompb__comparison cmp;
+    compare_sides(zero, some, "instructions", &rb, &rh, &cmp);
+    CU_ASSERT_EQUAL(cmp.rows[0].basis, OMPB__BASIS_NONE);
+    CU_ASSERT_EQUAL(cmp.judged, 0);
+    char *text = note_text(&cmp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "a value of 0 on one side only: no ratio to judge"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 untouched for a value of 0"));
+    free(text);
+    ompb__comparison_free(&cmp);
+    ompb__resultfile_free(&rb);
+    ompb__resultfile_free(&rh);
+    compare_sides(zero, zero, "instructions", &rb, &rh, &cmp);
+    text = note_text(&cmp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "a value of 0: no ratio to judge"));
+    free(text);
+    ompb__comparison_free(&cmp);
+    ompb__resultfile_free(&rb);
+    ompb__resultfile_free(&rh);
+    json_decref(zero);
+    json_decref(some);
+}
+
 /* A repetition whose group never ran has no value: refused, not a 0. */
 static void test_never_counted(void)
 {
@@ -353,6 +392,7 @@ static const ompb_test_case cases[] = {
     {"repetition_values", test_repetition_values},
     {"compare_runs", test_compare_runs},
     {"compare_one_process", test_compare_one_process},
+    {"compare_zero", test_compare_zero},
     {"never_counted", test_never_counted},
     {NULL, NULL},
 };

@@ -133,7 +133,9 @@ static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, ch
     else if (r->base && r->base->failed)
         snprintf(buf, cap, "failed in BASE: %s", r->base->error_message);
     else if (r->verdict == OMPB__VERDICT_UNTOUCHED && r->basis == OMPB__BASIS_NONE)
-        snprintf(buf, cap, "%s: no ratio to judge", zero_text(cmp));
+        snprintf(buf, cap, "%s%s: no ratio to judge", zero_text(cmp),
+                 ompb__metric_is_time(cmp->metric) || (r->base_ns == 0.0 && r->head_ns == 0.0)
+                     ? "" : " on one side only");
     else if (r->basis == OMPB__BASIS_SINGLE)
         snprintf(buf, cap, "%zu vs %zu run%s: run-to-run noise unknown; needs 2+ per side "
                  "(e.g. " OMPB__COMPARE_RECOMMENDED ")", r->base_runs, r->head_runs,
