@@ -826,6 +826,37 @@ static void test_report_one_repetition(void)
     ompb__record_free(&res.rec);
 }
 
+/* A result whose switches were not measured (an application region's):
+ * no invcsw column, no footnote, an empty CSV field; never a 0. */
+static void test_report_switches_not_measured(void)
+{
+    static ompb_benchmark b = {.name = "region", .fn = spin_body};
+    static ompb__instance inst;
+    inst = make_instance(&b, 1);
+    static const uint64_t rounds[3] = {100, 100, 100};
+    ompb__result res;
+    counted_rep(&res, &inst, 0, rounds);
+    res.rec.sampling.repetitions = 1;
+    res.rec.counters.n = 0;
+    free(res.rec.involuntary_switches);
+    res.rec.involuntary_switches = NULL;
+    CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
+    CU_ASSERT_FALSE(res.counts.switches_measured);
+    CU_ASSERT_TRUE(isnan(res.counts.ipc));
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, &res, 1), 0);
+    char *text = render(&ompb__reporter_console, &rep);
+    CU_ASSERT_PTR_NULL(strstr(text, "invcsw"));
+    CU_ASSERT_PTR_NULL(strstr(text, "IPC"));
+    free(text);
+    text = render(&ompb__reporter_csv, &rep);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",error,involuntary_switches\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",\"\",\n"));
+    free(text);
+    ompb__report_release(&rep);
+    ompb__record_free(&res.rec);
+}
+
 static const ompb_test_case cases[] = {
     {"parse_names", test_parse_names},
     {"parse_errors", test_parse_errors},
@@ -843,6 +874,7 @@ static const ompb_test_case cases[] = {
     {"hardware_counts_when_available", test_hardware_counts_when_available},
     {"report_repetitions", test_report_repetitions},
     {"report_one_repetition", test_report_one_repetition},
+    {"report_switches_not_measured", test_report_switches_not_measured},
     {NULL, NULL},
 };
 

@@ -4,7 +4,9 @@
  * units, so a human can read a suite at a glance. Counters are shown as
  * rates of the whole team (bytes or items per second of round time). With
  * repetitions the row summarizes them and shows the run-to-run spread next
- * to the median, the figure that says how far two runs may differ.
+ * to the median, the figure that says how far two runs may differ. The
+ * involuntary switches and --counters add columns to both kinds of line
+ * (lib/report/counters.c).
  */
 #include "report/report.h"
 

@@ -235,10 +235,21 @@ static bool any_ipc(const ompb__report *rep)
     return false;
 }
 
+/* The invcsw column appears when some result measured the switches (every
+ * benchmark does; application regions do not). */
+static bool any_switches(const ompb__report *rep)
+{
+    for (size_t i = 0; i < rep->n; i++)
+        if (rep->results[i].counts.switches_measured)
+            return true;
+    return false;
+}
+
 void ompb__console_counter_header(FILE *out, const ompb__report *rep)
 {
     const ompb__counter_set *set = run_counters(rep);
-    fprintf(out, " %6s", "invcsw");
+    if (any_switches(rep))
+        fprintf(out, " %6s", "invcsw");
     for (int e = 0; set && e < set->n; e++)
         fprintf(out, " %*s", cell_width(&set->ev[e]), set->ev[e].name);
     if (any_ipc(rep))
@@ -252,7 +263,7 @@ void ompb__console_counter_cells(FILE *out, const ompb__report *rep,
     int n = set ? set->n : 0;
     if (f->switches_measured)
         fprintf(out, " %6" PRIu64, f->involuntary_switches);
-    else
+    else if (any_switches(rep))
         fprintf(out, " %6s", "-");
     for (int e = 0; cols && e < cols->n; e++) {
         char cell[32];
@@ -285,8 +296,9 @@ void ompb__console_counter_notes(FILE *out, const ompb__report *rep)
         mux |= rep->instances[i].counts.multiplexed;
         switched += rep->instances[i].counts.rounds_with_switches > 0;
     }
-    fprintf(out, "invcsw: involuntary context switches of the team over the measured rounds%s\n",
-            reps ? " (of all repetitions)" : "");
+    if (any_switches(rep))
+        fprintf(out, "invcsw: involuntary context switches of the team over the measured "
+                     "rounds%s\n", reps ? " (of all repetitions)" : "");
     if (run_counters(rep))
         fprintf(out, "counters: per iteration, summed over the team's threads (median over "
                      "rounds%s)%s\n", reps ? "; with repetitions, the median of the repetitions' "
