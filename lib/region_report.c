@@ -71,6 +71,10 @@ static int fill_arrays(const ompb__region_entry *e, ompb__record *rec, uint64_t 
         free(order);
         return OMPB_ENOMEM;
     }
+    /* Regions read no getrusage (a system call per instance): the record
+     * says "not measured" rather than a count of 0. */
+    free(rec->involuntary_switches);
+    rec->involuntary_switches = NULL;
     sort_kept(e, order);
     for (size_t r = 0; r < n; r++) {
         size_t s = order[r];
