@@ -58,6 +58,13 @@ static void format_imbalance(double imbalance, char *buf, size_t len)
         snprintf(buf, len, "%6.2f", imbalance);
 }
 
+/* The rate column is padded when counter columns follow it, so that they
+ * line up; else a line ends with the rate. */
+static int rate_width(const ompb__report *rep)
+{
+    return ompb__console_counter_columns(rep) ? 14 : 0;
+}
+
 /* One repetition: the spread column is the rounds' stdev / mean. */
 static void print_row(FILE *out, int width, const ompb__report *rep,
                       const ompb__result *res)
@@ -85,8 +92,8 @@ static void print_row(FILE *out, int width, const ompb__report *rep,
     double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
     char imbal[16];
     format_imbalance(res->mean_imbalance, imbal, sizeof imbal);
-    fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %-14s", width,
-            name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate);
+    fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %-*s", width,
+            name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate_width(rep), rate);
     ompb__console_counter_cells(out, rep, &rec->counters, &res->counts);
     fputc('\n', out);
 }
@@ -132,8 +139,9 @@ static void print_instance(FILE *out, int width, const ompb__report *rep,
         snprintf(spread, sizeof spread, "±%5.1f%%", 100.0 * ir->rep_cv);
     print_rate(rate, sizeof rate, ir->bytes_per_second, ir->items_per_second);
     format_imbalance(ir->mean_imbalance, imbal, sizeof imbal);
-    fprintf(out, "%-*s %3d %11s %s %11s %11s %11s %20s %6s  %-14s", width, name,
-            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate);
+    fprintf(out, "%-*s %3d %11s %s %11s %11s %11s %20s %6s  %-*s", width, name,
+            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate_width(rep),
+            rate);
     ompb__console_counter_cells(out, rep, ir->counters, &ir->counts);
     fputc('\n', out);
 }
@@ -158,8 +166,9 @@ static int render_console(FILE *out, const ompb__report *rep)
     if (rep->ctx)
         ompb__context_print_header(out, rep->ctx);
     if (!repeated(rep)) {
-        fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %-14s", width, "benchmark",
-                "T", "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
+        fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %-*s", width, "benchmark",
+                "T", "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal",
+                rate_width(rep), "rate");
         ompb__console_counter_header(out, rep);
         fputc('\n', out);
         for (size_t i = 0; i < rep->n_instances; i++)
@@ -167,8 +176,9 @@ static int render_console(FILE *out, const ompb__report *rep)
         ompb__console_counter_notes(out, rep);
         return ferror(out) ? OMPB_EIO : 0;
     }
-    fprintf(out, "%-*s %3s %11s %7s %11s %11s %11s %20s %6s  %-14s", width, "benchmark", "T",
-            "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal", "rate");
+    fprintf(out, "%-*s %3s %11s %7s %11s %11s %11s %20s %6s  %-*s", width, "benchmark", "T",
+            "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal",
+            rate_width(rep), "rate");
     ompb__console_counter_header(out, rep);
     fputc('\n', out);
     for (size_t i = 0; i < rep->n_instances; i++)

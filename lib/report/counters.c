@@ -245,6 +245,11 @@ static bool any_switches(const ompb__report *rep)
     return false;
 }
 
+bool ompb__console_counter_columns(const ompb__report *rep)
+{
+    return any_switches(rep) || run_counters(rep);
+}
+
 void ompb__console_counter_header(FILE *out, const ompb__report *rep)
 {
     const ompb__counter_set *set = run_counters(rep);

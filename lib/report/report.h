@@ -169,6 +169,7 @@ int ompb__report_codspeed(const ompb__report *rep, ompb_error *err);
  * ','; the columns follow the first result's events: one run counts one
  * set), and the JSON's "ompbench.counters" object (NULL on ENOMEM; json_t *). */
 struct json_t;
+bool ompb__console_counter_columns(const ompb__report *rep); /* any at all */
 void ompb__console_counter_header(FILE *out, const ompb__report *rep);
 void ompb__console_counter_cells(FILE *out, const ompb__report *rep,
                                  const ompb__counter_set *set, const ompb__counter_figures *f);
