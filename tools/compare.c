@@ -5,7 +5,8 @@
  * options, loads every file (any problem is one line naming the file, exit
  * 2), checks that each side's files can be pooled, writes the report
  * atomically and maps the verdicts to the exit status (1 only with
- * --fail-on-regression).
+ * --fail-on-regression). With --metric every file's repetitions take a
+ * counter's values in place of their times before the comparison.
  */
 #include "analysis/compare.h"
 #include "analysis/metric.h"
@@ -121,8 +122,7 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
     } else
         return bad("unknown option or missing value: '%s' (accepted: --base FILE, --head FILE, "
                    "--threshold PCT, --alpha A, --metric NAME, --format FMT, "
-                   "--output FILE, "
-                   "--fail-on-regression, --help)", arg);
+                   "--output FILE, --fail-on-regression, --help)", arg);
     return 0;
 }
 
