@@ -9,6 +9,12 @@
  *    clock reads. Bar: <= 1.25x the floor.
  * 2. Per-iteration cost of an empty body in OMPB_ITER against the same body
  *    in a hand-written counted loop. Bar: within 0.5 ns per iteration.
+ * 3. With --counters (task-clock, one group per thread, one read(2) per
+ *    round boundary): the same round period against the same floor (bar:
+ *    <= 1.25x), the median makespan of the one-iteration round with and
+ *    without counters (the timed window must not change), and the bare
+ *    cost of the reads the engine could make per round: a perf group read
+ *    and getrusage(RUSAGE_THREAD).
  *
  * Usage: overhead [--quick]   (--quick: few repetitions, for the CTest smoke)
  * Figures and how to read them: docs/performance.md.
@@ -20,7 +26,10 @@
 #include <omp.h>
 #include <ompbench.h>
 
+#include <sys/resource.h>
+
 #include "clock.h"
+#include "counters.h"
 #include "registry.h"
 #include "round.h"
 
@@ -78,18 +87,36 @@ static ompb__sampling fixed_sampling(int threads, uint64_t n_rounds, uint64_t sa
                             .min_round_ns = 1, .budget_ns = 60000000000ull};
 }
 
-/* Median period between consecutive round starts of a one-iteration body. */
-static double harness_round_ns(int threads)
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Period between consecutive round starts of a one-iteration body, and
+ * the median makespan of its rounds; counters: NULL or the events. */
+static double harness_round_ns(int threads, const ompb__counter_set *counters, double *makespan)
 {
     ompb__instance inst = {.bench = &empty_bench, .threads = threads};
     strcpy(inst.name, "empty");
     ompb__sampling sp = fixed_sampling(threads, (uint64_t)rounds, 1);
+    sp.counters = counters;
     ompb__record rec = {0};
     if (ompb__round_run(&inst, &sp, NULL, &rec) != 0 || rec.rounds < 2) {
         fprintf(stderr, "overhead: harness run failed: %s\n", rec.error);
         exit(1);
     }
     double per = (double)(rec.start_ns[rec.rounds - 1] - rec.start_ns[0]) / (double)(rec.rounds - 1);
+    if (makespan) {
+        uint64_t *m = malloc(rec.rounds * sizeof *m);
+        if (!m)
+            exit(1);
+        for (size_t r = 0; r < rec.rounds; r++)
+            m[r] = ompb__record_makespan(&rec, r);
+        qsort(m, rec.rounds, sizeof *m, cmp_u64);
+        *makespan = (double)m[rec.rounds / 2];
+        free(m);
+    }
     ompb__record_free(&rec);
     return per;
 }
@@ -125,11 +152,53 @@ static void report_rounds(int threads)
     double fl[64], hr[64];
     for (int i = 0; i < reps; i++) {
         fl[i] = floor_round_ns(threads);
-        hr[i] = harness_round_ns(threads);
+        hr[i] = harness_round_ns(threads, NULL, NULL);
     }
     double f = median(fl, reps), h = median(hr, reps);
     printf("round overhead  T=%d  harness %8.1f ns  floor %8.1f ns  ratio %5.2f  (bar <= %.2f: %s)\n",
            threads, h, f, h / f, ROUND_BAR, h / f <= ROUND_BAR ? "met" : "MISSED");
+}
+
+/* Rounds with counters on, against the floor and the harness without
+ * them, all interleaved in the same run. */
+static void report_counters(int threads, const ompb__counter_set *set)
+{
+    double fl[64], hr[64], hc[64], mo[64], mc[64];
+    for (int i = 0; i < reps; i++) {
+        fl[i] = floor_round_ns(threads);
+        hr[i] = harness_round_ns(threads, NULL, &mo[i]);
+        hc[i] = harness_round_ns(threads, set, &mc[i]);
+    }
+    double f = median(fl, reps), h = median(hr, reps), c = median(hc, reps);
+    printf("counters on     T=%d  harness %8.1f ns  floor %8.1f ns  ratio %5.2f  (bar <= %.2f: %s); "
+           "without counters %.1f ns\n", threads, c, f, c / f, ROUND_BAR,
+           c / f <= ROUND_BAR ? "met" : "MISSED", h);
+    printf("makespan        T=%d  counters on %6.1f ns  off %6.1f ns  (one-iteration round, median)\n",
+           threads, median(mc, reps), median(mo, reps));
+}
+
+/* What one read per round and thread costs by itself. */
+static void report_reads(const ompb__counter_set *set)
+{
+    enum { N = 20000 };
+    double gr[64], ru[64];
+    ompb__counter_group g;
+    if (ompb__counter_group_open(&g, set, 0, NULL) != 0)
+        return;
+    for (int i = 0; i < reps; i++) {
+        uint64_t t0 = ompb__now_ns();
+        for (int k = 0; k < N; k++)
+            (void)ompb__counter_group_read(&g);
+        gr[i] = (double)(ompb__now_ns() - t0) / N;
+        struct rusage u;
+        t0 = ompb__now_ns();
+        for (int k = 0; k < N; k++)
+            (void)getrusage(RUSAGE_THREAD, &u);
+        ru[i] = (double)(ompb__now_ns() - t0) / N;
+    }
+    ompb__counter_group_close(&g);
+    printf("per-round reads      perf group read %6.1f ns  getrusage(RUSAGE_THREAD) %6.1f ns  (bare calls, median)\n",
+           median(gr, reps), median(ru, reps));
 }
 
 static void report_iterations(void)
@@ -160,5 +229,14 @@ int main(int argc, char **argv)
     report_rounds(1);
     report_rounds(2);
     report_iterations();
+    ompb__counter_set set;
+    ompb_error err = {0};
+    if (ompb__counters_parse("task-clock", &set, &err) == 0 && ompb__counters_probe(&set, &err) == 0) {
+        report_counters(1, &set);
+        report_counters(2, &set);
+        report_reads(&set);
+    } else {
+        printf("counters: not measured here: %s\n", err.text);
+    }
     return 0;
 }

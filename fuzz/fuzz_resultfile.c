@@ -4,7 +4,9 @@
  * input is parsed as a result file (tools/lib/analysis/resultfile.c); one
  * that loads is then compared with itself and grouped into scaling
  * families, and every report format is rendered, so the analysis code sees
- * whatever the reader lets through. Sanitizers (address, undefined) turn a
+ * whatever the reader lets through; then the same again with the counter
+ * metric of compare/scaling --metric (tools/lib/analysis/metric.c), which
+ * reads the file's ompbench.counters and flat keys itself. Sanitizers (address, undefined) turn a
  * bad access or undefined behaviour into a crash the fuzzer keeps.
  */
 #include <stddef.h>
@@ -13,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "analysis/compare.h"
+#include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/scaling.h"
 
@@ -27,27 +32,47 @@ static FILE *sink(void)
     return null;
 }
 
-static void analyze(const ompb__resultfile *rf)
+static void analyze(const ompb__resultfile *rf, const char *metric, ompb__metric_unit unit)
 {
     static const ompb__report_format formats[] = {OMPB__REPORT_CONSOLE, OMPB__REPORT_MARKDOWN,
                                                   OMPB__REPORT_JSON};
     ompb__compare_opts opts = {OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
     ompb__comparison cmp;
     ompb__scaling s;
-    ompb__compare_side side = {.files = rf, .n = 1};
-    ompb_error err = {0};
-    /* The side checks first, as the tool runs them; then the comparison. */
-    (void)ompb__compare_check_side(&side, "BASE", &err);
+    ompb__compare_side side = {rf, 1};
     if (ompb__compare_runs(&side, &side, &opts, &cmp) == 0) {
+        cmp.metric = metric;
+        cmp.unit = unit;
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
             ompb__compare_print(sink(), &cmp, formats[i]);
         ompb__comparison_free(&cmp);
     }
     if (ompb__scaling_build(rf, &s) == 0) {
+        ompb__scaling_set_metric(&s, metric, unit);
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
             ompb__scaling_print(sink(), &s, formats[i]);
         ompb__scaling_svg(sink(), &s);
         ompb__scaling_free(&s);
+    }
+}
+
+/* The file again, its values replaced by a counter's (--metric). */
+static void with_metric(const char *text)
+{
+    static const char *const metrics[] = {"instructions", "task-clock"};
+    for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
+        ompb__resultfile rf;
+        ompb_error err = {0};
+        ompb__metric_unit unit;
+        json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+        if (root && ompb__resultfile_parse(text, "fuzz.json", &rf, &err) == 0) {
+            if (ompb__metric_apply_json(root, "fuzz.json", metrics[m], &rf, &unit, &err) == 0)
+                analyze(&rf, metrics[m], unit);
+            else if (!err.text[0] || strchr(err.text, '\n'))
+                __builtin_trap();
+            ompb__resultfile_free(&rf);
+        }
+        json_decref(root);
     }
 }
 
@@ -61,8 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ompb__resultfile rf;
     ompb_error err = {0};
     if (ompb__resultfile_parse(text, "fuzz.json", &rf, &err) == 0) {
-        analyze(&rf);
+        analyze(&rf, NULL, OMPB__METRIC_NS);
         ompb__resultfile_free(&rf);
+        with_metric(text);
     } else if (!err.text[0] || strchr(err.text, '\n')) {
         __builtin_trap();   /* a refusal is one line, never empty */
     }

@@ -19,6 +19,7 @@
 
 #include "clock.h"
 #include "constants.h"
+#include "counters.h"
 #include "error.h"
 #include "filter.h"
 #include "parse.h"
@@ -257,6 +258,14 @@ static int opt_pin(ompb__config *cfg, const char *opt, const char *value, ompb_e
     return 0;
 }
 
+/* --counters is parsed here, once; whether this machine can count the
+ * events is checked before the run (ompb__counters_probe). */
+static int opt_counters(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+{
+    (void)opt;
+    return ompb__counters_parse(value, &cfg->counters, err);
+}
+
 static int opt_flag(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
     (void)value;
@@ -264,6 +273,7 @@ static int opt_flag(ompb__config *cfg, const char *opt, const char *value, ompb_
     bool *flag = strcmp(opt, "--list") == 0        ? &cfg->list
                  : strcmp(opt, "--test") == 0      ? &cfg->test
                  : strcmp(opt, "--show-plan") == 0 ? &cfg->show_plan
+                 : strcmp(opt, "--list-counters") == 0 ? &cfg->list_counters
                  : strcmp(opt, "--version") == 0   ? &cfg->version
                                                    : &cfg->help;
     *flag = true;
@@ -280,6 +290,7 @@ static const option_def options[] = {
     {"--pin", ARG_REQUIRED, opt_pin},         {"--show-plan", ARG_NONE, opt_flag},
     {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
     {"-h", ARG_NONE, opt_flag},               {"--version", ARG_NONE, opt_flag},
+    {"--counters", ARG_REQUIRED, opt_counters}, {"--list-counters", ARG_NONE, opt_flag},
     {"--repetitions", ARG_REQUIRED, opt_repetitions}, {"--processes", ARG_REQUIRED, opt_repetitions},
     {"--seed", ARG_REQUIRED, opt_seed},       {OMPB__CHILD_OPTION, ARG_REQUIRED, opt_child},
 };
@@ -465,6 +476,10 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --min-time D         minimum round time when calibrating (default 1ms)\n"
             "  --max-time D         time budget per instance (default 5s)\n"
             "  --test               run every selected instance for one short round\n"
+            "Counters:\n"
+            "  --counters LIST      performance counters per thread and round, e.g.\n"
+            "                       instructions,cycles or task-clock,context-switches\n"
+            "  --list-counters      print the events this machine offers and exit\n"
             "Repetitions (the budget above is per instance, split across them):\n"
             "  --repetitions N      measure each instance N times, independently, in a\n"
             "                       shuffled round-robin over the instances (default 1)\n"

@@ -13,6 +13,7 @@
 
 #include <ompbench/error.h>
 
+#include "counters.h"
 #include "pin.h"
 
 struct ompb__reporter;
@@ -61,6 +62,9 @@ typedef struct ompb__config {
     ompb__pin_spec pin;         /* --pin, parsed once; zeroed when not given */
     bool show_plan;
     const char *topology_xml;
+    /* performance counters (lib/counters) */
+    ompb__counter_set counters; /* --counters, parsed once; n = 0: none */
+    bool list_counters;
     /* output */
     const struct ompb__reporter *reporter; /* --format, a row of lib/report/reporters.c */
     const char *output;         /* NULL: stdout */

@@ -4,6 +4,8 @@
  * a whole, non-negative integer (nanoseconds, counts); every array is
  * checked against the record's round and thread counts before it is
  * copied, so a damaged file is an error, never a short or garbled record.
+ * A caller team's per-thread round arrays have one column (the caller's);
+ * its counters have one per thread of the code's team, as in the record.
  */
 #include "dump.h"
 
@@ -19,7 +21,8 @@
 #include "outfile.h"
 #include "utf8.h"
 
-#define DUMP_VERSION 1
+/* 2: caller_team, nested_regions, involuntary_switches and --counters. */
+#define DUMP_VERSION 2
 #define ESCAPED_MAX (4 * OMPB__NAME_MAX + 1)
 
 /* ---- writing ------------------------------------------------------------ */
@@ -69,11 +72,34 @@ static json_t *sampling_json(const ompb__sampling *sp)
                      "repetitions", (json_int_t)sp->repetitions);
 }
 
+/* --counters: the events as the engine resolved them, and the raw values. */
+static json_t *counters_json(const ompb__record *rec)
+{
+    const ompb__counter_set *cs = &rec->counters;
+    size_t cells = rec->rounds * (size_t)rec->threads;
+    json_t *events = json_array();
+    int bad = !events;
+    for (int e = 0; e < cs->n && !bad; e++) {
+        const ompb__counter_event *ev = &cs->ev[e];
+        bad |= json_array_append_new(
+            events, json_pack("{s:s, s:I, s:I, s:I, s:I, s:b, s:i, s:b}", "name", ev->name,
+                              "type", (json_int_t)ev->type, "config", (json_int_t)ev->config,
+                              "config1", (json_int_t)ev->config1, "config2",
+                              (json_int_t)ev->config2, "kernel", ev->kernel, "unit",
+                              (int)ev->unit, "named", ev->named));
+    }
+    json_t *o = json_object();
+    bad |= set(o, "events", events);
+    bad |= set(o, "values", u64_array(rec->counter_values, cells * (size_t)cs->n));
+    bad |= set(o, "time_enabled_ns", u64_array(rec->counter_enabled_ns, cells));
+    bad |= set(o, "time_running_ns", u64_array(rec->counter_running_ns, cells));
+    return bad ? (json_decref(o), NULL) : o;
+}
+
 static json_t *record_json(const ompb__record *rec, size_t index)
 {
-    /* Per-thread round arrays have one column for a caller team. */
-    size_t cells = rec->rounds * (size_t)ompb__record_timed_threads(rec);
     size_t T = (size_t)rec->threads;
+    size_t cells = rec->rounds * (size_t)ompb__record_timed_threads(rec);
     json_t *o = json_object();
     int bad = set(o, "instance", u64(index));
     bad |= set(o, "name", escaped(rec->inst->name));
@@ -99,6 +125,10 @@ static json_t *record_json(const ompb__record *rec, size_t index)
     bad |= set(o, "thread_iters", u64_array(rec->thread_iters, cells));
     bad |= set(o, "os_tid", int_array(rec->os_tid, rec->os_tid ? T : 0));
     bad |= set(o, "thread_pu", int_array(rec->thread_pu, rec->thread_pu ? T : 0));
+    if (rec->involuntary_switches)
+        bad |= set(o, "involuntary_switches", u64_array(rec->involuntary_switches, T));
+    if (rec->counters.n > 0)
+        bad |= set(o, "counters", counters_json(rec));
     return bad ? (json_decref(o), NULL) : o;
 }
 
@@ -258,8 +288,8 @@ static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
         return bad(rd, "\"start_ns\" is not an array of at most " OMPB__STR(OMPB__MAX_SAMPLE_COUNT)
                        " rounds");
     rec->rounds = json_array_size(start);
-    size_t cells = rec->rounds * (size_t)ompb__record_timed_threads(rec);
     size_t T = (size_t)rec->threads;
+    size_t cells = rec->rounds * (size_t)ompb__record_timed_threads(rec);
     int rc = get_u64_array(rd, o, "start_ns", rec->rounds, &rec->start_ns);
     rc = rc ? rc : get_u64_array(rd, o, "end_ns", rec->rounds, &rec->end_ns);
     rc = rc ? rc : get_u64_array(rd, o, "thread_start_ns", cells, &rec->thread_start_ns);
@@ -267,6 +297,8 @@ static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
     rc = rc ? rc : get_u64_array(rd, o, "thread_iters", cells, &rec->thread_iters);
     rc = rc ? rc : get_int_array(rd, o, "os_tid", T, &rec->os_tid);
     rc = rc ? rc : get_int_array(rd, o, "thread_pu", T, &rec->thread_pu);
+    if (!rc && json_object_get(o, "involuntary_switches"))
+        rc = get_u64_array(rd, o, "involuntary_switches", T, &rec->involuntary_switches);
     if (rc)
         return rc;
     for (size_t r = 0; r < rec->rounds; r++)
@@ -275,6 +307,57 @@ static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
     if (rec->rounds > 0 && rec->sample_size == 0)
         return bad(rd, "rounds with a sample size of 0");
     return 0;
+}
+
+static int read_event(const reader *rd, const json_t *o, ompb__counter_event *ev)
+{
+    const json_t *name = json_object_get(o, "name");
+    const json_t *kernel = json_object_get(o, "kernel"), *named = json_object_get(o, "named");
+    uint64_t type = 0, unit = 0;
+    int rc = get_u64(rd, o, "type", &type);
+    rc = rc ? rc : get_u64(rd, o, "config", &ev->config);
+    rc = rc ? rc : get_u64(rd, o, "config1", &ev->config1);
+    rc = rc ? rc : get_u64(rd, o, "config2", &ev->config2);
+    rc = rc ? rc : get_u64(rd, o, "unit", &unit);
+    if (rc)
+        return rc;
+    if (!json_is_string(name) || !json_string_value(name)[0] ||
+        strlen(json_string_value(name)) >= sizeof ev->name || !json_is_boolean(kernel) ||
+        !json_is_boolean(named) || type > UINT32_MAX || unit > OMPB__COUNTER_NS)
+        return bad(rd, "\"counters.events\" holds an impossible event");
+    snprintf(ev->name, sizeof ev->name, "%s", json_string_value(name));
+    ev->type = (uint32_t)type;
+    ev->kernel = json_is_true(kernel);
+    ev->named = json_is_true(named);
+    ev->unit = (ompb__counter_unit)unit;
+    return 0;
+}
+
+/* --counters: the events first (they size the values), then the arrays. */
+static int read_counters(const reader *rd, const json_t *o, ompb__record *rec)
+{
+    const json_t *c = json_object_get(o, "counters");
+    if (!c)
+        return 0;
+    const json_t *events = json_object_get(c, "events");
+    size_t n = json_array_size(events);
+    if (!json_is_object(c) || !json_is_array(events) || n == 0 || n > OMPB__MAX_COUNTERS)
+        return bad(rd, "\"counters\" is not an object with 1 to " OMPB__STR(OMPB__MAX_COUNTERS)
+                       " events");
+    for (size_t e = 0; e < n; e++) {
+        int rc = read_event(rd, json_array_get(events, e), &rec->counters.ev[e]);
+        if (rc)
+            return rc;
+    }
+    rec->counters.n = (int)n;
+    size_t cells = rec->rounds * (size_t)rec->threads;
+    int rc = get_u64_array(rd, c, "values", cells * n, &rec->counter_values);
+    rc = rc ? rc : get_u64_array(rd, c, "time_enabled_ns", cells, &rec->counter_enabled_ns);
+    rc = rc ? rc : get_u64_array(rd, c, "time_running_ns", cells, &rec->counter_running_ns);
+    for (size_t i = 0; !rc && i < cells; i++)
+        if (rec->counter_running_ns[i] > rec->counter_enabled_ns[i])
+            return bad(rd, "a counter ran longer than it was enabled");
+    return rc;
 }
 
 /* Which selected instance the record names, checked by index and name. */
@@ -308,15 +391,16 @@ static int read_record(const reader *rd, const json_t *o, const ompb__instance *
         return rc;
     if (threads < 1 || threads > OMPB__MAX_THREADS)
         return bad(rd, "\"threads\" is out of range");
-    rec->inst = &inst[*index];
-    rec->threads = (int)threads;
     const json_t *caller = json_object_get(o, "caller_team");
     if (!json_is_boolean(caller))
-        return bad(rd, "\"caller_team\" is missing");
+        return bad(rd, "\"caller_team\" is missing or not a boolean");
+    rec->inst = &inst[*index];
+    rec->threads = (int)threads;
     rec->caller_team = json_is_true(caller);
     rc = read_sampling(rd, json_object_get(o, "sampling"), &rec->sampling);
     rc = rc ? rc : read_scalars(rd, o, rec);
-    return rc ? rc : read_arrays(rd, o, rec);
+    rc = rc ? rc : read_arrays(rd, o, rec);
+    return rc ? rc : read_counters(rd, o, rec);
 }
 
 static int read_warnings(const reader *rd, const json_t *root, ompb__context *ctx)

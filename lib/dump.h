@@ -2,8 +2,10 @@
 /*
  * The hand-over from a process-level repetition (a child of --processes) to
  * its parent: every record the child measured, whole (raw round bounds,
- * per-thread starts, busy times, iterations, the sampling it was given), and
- * the warnings it raised, as one private JSON file. The parent turns the
+ * per-thread starts, busy times, iterations, the sampling it was given,
+ * whether the team was the caller's, nested regions, involuntary switches,
+ * and the --counters events with every raw value and enabled/running
+ * time), and the warnings it raised, as one private JSON file. The parent turns the
  * records back into results exactly as if it had measured them itself; no
  * statistic crosses the boundary. Not a user-facing format: it may change
  * with any version, since parent and child are always the same binary.

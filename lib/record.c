@@ -21,6 +21,10 @@ void ompb__record_free(ompb__record *rec)
     free(rec->thread_iters);
     free(rec->os_tid);
     free(rec->thread_pu);
+    free(rec->involuntary_switches);
+    free(rec->counter_values);
+    free(rec->counter_enabled_ns);
+    free(rec->counter_running_ns);
     memset(rec, 0, sizeof *rec);
 }
 
@@ -35,10 +39,27 @@ int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads)
     rec->thread_iters = calloc(cells, sizeof *rec->thread_iters);
     rec->os_tid = calloc((size_t)threads, sizeof *rec->os_tid);
     rec->thread_pu = calloc((size_t)threads, sizeof *rec->thread_pu);
+    rec->involuntary_switches = calloc((size_t)threads, sizeof *rec->involuntary_switches);
     if (!rec->start_ns || !rec->end_ns || !rec->thread_start_ns || !rec->busy_ns
-        || !rec->thread_iters || !rec->os_tid || !rec->thread_pu)
+        || !rec->thread_iters || !rec->os_tid || !rec->thread_pu || !rec->involuntary_switches)
+        return OMPB_ENOMEM;
+    if (rec->counters.n == 0)
+        return 0;
+    size_t thread_rounds = rounds * (size_t)threads;
+    rec->counter_values = calloc(thread_rounds * (size_t)rec->counters.n,
+                                 sizeof *rec->counter_values);
+    rec->counter_enabled_ns = calloc(thread_rounds, sizeof *rec->counter_enabled_ns);
+    rec->counter_running_ns = calloc(thread_rounds, sizeof *rec->counter_running_ns);
+    if (!rec->counter_values || !rec->counter_enabled_ns || !rec->counter_running_ns)
         return OMPB_ENOMEM;
     return 0;
+}
+
+double ompb__record_counter_scaled(const ompb__record *rec, size_t r, int t, int e)
+{
+    size_t cell = r * (size_t)rec->threads + (size_t)t;
+    return ompb__counter_scale(ompb__record_counter(rec, r, t, e), rec->counter_enabled_ns[cell],
+                               rec->counter_running_ns[cell]);
 }
 
 void ompb__record_warn(ompb__record *rec, const char *fmt, ...)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counters.h"
 #include "registry.h"
 #include "sampling.h"
 
@@ -76,6 +77,23 @@ typedef struct ompb__record {
     uint64_t cpu_ns;           /* process CPU time over the measured rounds */
     uint64_t migrations;       /* PU changes seen at round boundaries (lib/topology) */
     int *thread_pu;            /* [threads] PU each thread ran on at the end, -1 unknown */
+    /* Involuntary context switches of each thread (getrusage RUSAGE_THREAD)
+     * from the boundary before the first measured round to the end of the
+     * last, counted whether or not --counters is given. [threads] */
+    uint64_t *involuntary_switches;
+    /* --counters: the events every thread counted (counters.n = 0: none).
+     * Round r's counts are the differences between the group's readings at
+     * the round boundaries around it (each thread reads right after its
+     * timed loop, before the reduction's barrier; and after batch_setup
+     * when there is one), raw, not scaled. For a caller team
+     * the columns are the threads of the code's team (thread t of the
+     * runtime's pool, the caller being t = 0), not the one timed column. */
+    ompb__counter_set counters;
+    uint64_t *counter_values;  /* [(round * threads + thread) * counters.n + event] */
+    /* [round * threads + thread]: how long the group was enabled and how
+     * long it was on the PMU in that round; they differ when the kernel
+     * multiplexed it (scale with ompb__counter_scale). */
+    uint64_t *counter_enabled_ns, *counter_running_ns;
     /* Parallel regions the body opened inside harness-team rounds, all
      * rounds counted (each one is nested), as the fork guard saw them. */
     uint64_t nested_regions;
@@ -93,8 +111,9 @@ static inline int ompb__record_timed_threads(const ompb__record *rec)
 }
 
 /* Allocates the arrays for `rounds` measured rounds of `threads` threads
- * (zeroed) and sets rec->threads; set rec->caller_team first, it decides the
- * columns of the per-thread arrays. Returns 0 or OMPB_ENOMEM (then
+ * (zeroed) and sets rec->threads; set rec->caller_team and rec->counters
+ * first, they decide the columns of the per-thread arrays and whether the
+ * counter arrays exist. Returns 0 or OMPB_ENOMEM (then
  * ompb__record_free releases what was allocated). */
 int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads);
 /* Frees the arrays and zeroes *rec. */
@@ -111,6 +130,17 @@ static inline uint64_t ompb__record_measurements(const ompb__record *rec)
 {
     return rec->region ? rec->region->instances : rec->rounds;
 }
+
+/* Counter event e of thread t in round r, raw. */
+static inline uint64_t ompb__record_counter(const ompb__record *rec, size_t r, int t, int e)
+{
+    size_t cell = r * (size_t)rec->threads + (size_t)t;
+    return rec->counter_values[cell * (size_t)rec->counters.n + (size_t)e];
+}
+
+/* The same scaled for multiplexing; NAN when the group was not on the PMU
+ * at all in that round. */
+double ompb__record_counter_scaled(const ompb__record *rec, size_t r, int t, int e);
 
 /* Makespan of round r in ns: end_ns[r] - start_ns[r]. */
 static inline uint64_t ompb__record_makespan(const ompb__record *rec, size_t r)

@@ -71,6 +71,10 @@ static int fill_arrays(const ompb__region_entry *e, ompb__record *rec, uint64_t 
         free(order);
         return OMPB_ENOMEM;
     }
+    /* Regions read no getrusage (a system call per instance): the record
+     * says "not measured" rather than a count of 0. */
+    free(rec->involuntary_switches);
+    rec->involuntary_switches = NULL;
     sort_kept(e, order);
     for (size_t r = 0; r < n; r++) {
         size_t s = order[r];
@@ -133,6 +137,10 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
      * is not measured for regions (a system call per instance): null. */
     res->real_time_ns = e->n ? (double)e->total_ns / (double)e->n : NAN;
     res->cpu_time_ns = NAN;
+    /* Regions count no perf events (rec->counters is empty): the figures
+     * say so (NAN, not 0, so no report shows a column of zeros). */
+    if (ompb__result_counters(res) != 0)
+        return OMPB_ENOMEM;
     return ompb__region_entry_stats(e, &res->stats);
 }
 

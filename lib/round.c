@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,6 +28,8 @@
 
 #include "clock.h"
 #include "constants.h"
+#include "counters.h"
+#include "error.h"
 #include "fork_guard.h"
 #include "hooks/instrument.h"
 #include "pin_plan.h"
@@ -132,6 +135,33 @@ static bool round_complete(team *tm)
     return !tm->rec->failed;
 }
 
+/* Every thread's counts of round r, as its group's last delta. */
+static void record_counters(team *tm, size_t r)
+{
+    ompb__record *rec = tm->rec;
+    int n = rec->counters.n;
+    for (int t = 0; t < tm->threads; t++) {
+        const ompb__counter_group *g = &tm->groups[t];
+        size_t cell = r * (size_t)tm->threads + (size_t)t;
+        rec->counter_enabled_ns[cell] = g->delta.enabled_ns;
+        rec->counter_running_ns[cell] = g->delta.running_ns;
+        memcpy(&rec->counter_values[cell * (size_t)n], g->delta.value, (size_t)n * sizeof g->delta.value[0]);
+    }
+}
+
+/* A group that could not be read fails the instance: its round would be
+ * a zero that was never counted. */
+static bool counters_read(team *tm)
+{
+    for (int t = 0; tm->groups && t < tm->threads; t++)
+        if (tm->groups[t].read_errno) {
+            ompb__team_fail(tm, "%s: the counters of thread %d could not be read: %s",
+                            tm->inst->name, t, strerror(tm->groups[t].read_errno));
+            return false;
+        }
+    return true;
+}
+
 static void record_measured(team *tm, uint64_t start, uint64_t end)
 {
     ompb__record *rec = tm->rec;
@@ -144,6 +174,8 @@ static void record_measured(team *tm, uint64_t start, uint64_t end)
         rec->busy_ns[r * T + t] = s->end_ns - s->start_ns;
         rec->thread_iters[r * T + t] = s->iters;
     }
+    if (tm->groups)
+        record_counters(tm, r);
     rec->rounds = tm->round;
 }
 
@@ -204,7 +236,7 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
 {
     const ompb__sampling *sp = tm->sp;
     ompb__record *rec = tm->rec;
-    if (!round_complete(tm)) {
+    if (!round_complete(tm) || !counters_read(tm)) {
         tm->phase = PHASE_DONE;
         return;
     }
@@ -244,6 +276,39 @@ void ompb__team_check_pu(ompb_state *s, bool count)
     s->pu = pu;
 }
 
+void ompb__team_open_counters(team *tm, int t)
+{
+    ompb_error err = {0};
+    if (ompb__counter_group_open(&tm->groups[t], tm->sp->counters, 0, &err) == 0)
+        return;
+#pragma omp critical(ompb_round_fail)
+    ompb__team_fail(tm, "%s: thread %d: %s", tm->inst->name, t, err.text);
+}
+
+void ompb__team_close_counters(team *tm)
+{
+    for (int t = 0; tm->groups && t < tm->threads; t++)
+        ompb__counter_group_close(&tm->groups[t]);
+    free(tm->groups);
+    tm->groups = NULL;
+}
+
+static uint64_t involuntary_switches(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? (uint64_t)ru.ru_nivcsw : 0;
+}
+
+void ompb__team_mark_switches(ompb_state *s)
+{
+    s->switch_mark = involuntary_switches();
+}
+
+void ompb__team_count_switches(ompb_state *s)
+{
+    s->switches = involuntary_switches() - s->switch_mark;
+}
+
 void ompb__team_reset_state(const team *tm, ompb_state *s)
 {
     s->sample_size = tm->sample_size;
@@ -262,6 +327,9 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
     ompb__team_reset_state(tm, s);
     if (b->batch_setup) {
         b->batch_setup(s);
+        /* The round's counts start after its setup, as its time does. */
+        if (tm->groups)
+            (void)ompb__counter_group_read(&tm->groups[s->thread]);
         if (multi) {
 #pragma omp barrier
         }
@@ -270,6 +338,12 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
     ompb__fork_watch_set(&s->forks);
     b->fn(s);
     ompb__fork_watch_set(NULL);
+    /* The round's counts end here, after this thread's timed loop: the
+     * reduction's barrier that follows publishes them to the master, which
+     * copies them in ompb__team_after_round. (Read after that barrier, a
+     * worker's read could race with the master's copy.) */
+    if (tm->groups)
+        (void)ompb__counter_group_read(&tm->groups[s->thread]);
     return measured;
 }
 
@@ -277,6 +351,8 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
  * timed window. */
 static void finish_round(team *tm, ompb_state *s, bool measured)
 {
+    if (!measured)
+        ompb__team_mark_switches(s);
     ompb__team_check_pu(s, measured);
     if (tm->inst->bench->batch_teardown)
         tm->inst->bench->batch_teardown(s);
@@ -299,9 +375,12 @@ static bool join_team(team *tm, int t)
 #pragma omp critical(ompb_round_fail)
         ompb__team_fail(tm, "%s: thread %d could not be bound to its PU", tm->inst->name, t);
     }
-    if (!b->thread_setup)
+    /* Counters follow this thread from where it will run. */
+    if (tm->groups)
+        ompb__team_open_counters(tm, t);
+    if (!b->thread_setup && !tm->groups)
         return true;
-    if (b->thread_setup(&tm->states[t]) != 0) {
+    if (b->thread_setup && b->thread_setup(&tm->states[t]) != 0) {
 #pragma omp critical(ompb_round_fail)
         ompb__team_fail(tm, "%s: thread_setup failed on thread %d", tm->inst->name, t);
     }
@@ -390,6 +469,7 @@ static int run_team(team *tm)
                     red_end = 0;
                 }
             }
+            ompb__team_count_switches(s);
             tm->rec->thread_pu[t] = s->pu;
         }
     }
@@ -398,6 +478,30 @@ static int run_team(team *tm)
         tm->rec->migrations += tm->states[t].migrations;
     report_nested(tm);
     return tm->rec->failed ? OMPB_ERUN : 0;
+}
+
+/* Each thread's involuntary switches over the measured rounds, and
+ * whether the counters were on the PMU: rounds in which a group was not
+ * scheduled at all have no counts (reporters leave them out); an instance
+ * in which it never was has no counter figure at all, and says why. */
+static void finish_counters(team *tm)
+{
+    ompb__record *rec = tm->rec;
+    for (int t = 0; t < tm->threads; t++)
+        rec->involuntary_switches[t] = tm->rec->rounds ? tm->states[t].switches : 0;
+    size_t cells = rec->rounds * (size_t)rec->threads, missing = 0;
+    for (size_t c = 0; c < cells && rec->counters.n; c++)
+        missing += rec->counter_running_ns[c] == 0 && rec->counter_enabled_ns[c] > 0;
+    if (rec->failed || missing == 0)
+        return;
+    if (missing == cells)
+        ompb__team_fail(tm, "%s: --counters: the counter group was never on the PMU in a "
+                        "measured round (another program holds its counters, or the events "
+                        "are too many for it; fix: count fewer events)", tm->inst->name);
+    else
+        ompb__record_warn(rec, "%s: --counters: in %zu of %zu thread-rounds the counter group "
+                          "was not on the PMU at all; those rounds have no counts (left out, "
+                          "not zeros)", tm->inst->name, missing, cells);
 }
 
 /* Calibration grows the sample size from 1 until the slowest thread's
@@ -428,6 +532,8 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
     rec->inst = inst;
     rec->sampling = *sampling;
     rec->caller_team = kind == OMPB_TEAM_CALLER;
+    if (sampling->counters)
+        rec->counters = *sampling->counters;
     if (ompb__record_alloc(rec, sampling->rounds, tm.threads) != 0)
         return OMPB_ENOMEM;
     tm.timed = ompb__record_timed_threads(rec);
@@ -441,6 +547,13 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
     tm.states = aligned_alloc(OMPB__CACHE_LINE, sizeof(ompb_state) * (size_t)tm.threads);
     if (!tm.states)
         return OMPB_ENOMEM;
+    if (rec->counters.n > 0) {
+        tm.groups = calloc((size_t)tm.threads, sizeof *tm.groups);
+        if (!tm.groups) {
+            free(tm.states);
+            return OMPB_ENOMEM;
+        }
+    }
     for (int t = 0; t < tm.threads; t++) {
         ompb__state_init(&tm.states[t], inst, &tm.user_data, t, tm.threads);
         tm.states[t].simulate = tm.simulate;
@@ -452,6 +565,9 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
         rc = OMPB_ERUN;
     } else {
         rc = rec->caller_team ? ompb__caller_team_run(&tm) : run_team(&tm);
+        ompb__team_close_counters(&tm);
+        finish_counters(&tm);
+        rc = rc ? rc : rec->failed ? OMPB_ERUN : 0;
         /* Partial rounds of a failed body are no result: the instrument
          * closes and names the window without markers. */
         if (tm.instrumented)
@@ -459,6 +575,7 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
         if (inst->bench->teardown)
             inst->bench->teardown(&tm.states[0]);
     }
+    ompb__team_close_counters(&tm);
     free(tm.states);
     return rc;
 }

@@ -27,6 +27,7 @@
 #include <omp.h>
 
 #include "clock.h"
+#include "counters.h"
 #include "fork_guard.h"
 #include "round_team.h"
 
@@ -63,6 +64,28 @@ static void observe(ompb__team *tm, int t, bool count)
     s->tid_changed |= s->tid != 0 && s->tid != tid;
     s->tid = tid;
     ompb__team_check_pu(s, count);
+    if (!count)
+        ompb__team_mark_switches(s);
+}
+
+/* After the last round: each slot's involuntary switches since its mark. */
+static void count_switches(ompb__team *tm)
+{
+#pragma omp parallel num_threads(tm->threads)
+    {
+        int t = omp_get_thread_num();
+        if (t < tm->threads && omp_get_num_threads() == tm->threads)
+            ompb__team_count_switches(&tm->states[t]);
+    }
+}
+
+/* The caller reads every slot's group at the round boundary: a perf file
+ * descriptor of another thread of this process can be read by any thread
+ * (the kernel brings the count up to date on the CPU that thread runs on). */
+static void read_counters(ompb__team *tm)
+{
+    for (int t = 0; tm->groups && t < tm->threads; t++)
+        (void)ompb__counter_group_read(&tm->groups[t]);
 }
 
 /* The region that places the runtime's threads: each binds itself to its
@@ -80,6 +103,9 @@ static void place_team(ompb__team *tm)
             bool bound = !tm->plan || ompb__pin_plan_bind_self(tm->plan, t) == 0;
             observe(tm, t, false);
             tm->rec->os_tid[t] = tm->states[t].tid;
+            /* Thread t of the code's team counts itself from here on. */
+            if (bound && tm->groups)
+                ompb__team_open_counters(tm, t);
             if (!bound) {
 #pragma omp critical(ompb_round_fail)
                 ompb__team_fail(tm, "%s: thread %d could not be bound to its PU",
@@ -131,11 +157,14 @@ static void caller_round(ompb__team *tm)
     ompb_state *s = &tm->states[0];
     bool measured = tm->phase == OMPB__PHASE_MEASURE;
     ompb__team_reset_state(tm, s);
-    if (b->batch_setup)
+    if (b->batch_setup) {
         b->batch_setup(s);
+        read_counters(tm); /* the round's counts start after its setup */
+    }
     ompb__fork_watch_set(&s->forks);
     b->fn(s);
     ompb__fork_watch_set(NULL);
+    read_counters(tm);
     if (b->batch_teardown)
         b->batch_teardown(s);
     check_settings(tm);
@@ -155,7 +184,8 @@ static void report(ompb__team *tm)
         if (tm->states[t].tid_changed)
             ompb__record_warn(rec, "%s: the OpenMP runtime ran thread %d of the code's team on "
                               "another OS thread after placement, so that thread's placement "
-                              "and first touch no longer hold", name, t);
+                              "and first touch no longer hold%s", name, t,
+                              tm->groups ? ", and its counters count the thread it replaced" : "");
     }
     if (rec->failed)
         return;
@@ -182,6 +212,8 @@ int ompb__caller_team_run(ompb__team *tm)
     tm->t_instance = ompb__now_ns();
     while (tm->phase != OMPB__PHASE_DONE)
         caller_round(tm);
+    if (!tm->rec->failed)
+        count_switches(tm);
     leave(&env);
     report(tm);
     return tm->rec->failed ? OMPB_ERUN : 0;

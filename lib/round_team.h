@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counters.h"
 #include "pin_plan.h"
 #include "record.h"
 #include "registry.h"
@@ -36,6 +37,9 @@ typedef struct ompb__team {
     int timed;                 /* states whose bounds make a round: threads, or 1
                                   for a caller team (the caller's) */
     bool simulate;
+    /* --counters: one group per thread of the team (of the code's team for a
+     * caller team), opened by that thread; NULL without counters. */
+    ompb__counter_group *groups;
 
     /* Written by the master between rounds, read by all after the start barrier. */
     ompb__phase phase;
@@ -59,6 +63,18 @@ void ompb__team_after_round(ompb__team *tm, uint64_t start, uint64_t end);
 /* Notes the PU the calling thread runs on in s; counts a change as a
  * migration when count is set (measured rounds). */
 void ompb__team_check_pu(ompb_state *s, bool count);
+
+/* Opens thread t's counter group on the calling thread (thread t itself,
+ * once it is placed). A failure fails the instance; call it where the
+ * team's threads may run concurrently (it takes the failure lock). */
+void ompb__team_open_counters(ompb__team *tm, int t);
+/* Closes every group (master, after the team is done). */
+void ompb__team_close_counters(ompb__team *tm);
+
+/* Involuntary context switches of the calling thread: mark before the
+ * measured rounds (at every unmeasured round boundary), count after the last. */
+void ompb__team_mark_switches(ompb_state *s);
+void ompb__team_count_switches(ompb_state *s);
 
 /* Prepares s for the next round: sample size, simulation, loop flags. */
 void ompb__team_reset_state(const ompb__team *tm, ompb_state *s);

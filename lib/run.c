@@ -15,6 +15,7 @@
 #include "children.h"
 #include "cli.h"
 #include "context.h"
+#include "counters.h"
 #include "dump.h"
 #include "error.h"
 #include "hooks/instrument.h"
@@ -335,6 +336,10 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
         printf("ompbench %s\n", ompb_version());
         return OMPB_EXIT_OK;
     }
+    if (r->cfg.list_counters) {
+        ompb__counters_list(stdout);
+        return OMPB_EXIT_OK;
+    }
     if (select_instances(r, err) != 0)
         return usage_error(r, err);
     if (r->cfg.list) {
@@ -353,6 +358,10 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
     /* A fake topology (HWLOC_SYNTHETIC, HWLOC_XMLFILE) is for previews only. */
     if (ompb__topology_check_measurable(r->topo, err) != 0)
         return usage_error(r, err);
+    /* Every team thread will open these events: an event this machine or
+     * its permissions refuse stops the run here, before anything is measured. */
+    if (r->cfg.counters.n > 0 && ompb__counters_probe(&r->cfg.counters, err) != 0)
+        return usage_error(r, err);
     if (r->cfg.output && !r->cfg.child && ompb__outfile_probe(r->cfg.output, err) != 0)
         return usage_error(r, err);
     return -1;
@@ -362,7 +371,8 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
  * CodSpeed runner each instance gets one benchmark window (windows cannot
  * interleave, and children would be processes the runner does not know), so
  * its repetitions run back to back in this process; CPU simulation counts
- * instructions, which do not vary, so once. */
+ * instructions, which do not vary, so once, and without --counters (the
+ * sampling drops them: callgrind is the counter there). */
 static void plan_repetitions(run *r)
 {
     ompb__mode mode = ompb__instrument_mode();
@@ -375,6 +385,9 @@ static void plan_repetitions(run *r)
         ompb__context_warn(r->ctx, "CPU simulation: each instance runs once (instruction counts "
                            "do not vary between repetitions); --repetitions %u ignored",
                            r->cfg.repetitions);
+    if (simulate && r->cfg.counters.n > 0)
+        ompb__context_warn(r->ctx, "CPU simulation: callgrind counts the instructions, the "
+                           "thread runs alone; --counters ignored");
     if (mode != OMPB__MODE_NONE && r->processes > 1 && !r->cfg.child)
         ompb__context_warn(r->ctx, "under the CodSpeed runner all repetitions run in this "
                            "process (one benchmark window per instance); --processes %u ignored",

@@ -37,6 +37,7 @@ ompb__sampling ompb__sampling_resolve(const ompb__config *cfg, const ompb__insta
         .budget_ns = budget ? budget : 1,
         .repetition = repetition,
         .repetitions = n,
+        .counters = cfg->counters.n > 0 ? &cfg->counters : NULL,
     };
     if (simulate) {
         /* Callgrind counts one iteration of one thread: the instruction
@@ -44,6 +45,7 @@ ompb__sampling ompb__sampling_resolve(const ompb__config *cfg, const ompb__insta
         s.mode = OMPB__SAMPLING_SIMULATE;
         s.threads = 1;
         s.sample_size = 1;
+        s.counters = NULL; /* callgrind counts the instructions itself */
     } else if (cfg->test) {
         s.mode = OMPB__SAMPLING_TEST;
     }

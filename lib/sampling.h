@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 struct ompb__config;
+struct ompb__counter_set;
 struct ompb__instance;
 
 typedef enum {
@@ -42,6 +43,9 @@ typedef struct ompb__sampling {
      * its first measured round unless it is open already, and closes it
      * after sending the markers unless more repetitions follow. */
     bool window_keep_open;
+    /* --counters: the events each team thread counts per round (NULL or
+     * n = 0: none; none in CPU simulation). Borrowed from the config. */
+    const struct ompb__counter_set *counters;
 } ompb__sampling;
 
 /* The "mode" word of reports: "measure", "test", "simulate", "region" (static). */
@@ -50,11 +54,11 @@ const char *ompb__sampling_mode_name(ompb__sampling_mode mode);
 /*
  * Resolves the sampling of repetition `repetition` of inst from the
  * configuration: --sample-count, --sample-size (else the descriptor's
- * .sample_size, else calibrate), --warmup-time, --min-time, --max-time and
- * --test; simulate selects the CPU-simulation shape (one thread, one round
- * of one iteration, one repetition). The rounds, warm-up and budget are per
- * instance and split evenly across cfg->repetitions (rounds rounded up), so
- * N repetitions cost about what one did.
+ * .sample_size, else calibrate), --warmup-time, --min-time, --max-time,
+ * --test and --counters; simulate selects the CPU-simulation shape (one
+ * thread, one round of one iteration, one repetition, no counters). The
+ * rounds, warm-up and budget are per instance and split evenly across
+ * cfg->repetitions (rounds rounded up), so N repetitions cost about what one did.
  */
 ompb__sampling ompb__sampling_resolve(const struct ompb__config *cfg,
                                       const struct ompb__instance *inst, bool simulate,

@@ -30,6 +30,9 @@ struct ompb_state {
     uint64_t bytes, items;     /* per iteration, from ompb_set_bytes/_items */
     int pu;                    /* PU seen at the last check, -1 unknown */
     uint64_t migrations;       /* PU changes seen during measured rounds */
+    uint64_t switch_mark;      /* involuntary context switches at the last
+                                  unmeasured round boundary */
+    uint64_t switches;         /* involuntary context switches since then */
     int tid;                   /* kernel thread id seen at the last check */
     bool tid_changed;          /* a caller team's slot t ran on another thread */
     ompb__fork_watch forks;    /* regions this thread opened while the engine watched */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Dump: a child's records to its parent and back, whole, and every check of
- * the reader on damaged or foreign files. */
+/* Dump: a child's records to its parent and back, whole (counters and
+ * caller teams included), and every check of the reader on damaged or
+ * foreign files. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +33,32 @@ static void make_instances(ompb__instance inst[2])
     }
 }
 
-/* A record of instance inst, repetition rep of 4 in 2 processes. */
-static void make_record(ompb__record *rec, const ompb__instance *inst, uint32_t rep)
+/* Two events as --counters task-clock,page-faults resolves them. */
+static void set_counters(ompb__counter_set *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->n = 2;
+    snprintf(cs->ev[0].name, sizeof cs->ev[0].name, "task-clock");
+    cs->ev[0].type = 1;
+    cs->ev[0].config = 1;
+    cs->ev[0].unit = OMPB__COUNTER_NS;
+    snprintf(cs->ev[1].name, sizeof cs->ev[1].name, "page-faults");
+    cs->ev[1].type = 1;
+    cs->ev[1].config = 2;
+    cs->ev[1].config1 = 7;
+    cs->ev[1].kernel = true;
+    cs->ev[1].named = true;
+}
+
+/* A record of instance inst, repetition rep of 4 in 2 processes; with
+ * counters when `counted`, for a caller team when `caller`. */
+static void make_record(ompb__record *rec, const ompb__instance *inst, uint32_t rep,
+                        bool counted, bool caller)
 {
     memset(rec, 0, sizeof *rec);
+    rec->caller_team = caller;
+    if (counted)
+        set_counters(&rec->counters);
     CU_ASSERT_EQUAL_FATAL(ompb__record_alloc(rec, ROUNDS, THREADS), 0);
     rec->inst = inst;
     rec->rounds = ROUNDS;
@@ -52,18 +75,29 @@ static void make_record(ompb__record *rec, const ompb__instance *inst, uint32_t 
     rec->bytes_per_iter = 64;
     rec->cpu_ns = 6000000;
     rec->migrations = 1;
+    rec->nested_regions = caller ? 0 : 3;
+    int timed = ompb__record_timed_threads(rec);
     for (size_t r = 0; r < ROUNDS; r++) {
         rec->start_ns[r] = 1000000000000ull + r * 2000000 + rep;
         rec->end_ns[r] = rec->start_ns[r] + 1000000 + r;
-        for (int t = 0; t < THREADS; t++) {
-            rec->thread_start_ns[r * THREADS + t] = rec->start_ns[r] + (uint64_t)t * 10;
-            rec->busy_ns[r * THREADS + t] = 990000 + (uint64_t)t;
-            rec->thread_iters[r * THREADS + t] = 1000;
+        for (int t = 0; t < timed; t++) {
+            rec->thread_start_ns[r * (size_t)timed + (size_t)t] = rec->start_ns[r] + (uint64_t)t * 10;
+            rec->busy_ns[r * (size_t)timed + (size_t)t] = 990000 + (uint64_t)t;
+            rec->thread_iters[r * (size_t)timed + (size_t)t] = 1000;
         }
     }
     for (int t = 0; t < THREADS; t++) {
         rec->os_tid[t] = 4000 + t;
         rec->thread_pu[t] = t;
+        rec->involuntary_switches[t] = 20 + (uint64_t)t;
+    }
+    size_t cells = ROUNDS * THREADS;
+    for (size_t c = 0; counted && c < cells; c++) {
+        rec->counter_enabled_ns[c] = 5000 + c;
+        /* cell 1 was multiplexed: on the PMU half the time */
+        rec->counter_running_ns[c] = c == 1 ? 2500 : 5000 + c;
+        for (int e = 0; e < 2; e++)
+            rec->counter_values[c * 2 + (size_t)e] = 100 + 2 * c + (size_t)e;
     }
 }
 
@@ -90,9 +124,32 @@ static void release(taken *t)
     t->n = 0;
 }
 
+static void same_counters(const ompb__record *a, const ompb__record *b)
+{
+    CU_ASSERT_EQUAL_FATAL(a->counters.n, b->counters.n);
+    for (int e = 0; e < a->counters.n; e++) {
+        const ompb__counter_event *x = &a->counters.ev[e], *y = &b->counters.ev[e];
+        CU_ASSERT_STRING_EQUAL(x->name, y->name);
+        CU_ASSERT(x->type == y->type && x->config == y->config && x->config1 == y->config1 &&
+                  x->config2 == y->config2 && x->kernel == y->kernel && x->unit == y->unit &&
+                  x->named == y->named);
+    }
+    if (a->counters.n == 0) {
+        CU_ASSERT_PTR_NULL(b->counter_values);
+        return;
+    }
+    size_t cells = a->rounds * (size_t)a->threads;
+    CU_ASSERT_EQUAL(memcmp(a->counter_values, b->counter_values,
+                           cells * (size_t)a->counters.n * sizeof(uint64_t)), 0);
+    CU_ASSERT_EQUAL(memcmp(a->counter_enabled_ns, b->counter_enabled_ns, cells * sizeof(uint64_t)), 0);
+    CU_ASSERT_EQUAL(memcmp(a->counter_running_ns, b->counter_running_ns, cells * sizeof(uint64_t)), 0);
+}
+
 static void same_record(const ompb__record *a, const ompb__record *b)
 {
     CU_ASSERT_PTR_EQUAL(a->inst, b->inst);
+    CU_ASSERT_EQUAL(a->caller_team, b->caller_team);
+    CU_ASSERT_EQUAL(a->nested_regions, b->nested_regions);
     CU_ASSERT_EQUAL(memcmp(&a->sampling, &b->sampling, sizeof a->sampling), 0);
     CU_ASSERT_EQUAL(a->threads, b->threads);
     CU_ASSERT_EQUAL(a->rounds, b->rounds);
@@ -104,7 +161,7 @@ static void same_record(const ompb__record *a, const ompb__record *b)
     CU_ASSERT_EQUAL(a->bytes_per_iter, b->bytes_per_iter);
     CU_ASSERT_EQUAL(a->failed, b->failed);
     CU_ASSERT_STRING_EQUAL(a->error, b->error);
-    size_t cells = a->rounds * (size_t)a->threads;
+    size_t cells = a->rounds * (size_t)ompb__record_timed_threads(a);
     CU_ASSERT_EQUAL(memcmp(a->start_ns, b->start_ns, a->rounds * sizeof *a->start_ns), 0);
     CU_ASSERT_EQUAL(memcmp(a->end_ns, b->end_ns, a->rounds * sizeof *a->end_ns), 0);
     CU_ASSERT_EQUAL(memcmp(a->thread_start_ns, b->thread_start_ns, cells * sizeof(uint64_t)), 0);
@@ -112,6 +169,9 @@ static void same_record(const ompb__record *a, const ompb__record *b)
     CU_ASSERT_EQUAL(memcmp(a->thread_iters, b->thread_iters, cells * sizeof(uint64_t)), 0);
     CU_ASSERT_EQUAL(memcmp(a->os_tid, b->os_tid, (size_t)a->threads * sizeof(int)), 0);
     CU_ASSERT_EQUAL(memcmp(a->thread_pu, b->thread_pu, (size_t)a->threads * sizeof(int)), 0);
+    CU_ASSERT_EQUAL(memcmp(a->involuntary_switches, b->involuntary_switches,
+                           (size_t)a->threads * sizeof(uint64_t)), 0);
+    same_counters(a, b);
 }
 
 static char *temp_path(void)
@@ -121,12 +181,14 @@ static char *temp_path(void)
     return path;
 }
 
-/* Process 1 of 2 ran repetitions 1 and 3 of both instances. */
+/* Process 1 of 2 ran repetitions 1 and 3 of both instances: the first
+ * two records counted task-clock and page-faults, the second on a caller
+ * team; the last one failed. */
 static void write_dump(ompb__instance inst[2], ompb__record rec[4], ompb__context *ctx)
 {
     const ompb__record *recs[4];
     for (int k = 0; k < 4; k++) {
-        make_record(&rec[k], &inst[k / 2], k % 2 ? 3 : 1);
+        make_record(&rec[k], &inst[k / 2], k % 2 ? 3 : 1, k < 2, k == 1);
         recs[k] = &rec[k];
     }
     rec[3].failed = true;
@@ -200,7 +262,7 @@ static char *edited(const char *from, const char *to)
         ompb__record_free(&rec[k]);
     FILE *f = fopen(temp_path(), "r");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    static char text[16384], out[16384];
+    static char text[32768], out[32768];
     size_t n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
     text[n] = '\0';
@@ -214,20 +276,30 @@ static void test_reader_checks(void)
 {
     static const struct { const char *from, *to, *want; } cases[] = {
         {"\"process\":1", "\"process\":0", "not the records of process 1"},
-        {"\"ompbench_dump\":1", "\"ompbench_dump\":9", "not the records of process 1"},
+        {"\"ompbench_dump\":2", "\"ompbench_dump\":1", "not the records of process 1"},
         {"\"repetition\":1", "\"repetition\":2", "holds a repetition this process was not given"},
         {"\"repetitions\":4", "\"repetitions\":5", "holds a repetition this process was not"},
         {"\"repetition\":1", "\"repetition\":7", "\"sampling\" holds an impossible value"},
         {"\"instance\":0", "\"instance\":2", "names no instance of this run"},
         {"\"name\":\"triad[0, t=2]\"", "\"name\":\"other\"", "names another instance"},
         {"\"threads\":2,\"caller_team\"", "\"threads\":0,\"caller_team\"", "\"threads\" is out of range"},
-        {"\"caller_team\":false", "\"caller_team\":0", "\"caller_team\" is missing"},
         {"\"end_ns\":[", "\"end_ns\":[1,", "\"end_ns\" is not an array of 3"},
         {"\"busy_ns\":[", "\"busy_ns\":[-1,", "\"busy_ns\" is not an array of 6"},
         {"\"os_tid\":[4000,", "\"os_tid\":[", "\"os_tid\" is not an array of 2 integers"},
         {"\"cpu_ns\":6000000", "\"cpu_ns\":-1", "\"cpu_ns\" is missing or not a non-negative"},
         {"\"failed\":false", "\"failed\":0", "\"failed\" or \"error\" is missing"},
         {"\"end_ns\":[1000001000001", "\"end_ns\":[1", "a round ends before it starts"},
+        {"\"caller_team\":false", "\"caller_team\":0", "\"caller_team\" is missing or not"},
+        {"\"involuntary_switches\":[", "\"involuntary_switches\":[1,",
+         "\"involuntary_switches\" is not an array of 2"},
+        {"\"counters\":{\"events\":[", "\"counters\":{\"events\":[],\"x\":[",
+         "\"counters\" is not an object with 1 to 8 events"},
+        {"\"unit\":1", "\"unit\":7", "\"counters.events\" holds an impossible event"},
+        {"\"name\":\"task-clock\"", "\"name\":\"\"", "holds an impossible event"},
+        {"\"values\":[100,", "\"values\":[", "\"values\" is not an array of 12"},
+        {"\"time_enabled_ns\":[", "\"time_enabled_ns\":[-1,", "\"time_enabled_ns\" is not an"},
+        {"\"time_running_ns\":[5000", "\"time_running_ns\":[9999",
+         "a counter ran longer than it was enabled"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *text = read_text(edited(cases[i].from, cases[i].to), OMPB_EINVAL);

@@ -5,9 +5,11 @@
  * options, loads every file (any problem is one line naming the file, exit
  * 2), checks that each side's files can be pooled, writes the report
  * atomically and maps the verdicts to the exit status (1 only with
- * --fail-on-regression).
+ * --fail-on-regression). With --metric every file's repetitions take a
+ * counter's values in place of their times before the comparison.
  */
 #include "analysis/compare.h"
+#include "analysis/metric.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,6 +32,10 @@ typedef struct compare_args {
     const char **base, **head;   /* [argc] each, borrowed from argv */
     size_t n_base, n_head, n_positional;
     ompb__compare_opts opts;
+    const char *metric;         /* --metric; NULL: time */
+    ompb__metric_unit unit;     /* the metric's, once a file gave it */
+    const char *unit_path;      /* the file that gave it */
+    bool unit_known;
     ompb__report_format format;
     const char *output;
     bool fail_on_regression, help;
@@ -49,6 +55,9 @@ static void usage(FILE *out)
           "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
           "  --alpha A             1 - the interval's confidence, and the false discovery\n"
           "                        rate over the instances, in (0, 1) (default 0.05)\n"
+          "  --metric NAME         judge this counter of --counters per iteration (e.g.\n"
+          "                        instructions) instead of time, run by run as times are\n"
+          "                        (default: time)\n"
           "  --format FMT          console (default), markdown or json\n"
           "  --output FILE         write the report to FILE instead of stdout\n"
           "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
@@ -102,13 +111,18 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
         a->base[a->n_base++] = v;
     else if ((v = ompb__tool_option_value(argc, argv, i, "--head")))
         a->head[a->n_head++] = v;
-    else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--metric"))) {
+        if (!*v)
+            return bad("--metric: empty value (accepted: time or a counter name such as "
+                       "instructions)");
+        a->metric = v;
+    } else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
         if (ompb__report_parse_format(v, &a->format))
             return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
     } else
         return bad("unknown option or missing value: '%s' (accepted: --base FILE, --head FILE, "
-                   "--threshold PCT, --alpha A, --format FMT, --output FILE, "
-                   "--fail-on-regression, --help)", arg);
+                   "--threshold PCT, --alpha A, --metric NAME, --format FMT, "
+                   "--output FILE, --fail-on-regression, --help)", arg);
     return 0;
 }
 
@@ -190,6 +204,8 @@ static int run(const compare_args *a, const ompb__compare_side *base,
         fprintf(stderr, OMPB__TOOL ": out of memory\n");
         return 2;
     }
+    cmp.metric = ompb__metric_is_time(a->metric) ? NULL : a->metric;
+    cmp.unit = a->unit;
     if (cmp.env_diffs.n)
         fprintf(stderr, OMPB__TOOL ": warning: different runtime environments (%zu "
                         "difference%s, listed in the report)\n",
@@ -203,6 +219,33 @@ static int run(const compare_args *a, const ompb__compare_side *base,
     return status;
 }
 
+/* --metric: every file's repetitions take the counter's values in place of
+ * their times (analysis/metric.h); all files of both sides must count it in
+ * one unit. 2 after printing what is wrong. */
+static int apply_metric(compare_args *a, const char **paths, ompb__resultfile *files, size_t n)
+{
+    ompb_error err = {0};
+    if (ompb__metric_is_time(a->metric))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        ompb__metric_unit u;
+        if (ompb__metric_apply(paths[i], a->metric, &files[i], &u, &err)) {
+            fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+            return 2;
+        }
+        if (a->unit_known && u != a->unit) {
+            fprintf(stderr, OMPB__TOOL ": --metric %s: %s counts it in %s, %s in %s\n",
+                    a->metric, a->unit_path, a->unit == OMPB__METRIC_NS ? "ns" : "events",
+                    paths[i], u == OMPB__METRIC_NS ? "ns" : "events");
+            return 2;
+        }
+        a->unit = u;
+        a->unit_path = paths[i];
+        a->unit_known = true;
+    }
+    return 0;
+}
+
 static void free_side(ompb__compare_side *side)
 {
     for (size_t i = 0; i < side->n; i++)
@@ -213,7 +256,8 @@ static void free_side(ompb__compare_side *side)
 }
 
 /* Loads and checks the files of one side; 2 after printing what is wrong. */
-static int load_side(const char **paths, size_t n, const char *name, ompb__compare_side *side)
+static int load_side(compare_args *a, const char **paths, size_t n, const char *name,
+                     ompb__compare_side *side)
 {
     ompb_error err = {0};
     ompb__resultfile *files = calloc(n, sizeof *files);
@@ -234,7 +278,7 @@ static int load_side(const char **paths, size_t n, const char *name, ompb__compa
         fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
         return 2;
     }
-    return 0;
+    return apply_metric(a, paths, files, n);
 }
 
 int ompb__tool_compare(int argc, char **argv)
@@ -248,9 +292,9 @@ int ompb__tool_compare(int argc, char **argv)
         return status ? 2 : 0;
     }
     ompb__compare_side base = {0}, head = {0};
-    status = load_side(a.base, a.n_base, "BASE", &base);
+    status = load_side(&a, a.base, a.n_base, "BASE", &base);
     if (!status)
-        status = load_side(a.head, a.n_head, "HEAD", &head);
+        status = load_side(&a, a.head, a.n_head, "HEAD", &head);
     if (!status)
         status = run(&a, &base, &head);
     free_side(&base);

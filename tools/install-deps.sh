@@ -8,7 +8,7 @@ set -euo pipefail
 # (a comma-decimal locale made in a temporary directory, nothing installed).
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
-      python3-scipy libbenchmark-tools libxml2-utils locales)
+      python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -6,6 +6,7 @@
  * writes the plot; every file is written atomically, and a failed run leaves
  * neither new file behind (see commit_all for the one case that costs more).
  */
+#include "analysis/metric.h"
 #include "analysis/scaling.h"
 
 #include <errno.h>
@@ -25,6 +26,7 @@ typedef struct scaling_args {
     ompb__report_format format;
     const char *output;
     const char *svg;
+    const char *metric;         /* --metric; NULL: time */
     bool help;
 } scaling_args;
 
@@ -38,6 +40,9 @@ static void usage(FILE *out)
           "  --format FMT    console (default), markdown or json\n"
           "  --output FILE   write the table to FILE instead of stdout\n"
           "  --svg FILE      also draw the strong-scaling plot into FILE (standalone SVG)\n"
+          "  --metric NAME   a counter of --counters per iteration (team sum, e.g.\n"
+          "                  instructions) instead of time; ratio and work efficiency\n"
+          "                  against the smallest thread count (default: time)\n"
           "  -h, --help      this text\n"
           "Exit status: 0, 2 (bad input).\n",
           out);
@@ -55,12 +60,18 @@ static int parse_option(int argc, char **argv, int *i, scaling_args *a)
         a->output = v;
     else if ((v = ompb__tool_option_value(argc, argv, i, "--svg")))
         a->svg = v;
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--metric"))) {
+        if (!*v)
+            return bad("--metric: empty value (accepted: time or a counter name such as "
+                       "instructions)");
+        a->metric = v;
+    }
     else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
         if (ompb__report_parse_format(v, &a->format))
             return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
     } else
         return bad("unknown option or missing value: '%s' (accepted: --format FMT, "
-                   "--output FILE, --svg FILE, --help)", arg);
+                   "--output FILE, --svg FILE, --metric NAME, --help)", arg);
     return 0;
 }
 
@@ -177,9 +188,17 @@ int ompb__tool_scaling(int argc, char **argv)
         fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
         return 2;
     }
+    ompb__metric_unit unit = OMPB__METRIC_NS;
+    if (!ompb__metric_is_time(a.metric) &&
+        ompb__metric_apply(a.file, a.metric, &rf, &unit, &err) != 0) {
+        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+        ompb__resultfile_free(&rf);
+        return 2;
+    }
     ompb__scaling s;
     int status = 2;
     if (ompb__scaling_build(&rf, &s) == 0) {
+        ompb__scaling_set_metric(&s, a.metric, unit);
         status = write_outputs(&a, &s);
         ompb__scaling_free(&s);
     } else {

@@ -4,7 +4,9 @@
  * units, so a human can read a suite at a glance. Counters are shown as
  * rates of the whole team (bytes or items per second of round time). With
  * repetitions the row summarizes them and shows the run-to-run spread next
- * to the median, the figure that says how far two runs may differ.
+ * to the median, the figure that says how far two runs may differ. The
+ * involuntary switches and --counters add columns to both kinds of line
+ * (lib/report/counters.c).
  */
 #include "report/report.h"
 
@@ -56,8 +58,16 @@ static void format_imbalance(double imbalance, char *buf, size_t len)
         snprintf(buf, len, "%6.2f", imbalance);
 }
 
+/* The rate column is padded when counter columns follow it, so that they
+ * line up; else a line ends with the rate. */
+static int rate_width(const ompb__report *rep)
+{
+    return ompb__console_counter_columns(rep) ? 14 : 0;
+}
+
 /* One repetition: the spread column is the rounds' stdev / mean. */
-static void print_row(FILE *out, int width, const ompb__result *res)
+static void print_row(FILE *out, int width, const ompb__report *rep,
+                      const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
     const ompb__stats *st = &res->stats;
@@ -82,8 +92,10 @@ static void print_row(FILE *out, int width, const ompb__result *res)
     double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
     char imbal[16];
     format_imbalance(res->mean_imbalance, imbal, sizeof imbal);
-    fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %s\n", width,
-            name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate);
+    fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %-*s", width,
+            name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate_width(rep), rate);
+    ompb__console_counter_cells(out, rep, &rec->counters, &res->counts);
+    fputc('\n', out);
 }
 
 /* "5 x 20 x 1000": repetitions x rounds each x iterations per round; "~"
@@ -103,7 +115,8 @@ static void rep_counts(const ompb__instance_result *ir, char *buf, size_t len)
 /* Several repetitions: the median of their medians, and the run-to-run
  * spread (stdev / mean of those medians) next to it; mean, min and max
  * over every round. */
-static void print_instance(FILE *out, int width, const ompb__instance_result *ir)
+static void print_instance(FILE *out, int width, const ompb__report *rep,
+                           const ompb__instance_result *ir)
 {
     char name[SHOWN_NAME_MAX];
     ompb__utf8_escape_controls(ir->inst->name, name, SHOWN_NAME_MAX);
@@ -126,8 +139,11 @@ static void print_instance(FILE *out, int width, const ompb__instance_result *ir
         snprintf(spread, sizeof spread, "±%5.1f%%", 100.0 * ir->rep_cv);
     print_rate(rate, sizeof rate, ir->bytes_per_second, ir->items_per_second);
     format_imbalance(ir->mean_imbalance, imbal, sizeof imbal);
-    fprintf(out, "%-*s %3d %11s %s %11s %11s %11s %20s %6s  %s\n", width, name,
-            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate);
+    fprintf(out, "%-*s %3d %11s %s %11s %11s %11s %20s %6s  %-*s", width, name,
+            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate_width(rep),
+            rate);
+    ompb__console_counter_cells(out, rep, ir->counters, &ir->counts);
+    fputc('\n', out);
 }
 
 static bool repeated(const ompb__report *rep)
@@ -150,18 +166,26 @@ static int render_console(FILE *out, const ompb__report *rep)
     if (rep->ctx)
         ompb__context_print_header(out, rep->ctx);
     if (!repeated(rep)) {
-        fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %s\n", width, "benchmark", "T",
-                "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
+        fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %-*s", width, "benchmark",
+                "T", "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal",
+                rate_width(rep), "rate");
+        ompb__console_counter_header(out, rep);
+        fputc('\n', out);
         for (size_t i = 0; i < rep->n_instances; i++)
-            print_row(out, width, rep->instances[i].reps);
+            print_row(out, width, rep, rep->instances[i].reps);
+        ompb__console_counter_notes(out, rep);
         return ferror(out) ? OMPB_EIO : 0;
     }
-    fprintf(out, "%-*s %3s %11s %7s %11s %11s %11s %20s %6s  %s\n", width, "benchmark", "T",
-            "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal", "rate");
+    fprintf(out, "%-*s %3s %11s %7s %11s %11s %11s %20s %6s  %-*s", width, "benchmark", "T",
+            "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal",
+            rate_width(rep), "rate");
+    ompb__console_counter_header(out, rep);
+    fputc('\n', out);
     for (size_t i = 0; i < rep->n_instances; i++)
-        print_instance(out, width, &rep->instances[i]);
+        print_instance(out, width, rep, &rep->instances[i]);
     fputs("median: of the repetitions' medians; ±run: their stdev / mean (run-to-run "
           "spread); mean, min, max: over all rounds\n", out);
+    ompb__console_counter_notes(out, rep);
     return ferror(out) ? OMPB_EIO : 0;
 }
 

@@ -36,7 +36,9 @@ static int write_csv(FILE *out, const ompb__report *rep)
     size_t n = rep->n;
     fputs("name,uri,threads,repetition,process,rounds,sample_size,median_ns,mean_ns,stdev_ns,min_ns,max_ns,"
           "q1_ns,q3_ns,ci95_low_ns,ci95_high_ns,iqr_outliers,stdev_outliers,mean_skew_ns,"
-          "mean_imbalance,bytes_per_second,items_per_second,migrations,error\n", out);
+          "mean_imbalance,bytes_per_second,items_per_second,migrations,error", out);
+    ompb__csv_counter_header(out, rep);
+    fputc('\n', out);
     for (size_t i = 0; i < n; i++) {
         const ompb__record *rec = &res[i].rec;
         const ompb__stats *st = &res[i].stats;
@@ -57,6 +59,7 @@ static int write_csv(FILE *out, const ompb__report *rep)
             put_number(out, spread[k]);
         fprintf(out, ",%" PRIu64 ",", rec->migrations);
         put_quoted(out, rec->failed ? rec->error : "");
+        ompb__csv_counter_fields(out, rep, &res[i]);
         fputc('\n', out);
     }
     return ferror(out) ? OMPB_EIO : 0;

@@ -131,6 +131,9 @@ static json_t *ompbench_json(const ompb__result *res)
     bad |= set(o, "warmup_iters", json_integer((json_int_t)rec->warmup_iters));
     bad |= set(o, "calibration_rounds", json_integer((json_int_t)rec->calibration_rounds));
     bad |= set(o, "migrations", json_integer((json_int_t)rec->migrations));
+    if (rec->involuntary_switches)
+        bad |= set(o, "involuntary_switches",
+                   u64_array(rec->involuntary_switches, (size_t)rec->threads, 1));
     if (!rec->caller_team)
         bad |= set(o, "nested_regions", json_integer((json_int_t)rec->nested_regions));
     json_t *pus = json_array();
@@ -143,6 +146,8 @@ static json_t *ompbench_json(const ompb__result *res)
     if (!rec->failed) {
         bad |= set(o, "stats", stats_json(res));
         bad |= set(o, "samples", samples_json(rec));
+        if (rec->counters.n > 0)
+            bad |= set(o, "counters", ompb__json_counters(res));
     }
     return checked(o, bad);
 }

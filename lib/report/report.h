@@ -18,6 +18,32 @@
 #include "record.h"
 #include "stats.h"
 
+/*
+ * What the reports show of the counters (lib/report/counters.c), for one
+ * repetition (its measured rounds) or one instance over its repetitions.
+ */
+typedef struct ompb__counter_figures {
+    /* Involuntary context switches of the team over the measured rounds
+     * (an instance: summed over its repetitions). */
+    uint64_t involuntary_switches;
+    bool switches_measured;     /* false: not measured (an application region) */
+    /* --counters, per iteration summed over the team. A repetition: the
+     * median over its measured rounds of (sum over threads of the
+     * multiplex-scaled count) / sample_size; a round in which a thread's
+     * group was not on the PMU at all is left out; NAN when none is left.
+     * An instance: the median over its repetitions of their figures. */
+    double per_iter[OMPB__MAX_COUNTERS];
+    bool multiplexed;           /* some value was scaled (time_running < time_enabled) */
+    /* Measured rounds in which the team's context-switches count was above
+     * 0 (they explain outliers); only when context-switches was counted
+     * (an instance: summed over its repetitions). */
+    size_t rounds_with_switches;
+    /* Ratios of the per-iteration figures where both parts were counted,
+     * else NAN: instructions / cycles, cache-misses / cache-references,
+     * branch-misses / branches. */
+    double ipc, cache_miss_ratio, branch_miss_ratio;
+} ompb__counter_figures;
+
 /* One repetition of one instance: its record and every figure derived
  * from it. With one repetition (the default) that is the whole instance. */
 typedef struct ompb__result {
@@ -35,7 +61,14 @@ typedef struct ompb__result {
     /* Team throughput at the median per-iteration time (the one definition
      * of a rate, used by every reporter); 0 when the body set none. */
     double bytes_per_second, items_per_second;
+    ompb__counter_figures counts; /* --counters and involuntary switches */
 } ompb__result;
+
+/* Measured round r's count of event e per iteration, summed over the team
+ * and scaled for multiplexing; NAN when a thread's group was not on the
+ * PMU at all in that round. */
+double ompb__result_counter_round(const ompb__record *rec, size_t r, int e);
+
 
 /* Fills every derived figure of res from res->rec. Returns 0 or OMPB_ENOMEM. */
 int ompb__result_analyze(ompb__result *res);
@@ -64,6 +97,10 @@ typedef struct ompb__instance_result {
     double agg_cpu_mean_ns, agg_cpu_median_ns, agg_cpu_stddev_ns, agg_cpu_cv;
     double mean_imbalance;     /* mean over the repetitions */
     double bytes_per_second, items_per_second; /* at median_ns */
+    /* The events the repetitions counted (the first that counted; NULL:
+     * none) and the counter figures over the repetitions. */
+    const ompb__counter_set *counters;
+    ompb__counter_figures counts;
 } ompb__instance_result;
 
 /* What a reporter renders: the run context (may be NULL, e.g. in tests),
@@ -124,5 +161,27 @@ const ompb__reporter *ompb__reporter_default(void);
  * Returns 0 (also when there is nothing to write) or OMPB_EIO / OMPB_ENOMEM
  * with err set. */
 int ompb__report_codspeed(const ompb__report *rep, ompb_error *err);
+
+/* The counter parts of the reports, one function per reporter
+ * (lib/report/counters.c): the console's extra header and the cells of a
+ * row (a repetition's or an instance's figures, counted with set, which
+ * may be NULL) and its footnote, the CSV's extra fields (each starting with
+ * ','; the columns follow the first result's events: one run counts one
+ * set), and the JSON's "ompbench.counters" object (NULL on ENOMEM; json_t *). */
+struct json_t;
+bool ompb__console_counter_columns(const ompb__report *rep); /* any at all */
+void ompb__console_counter_header(FILE *out, const ompb__report *rep);
+void ompb__console_counter_cells(FILE *out, const ompb__report *rep,
+                                 const ompb__counter_set *set, const ompb__counter_figures *f);
+void ompb__console_counter_notes(FILE *out, const ompb__report *rep);
+void ompb__csv_counter_header(FILE *out, const ompb__report *rep);
+void ompb__csv_counter_fields(FILE *out, const ompb__report *rep, const ompb__result *res);
+struct json_t *ompb__json_counters(const ompb__result *res);
+/* Fills res->counts from res->rec (called by ompb__result_analyze).
+ * Returns 0 or OMPB_ENOMEM. */
+int ompb__result_counters(ompb__result *res);
+/* Fills ir->counters and ir->counts from its repetitions' figures (called
+ * by ompb__report_init). Returns 0 or OMPB_ENOMEM. */
+int ompb__instance_counters(ompb__instance_result *ir);
 
 #endif

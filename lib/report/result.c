@@ -22,6 +22,8 @@ int ompb__result_analyze(ompb__result *res)
     res->mean_skew_ns = res->mean_imbalance = res->total_time_s = 0;
     res->real_time_ns = res->cpu_time_ns = 0;
     res->bytes_per_second = res->items_per_second = 0;
+    if (ompb__result_counters(res) != 0)
+        return OMPB_ENOMEM;
     if (n == 0 || rec->failed)
         return ompb__stats_compute(NULL, 0, &res->stats);
     double *per_iter = malloc(n * sizeof *per_iter);
@@ -162,7 +164,8 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
         size_t j = i + 1;
         while (j < n && results[j].rec.inst == results[i].rec.inst)
             j++;
-        if (summarize(&results[i], j - i, &rep->instances[rep->n_instances++]) != 0) {
+        ompb__instance_result *ir = &rep->instances[rep->n_instances++];
+        if (summarize(&results[i], j - i, ir) != 0 || ompb__instance_counters(ir) != 0) {
             ompb__report_release(rep);
             return OMPB_ENOMEM;
         }

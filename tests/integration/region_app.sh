@@ -24,6 +24,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 found = {b["name"]: b for b in d["benchmarks"] if b["run_type"] == "iteration"}
 errors = []
+# Regions measure no involuntary switches and count no perf events: absent,
+# never a made-up 0.
+for b in found.values():
+    if "involuntary_switches" in b.get("ompbench", {}) or "counters" in b.get("ompbench", {}):
+        errors.append("%s: involuntary_switches or counters in a region entry" % b["name"])
 for line in sys.stdin.read().splitlines():
     name, what = line.split(" ", 1)
     b = found.get(name)

@@ -25,6 +25,7 @@
 
 #include <ompbench/error.h>
 
+#include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
 
@@ -84,7 +85,8 @@ typedef struct ompb__compare_row {
     size_t base_runs, head_runs;            /* runs (processes) per side */
     size_t base_reps, head_reps;            /* repetitions read per side */
     double base_ns, head_ns;    /* geometric (trimmed) mean of the runs'
-                                   medians; NAN when absent */
+                                   medians (of time, or of the --metric's
+                                   values); NAN when absent */
     double base_spread, head_spread; /* (winsorized) standard deviation of
                                    log(run median): the run-to-run spread
                                    (0.05 is ~5%); for REPETITIONS and
@@ -126,6 +128,11 @@ typedef struct ompb__comparison {
                                    with both times > 0; NAN if there is none */
     size_t geomean_excluded;    /* pairs left out of it for a time of 0 */
     ompb__lines env_diffs;      /* "host_name: \"a\" vs \"b\"", one per difference */
+    /* --metric: NULL for time, else the counter whose values the result
+     * files hold (analysis/metric.h); unit formats the values. Set by the
+     * caller after ompb__compare_runs (zero: time in ns). */
+    const char *metric;
+    ompb__metric_unit unit;
 } ompb__comparison;
 
 /*

@@ -17,11 +17,30 @@
 #include <ompbench/error.h>
 
 #include "analysis/compare.h"
+#include "analysis/metric.h"
 #include "analysis/units.h"
 
 #define OMPB__NOTE_MAX 240
 #define OMPB__NAME_COL_MAX 60
 #define OMPB__ENV_WARNING "different runtime environments"
+
+/* A row's value in the comparison's metric: a time, or a counter. */
+static char *value_text(const ompb__comparison *cmp, char *buf, size_t cap, double v)
+{
+    return ompb__format_metric(buf, cap, v, cmp->unit);
+}
+
+/* What a 0 is in this metric, for the notes: "a time of 0" or "a value of 0". */
+static const char *zero_text(const ompb__comparison *cmp)
+{
+    return ompb__metric_is_time(cmp->metric) ? "a time of 0" : "a value of 0";
+}
+
+/* "time" or the counter, for the report's headings. */
+static const char *metric_name(const ompb__comparison *cmp)
+{
+    return ompb__metric_is_time(cmp->metric) ? "time" : cmp->metric;
+}
 
 typedef struct sort_key {
     const ompb__compare_row *row;
@@ -105,7 +124,8 @@ static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
                  r->runs_needed);
 }
 
-static void row_note(const ompb__compare_row *r, char *buf, size_t cap)
+static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
+                     size_t cap)
 {
     buf[0] = '\0';
     if (r->verdict == OMPB__VERDICT_FAILED)
@@ -113,7 +133,9 @@ static void row_note(const ompb__compare_row *r, char *buf, size_t cap)
     else if (r->base && r->base->failed)
         snprintf(buf, cap, "failed in BASE: %s", r->base->error_message);
     else if (r->verdict == OMPB__VERDICT_UNTOUCHED && r->basis == OMPB__BASIS_NONE)
-        snprintf(buf, cap, "a time of 0: no ratio to judge");
+        snprintf(buf, cap, "%s%s: no ratio to judge", zero_text(cmp),
+                 ompb__metric_is_time(cmp->metric) || (r->base_ns == 0.0 && r->head_ns == 0.0)
+                     ? "" : " on one side only");
     else if (r->basis == OMPB__BASIS_SINGLE)
         snprintf(buf, cap, "%zu vs %zu run%s: run-to-run noise unknown; needs 2+ per side "
                  "(e.g. " OMPB__COMPARE_RECOMMENDED ")", r->base_runs, r->head_runs,
@@ -166,17 +188,21 @@ static void summary_line(FILE *out, const ompb__comparison *cmp, const char *str
             c[OMPB__VERDICT_FAILED] ? strong : "", c[OMPB__VERDICT_FAILED],
             c[OMPB__VERDICT_FAILED] ? strong : "");
     if (cmp->zero_time)
-        fprintf(out, ", %zu untouched for a time of 0", cmp->zero_time);
+        fprintf(out, ", %zu untouched for %s", cmp->zero_time, zero_text(cmp));
     fprintf(out, "; geometric mean change %s", ompb__format_change(gm, sizeof gm,
                                                                     cmp->geomean_change));
     if (cmp->geomean_excluded)
-        fprintf(out, " (%zu pair%s with a time of 0 left out)", cmp->geomean_excluded,
-                cmp->geomean_excluded == 1 ? "" : "s");
+        fprintf(out, " (%zu pair%s with %s left out)", cmp->geomean_excluded,
+                cmp->geomean_excluded == 1 ? "" : "s", zero_text(cmp));
     fputc('\n', out);
 }
 
 static void method_line(FILE *out, const ompb__comparison *cmp)
 {
+    if (!ompb__metric_is_time(cmp->metric))
+        fprintf(out, "Metric: %s per iteration, summed over each instance's threads "
+                     "(--counters): each repetition's value is the median over its rounds, "
+                     "and runs are judged on it as on times.\n", cmp->metric);
     double pct = cmp->opts.threshold * 100.0, level = (1.0 - cmp->opts.alpha) * 100.0;
     fprintf(out, "Each run (a process) gives its median; a change is HEAD/BASE of their "
                  "geometric means, with a %g%% interval from Welch's t on their logarithms "
@@ -218,14 +244,15 @@ static int name_width(const ompb__comparison *cmp)
 
 /* Names and notes come from the result files: ompb__put_plain keeps their
  * control characters from reaching the terminal. */
-static void console_row(FILE *out, const ompb__compare_row *r, int w)
+static void console_row(FILE *out, const ompb__comparison *cmp, const ompb__compare_row *r,
+                        int w)
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
     char ci[2 * OMPB__UNIT_TEXT_MAX + 4], runs[48], note[OMPB__NOTE_MAX];
-    row_note(r, note, sizeof note);
+    row_note(cmp, r, note, sizeof note);
     size_t cols = ompb__put_plain(out, r->name);
     fprintf(out, "%*s  %11s  %11s  %9s  %-19s  %7s  %-13s  ", cols < (size_t)w ? w - (int)cols : 0,
-            "", ompb__format_ns(b, sizeof b, r->base_ns), ompb__format_ns(h, sizeof h, r->head_ns),
+            "", value_text(cmp, b, sizeof b, r->base_ns), value_text(cmp, h, sizeof h, r->head_ns),
             ompb__format_change(c, sizeof c, r->change), interval_text(ci, sizeof ci, r),
             runs_text(runs, sizeof runs, r), ompb__verdict_name(r->verdict));
     ompb__put_plain(out, note);
@@ -254,23 +281,23 @@ static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key
     fprintf(out, "\n%-*s  %11s  %11s  %9s  %-19s  %7s  %-13s  %s\n", w, "benchmark", "BASE", "HEAD",
             "change", level, "runs", "verdict", "note");
     for (size_t i = 0; i < cmp->n; i++)
-        console_row(out, keys[i].row, w);
+        console_row(out, cmp, keys[i].row, w);
 }
 
 /* ---- markdown ----------------------------------------------------------- */
 
-static void md_row(FILE *out, const ompb__compare_row *r)
+static void md_row(FILE *out, const ompb__comparison *cmp, const ompb__compare_row *r)
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
     char ci[2 * OMPB__UNIT_TEXT_MAX + 4], runs[48], note[OMPB__NOTE_MAX];
     /* What fails a pull request stands out: regressions, failures. */
     const char *change_em = r->verdict == OMPB__VERDICT_REGRESSED ? "**" : "";
     const char *verdict_em = *change_em || r->verdict == OMPB__VERDICT_FAILED ? "**" : "";
-    row_note(r, note, sizeof note);
+    row_note(cmp, r, note, sizeof note);
     fputs("| ", out);
     ompb__put_md_code(out, r->name, true);
     fprintf(out, " | %s | %s | %s%s%s | %s | %s | %s%s%s | ",
-            ompb__format_ns(b, sizeof b, r->base_ns), ompb__format_ns(h, sizeof h, r->head_ns),
+            value_text(cmp, b, sizeof b, r->base_ns), value_text(cmp, h, sizeof h, r->head_ns),
             change_em, ompb__format_change(c, sizeof c, r->change), change_em,
             interval_text(ci, sizeof ci, r), runs_text(runs, sizeof runs, r), verdict_em,
             ompb__verdict_name(r->verdict), verdict_em);
@@ -296,15 +323,19 @@ static void print_markdown(FILE *out, const ompb__comparison *cmp, const sort_ke
                  "|:--|--:|--:|--:|:--|--:|:--|:--|\n",
             (1.0 - cmp->opts.alpha) * 100.0);
     for (size_t i = 0; i < cmp->n; i++)
-        md_row(out, keys[i].row);
+        md_row(out, cmp, keys[i].row);
     fputc('\n', out);
     method_line(out, cmp);
     fputs("\nBASE ", out);
     put_paths(out, &cmp->base_side, true);
     fputs(", HEAD ", out);
     put_paths(out, &cmp->head_side, true);
-    fputs("; times are geometric means of the runs' median times per iteration; runs: "
-          "BASE/HEAD.\n", out);
+    if (ompb__metric_is_time(cmp->metric))
+        fputs("; times are geometric means of the runs' median times per iteration; runs: "
+              "BASE/HEAD.\n", out);
+    else
+        fprintf(out, "; values are geometric means of the runs' medians of %s per iteration; "
+                     "runs: BASE/HEAD.\n", cmp->metric);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -316,13 +347,16 @@ static const char *basis_key(ompb__basis b)
     return b <= OMPB__BASIS_SINGLE ? keys[b] : "?";
 }
 
-static json_t *json_row(const ompb__compare_row *r)
+static json_t *json_row(const ompb__comparison *cmp, const ompb__compare_row *r)
 {
     char note[OMPB__NOTE_MAX];
-    row_note(r, note, sizeof note);
+    row_note(cmp, r, note, sizeof note);
+    /* Times keep their unit in the key; a counted metric's values do not. */
+    bool ns = cmp->unit == OMPB__METRIC_NS;
     json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "name", r->name,
-                          "base_ns", ompb__json_number_or_null(r->base_ns), "head_ns",
-                          ompb__json_number_or_null(r->head_ns), "change_pct",
+                          ns ? "base_ns" : "base", ompb__json_number_or_null(r->base_ns),
+                          ns ? "head_ns" : "head", ompb__json_number_or_null(r->head_ns),
+                          "change_pct",
                           ompb__json_number_or_null(r->change * 100.0), "ci_low_pct",
                           ompb__json_number_or_null(r->ci_low * 100.0), "ci_high_pct",
                           ompb__json_number_or_null(r->ci_high * 100.0), "verdict",
@@ -377,11 +411,12 @@ static json_t *json_report(const ompb__comparison *cmp)
 {
     json_t *rows = json_array(), *env = json_array();
     for (size_t i = 0; i < cmp->n; i++)
-        json_array_append_new(rows, json_row(&cmp->rows[i]));
+        json_array_append_new(rows, json_row(cmp, &cmp->rows[i]));
     for (size_t i = 0; i < cmp->env_diffs.n; i++)
         json_array_append_new(env, json_string(cmp->env_diffs.v[i]));
-    return json_pack("{s:o, s:o, s:f, s:f, s:o, s:{s:b, s:s, s:o}, s:o}", "base",
-                     json_paths(&cmp->base_side), "head", json_paths(&cmp->head_side),
+    return json_pack("{s:s, s:s, s:o, s:o, s:f, s:f, s:o, s:{s:b, s:s, s:o}, s:o}", "metric",
+                     metric_name(cmp), "unit", cmp->unit == OMPB__METRIC_NS ? "ns" : "count",
+                     "base", json_paths(&cmp->base_side), "head", json_paths(&cmp->head_side),
                      "threshold_pct", cmp->opts.threshold * 100.0, "alpha", cmp->opts.alpha,
                      "summary", json_summary(cmp), "environment", "differs", cmp->env_diffs.n > 0,
                      "warning", cmp->env_diffs.n ? OMPB__ENV_WARNING : "", "differences", env,

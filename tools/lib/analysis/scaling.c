@@ -157,6 +157,23 @@ int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out)
     return 0;
 }
 
+void ompb__scaling_set_metric(ompb__scaling *s, const char *metric, ompb__metric_unit unit)
+{
+    if (ompb__metric_is_time(metric))
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        ompb__scaling_family *f = &s->families[i];
+        double base = f->points[0].median_ns;
+        f->metric = metric;
+        f->unit = unit;
+        for (size_t k = 0; k < f->n; k++) {
+            double v = f->points[k].median_ns;
+            f->points[k].speedup = base > 0.0 ? v / base : NAN;
+            f->points[k].efficiency = v > 0.0 ? base / v : NAN;
+        }
+    }
+}
+
 void ompb__scaling_free(ompb__scaling *s)
 {
     for (size_t i = 0; i < s->n; i++) {
@@ -178,20 +195,33 @@ static void imbalance_text(char *buf, size_t cap, double imbalance)
 }
 
 /* Family names come from result files: escaped for the terminal. */
+/* Column titles and a point's value: time, or the --metric. */
+static const char *value_title(const ompb__scaling_family *f)
+{
+    return f->metric ? f->metric : "median";
+}
+
+static char *value_text(const ompb__scaling_family *f, char *buf, size_t cap, double v)
+{
+    return f->metric ? ompb__format_metric(buf, cap, v, f->unit) : ompb__format_ns(buf, cap, v);
+}
+
 static void print_console_family(FILE *out, const ompb__scaling_family *f)
 {
     ompb__put_plain(out, f->name);
-    fprintf(out, " (against %d thread%s)\n", f->points[0].threads,
-            f->points[0].threads == 1 ? "" : "s");
-    fprintf(out, "%8s  %12s  %8s  %10s  %9s\n", "threads", "median", "speedup",
-            "efficiency", "imbalance");
+    fprintf(out, " (against %d thread%s%s%s)\n", f->points[0].threads,
+            f->points[0].threads == 1 ? "" : "s", f->metric ? "; per iteration, team sum of " : "",
+            f->metric ? f->metric : "");
+    fprintf(out, "%8s  %12s  %8s  %10s  %9s\n", "threads", value_title(f),
+            f->metric ? "ratio" : "speedup", f->metric ? "work eff." : "efficiency",
+            "imbalance");
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
         char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX];
         char sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
         imbalance_text(imb, sizeof imb, p->imbalance);
         fprintf(out, "%8d  %12s  %8s  %10s  %9s\n", p->threads,
-                ompb__format_ns(t, sizeof t, p->median_ns),
+                value_text(f, t, sizeof t, p->median_ns),
                 ompb__format_speedup(sp, sizeof sp, p->speedup),
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
     }
@@ -201,17 +231,22 @@ static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
 {
     fputs("#### ", out);
     ompb__put_md_code(out, f->name, false);
-    fprintf(out, " (against %d thread%s)\n\n", f->points[0].threads,
-            f->points[0].threads == 1 ? "" : "s");
-    fputs("| Threads | Median | Speedup | Efficiency | Imbalance |\n"
-          "|--:|--:|--:|--:|--:|\n", out);
+    fprintf(out, " (against %d thread%s%s%s)\n\n", f->points[0].threads,
+            f->points[0].threads == 1 ? "" : "s", f->metric ? "; per iteration, team sum of " : "",
+            f->metric ? f->metric : "");
+    if (f->metric)
+        fprintf(out, "| Threads | %s | Ratio | Work efficiency | Imbalance |\n"
+                     "|--:|--:|--:|--:|--:|\n", f->metric);
+    else
+        fputs("| Threads | Median | Speedup | Efficiency | Imbalance |\n"
+              "|--:|--:|--:|--:|--:|\n", out);
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
         char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX];
         char sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
         imbalance_text(imb, sizeof imb, p->imbalance);
         fprintf(out, "| %d | %s | %s | %s | %s |\n", p->threads,
-                ompb__format_ns(t, sizeof t, p->median_ns),
+                value_text(f, t, sizeof t, p->median_ns),
                 ompb__format_speedup(sp, sizeof sp, p->speedup),
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
     }
@@ -223,13 +258,17 @@ static json_t *json_family(const ompb__scaling_family *f)
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
         json_array_append_new(
-            pts, json_pack("{s:i, s:o, s:o, s:o, s:o}", "threads", p->threads, "median_ns",
-                           ompb__json_number_or_null(p->median_ns), "speedup",
-                           ompb__json_number_or_null(p->speedup), "efficiency",
+            pts, json_pack("{s:i, s:o, s:o, s:o, s:o}", "threads", p->threads,
+                           f->metric ? "value" : "median_ns",
+                           ompb__json_number_or_null(p->median_ns),
+                           f->metric ? "ratio" : "speedup",
+                           ompb__json_number_or_null(p->speedup),
+                           f->metric ? "work_efficiency" : "efficiency",
                            ompb__json_number_or_null(p->efficiency), "imbalance",
                            ompb__json_number_or_null(p->imbalance)));
     }
-    return json_pack("{s:s, s:i, s:o}", "name", f->name, "baseline_threads",
+    return json_pack("{s:s, s:s, s:i, s:o}", "name", f->name, "metric",
+                     f->metric ? f->metric : "time", "baseline_threads",
                      f->points[0].threads, "points", pts);
 }
 

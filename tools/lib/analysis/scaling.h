@@ -12,19 +12,26 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
 
 typedef struct ompb__scaling_point {
     int threads;
-    double median_ns;       /* median per-iteration time */
-    double speedup;         /* median at the smallest thread count / median_ns */
-    double efficiency;      /* speedup * smallest thread count / threads */
+    double median_ns;       /* median per-iteration time (or the --metric's value) */
+    /* Time: median at the smallest thread count / median_ns, and speedup *
+     * smallest thread count / threads. A --metric (a count summed over the
+     * team, whose ideal is the same at every width): the ratio value / base
+     * value, and the work efficiency base value / value. */
+    double speedup;
+    double efficiency;
     double imbalance;       /* mean max busy / mean busy; NAN when unknown */
 } ompb__scaling_point;
 
 typedef struct ompb__scaling_family {
     char *name;             /* instance name without its thread count part */
+    const char *metric;     /* NULL: time; else the counter (ompb__scaling_set_metric) */
+    ompb__metric_unit unit;
     ompb__scaling_point *points; /* ascending thread counts, at least two */
     size_t n, cap;
 } ompb__scaling_family;
@@ -53,6 +60,12 @@ void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point
  * OMPB_ENOMEM; on success release out with ompb__scaling_free.
  */
 int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out);
+
+/* The families' values are metric's (a counter of --counters, per iteration
+ * summed over the team, loaded with analysis/metric.h), not times: the
+ * ratios become value / base and base / value, and every rendering names
+ * the metric. NULL or "time" leaves s as it is. */
+void ompb__scaling_set_metric(ompb__scaling *s, const char *metric, ompb__metric_unit unit);
 void ompb__scaling_free(ompb__scaling *s);
 
 /* The table, one block per family. Returns 0, OMPB_ENOMEM or OMPB_EIO. */

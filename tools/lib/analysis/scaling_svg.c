@@ -7,7 +7,10 @@
  * on a log2 axis because thread counts usually double. Both y axes are
  * bounded relative to the ideal line and carry a handful of ticks whatever
  * the data, so the document stays small for any input; points beyond an
- * axis are marked on its edge.
+ * axis are marked on its edge. With --metric the left panel shows the
+ * counter per iteration summed over the team, whose ideal is the same count
+ * at every width (the same work), and the right one the work efficiency
+ * (base count / count).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -122,7 +125,19 @@ static void x_range(panel *p, const ompb__scaling_family *f)
 static double ideal_time(const ompb__scaling_family *f, size_t i)
 {
     const ompb__scaling_point *b = &f->points[0];
+    if (f->metric)
+        return b->median_ns;
     return b->median_ns * (double)b->threads / (double)f->points[i].threads;
+}
+
+/* A y label of the left panel: a time, or the metric's unit. */
+static char *value_label(const ompb__scaling_family *f, char *buf, size_t cap, double v,
+                         bool shortest)
+{
+    if (f->metric)
+        return shortest ? ompb__format_metric_short(buf, cap, v, f->unit)
+                        : ompb__format_metric(buf, cap, v, f->unit);
+    return shortest ? ompb__format_ns_short(buf, cap, v) : ompb__format_ns(buf, cap, v);
 }
 
 static double measured_time(const ompb__scaling_family *f, size_t i)
@@ -219,8 +234,8 @@ static void y_tick(FILE *out, const panel *p, double v, const char *label)
 
 /* Ticks at m * 10^k for the mantissas given and every stride-th decade k;
  * returns how many fall in range (only those far enough apart are drawn). */
-static int log_ticks(FILE *out, const panel *p, const double *mantissas, size_t n,
-                     int stride, bool draw)
+static int log_ticks(FILE *out, const panel *p, const ompb__scaling_family *f,
+                     const double *mantissas, size_t n, int stride, bool draw)
 {
     int count = 0;
     double last_y = INFINITY;
@@ -236,7 +251,7 @@ static int log_ticks(FILE *out, const panel *p, const double *mantissas, size_t 
             if (!draw || last_y - py(p, v) < OMPB__TICK_GAP)
                 continue;
             last_y = py(p, v);
-            y_tick(out, p, v, ompb__format_ns_short(label, sizeof label, v));
+            y_tick(out, p, v, value_label(f, label, sizeof label, v, true));
         }
     }
     return count;
@@ -244,13 +259,13 @@ static int log_ticks(FILE *out, const panel *p, const double *mantissas, size_t 
 
 /* Ticks on the value range's two ends, for a range inside one decade that
  * holds no integer mantissa. */
-static void end_ticks(FILE *out, const panel *p)
+static void end_ticks(FILE *out, const panel *p, const ompb__scaling_family *f)
 {
     char label[OMPB__UNIT_TEXT_MAX];
     double ends[2] = {pow(10.0, p->ylo + OMPB__TIME_PAD_DECADES),
                       pow(10.0, p->yhi - OMPB__TIME_PAD_DECADES)};
     for (int i = 0; i < 2; i++)
-        y_tick(out, p, ends[i], ompb__format_ns(label, sizeof label, ends[i]));
+        y_tick(out, p, ends[i], value_label(f, label, sizeof label, ends[i], false));
 }
 
 /* Decades between ticks so that at most OMPB__MAX_INTERVALS fit: 1, 2, 5,
@@ -264,18 +279,18 @@ static int decade_stride(const panel *p)
 /* 1-2-5 ticks when that gives three to nine; every integer mantissa when it
  * gives fewer (times within a decade or so); every stride-th decade, stride
  * on a 1-2-5 step, when even 1-2-5 gives too many. */
-static void time_ticks(FILE *out, const panel *p)
+static void time_ticks(FILE *out, const panel *p, const ompb__scaling_family *f)
 {
     static const double coarse[] = {1.0, 2.0, 5.0};
     static const double fine[] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0};
     static const double decade[] = {1.0};
-    int n = log_ticks(out, p, coarse, 3, 1, false);
+    int n = log_ticks(out, p, f, coarse, 3, 1, false);
     if (n >= 3 && n <= OMPB__MAX_INTERVALS + 1)
-        log_ticks(out, p, coarse, 3, 1, true);
-    else if (n < 3 && log_ticks(out, p, fine, 9, 1, true) == 0)
-        end_ticks(out, p);
+        log_ticks(out, p, f, coarse, 3, 1, true);
+    else if (n < 3 && log_ticks(out, p, f, fine, 9, 1, true) == 0)
+        end_ticks(out, p, f);
     else if (n > OMPB__MAX_INTERVALS + 1)
-        log_ticks(out, p, decade, 1, decade_stride(p), true);
+        log_ticks(out, p, f, decade, 1, decade_stride(p), true);
 }
 
 /* Integer steps: adding a step to a huge value would not change it. */
@@ -355,9 +370,11 @@ static void markers(FILE *out, const panel *p, const ompb__scaling_family *f, va
         if (at == PLACE_NONE)
             continue;
         marker_shape(out, px(p, pt->threads), py(p, v), at);
-        fprintf(out, "<title>%d threads: %s, speedup %s, efficiency %s%s</title></%s>\n",
-                pt->threads, ompb__format_ns(t, sizeof t, pt->median_ns),
+        fprintf(out, "<title>%d threads: %s, %s %s, %s %s%s</title></%s>\n",
+                pt->threads, value_label(f, t, sizeof t, pt->median_ns, false),
+                f->metric ? "ratio" : "speedup",
                 ompb__format_speedup(sp, sizeof sp, pt->speedup),
+                f->metric ? "work efficiency" : "efficiency",
                 ompb__format_efficiency(eff, sizeof eff, pt->efficiency),
                 at == PLACE_IN ? "" : " (off the axis)", at == PLACE_IN ? "circle" : "polygon");
     }
@@ -385,8 +402,11 @@ static void time_panel(FILE *out, const ompb__scaling_family *f, size_t fi, doub
     x_range(&p, f);
     time_range(&p, f);
     fprintf(out, "<g class=\"panel time\">\n");
-    time_ticks(out, &p);
-    frame(out, &p, f, "median time per iteration");
+    time_ticks(out, &p, f);
+    char title[OMPB__UNIT_TEXT_MAX + 96];
+    if (f->metric)
+        snprintf(title, sizeof title, "%.60s per iteration (team)", f->metric);
+    frame(out, &p, f, f->metric ? title : "median time per iteration");
     series(out, &p, f, fi, "time-ideal", ideal_time, true);
     series(out, &p, f, fi, "time-measured", measured_time, false);
     markers(out, &p, f, measured_time);
@@ -403,7 +423,7 @@ static void efficiency_panel(FILE *out, const ompb__scaling_family *f, size_t fi
     efficiency_range(&p, f);
     fprintf(out, "<g class=\"panel efficiency\">\n");
     efficiency_ticks(out, &p);
-    frame(out, &p, f, "parallel efficiency");
+    frame(out, &p, f, f->metric ? "work efficiency" : "parallel efficiency");
     series(out, &p, f, fi, "efficiency-ideal", ideal_efficiency, true);
     series(out, &p, f, fi, "efficiency-measured", measured_efficiency, false);
     markers(out, &p, f, measured_efficiency);

@@ -1,0 +1,881 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The perf layer (lib/counters) and the counters of the round engine. The
+ * hardware path (groups, multiplexing, refusals) runs against a double of
+ * the system calls with fake file descriptors, since this VM has no PMU;
+ * the software events are also counted for real (task-clock against the
+ * threads' busy time, context switches of a sleeping body), on at most two
+ * PUs, skipped with a message where perf_event_open is not allowed at all.
+ * No assertion depends on the host's speed.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+#include <omp.h>
+
+#include "counters.h"
+#include "pin_plan.h"
+#include "report/report.h"
+#include "round.h"
+#include "suite.h"
+#include "topology.h"
+
+/* ---- the double ------------------------------------------------------------- */
+
+#define FAKE_FD0 1000
+#define FAKE_MAX 256
+
+typedef struct fake_fd {
+    bool open;
+    int leader;                 /* index of the leader's fake, itself for a leader */
+    int tid, members;           /* leader only: thread and number of events */
+    struct perf_event_attr attr;
+    uint64_t enabled, running;  /* leader only: cumulative */
+    uint64_t value;
+} fake_fd;
+
+static struct {
+    pthread_mutex_t lock;
+    fake_fd fd[FAKE_MAX];
+    int next, live, reads;
+    int fail_at, fail_errno;    /* open number fail_at (0-based) fails with fail_errno */
+    int opens;
+    int read_errno;             /* reads fail with this errno when set */
+    int read_ok;                /* reads that succeed before they fail with EIO; -1: all */
+    uint64_t step_enabled, step_running; /* per read of a group */
+    uint64_t step_value[OMPB__MAX_COUNTERS]; /* per read, by event index */
+} fake = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void fake_reset(void)
+{
+    pthread_mutex_lock(&fake.lock);
+    memset(fake.fd, 0, sizeof fake.fd);
+    fake.next = fake.live = fake.reads = fake.opens = 0;
+    fake.fail_at = -1;
+    fake.fail_errno = 0;
+    fake.read_errno = 0;
+    fake.read_ok = -1;
+    fake.step_enabled = fake.step_running = 1000;
+    for (int i = 0; i < OMPB__MAX_COUNTERS; i++)
+        fake.step_value[i] = (uint64_t)(i + 1) * 10;
+    pthread_mutex_unlock(&fake.lock);
+}
+
+static int fake_open(void *attr, int tid, int group_fd)
+{
+    pthread_mutex_lock(&fake.lock);
+    int rc;
+    if (fake.opens++ == fake.fail_at || fake.next == FAKE_MAX) {
+        rc = -fake.fail_errno;
+    } else {
+        int k = fake.next++;
+        fake_fd *f = &fake.fd[k];
+        f->open = true;
+        f->attr = *(struct perf_event_attr *)attr;
+        f->leader = group_fd < 0 ? k : group_fd - FAKE_FD0;
+        f->tid = tid;
+        fake.fd[f->leader].members++;
+        fake.live++;
+        rc = FAKE_FD0 + k;
+    }
+    pthread_mutex_unlock(&fake.lock);
+    return rc;
+}
+
+static int fake_enable(int fd)
+{
+    return fd >= FAKE_FD0 && fake.fd[fd - FAKE_FD0].open ? 0 : -EBADF;
+}
+
+/* Each read of a leader advances the group by one step: what a round adds. */
+static long fake_read(int fd, void *buf, size_t len)
+{
+    pthread_mutex_lock(&fake.lock);
+    long rc;
+    fake_fd *l = fd >= FAKE_FD0 && fd < FAKE_FD0 + FAKE_MAX ? &fake.fd[fd - FAKE_FD0] : NULL;
+    if (fake.read_ok == 0)
+        fake.read_errno = EIO;
+    if (fake.read_ok > 0)
+        fake.read_ok--;
+    if (fake.read_errno) {
+        rc = -fake.read_errno;
+    } else if (!l || !l->open || l->leader != fd - FAKE_FD0) {
+        rc = -EBADF;
+    } else if (len < (size_t)(3 + l->members) * sizeof(uint64_t)) {
+        rc = -ENOSPC;
+    } else {
+        uint64_t *w = buf;
+        fake.reads++;
+        l->enabled += fake.step_enabled;
+        l->running += fake.step_running;
+        w[0] = (uint64_t)l->members;
+        w[1] = l->enabled;
+        w[2] = l->running;
+        int e = 0;
+        for (int k = 0; k < fake.next; k++)
+            if (fake.fd[k].open && fake.fd[k].leader == fd - FAKE_FD0) {
+                fake.fd[k].value += fake.step_value[e];
+                w[3 + e++] = fake.fd[k].value;
+            }
+        rc = (long)((size_t)(3 + l->members) * sizeof(uint64_t));
+    }
+    pthread_mutex_unlock(&fake.lock);
+    return rc;
+}
+
+static int fake_close(int fd)
+{
+    pthread_mutex_lock(&fake.lock);
+    int rc = -EBADF;
+    if (fd >= FAKE_FD0 && fd < FAKE_FD0 + FAKE_MAX && fake.fd[fd - FAKE_FD0].open) {
+        fake.fd[fd - FAKE_FD0].open = false;
+        fake.live--;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&fake.lock);
+    return rc;
+}
+
+/* Groups the double saw opened, each of `members` events. Threads open
+ * concurrently, so a group's descriptors need not be consecutive. */
+static int fake_groups(int members)
+{
+    int groups = 0;
+    for (int k = 0; k < fake.next; k++)
+        groups += fake.fd[k].leader == k && fake.fd[k].members == members;
+    return groups;
+}
+
+static const ompb__counter_ops fake_ops = {fake_open, fake_enable, fake_read, fake_close};
+
+static int use_fake(void)
+{
+    fake_reset();
+    ompb__counters_set_ops(&fake_ops);
+    return 0;
+}
+
+static int use_system(void)
+{
+    ompb__counters_set_ops(NULL);
+    return 0;
+}
+
+static ompb__counter_set parse_ok(const char *list)
+{
+    ompb__counter_set set;
+    ompb_error err = {0};
+    int rc = ompb__counters_parse(list, &set, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc)
+        fprintf(stderr, "\nparse '%s': %s\n", list, err.text);
+    return set;
+}
+
+/* ---- names ----------------------------------------------------------------- */
+
+static void test_parse_names(void)
+{
+    ompb__counter_set set = parse_ok("instructions,cycles,cs,task-clock,L1-dcache-load-misses,"
+                                     "LLC-prefetches");
+    CU_ASSERT_EQUAL_FATAL(set.n, 6);
+    CU_ASSERT_EQUAL(set.ev[0].type, PERF_TYPE_HARDWARE);
+    CU_ASSERT_EQUAL(set.ev[0].config, PERF_COUNT_HW_INSTRUCTIONS);
+    CU_ASSERT_FALSE(set.ev[0].kernel);
+    CU_ASSERT_EQUAL(set.ev[2].type, PERF_TYPE_SOFTWARE);
+    CU_ASSERT_EQUAL(set.ev[2].config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+    CU_ASSERT_TRUE(set.ev[2].kernel); /* switches happen in the kernel */
+    CU_ASSERT_STRING_EQUAL(set.ev[2].name, "cs");
+    CU_ASSERT_EQUAL(set.ev[3].unit, OMPB__COUNTER_NS);
+    CU_ASSERT_FALSE(set.ev[3].kernel); /* the clocks count CPU time without it */
+    CU_ASSERT_EQUAL(set.ev[1].unit, OMPB__COUNTER_COUNT);
+    CU_ASSERT_EQUAL(set.ev[4].type, PERF_TYPE_HW_CACHE);
+    CU_ASSERT_EQUAL(set.ev[4].config, PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+                                          PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
+    CU_ASSERT_EQUAL(set.ev[5].config, PERF_COUNT_HW_CACHE_LL | PERF_COUNT_HW_CACHE_OP_PREFETCH << 8 |
+                                          PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16);
+    char names[256];
+    ompb__counters_names(&set, names, sizeof names);
+    CU_ASSERT_STRING_EQUAL(names, "instructions,cycles,cs,task-clock,L1-dcache-load-misses,"
+                                  "LLC-prefetches");
+}
+
+static void expect_parse_error(const char *list, const char *needle)
+{
+    ompb__counter_set set;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(ompb__counters_parse(list, &set, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, needle));
+    if (!strstr(err.text, needle))
+        fprintf(stderr, "\n'%s': got '%s', wanted '%s'\n", list, err.text, needle);
+}
+
+static void test_parse_errors(void)
+{
+    expect_parse_error("task-clock,bogus-event", "unknown event 'bogus-event'");
+    expect_parse_error("task-clock,bogus-event", "see --list-counters");
+    expect_parse_error("L1-dcache-loadz", "unknown event 'L1-dcache-loadz'");
+    expect_parse_error("", "empty event name");
+    expect_parse_error("task-clock,,cs", "empty event name");
+    expect_parse_error("task-clock,", "empty event name");
+    expect_parse_error("cs,task-clock,cs", "event 'cs' is listed twice");
+    expect_parse_error("cycles,instructions,cache-references,cache-misses,branches,"
+                       "branch-misses,bus-cycles,ref-cycles,task-clock", "more than 8 events");
+    char longname[200];
+    memset(longname, 'a', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    expect_parse_error(longname, "longer than 63 characters");
+}
+
+/* ---- groups through the double -------------------------------------------------- */
+
+static void test_group_open_read(void)
+{
+    use_fake();
+    ompb__counter_set set = parse_ok("instructions,cycles,page-faults");
+    ompb__counter_group g;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(ompb__counter_group_open(&g, &set, 4242, &err), 0);
+    CU_ASSERT_EQUAL(g.n, 3);
+    CU_ASSERT_EQUAL(fake.live, 3);
+    /* One group: the leader starts disabled, members follow it. */
+    CU_ASSERT_EQUAL(fake.fd[0].leader, 0);
+    CU_ASSERT_EQUAL(fake.fd[1].leader, 0);
+    CU_ASSERT_EQUAL(fake.fd[2].leader, 0);
+    CU_ASSERT_EQUAL(fake.fd[0].tid, 4242);
+    CU_ASSERT_TRUE(fake.fd[0].attr.disabled);
+    CU_ASSERT_FALSE(fake.fd[1].attr.disabled);
+    CU_ASSERT_FALSE(fake.fd[0].attr.inherit); /* never inherit: pools exist already */
+    CU_ASSERT_TRUE(fake.fd[0].attr.exclude_kernel);  /* hardware: user space */
+    CU_ASSERT_FALSE(fake.fd[2].attr.exclude_kernel); /* page faults: in the kernel */
+    CU_ASSERT_EQUAL(fake.fd[0].attr.read_format, PERF_FORMAT_GROUP |
+                    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
+    /* The open took the first reading; each read is one round's delta. */
+    CU_ASSERT_EQUAL(fake.reads, 1);
+    CU_ASSERT_EQUAL(ompb__counter_group_read(&g), 0);
+    CU_ASSERT_EQUAL(fake.reads, 2); /* one read(2) for the whole group */
+    CU_ASSERT_EQUAL(g.delta.value[0], 10);
+    CU_ASSERT_EQUAL(g.delta.value[1], 20);
+    CU_ASSERT_EQUAL(g.delta.value[2], 30);
+    CU_ASSERT_EQUAL(g.delta.enabled_ns, 1000);
+    fake.step_value[1] = 7;
+    CU_ASSERT_EQUAL(ompb__counter_group_read(&g), 0);
+    CU_ASSERT_EQUAL(g.delta.value[1], 7);
+    CU_ASSERT_EQUAL(g.delta.value[0], 10);
+    /* A failed read is reported, and its delta is no zero count. */
+    fake.read_errno = EIO;
+    CU_ASSERT_EQUAL(ompb__counter_group_read(&g), -EIO);
+    CU_ASSERT_EQUAL(g.read_errno, EIO);
+    ompb__counter_group_close(&g);
+    CU_ASSERT_EQUAL(fake.live, 0);
+    use_system();
+}
+
+static void test_scaling(void)
+{
+    CU_ASSERT_DOUBLE_EQUAL(ompb__counter_scale(100, 1000, 1000), 100.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__counter_scale(100, 1000, 250), 400.0, 1e-9);
+    CU_ASSERT_TRUE(isnan(ompb__counter_scale(0, 1000, 0)));
+    CU_ASSERT_DOUBLE_EQUAL(ompb__counter_scale(0, 0, 0), 0.0, 1e-12); /* idle, not missing */
+}
+
+static void expect_open_error(const char *list, int fail_at, int e, const char *needle,
+                              const char *needle2)
+{
+    use_fake();
+    fake.fail_at = fail_at;
+    fake.fail_errno = e;
+    ompb__counter_set set = parse_ok(list);
+    ompb_error err = {0};
+    CU_ASSERT_NOT_EQUAL(ompb__counters_probe(&set, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, needle));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, needle2));
+    if (!strstr(err.text, needle) || !strstr(err.text, needle2))
+        fprintf(stderr, "\ngot '%s'\n", err.text);
+    CU_ASSERT_PTR_NULL(strchr(err.text, '\n')); /* one line */
+    CU_ASSERT_EQUAL(fake.live, 0);                /* nothing left open */
+    use_system();
+}
+
+static void test_refusals(void)
+{
+    expect_open_error("task-clock,cycles", 1, ENOENT, "event 'cycles' is not available on this "
+                      "machine", "no PMU");
+    expect_open_error("context-switches", 0, EACCES, "event 'context-switches' is not permitted",
+                      "sysctl -w kernel.perf_event_paranoid=1");
+    expect_open_error("instructions", 0, EPERM, "kernel.perf_event_paranoid is",
+                      "kernel.perf_event_paranoid=2");
+    expect_open_error("cycles,instructions,branches,branch-misses", 3, EINVAL,
+                      "event 'branch-misses' does not fit in one group with the 3 events",
+                      "too many events for the PMU");
+    expect_open_error("cycles", 0, EINVAL, "the kernel rejects event 'cycles'", "Invalid");
+    expect_open_error("task-clock,cs", 1, EMFILE, "out of file descriptors", "ulimit -n");
+    expect_open_error("cycles", 0, ENOSYS, "perf_event_open is not available", "seccomp");
+}
+
+/* ---- the engine with the double -------------------------------------------- */
+
+static void spin_body(ompb_state *s)
+{
+    uint64_t acc = 0;
+    OMPB_ITER(s) {
+        acc += ompb_opaque_u64(acc) * 3 + 1;
+    }
+    ompb_black_box(acc);
+}
+
+static ompb__instance make_instance(const ompb_benchmark *b, int threads)
+{
+    ompb__instance inst;
+    memset(&inst, 0, sizeof inst);
+    inst.bench = b;
+    inst.threads = threads;
+    snprintf(inst.name, sizeof inst.name, "%s", b->name);
+    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
+    return inst;
+}
+
+static ompb__sampling sampling(int threads, const ompb__counter_set *set, uint64_t size)
+{
+    return (ompb__sampling){.mode = OMPB__SAMPLING_MEASURE, .threads = threads, .rounds = 12,
+                            .sample_size = size, .min_round_ns = 1000,
+                            .budget_ns = 3600000000000ull, .counters = set};
+}
+
+static int run(ompb_team kind, int threads, const ompb__counter_set *set, ompb__result *res)
+{
+    static ompb_benchmark b;
+    b = (ompb_benchmark){.name = "cnt", .fn = spin_body, .team = kind};
+    static ompb__instance inst;
+    inst = make_instance(&b, threads);
+    ompb__sampling sp = sampling(threads, set, 10);
+    memset(res, 0, sizeof *res);
+    int rc = ompb__round_run(&inst, &sp, NULL, &res->rec);
+    if (rc == 0)
+        CU_ASSERT_EQUAL(ompb__result_analyze(res), 0);
+    return rc;
+}
+
+/* Harness team of 2: each thread's group, its own counts per round, the
+ * per-iteration team sums and the ratios of the hardware events. */
+static void test_engine_counts(void)
+{
+    use_fake();
+    ompb__counter_set set = parse_ok("instructions,cycles,cache-misses,cache-references");
+    ompb__result res;
+    CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), 0);
+    const ompb__record *rec = &res.rec;
+    CU_ASSERT_EQUAL(rec->counters.n, 4);
+    CU_ASSERT_EQUAL(rec->rounds, 12);
+    CU_ASSERT_EQUAL(fake.live, 0);         /* closed after the team */
+    CU_ASSERT_EQUAL(fake.next, 2 * 4);     /* one group of 4 per thread */
+    CU_ASSERT_EQUAL(fake_groups(4), 2);
+    for (size_t r = 0; r < rec->rounds; r++)
+        for (int t = 0; t < 2; t++) {
+            CU_ASSERT_EQUAL(ompb__record_counter(rec, r, t, 0), 10);
+            CU_ASSERT_EQUAL(ompb__record_counter(rec, r, t, 3), 40);
+            CU_ASSERT_EQUAL(rec->counter_enabled_ns[r * 2 + (size_t)t], 1000);
+        }
+    /* 2 threads x 10 per round / 10 iterations = 2 instructions per iteration. */
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[0], 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[1], 4.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.ipc, 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.cache_miss_ratio, 0.75, 1e-12);
+    CU_ASSERT_TRUE(isnan(res.counts.branch_miss_ratio)); /* not counted: no ratio */
+    CU_ASSERT_FALSE(res.counts.multiplexed);
+    ompb__record_free(&res.rec);
+    use_system();
+}
+
+/* A group on the PMU a quarter of the time: values scaled by 4 and marked. */
+static void test_engine_multiplexed(void)
+{
+    use_fake();
+    fake.step_running = 250;
+    ompb__counter_set set = parse_ok("instructions,cycles");
+    ompb__result res;
+    CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), 0);
+    CU_ASSERT_EQUAL(ompb__record_counter(&res.rec, 0, 0, 0), 10); /* raw in the record */
+    CU_ASSERT_EQUAL(res.rec.counter_running_ns[0], 250);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[0], 8.0, 1e-9);
+    CU_ASSERT_TRUE(res.counts.multiplexed);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.ipc, 0.5, 1e-12);
+    ompb__record_free(&res.rec);
+    use_system();
+}
+
+/* Never on the PMU: the instance fails and says why; never a zero column. */
+static void test_engine_never_scheduled(void)
+{
+    use_fake();
+    fake.step_running = 0;
+    ompb__counter_set set = parse_ok("cycles");
+    ompb__result res;
+    CU_ASSERT_EQUAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), OMPB_ERUN);
+    CU_ASSERT_TRUE(res.rec.failed);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.rec.error, "never on the PMU"));
+    ompb__record_free(&res.rec);
+    use_system();
+}
+
+/* A read failing mid-run fails the instance by thread; one failing at the
+ * start fails it before any round. */
+static void test_engine_read_failure(void)
+{
+    use_fake();
+    ompb__counter_set set = parse_ok("task-clock");
+    static ompb_benchmark b;
+    b = (ompb_benchmark){.name = "rf", .fn = spin_body};
+    ompb__instance inst = make_instance(&b, 1);
+    ompb__sampling sp = sampling(1, &set, 10);
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    fake.read_ok = 3; /* the open's reading and two rounds' */
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "rf: the counters of thread 0 could not be read"));
+    CU_ASSERT_TRUE(rec.rounds < 2);
+    CU_ASSERT_EQUAL(fake.live, 0);
+    ompb__record_free(&rec);
+    use_fake();
+    fake.read_ok = 0; /* the open's own reading fails */
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "cannot start the group"));
+    CU_ASSERT_EQUAL(rec.rounds, 0);
+    CU_ASSERT_EQUAL(fake.live, 0);
+    ompb__record_free(&rec);
+    use_system();
+}
+
+/* Caller team of 2: a group per slot of the code's team, read by the caller. */
+static void test_engine_caller_team(void)
+{
+    use_fake();
+    ompb__counter_set set = parse_ok("instructions,task-clock");
+    ompb__result res;
+    CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_CALLER, 2, &set, &res), 0);
+    CU_ASSERT_EQUAL(fake.next, 4);
+    CU_ASSERT_EQUAL(fake.live, 0);
+    CU_ASSERT_EQUAL(fake.fd[0].tid, 0); /* each slot opens its own, for itself */
+    CU_ASSERT_EQUAL(fake.fd[1].tid, 0);
+    CU_ASSERT_EQUAL(fake_groups(2), 2);
+    for (size_t r = 0; r < res.rec.rounds; r++)
+        for (int t = 0; t < 2; t++)
+            CU_ASSERT_EQUAL(ompb__record_counter(&res.rec, r, t, 1), 20);
+    CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[0], 2.0, 1e-12);
+    ompb__record_free(&res.rec);
+    use_system();
+}
+
+/* ---- real software events ---------------------------------------------------------- */
+
+static bool software_counters_work(void)
+{
+    ompb__counter_set set = parse_ok("task-clock,context-switches");
+    ompb_error err = {0};
+    if (ompb__counters_probe(&set, &err) == 0)
+        return true;
+    fprintf(stderr, "\nskipped: software counters are not available here: %s\n", err.text);
+    return false;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static ompb__pin_plan *compact_plan(ompb__topology **topo, int threads)
+{
+    ompb__pin_spec pin;
+    ompb__pin_plan *plan = NULL;
+    if (ompb__topology_open(topo, NULL) != 0)
+        return NULL;
+    if (ompb__pin_parse("compact", &pin, NULL) == 0) {
+        if (ompb__pin_plan_new(*topo, &pin, threads, &plan, NULL) != 0)
+            plan = NULL;
+        ompb__pin_spec_release(&pin);
+    }
+    return plan;
+}
+
+/* Every thread of round r kept its CPU (no context switch in or out). */
+static bool undisturbed(const ompb__record *rec, size_t r)
+{
+    for (int t = 0; t < rec->threads; t++)
+        if (ompb__record_counter(rec, r, t, 1) != 0)
+            return false;
+    return true;
+}
+
+/*
+ * task-clock of thread t in round r against the wall time between the
+ * thread's two readings: each thread reads its group right after its timed
+ * loop, so round r spans e_t(r-1) to e_t(r) (at T=1 that is the busy time
+ * plus the harness's ~0.1 us per round; at T=2 it also holds the thread's
+ * spin-waits in the team's barriers, which task-clock counts). Two checks:
+ * - a bound that holds under any load: CPU time cannot exceed wall time
+ *   (2% + 20 us for the two clocks and the read itself);
+ * - agreement within 5%, as the median over the rounds in which no thread
+ *   of the team was switched out (context-switches 0 for all: a preempted
+ *   thread's time includes time on no CPU, and its partner may sleep in a
+ *   barrier); skipped with a message when the machine is so busy that fewer
+ *   than 5 rounds ran undisturbed. The hypervisor's steal time, which
+ *   task-clock leaves out, is why it is a median.
+ */
+static void check_task_clock(int threads)
+{
+    ompb__topology *topo = NULL;
+    ompb__pin_plan *plan = compact_plan(&topo, threads);
+    ompb__counter_set set = parse_ok("task-clock,context-switches");
+    static ompb_benchmark b;
+    b = (ompb_benchmark){.name = "tc", .fn = spin_body};
+    ompb__instance inst = make_instance(&b, threads);
+    ompb__sampling sp = sampling(threads, &set, 0);
+    sp.min_round_ns = 2000000; /* 2 ms: the boundary's own work is far below 1% */
+    sp.rounds = 41;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, plan, &rec), 0);
+    for (int t = 0; t < threads; t++) {
+        double ratio[64];
+        size_t n = 0;
+        for (size_t r = 1; r < rec.rounds; r++) {
+            size_t cell = r * (size_t)threads + (size_t)t, prev = cell - (size_t)threads;
+            double end = (double)(rec.thread_start_ns[cell] + rec.busy_ns[cell]);
+            double wall = end - (double)(rec.thread_start_ns[prev] + rec.busy_ns[prev]);
+            double tc = (double)ompb__record_counter(&rec, r, t, 0);
+            CU_ASSERT_TRUE(tc <= wall * 1.02 + 20000);
+            if (!(tc <= wall * 1.02 + 20000))
+                fprintf(stderr, "\nT=%d thread %d round %zu: task-clock %.0f ns > %.0f ns "
+                        "between its readings\n", threads, t, r, tc, wall);
+            if (undisturbed(&rec, r))
+                ratio[n++] = tc / wall;
+        }
+        if (n < 5) {
+            fprintf(stderr, "\nT=%d thread %d: agreement skipped, only %zu of %zu rounds "
+                    "undisturbed (machine too busy)\n", threads, t, n, rec.rounds);
+            continue;
+        }
+        double m = median(ratio, n);
+        CU_ASSERT_TRUE(m > 0.95 && m < 1.05);
+        if (!(m > 0.95 && m < 1.05))
+            fprintf(stderr, "\nT=%d thread %d: median task-clock / time between readings = "
+                    "%.4f over %zu undisturbed rounds\n", threads, t, m, n);
+    }
+    ompb__record_free(&rec);
+    ompb__pin_plan_free(plan);
+    if (topo)
+        ompb__topology_close(topo);
+}
+
+static void test_task_clock_matches_busy(void)
+{
+    if (!software_counters_work())
+        return;
+    check_task_clock(1);
+    check_task_clock(2);
+}
+
+static void sleeping_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        struct timespec ts = {0, 200000}; /* 0.2 ms */
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* A body that sleeps gives up its CPU in every round: switches are counted
+ * in every round and thread, and the rounds say so. */
+static void test_sleeping_body_switches(void)
+{
+    if (!software_counters_work())
+        return;
+    ompb__counter_set set = parse_ok("context-switches");
+    static ompb_benchmark b;
+    b = (ompb_benchmark){.name = "sleepy", .fn = sleeping_body};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__sampling sp = sampling(2, &set, 3);
+    sp.rounds = 5;
+    ompb__result res;
+    memset(&res, 0, sizeof res);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &res.rec), 0);
+    CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
+    for (size_t r = 0; r < res.rec.rounds; r++)
+        for (int t = 0; t < 2; t++)
+            CU_ASSERT_TRUE(ompb__record_counter(&res.rec, r, t, 0) >= 3);
+    CU_ASSERT_EQUAL(res.counts.rounds_with_switches, res.rec.rounds);
+    ompb__record_free(&res.rec);
+}
+
+/* The pool's threads do the work of a caller team: thread 1's group must
+ * count thread 1 of the code's team, not the caller. */
+static void pool_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+#pragma omp parallel
+        {
+            uint64_t acc = (uint64_t)omp_get_thread_num();
+            for (int i = 0; i < 20000; i++)
+                acc += ompb_opaque_u64(acc) * 3 + 1;
+            ompb_black_box(acc);
+        }
+    }
+}
+
+static void test_caller_team_pool_counted(void)
+{
+    if (!software_counters_work())
+        return;
+    ompb__counter_set set = parse_ok("task-clock");
+    static ompb_benchmark b;
+    b = (ompb_benchmark){.name = "pool", .fn = pool_body, .team = OMPB_TEAM_CALLER};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__sampling sp = sampling(2, &set, 20);
+    sp.rounds = 9;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    double t0[16], t1[16];
+    for (size_t r = 0; r < rec.rounds; r++) {
+        t0[r] = (double)ompb__record_counter(&rec, r, 0, 0);
+        t1[r] = (double)ompb__record_counter(&rec, r, 1, 0);
+    }
+    /* Both threads ran the same loop: comparable CPU time (the pool thread
+     * also spins in the region's barriers; a factor 3 either way allows for
+     * a loaded machine). */
+    double m0 = median(t0, rec.rounds), m1 = median(t1, rec.rounds);
+    CU_ASSERT_TRUE(m1 > m0 / 3 && m1 < m0 * 3);
+    if (!(m1 > m0 / 3 && m1 < m0 * 3))
+        fprintf(stderr, "\ncaller team: median task-clock t0 %.0f ns, t1 %.0f ns\n", m0, m1);
+    ompb__record_free(&rec);
+}
+
+/* Hardware events where the machine has them (not in this VM: skipped with
+ * the reason); the same path is covered by the double above. */
+static void test_hardware_counts_when_available(void)
+{
+    ompb__counter_set set = parse_ok("instructions,cycles");
+    ompb_error err = {0};
+    if (ompb__counters_probe(&set, &err) != 0) {
+        fprintf(stderr, "\nskipped: no hardware counters here: %s\n", err.text);
+        return;
+    }
+    ompb__result res;
+    CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), 0);
+    /* spin_body is a handful of instructions per iteration and thread. */
+    double per_thread = res.counts.per_iter[0] / 2;
+    CU_ASSERT_TRUE(per_thread >= 2 && per_thread < 100);
+    CU_ASSERT_TRUE(res.counts.ipc > 0);
+    ompb__record_free(&res.rec);
+}
+
+/* ---- reports with repetitions ------------------------------------------------ */
+
+/* Repetition `rep` of inst on 1 thread: 3 rounds of 10 iterations each
+ * counting per_round instructions and 5000 ns of task-clock, 2 involuntary
+ * switches. */
+static void counted_rep(ompb__result *res, const ompb__instance *inst, uint32_t rep,
+                        const uint64_t per_round[3])
+{
+    memset(res, 0, sizeof *res);
+    res->rec.counters = parse_ok("instructions,task-clock");
+    CU_ASSERT_EQUAL_FATAL(ompb__record_alloc(&res->rec, 3, 1), 0);
+    res->rec.inst = inst;
+    res->rec.rounds = 3;
+    res->rec.sample_size = 10;
+    res->rec.sampling = sampling(1, NULL, 10);
+    res->rec.sampling.repetition = rep;
+    res->rec.sampling.repetitions = 3;
+    res->rec.involuntary_switches[0] = 2;
+    for (size_t r = 0; r < 3; r++) {
+        res->rec.start_ns[r] = 1000000 * (r + 1);
+        res->rec.end_ns[r] = res->rec.start_ns[r] + 1000;
+        res->rec.busy_ns[r] = 1000;
+        res->rec.thread_iters[r] = 10;
+        res->rec.counter_values[r * 2] = per_round[r];
+        res->rec.counter_values[r * 2 + 1] = 5000;
+        res->rec.counter_enabled_ns[r] = res->rec.counter_running_ns[r] = 1000;
+    }
+    CU_ASSERT_EQUAL(ompb__result_analyze(res), 0);
+}
+
+static char *render(const ompb__reporter *r, const ompb__report *rep)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    CU_ASSERT_EQUAL(r->write(mem, rep), 0);
+    fclose(mem);
+    return text;
+}
+
+/* The console line that starts with name ends with the switches, the
+ * instructions and 500 ns of task-clock per iteration. */
+static void expect_row_ends(const char *text, const char *name, int switches,
+                            const char *instructions)
+{
+    char line[512] = "", want[128];
+    for (const char *at = text; at && !line[0]; at = strchr(at, '\n'), at = at ? at + 1 : NULL)
+        if (strncmp(at, name, strlen(name)) == 0)
+            snprintf(line, sizeof line, "%.*s", (int)strcspn(at, "\n"), at);
+    snprintf(want, sizeof want, "%6d %12s %11s", switches, instructions, "500 ns");
+    size_t n = strlen(line), w = strlen(want);
+    bool ok = n >= w && strcmp(line + n - w, want) == 0;
+    CU_ASSERT_TRUE(ok);
+    if (!ok)
+        fprintf(stderr, "\nconsole:\n%s\nwanted the row '%s' to end with '%s'\n", text, name,
+                want);
+}
+
+/* Three repetitions counting 10, 11 and 30 instructions per iteration (each
+ * the median of its rounds): the console's instance line shows the median
+ * of the three, 11 (their mean would be 17); CSV has one row per repetition
+ * with its own figure; the JSON one entry per repetition, each with its
+ * ompbench.counters. */
+static void test_report_repetitions(void)
+{
+    static ompb_benchmark b = {.name = "rep", .fn = spin_body};
+    static ompb__instance inst;
+    inst = make_instance(&b, 1);
+    static const uint64_t rounds[3][3] = {{100, 100, 900}, {110, 5, 110}, {300, 300, 300}};
+    ompb__result res[3];
+    for (uint32_t i = 0; i < 3; i++)
+        counted_rep(&res[i], &inst, i, rounds[i]);
+    CU_ASSERT_DOUBLE_EQUAL(res[0].counts.per_iter[0], 10.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(res[1].counts.per_iter[0], 11.0, 1e-12);
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, res, 3), 0);
+    CU_ASSERT_EQUAL_FATAL(rep.n_instances, 1);
+    const ompb__instance_result *ir = &rep.instances[0];
+    CU_ASSERT_DOUBLE_EQUAL(ir->counts.per_iter[0], 11.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ir->counts.per_iter[1], 500.0, 1e-12);
+    CU_ASSERT_EQUAL(ir->counts.involuntary_switches, 6);
+
+    char *text = render(&ompb__reporter_console, &rep);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "invcsw instructions  task-clock\n"));
+    expect_row_ends(text, "rep ", 6, "11");
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "the median of the repetitions' figures"));
+    free(text);
+
+    text = render(&ompb__reporter_csv, &rep);
+    size_t rows = 0;
+    for (const char *p = text; (p = strchr(p, '\n')); p++)
+        rows++;
+    CU_ASSERT_EQUAL(rows, 4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",2,10,500,0,0,,,\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",2,11,500,0,0,,,\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",2,30,500,0,0,,,\n"));
+    free(text);
+
+    text = render(&ompb__reporter_json, &rep);
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    size_t i, seen = 0;
+    json_t *e;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, e) {
+        if (strcmp(json_string_value(json_object_get(e, "run_type")), "iteration") != 0)
+            continue;
+        json_t *c = json_object_get(json_object_get(e, "ompbench"), "counters");
+        double per = json_real_value(json_object_get(json_object_get(c, "per_iteration"),
+                                                     "instructions"));
+        CU_ASSERT_DOUBLE_EQUAL(per, res[seen].counts.per_iter[0], 1e-12);
+        CU_ASSERT_EQUAL(json_array_size(json_object_get(c, "values")), 3);
+        seen++;
+    }
+    CU_ASSERT_EQUAL(seen, 3);
+    json_decref(root);
+    free(text);
+    ompb__report_release(&rep);
+    for (int k = 0; k < 3; k++)
+        ompb__record_free(&res[k].rec);
+}
+
+/* One repetition: the row of print_row carries the same cells. */
+static void test_report_one_repetition(void)
+{
+    static ompb_benchmark b = {.name = "one", .fn = spin_body};
+    static ompb__instance inst;
+    inst = make_instance(&b, 1);
+    static const uint64_t rounds[3] = {100, 100, 900};
+    ompb__result res;
+    counted_rep(&res, &inst, 0, rounds);
+    res.rec.sampling.repetitions = 1;
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, &res, 1), 0);
+    char *text = render(&ompb__reporter_console, &rep);
+    expect_row_ends(text, "one ", 2, "10");
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "rounds x iters"));
+    CU_ASSERT_PTR_NULL(strstr(text, "the median of the repetitions' figures"));
+    free(text);
+    ompb__report_release(&rep);
+    ompb__record_free(&res.rec);
+}
+
+/* A result whose switches were not measured (an application region's):
+ * no invcsw column, no footnote, an empty CSV field; never a 0. */
+static void test_report_switches_not_measured(void)
+{
+    static ompb_benchmark b = {.name = "region", .fn = spin_body};
+    static ompb__instance inst;
+    inst = make_instance(&b, 1);
+    static const uint64_t rounds[3] = {100, 100, 100};
+    ompb__result res;
+    counted_rep(&res, &inst, 0, rounds);
+    res.rec.sampling.repetitions = 1;
+    res.rec.counters.n = 0;
+    free(res.rec.involuntary_switches);
+    res.rec.involuntary_switches = NULL;
+    CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
+    CU_ASSERT_FALSE(res.counts.switches_measured);
+    CU_ASSERT_TRUE(isnan(res.counts.ipc));
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, &res, 1), 0);
+    char *text = render(&ompb__reporter_console, &rep);
+    CU_ASSERT_PTR_NULL(strstr(text, "invcsw"));
+    CU_ASSERT_PTR_NULL(strstr(text, "IPC"));
+    free(text);
+    text = render(&ompb__reporter_csv, &rep);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",error,involuntary_switches\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",\"\",\n"));
+    free(text);
+    ompb__report_release(&rep);
+    ompb__record_free(&res.rec);
+}
+
+static const ompb_test_case cases[] = {
+    {"parse_names", test_parse_names},
+    {"parse_errors", test_parse_errors},
+    {"group_open_read", test_group_open_read},
+    {"scaling", test_scaling},
+    {"refusals", test_refusals},
+    {"engine_counts", test_engine_counts},
+    {"engine_multiplexed", test_engine_multiplexed},
+    {"engine_never_scheduled", test_engine_never_scheduled},
+    {"engine_read_failure", test_engine_read_failure},
+    {"engine_caller_team", test_engine_caller_team},
+    {"task_clock_matches_busy", test_task_clock_matches_busy},
+    {"sleeping_body_switches", test_sleeping_body_switches},
+    {"caller_team_pool_counted", test_caller_team_pool_counted},
+    {"hardware_counts_when_available", test_hardware_counts_when_available},
+    {"report_repetitions", test_report_repetitions},
+    {"report_one_repetition", test_report_one_repetition},
+    {"report_switches_not_measured", test_report_switches_not_measured},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_counters = {"counters", NULL, use_system, cases};
