@@ -5,9 +5,10 @@
  * make a rank disappear. Linked to ompbench::mpi; the rank is read in
  * .setup, on the thread that calls MPI.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+
 #include <ompbench.h>
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
