@@ -44,6 +44,7 @@ typedef struct run {
     uint32_t processes;         /* processes they run in (1: this one) */
     uint64_t seed;
     bool interleave;
+    bool simulate;              /* CPU simulation (rank 0's mode in a distributed run) */
     ompb__result *results;      /* [n_sel * reps]: instance i, repetition r at i * reps + r */
     ompb__outfile out;
 } run;
@@ -158,8 +159,7 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
 {
     const ompb__instance *inst = &r->sel[slot->instance];
     ompb__result *res = result_at(r, slot->instance, slot->repetition);
-    bool simulate = ompb__instrument_mode() == OMPB__MODE_SIMULATION;
-    ompb__sampling sampling = ompb__sampling_resolve(&r->cfg, inst, simulate, slot->repetition);
+    ompb__sampling sampling = ompb__sampling_resolve(&r->cfg, inst, r->simulate, slot->repetition);
     ompb__sampling_reuse_size(&sampling, *calibrated);
     sampling.window_keep_open = keep_open;
     bool calibrates = sampling.sample_size == 0;
@@ -437,7 +437,9 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
 static void plan_repetitions(run *r)
 {
     ompb__mode mode = ompb__instrument_mode();
-    bool simulate = mode == OMPB__MODE_SIMULATION;
+    /* Every rank runs rank 0's shape: only rank 0 knows the instrument. */
+    bool simulate = ompb__dist_from_rank0(mode == OMPB__MODE_SIMULATION) != 0;
+    r->simulate = simulate;
     r->reps = ompb__sampling_repetitions(&r->cfg, simulate);
     r->processes = r->cfg.processes;
     r->interleave = mode == OMPB__MODE_NONE;
