@@ -49,9 +49,18 @@ typedef struct run {
     ompb__outfile out;
 } run;
 
+/* A distributed run's ranks usually reject the same input alike: the
+ * other ranks keep their message until rank 0 has said whether it printed
+ * one (agree_across_ranks), so the user reads it once. */
+static char held_error[OMPB_ERROR_TEXT_MAX + 64];
+
 static int usage_error(const run *r, const ompb_error *err)
 {
-    fprintf(stderr, "%s: %s\n", r->argv0, err->text);
+    if (ompb__dist_rank() != 0)
+        snprintf(held_error, sizeof held_error, "%s: rank %d: %s", r->argv0, ompb__dist_rank(),
+                 err->text);
+    else
+        fprintf(stderr, "%s: %s\n", r->argv0, err->text);
     return OMPB_EXIT_USAGE;
 }
 
@@ -361,8 +370,13 @@ static int agree_across_ranks(const run *r, int status)
     if (!ompb__dist())
         return status;
     uint64_t h = status < 0 ? run_hash(r) & ((UINT64_C(1) << 62) - 1) : 0;
-    int64_t v[4] = {status >= 0, status > 0 ? status : 0, (int64_t)h, -(int64_t)h};
-    ompb__dist_max(v, 4, 0);
+    bool rank0 = ompb__dist_rank() == 0;
+    int64_t v[5] = {status >= 0, status > 0 ? status : 0, (int64_t)h, -(int64_t)h,
+                    rank0 && status > 0};
+    ompb__dist_max(v, 5, 0);
+    if (held_error[0] && !v[4])
+        fprintf(stderr, "%s\n", held_error);
+    held_error[0] = '\0';
     if (v[0])
         return status >= 0 ? status : (int)v[1] ? (int)v[1] : OMPB_EXIT_USAGE;
     if (v[2] == -v[3])
@@ -553,8 +567,12 @@ int ompb_main(int argc, char **argv)
     ompb_error err = {0};
     int status = agree_across_ranks(&r, prepare(&r, argc, argv, &err));
     if (status >= 0) {
-        if (status == OMPB_EXIT_OK && ompb__outfile_flush_stdout(&err) != 0)
+        if (status == OMPB_EXIT_OK && ompb__outfile_flush_stdout(&err) != 0) {
             status = usage_error(&r, &err);
+            if (held_error[0]) /* this rank's own stdout: its own message */
+                fprintf(stderr, "%s\n", held_error);
+            held_error[0] = '\0';
+        }
         run_free(&r);
         return status;
     }

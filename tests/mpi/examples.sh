@@ -57,6 +57,15 @@ set -e
 n=$(grep -c 'ranks disagree on the instances' "$tmp/mm.err" || true)
 [ "$n" = 1 ] || { echo "FAIL: the mismatch message appeared $n times"; cat "$tmp/mm.err"; exit 1; }
 
+# Bad input every rank rejects: one line (rank 0's), exit 2.
+set +e
+mpirun2 "$ex" --test --processes 2 > "$tmp/bad.out" 2> "$tmp/bad.err"
+rc=$?
+set -e
+n=$(grep -c -- '--processes: not with MPI ranks' "$tmp/bad.err" || true)
+[ "$rc" = 2 ] && [ "$n" = 1 ] || {
+  echo "FAIL: --processes with ranks: exit $rc, message $n times"; cat "$tmp/bad.err"; exit 1; }
+
 # A bad OMPB_MPI_TIMEOUT: one line naming it, exit 2.
 set +e
 OMPB_MPI_TIMEOUT=soon mpirun2 "$ex" --test > "$tmp/to.out" 2> "$tmp/to.err"
