@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The example suite as two MPI ranks: --test with 1 and 2 threads per rank,
 # then a short measured run whose JSON (written by rank 0 alone) has ranks 2
-# and every round's global makespan >= each rank's own makespan; ranks that
+# and every round's global makespan >= each rank's own makespan; under a
+# runner stand-in (ompbench collect) only rank 0 talks to it; ranks that
 # disagree on the options stop with one message and exit 2, without a hang.
 set -euo pipefail
 build=$1 src=$2
@@ -45,6 +46,20 @@ for b in d["benchmarks"]:
     seen += 1
 assert seen >= 6, seen
 print("ok:", seen, "instances")
+PY
+
+# Under a CodSpeed runner stand-in: rank 0 alone talks to it, one marker
+# pair per global round, one window per instance, every check passing.
+OMP_NUM_THREADS=1 timeout 120 "$build/tools/ompbench" collect --json "$tmp/col.json" -- \
+  "$MPIRUN" --oversubscribe -np 2 "$ex" --filter '^stream_triad' --sample-count 5 \
+  --max-time 200ms > "$tmp/col.out" 2>&1 || { echo "FAIL: collect"; cat "$tmp/col.out"; exit 1; }
+python3 - "$tmp/col.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["ok"] and c["violation_count"] == 0, c["violations"]
+w = c["windows"]
+assert len(w) == 3 and len({x["pid"] for x in w}) == 1, w
+assert all(len(x["pairs"]) == x["rounds"] == 5 and "r=2, t=" in x["uri"] for x in w), w
 PY
 
 # Ranks with different options: one message on rank 0, exit 2 on every rank.
