@@ -52,14 +52,14 @@ PY
 # pair per global round, one window per instance, every check passing.
 OMP_NUM_THREADS=1 timeout 120 "$build/tools/ompbench" collect --json "$tmp/col.json" -- \
   "$MPIRUN" --oversubscribe -np 2 "$ex" --filter '^stream_triad' --sample-count 5 \
-  --max-time 200ms > "$tmp/col.out" 2>&1 || { echo "FAIL: collect"; cat "$tmp/col.out"; exit 1; }
+  --max-time 5s > "$tmp/col.out" 2>&1 || { echo "FAIL: collect"; cat "$tmp/col.out"; exit 1; }
 python3 - "$tmp/col.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 assert c["ok"] and c["violation_count"] == 0, c["violations"]
 w = c["windows"]
 assert len(w) == 3 and len({x["pid"] for x in w}) == 1, w
-assert all(len(x["pairs"]) == x["rounds"] == 5 and "r=2, t=" in x["uri"] for x in w), w
+assert all(1 <= len(x["pairs"]) == x["rounds"] <= 5 and "r=2, t=" in x["uri"] for x in w), w
 PY
 
 # Ranks with different options: one message on rank 0, exit 2 on every rank.
