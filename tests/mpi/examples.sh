@@ -48,6 +48,14 @@ assert seen >= 6, seen
 print("ok:", seen, "instances")
 PY
 
+# Ranks the launcher does not bind apart share every PU of this host: the
+# run says so (whatever the core count), in the JSON context too.
+OMP_NUM_THREADS=1 mpirun2 --bind-to none "$ex" --filter '^stream_triad' --test --format json \
+  --output "$tmp/bn.json" 2> "$tmp/bn.err" || { echo "FAIL: --bind-to none"; cat "$tmp/bn.err"; exit 1; }
+n=$(grep -c 'ranks 0 and 1 on host .* may both run on PUs' "$tmp/bn.err" || true)
+[ "$n" = 1 ] && grep -q 'their pin plans overlap' "$tmp/bn.json" || {
+  echo "FAIL: no overlap warning ($n lines)"; cat "$tmp/bn.err"; exit 1; }
+
 # Under a CodSpeed runner stand-in: rank 0 alone talks to it, one marker
 # pair per global round, one window per instance, every check passing.
 OMP_NUM_THREADS=1 timeout 120 "$build/tools/ompbench" collect --json "$tmp/col.json" -- \
