@@ -8,6 +8,11 @@ install(TARGETS ompbench ompbench_main EXPORT ompbench-targets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(OMPB_MPI_FOUND)
+  install(TARGETS ompbench_mpi EXPORT ompbench-targets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(TARGETS ompbench_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 set(OMPB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ompbench)
@@ -37,3 +42,13 @@ file(RELATIVE_PATH OMPB_PC_PREFIX_REL "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
 configure_file(cmake/ompbench.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ompbench.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ompbench.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# ompbench-mpi.pc: the MPI main() with the flags of the MPI it was built with.
+if(OMPB_MPI_FOUND)
+  list(TRANSFORM MPI_C_INCLUDE_DIRS PREPEND "-I" OUTPUT_VARIABLE _ompb_mpi_inc)
+  string(JOIN " " OMPB_PC_MPI_CFLAGS ${_ompb_mpi_inc} ${MPI_C_COMPILE_OPTIONS})
+  string(JOIN " " OMPB_PC_MPI_LIBS ${MPI_C_LINK_FLAGS} ${MPI_C_LIBRARIES})
+  configure_file(cmake/ompbench-mpi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ompbench-mpi.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ompbench-mpi.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

@@ -23,5 +23,6 @@
 #include <ompbench/run.h>
 #include <ompbench/region.h>
 #include <ompbench/hooks.h>
+#include <ompbench/distribution.h>
 
 #endif /* OMPBENCH_H */

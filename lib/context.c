@@ -447,6 +447,7 @@ void ompb__context_free(ompb__context *ctx)
         free(ctx->plans[i].policy);
         free(ctx->plans[i].pu);
         free(ctx->plans[i].core);
+        free(ctx->plans[i].rank_pu);
     }
     free(ctx->plans);
     for (size_t i = 0; i < ctx->n_warnings; i++)
@@ -521,4 +522,26 @@ void ompb__context_add_plan(ompb__context *ctx, const ompb__pin_plan *plan)
     if (ompb__grow((void **)&ctx->plans, &ctx->cap_plans, ctx->n_plans + 1, sizeof *ctx->plans, 8)
         && summarize_plan(&ctx->plans[ctx->n_plans], plan) == 0)
         ctx->n_plans++;
+}
+
+void ompb__context_set_distribution(ompb__context *ctx, const ompb_distribution *dist)
+{
+    ctx->dist = dist;
+    ctx->ranks = dist ? dist->size : 0;
+    if (dist && dist->warning)
+        ompb__context_warn(ctx, "%s", dist->warning);
+}
+
+void ompb__context_set_rank_pus(ompb__context *ctx, int threads, const int64_t *pus, int ranks)
+{
+    for (size_t i = 0; i < ctx->n_plans; i++) {
+        ompb__plan_summary *p = &ctx->plans[i];
+        if (p->threads != threads || p->rank_pu)
+            continue;
+        size_t n = (size_t)ranks * (size_t)threads;
+        p->rank_pu = malloc(n * sizeof *p->rank_pu);
+        for (size_t k = 0; p->rank_pu && k < n; k++)
+            p->rank_pu[k] = (int)pus[k];
+        return;
+    }
 }

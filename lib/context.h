@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <ompbench/distribution.h>
+
 #include "binder.h"
 #include "pin.h"
 #include "pin_plan.h"
@@ -40,6 +42,8 @@ typedef struct ompb__plan_summary {
     int *pu;                    /* [threads] OS index of thread t's PU, -1 not bound by us */
     int *core;                  /* [threads] core logical index, -1 unknown */
     bool oversubscribed;
+    int *rank_pu;               /* distributed runs: [ranks * threads] each rank's pu map
+                                   (rank-major), NULL otherwise */
 } ompb__plan_summary;
 
 /*
@@ -96,6 +100,10 @@ typedef struct ompb__context {
     char placement[OMPB__PLACEMENT_TEXT_MAX]; /* who binds and why */
     ompb__plan_summary *plans;  /* [n_plans], in the order first seen */
     size_t n_plans, cap_plans;
+    /* a distributed run (lib/dist.h): ranks = 0 alone; dist is borrowed
+     * and valid while ompb_main runs (hosts, cpusets, clock estimates) */
+    int ranks;
+    const ompb_distribution *dist;
     /* warnings, in the order raised, each once */
     char **warnings;            /* [n_warnings] */
     size_t n_warnings, cap_warnings;
@@ -143,6 +151,13 @@ void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo);
  * nobody pins (or that a runtime reporting proc_bind false was left to
  * pin). plan is not kept. */
 void ompb__context_add_plan(ompb__context *ctx, const ompb__pin_plan *plan);
+
+/* A distributed run: the distribution (borrowed; hosts, cpusets, clock
+ * estimates) and its placement warning, if any. */
+void ompb__context_set_distribution(ompb__context *ctx, const ompb_distribution *dist);
+/* Every rank's pu map of the plan for `threads` (rank-major, [ranks *
+ * threads], copied); no-op when no plan of that width was added. */
+void ompb__context_set_rank_pus(ompb__context *ctx, int threads, const int64_t *pus, int ranks);
 
 /* Tests only: read /proc and /sys files below root instead of "/"
  * (NULL restores "/"). Affects contexts created afterwards. */

@@ -25,6 +25,7 @@ void ompb__record_free(ompb__record *rec)
     free(rec->counter_values);
     free(rec->counter_enabled_ns);
     free(rec->counter_running_ns);
+    free(rec->rank_bounds);
     memset(rec, 0, sizeof *rec);
 }
 

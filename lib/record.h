@@ -102,7 +102,23 @@ typedef struct ompb__record {
     bool failed;
     char error[512];           /* why the instance failed */
     const ompb__record_region *region; /* an application region; NULL for a benchmark */
+    /* Distributed runs (include/ompbench/distribution.h): the ranks that ran
+     * every round together (0: one process). start_ns/end_ns then hold the
+     * global round on this rank's clock: this rank's barrier exit plus the
+     * earliest start and latest end, over all ranks, each taken relative to
+     * its own barrier exit. On rank 0 only, rank_bounds holds each rank's
+     * own bounds, relative to its barrier exit:
+     * [(rank * rounds + round) * 2 + {0 start, 1 end}]; NULL elsewhere. */
+    int ranks;
+    int64_t *rank_bounds;
 } ompb__record;
+
+/* Rank k's own makespan in round r (rank 0, distributed records only). */
+static inline uint64_t ompb__record_rank_makespan(const ompb__record *rec, int k, size_t r)
+{
+    const int64_t *b = rec->rank_bounds + ((size_t)k * rec->rounds + r) * 2;
+    return (uint64_t)(b[1] - b[0]);
+}
 
 /* Columns of the per-thread round arrays: threads, or 1 for a caller team. */
 static inline int ompb__record_timed_threads(const ompb__record *rec)

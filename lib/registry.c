@@ -15,6 +15,7 @@
 #include <ompbench/error.h>
 
 #include "constants.h"
+#include "dist.h"
 #include "error.h"
 #include "grow.h"
 #include "utf8.h"
@@ -127,7 +128,10 @@ int ompb__instance_format_name(const ompb__instance *inst, char *buf, size_t len
     if (w < 0 || (size_t)w >= len)
         return OMPB_EINVAL;
     size_t pos = (size_t)w;
-    if (inst->arity == 0 && !inst->thread_variant)
+    /* A distributed run names the rank count, and then always the threads
+     * per rank too, so that runs at other shapes line up (name[r=2, t=4]). */
+    int ranks = ompb__dist_ranks();
+    if (inst->arity == 0 && !inst->thread_variant && ranks == 0)
         return 0;
     bad |= append(buf, len, &pos, "[", 0);
     if (inst->arity == 1) {
@@ -137,8 +141,10 @@ int ompb__instance_format_name(const ompb__instance *inst, char *buf, size_t len
             bad |= append(buf, len, &pos, k ? ", %" PRId64 : "(%" PRId64, inst->argv[k]);
         bad |= append(buf, len, &pos, ")", 0);
     }
-    if (inst->thread_variant)
-        bad |= append(buf, len, &pos, inst->arity ? ", t=%" PRId64 : "t=%" PRId64,
+    if (ranks > 0)
+        bad |= append(buf, len, &pos, inst->arity ? ", r=%" PRId64 : "r=%" PRId64, ranks);
+    if (inst->thread_variant || ranks > 0)
+        bad |= append(buf, len, &pos, inst->arity || ranks ? ", t=%" PRId64 : "t=%" PRId64,
                       inst->threads);
     bad |= append(buf, len, &pos, "]", 0);
     return bad ? OMPB_EINVAL : 0;

@@ -29,6 +29,7 @@
 #include "clock.h"
 #include "constants.h"
 #include "counters.h"
+#include "dist.h"
 #include "error.h"
 #include "fork_guard.h"
 #include "hooks/instrument.h"
@@ -210,13 +211,13 @@ static void begin_measuring(team *tm)
 
 /* Grows the sample size until the slowest thread's sample reaches the target,
  * or half the budget is gone (then the last size stands). */
-static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
+static void calibrate_step(team *tm, uint64_t busy, uint64_t spent, uint64_t now)
 {
     ompb__record *rec = tm->rec;
     rec->calibration_rounds++;
     if (busy >= tm->target_ns || spent >= tm->sp->budget_ns / 2) {
         tm->phase = PHASE_WARMUP;
-        tm->t_warmup = ompb__now_ns();
+        tm->t_warmup = now;
         return;
     }
     if (tm->sample_size >= OMPB__MAX_SAMPLE_SIZE) {
@@ -231,19 +232,64 @@ static void calibrate_step(team *tm, uint64_t busy, uint64_t spent)
     tm->sample_size = next >= (double)OMPB__MAX_SAMPLE_SIZE ? OMPB__MAX_SAMPLE_SIZE : (uint64_t)next;
 }
 
+void ompb__team_round_begin(team *tm)
+{
+    if (!ompb__dist())
+        return;
+    int64_t done = tm->phase == PHASE_DONE;
+    ompb__dist_max(&done, 1, 0);
+    tm->dist_exit = ompb__now_ns();
+    if (done && tm->phase != PHASE_DONE) {
+        ompb__team_fail(tm, "%s: another rank stopped this instance (its message says why)",
+                        tm->inst->name);
+        tm->phase = PHASE_DONE;
+    }
+}
+
+/* A distributed round: every rank agrees on the global bounds (on this
+ * rank's clock: its barrier exit plus the earliest start and latest end
+ * over the ranks, each relative to its own barrier exit, so no two clocks
+ * are ever subtracted), on the slowest thread, on failure, and takes rank
+ * 0's elapsed time for the decisions. Returns false when a rank failed. */
+static bool agree_round(team *tm, bool ok, uint64_t *start, uint64_t *end, uint64_t *busy,
+                        uint64_t *now)
+{
+    ompb__dist_round r = {
+        .start_rel = (int64_t)(*start - tm->dist_exit), .end_rel = (int64_t)(*end - tm->dist_exit),
+        .busy_ns = *busy, .failed = !ok, .elapsed_ns = *now - tm->t_instance,
+    };
+    if (tm->phase == PHASE_MEASURE && tm->own_bounds) {
+        tm->own_bounds[tm->round * 2] = r.start_rel;
+        tm->own_bounds[tm->round * 2 + 1] = r.end_rel;
+    }
+    ompb__dist_round_end(&r, *end - *start);
+    if (r.failed && ok)
+        ompb__team_fail(tm, "%s: another rank failed in this round (its message says why)",
+                        tm->inst->name);
+    *start = tm->dist_exit + (uint64_t)r.start_rel;
+    *end = tm->dist_exit + (uint64_t)r.end_rel;
+    *busy = r.busy_ns;
+    *now = tm->t_instance + r.elapsed_ns;
+    return !r.failed;
+}
+
 /* Master, after the reduction barrier: records the round and picks the next. */
 void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
 {
     const ompb__sampling *sp = tm->sp;
     ompb__record *rec = tm->rec;
-    if (!round_complete(tm) || !counters_read(tm)) {
+    bool ok = round_complete(tm) && counters_read(tm);
+    uint64_t now = ompb__now_ns(), busy = slowest_busy(tm);
+    if (ompb__dist())
+        ok = agree_round(tm, ok, &start, &end, &busy, &now);
+    if (!ok) {
         tm->phase = PHASE_DONE;
         return;
     }
-    uint64_t now = ompb__now_ns(), spent = now - tm->t_instance;
+    uint64_t spent = now - tm->t_instance;
     switch (tm->phase) {
     case PHASE_CALIBRATE:
-        calibrate_step(tm, slowest_busy(tm), spent);
+        calibrate_step(tm, busy, spent, now);
         if (rec->failed)
             tm->phase = PHASE_DONE;
         else if (tm->phase == PHASE_WARMUP && sp->warmup_ns == 0)
@@ -441,6 +487,8 @@ static int run_team(team *tm)
         bool multi = tm->threads > 1;
         if (join_team(tm, t)) {
             for (;;) {
+#pragma omp master
+                ompb__team_round_begin(tm);
                 if (multi) {
 #pragma omp barrier
                 }
@@ -504,6 +552,21 @@ static void finish_counters(team *tm)
                           "not zeros)", tm->inst->name, missing, cells);
 }
 
+/* Rank 0 collects every rank's own bounds of the measured rounds (which
+ * every rank has the same number of: the decisions are common). */
+static void gather_ranks(team *tm)
+{
+    ompb__record *rec = tm->rec;
+    if (!ompb__dist())
+        return;
+    rec->ranks = ompb__dist_ranks();
+    int64_t *all;
+    ompb__dist_gather_i64(tm->own_bounds, rec->rounds * 2, &all);
+    rec->rank_bounds = all;
+    free(tm->own_bounds);
+    tm->own_bounds = NULL;
+}
+
 /* Calibration grows the sample size from 1 until the slowest thread's
  * sample reaches the target; a fixed sample size runs one calibration round,
  * which then serves as the warm-up. */
@@ -519,6 +582,10 @@ static void setup_sampling(team *tm)
     double barrier = tm->rec->caller_team ? 0 : ompb__barrier_cost_ns(tm->threads);
     double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + barrier);
     tm->target_ns = sp->min_round_ns > floor_ns ? sp->min_round_ns : (uint64_t)floor_ns;
+    /* Ranks calibrate together, to the highest floor of any of them. */
+    int64_t target = (int64_t)tm->target_ns;
+    ompb__dist_max(&target, 1, 0);
+    tm->target_ns = (uint64_t)target;
     tm->rec->round_target_ns = tm->target_ns;
 }
 
@@ -559,10 +626,16 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
         tm.states[t].simulate = tm.simulate;
     }
     setup_sampling(&tm);
+    if (ompb__dist() && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))
+        ompb__team_fail(&tm, "%s: out of memory", inst->name);
     int rc = 0;
-    if (inst->bench->setup && inst->bench->setup(&tm.states[0]) != 0) {
-        ompb__team_fail(&tm, "%s: setup failed", inst->name);
+    if (rec->failed || (inst->bench->setup && inst->bench->setup(&tm.states[0]) != 0)) {
+        if (!rec->failed)
+            ompb__team_fail(&tm, "%s: setup failed", inst->name);
         rc = OMPB_ERUN;
+        /* The other ranks learn it at their first round's barrier. */
+        tm.phase = PHASE_DONE;
+        ompb__team_round_begin(&tm);
     } else {
         rc = rec->caller_team ? ompb__caller_team_run(&tm) : run_team(&tm);
         ompb__team_close_counters(&tm);
@@ -577,5 +650,6 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
     }
     ompb__team_close_counters(&tm);
     free(tm.states);
+    gather_ranks(&tm);
     return rc;
 }

@@ -210,8 +210,12 @@ int ompb__caller_team_run(ompb__team *tm)
     if (tm->rec->failed)
         tm->phase = OMPB__PHASE_DONE;
     tm->t_instance = ompb__now_ns();
-    while (tm->phase != OMPB__PHASE_DONE)
+    for (;;) {
+        ompb__team_round_begin(tm);
+        if (tm->phase == OMPB__PHASE_DONE)
+            break;
         caller_round(tm);
+    }
     if (!tm->rec->failed)
         count_switches(tm);
     leave(&env);

@@ -50,11 +50,22 @@ typedef struct ompb__team {
     uint64_t target_ns;
     size_t round;              /* measured rounds recorded so far */
     bool instrumented;         /* instance_begin was called */
+    /* Distributed runs: this round's barrier exit on this rank's clock, and
+     * this rank's own bounds of each measured round relative to it
+     * ([round * 2 + {0, 1}], NULL alone). */
+    uint64_t dist_exit;
+    int64_t *own_bounds;
 } ompb__team;
 
 /* Records the first failure of the instance (later ones are dropped). Call
  * it from one thread at a time (the master, or inside a critical section). */
 void ompb__team_fail(ompb__team *tm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Master, before every round (and once more when the phase is DONE, so
+ * that every rank makes the same calls): in a distributed run, the barrier
+ * that starts the round across the ranks, which also ends the instance on
+ * every rank when one of them stopped it. No-op alone. */
+void ompb__team_round_begin(ompb__team *tm);
 
 /* Master, after a round's bounds are known: records the round and decides
  * the next phase (OMPB__PHASE_DONE when the instance is over or failed). */

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "context.h"
 #include "counters.h"
+#include "dist.h"
 #include "dump.h"
 #include "error.h"
 #include "hooks/instrument.h"
@@ -25,6 +26,7 @@
 #include "report/plan.h"
 #include "report/report.h"
 #include "round.h"
+#include "sampling.h"
 #include "schedule.h"
 #include "topology.h"
 
@@ -42,13 +44,23 @@ typedef struct run {
     uint32_t processes;         /* processes they run in (1: this one) */
     uint64_t seed;
     bool interleave;
+    bool simulate;              /* CPU simulation (rank 0's mode in a distributed run) */
     ompb__result *results;      /* [n_sel * reps]: instance i, repetition r at i * reps + r */
     ompb__outfile out;
 } run;
 
+/* A distributed run's ranks usually reject the same input alike: the
+ * other ranks keep their message until rank 0 has said whether it printed
+ * one (agree_across_ranks), so the user reads it once. */
+static char held_error[OMPB_ERROR_TEXT_MAX + 64];
+
 static int usage_error(const run *r, const ompb_error *err)
 {
-    fprintf(stderr, "%s: %s\n", r->argv0, err->text);
+    if (ompb__dist_rank() != 0)
+        snprintf(held_error, sizeof held_error, "%s: rank %d: %s", r->argv0, ompb__dist_rank(),
+                 err->text);
+    else
+        fprintf(stderr, "%s: %s\n", r->argv0, err->text);
     return OMPB_EXIT_USAGE;
 }
 
@@ -156,8 +168,7 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
 {
     const ompb__instance *inst = &r->sel[slot->instance];
     ompb__result *res = result_at(r, slot->instance, slot->repetition);
-    bool simulate = ompb__instrument_mode() == OMPB__MODE_SIMULATION;
-    ompb__sampling sampling = ompb__sampling_resolve(&r->cfg, inst, simulate, slot->repetition);
+    ompb__sampling sampling = ompb__sampling_resolve(&r->cfg, inst, r->simulate, slot->repetition);
     ompb__sampling_reuse_size(&sampling, *calibrated);
     sampling.window_keep_open = keep_open;
     bool calibrates = sampling.sample_size == 0;
@@ -323,27 +334,90 @@ static void run_free(run *r)
     ompb__config_release(&r->cfg);
 }
 
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+/* What must be the same on every rank: the instances, and the sampling
+ * each will be run with (which holds every option that shapes a round). */
+static uint64_t run_hash(const run *r)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    uint32_t reps = r->cfg.repetitions;
+    h = fnv1a(h, &reps, sizeof reps);
+    for (size_t i = 0; i < r->n_sel; i++) {
+        const ompb__instance *inst = &r->sel[i];
+        ompb__sampling sp = ompb__sampling_resolve(&r->cfg, inst, false, 0);
+        uint64_t v[] = {(uint64_t)inst->threads, (uint64_t)sp.mode, (uint64_t)sp.threads,
+                        sp.rounds, sp.sample_size, sp.min_round_ns, sp.warmup_ns, sp.budget_ns,
+                        sp.counters ? (uint64_t)sp.counters->n : 0};
+        h = fnv1a(h, inst->name, strlen(inst->name) + 1);
+        h = fnv1a(h, v, sizeof v);
+    }
+    return h;
+}
+
+/* A distributed run goes on only when every rank would: a rank that
+ * stopped (bad option: it said why) stops all with its status, and ranks
+ * that disagree on what to run stop with one message from rank 0. Returns
+ * -1 to go on, else the exit status. */
+static int agree_across_ranks(const run *r, int status)
+{
+    if (!ompb__dist())
+        return status;
+    uint64_t h = status < 0 ? run_hash(r) & ((UINT64_C(1) << 62) - 1) : 0;
+    bool rank0 = ompb__dist_rank() == 0;
+    int64_t v[5] = {status >= 0, status > 0 ? status : 0, (int64_t)h, -(int64_t)h,
+                    rank0 && status > 0};
+    ompb__dist_max(v, 5, 0);
+    if (held_error[0] && !v[4])
+        fprintf(stderr, "%s\n", held_error);
+    held_error[0] = '\0';
+    if (v[0])
+        return status >= 0 ? status : (int)v[1] ? (int)v[1] : OMPB_EXIT_USAGE;
+    if (v[2] == -v[3])
+        return -1;
+    if (ompb__dist_rank() == 0)
+        fprintf(stderr, "%s: the %d ranks disagree on the instances or on the options that "
+                "shape their rounds (accepted: the same binary with the same options on every "
+                "rank)\n", r->argv0, ompb__dist_ranks());
+    return OMPB_EXIT_USAGE;
+}
+
 /* Everything up to running: returns -1 to go on, else an exit status. */
 static int prepare(run *r, int argc, char **argv, ompb_error *err)
 {
     if (ompb__config_parse(&r->cfg, argc, argv, err) != 0)
         return usage_error(r, err);
+    /* In a distributed run only rank 0 prints. */
+    bool speak = ompb__dist_rank() == 0;
     if (r->cfg.help) {
-        ompb__config_usage(r->argv0, stdout);
+        if (speak)
+            ompb__config_usage(r->argv0, stdout);
         return OMPB_EXIT_OK;
     }
     if (r->cfg.version) {
-        printf("ompbench %s\n", ompb_version());
+        if (speak)
+            printf("ompbench %s\n", ompb_version());
         return OMPB_EXIT_OK;
     }
     if (r->cfg.list_counters) {
-        ompb__counters_list(stdout);
+        if (speak)
+            ompb__counters_list(stdout);
         return OMPB_EXIT_OK;
     }
+    if (ompb__dist() && r->cfg.processes > 1)
+        return usage_error(r, &(ompb_error){.text = "--processes: not with MPI ranks (each rank "
+                                                    "is one process; accepted: 1, or more ranks, "
+                                                    "or --repetitions)"});
     if (select_instances(r, err) != 0)
         return usage_error(r, err);
     if (r->cfg.list) {
-        for (size_t i = 0; i < r->n_sel; i++)
+        for (size_t i = 0; speak && i < r->n_sel; i++)
             printf("%s\n", r->sel[i].name);
         return OMPB_EXIT_OK;
     }
@@ -352,7 +426,8 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
     if (r->cfg.topology_xml && ompb__topology_export_xml(r->topo, r->cfg.topology_xml, err) != 0)
         return usage_error(r, err);
     if (r->cfg.show_plan) {
-        ompb__report_plan(stdout, r->topo, &r->cfg.pin, r->sel, r->plans, r->n_sel);
+        if (speak)
+            ompb__report_plan(stdout, r->topo, &r->cfg.pin, r->sel, r->plans, r->n_sel);
         return OMPB_EXIT_OK;
     }
     /* A fake topology (HWLOC_SYNTHETIC, HWLOC_XMLFILE) is for previews only. */
@@ -362,7 +437,7 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
      * its permissions refuse stops the run here, before anything is measured. */
     if (r->cfg.counters.n > 0 && ompb__counters_probe(&r->cfg.counters, err) != 0)
         return usage_error(r, err);
-    if (r->cfg.output && !r->cfg.child && ompb__outfile_probe(r->cfg.output, err) != 0)
+    if (r->cfg.output && !r->cfg.child && speak && ompb__outfile_probe(r->cfg.output, err) != 0)
         return usage_error(r, err);
     return -1;
 }
@@ -376,7 +451,9 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
 static void plan_repetitions(run *r)
 {
     ompb__mode mode = ompb__instrument_mode();
-    bool simulate = mode == OMPB__MODE_SIMULATION;
+    /* Every rank runs rank 0's shape: only rank 0 knows the instrument. */
+    bool simulate = ompb__dist_from_rank0(mode == OMPB__MODE_SIMULATION) != 0;
+    r->simulate = simulate;
     r->reps = ompb__sampling_repetitions(&r->cfg, simulate);
     r->processes = r->cfg.processes;
     r->interleave = mode == OMPB__MODE_NONE;
@@ -394,8 +471,44 @@ static void plan_repetitions(run *r)
                            r->processes);
     if (mode != OMPB__MODE_NONE)
         r->processes = 1;
+    /* Every rank runs rank 0's schedule (rank 0 alone knows the CodSpeed
+     * runner, and seeds from its clock). */
+    if (ompb__dist()) {
+        uint64_t hi = (uint64_t)ompb__dist_from_rank0((int64_t)(r->seed >> 32));
+        uint64_t lo = (uint64_t)ompb__dist_from_rank0((int64_t)(r->seed & UINT32_MAX));
+        r->seed = hi << 32 | lo;
+        r->interleave = ompb__dist_from_rank0(r->interleave) != 0;
+    }
     ompb__context_set_repetitions(r->ctx, r->reps, r->processes, r->interleave && r->reps > 1,
                                   r->seed);
+}
+
+/* Rank 0 records every rank's pu map of each plan width, in plan order
+ * (the same on every rank: the instances agree). */
+static void gather_pin_maps(run *r)
+{
+    if (!ompb__dist())
+        return;
+    for (size_t i = 0; i < r->n_sel; i++) {
+        const ompb__pin_plan *p = r->plans[i];
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = r->plans[j]->threads == p->threads;
+        if (seen)
+            continue;
+        int64_t *own = malloc((size_t)p->threads * sizeof *own), *all;
+        if (!own) {
+            fprintf(stderr, "%s: out of memory\n", r->argv0);
+            ompb__dist_abort(OMPB_EXIT_FAILED);
+        }
+        for (int t = 0; t < p->threads; t++)
+            own[t] = p->pu[t];
+        ompb__dist_gather_i64(own, (size_t)p->threads, &all);
+        if (all)
+            ompb__context_set_rank_pus(r->ctx, p->threads, all, ompb__dist_ranks());
+        free(own);
+        free(all);
+    }
 }
 
 /* Measures (here, or in child processes), then reports. Returns the exit status. */
@@ -408,6 +521,7 @@ static int measure_and_report(run *r, ompb_error *err)
     }
     for (size_t i = 0; i < r->n_sel; i++)
         ompb__context_add_plan(r->ctx, r->plans[i]);
+    gather_pin_maps(r);
     bool parent = r->processes > 1 && !r->cfg.child;
     int failures = parent ? run_processes(r, err)
                           : run_share(r, r->cfg.child ? r->cfg.child_index : 0);
@@ -417,6 +531,8 @@ static int measure_and_report(run *r, ompb_error *err)
         return failures == OMPB_EIO ? OMPB_EXIT_USAGE : OMPB_EXIT_FAILED;
     }
     int status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
+    if (ompb__dist_rank() != 0)
+        return status; /* rank 0 reports for all */
     if (r->cfg.child) {
         if (write_dump(r, err) != 0) {
             fprintf(stderr, "%s: %s\n", r->argv0, err->text);
@@ -449,16 +565,22 @@ int ompb_main(int argc, char **argv)
     r.argv = argv;
     r.argv0 = argc > 0 ? argv[0] : "ompbench";
     ompb_error err = {0};
-    int status = prepare(&r, argc, argv, &err);
+    int status = agree_across_ranks(&r, prepare(&r, argc, argv, &err));
     if (status >= 0) {
-        if (status == OMPB_EXIT_OK && ompb__outfile_flush_stdout(&err) != 0)
+        if (status == OMPB_EXIT_OK && ompb__outfile_flush_stdout(&err) != 0) {
             status = usage_error(&r, &err);
+            if (held_error[0]) /* this rank's own stdout: its own message */
+                fprintf(stderr, "%s\n", held_error);
+            held_error[0] = '\0';
+        }
         run_free(&r);
         return status;
     }
-    ompb__instrument_init();
+    /* Only rank 0 talks to the CodSpeed runner and prints warnings. */
+    if (ompb__dist_rank() == 0)
+        ompb__instrument_init();
     /* A child's warnings reach the user through its parent, once. */
-    ompb__context_set_quiet(r.cfg.child);
+    ompb__context_set_quiet(r.cfg.child || ompb__dist_rank() != 0);
     r.ctx = ompb__context_new(&r.cfg.pin, r.cfg.default_threads, r.argv0);
     if (!r.ctx) {
         fprintf(stderr, "%s: out of memory\n", r.argv0);
@@ -466,6 +588,7 @@ int ompb_main(int argc, char **argv)
         return OMPB_EXIT_FAILED;
     }
     ompb__context_set_topology(r.ctx, r.topo);
+    ompb__context_set_distribution(r.ctx, ompb__dist());
     plan_repetitions(&r);
     status = measure_and_report(&r, &err);
     run_free(&r);

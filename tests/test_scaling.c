@@ -42,6 +42,10 @@ static void test_family_name(void)
         {"at[t=]", "at[t=]"},
         {"tx[at=2]", "tx[at=2]"},
         {"[t=2]", ""},
+        {"halo[r=2, t=4]", "halo"},
+        {"halo[64, r=2, t=4]", "halo[64]"},
+        {"halo[r=2]", "halo"},
+        {"tx[ar=2, t=1]", "tx[ar=2]"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *f = ompb__scaling_family_name(cases[i][0]);

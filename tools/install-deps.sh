@@ -4,11 +4,13 @@
 # only those missing. Used by `make bench` and `make test`.
 set -euo pipefail
 
+# openmpi-bin, libopenmpi-dev: ompbench::mpi and the MPI tests (tests/mpi/).
 # locales: the sources localedef needs for tests/integration/hostile_bodies.sh
 # (a comma-decimal locale made in a temporary directory, nothing installed).
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
-      python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev)
+      python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev
+      openmpi-bin libopenmpi-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

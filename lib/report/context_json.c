@@ -86,11 +86,18 @@ static json_t *plans_json(const ompb__context *ctx)
     json_t *a = json_array();
     for (size_t i = 0; a && i < ctx->n_plans; i++) {
         const ompb__plan_summary *p = &ctx->plans[i];
-        json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:o, s:b}", "threads", p->threads,
-                                           "policy", jstr(p->policy), "pu",
-                                           int_map(p->pu, p->threads), "core",
-                                           int_map(p->core, p->threads), "oversubscribed",
-                                           p->oversubscribed));
+        json_t *o = json_pack("{s:i, s:o, s:o, s:o, s:b}", "threads", p->threads,
+                              "policy", jstr(p->policy), "pu", int_map(p->pu, p->threads),
+                              "core", int_map(p->core, p->threads), "oversubscribed",
+                              p->oversubscribed);
+        if (o && p->rank_pu) {
+            json_t *ranks = json_array();
+            for (int k = 0; ranks && k < ctx->ranks; k++)
+                json_array_append_new(ranks, int_map(p->rank_pu + (size_t)k * (size_t)p->threads,
+                                                     p->threads));
+            json_object_set_new(o, "rank_pu", ranks);
+        }
+        json_array_append_new(a, o);
     }
     return a;
 }
@@ -121,6 +128,35 @@ static json_t *repetitions_json(const ompb__context *ctx)
                      "seed", seed);
 }
 
+static json_t *str_array(const char *const *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        json_array_append_new(a, v && v[i] ? jstr(v[i]) : json_null());
+    return a;
+}
+
+/* The ranks of a distributed run: where each ran, and how the clocks of
+ * the ranks relate (include/ompbench/distribution.h). */
+static json_t *distribution_json(const ompb__context *ctx)
+{
+    const ompb_distribution *d = ctx->dist;
+    json_t *offs = json_array(), *errs = json_array();
+    for (int k = 0; offs && errs && k < d->size; k++) {
+        json_array_append_new(offs, d->clock_offset_ns ? json_integer(d->clock_offset_ns[k])
+                                                       : json_null());
+        json_array_append_new(errs, d->clock_offset_error_ns
+                                        ? json_integer((json_int_t)d->clock_offset_error_ns[k])
+                                        : json_null());
+    }
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:f, s:o}", "ranks", d->size, "library",
+                     d->library ? jstr(d->library) : json_null(), "hosts",
+                     str_array(d->hosts, d->size), "cpusets", str_array(d->cpusets, d->size),
+                     "clock_offset_ns", offs, "clock_offset_error_ns", errs,
+                     "barrier_exit_skew_ns", d->barrier_exit_skew_ns, "clock_method",
+                     d->clock_method ? jstr(d->clock_method) : json_null());
+}
+
 static json_t *ompbench_json(const ompb__context *ctx)
 {
     json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:s, s:b, s:s, s:o, s:i}",
@@ -136,7 +172,8 @@ static json_t *ompbench_json(const ompb__context *ctx)
               || json_object_set_new(o, "build_id", ctx->build_id[0] ? json_string(ctx->build_id)
                                                                     : json_null()) != 0
               || json_object_set_new(o, "run", repetitions_json(ctx)) != 0
-              || json_object_set_new(o, "warnings", warnings_json(ctx)) != 0)) {
+              || json_object_set_new(o, "warnings", warnings_json(ctx)) != 0
+              || (ctx->dist && json_object_set_new(o, "distribution", distribution_json(ctx)) != 0))) {
         json_decref(o);
         return NULL;
     }
@@ -146,11 +183,19 @@ static json_t *ompbench_json(const ompb__context *ctx)
 json_t *ompb__context_to_json(const ompb__context *ctx)
 {
     int cpus = ctx->num_cpus > 0 ? ctx->num_cpus : 1;
-    return json_pack("{s:s, s:o, s:o, s:i, s:I, s:b, s:o, s:o, s:s, s:i, s:o}",
+    json_t *o = json_pack("{s:s, s:o, s:o, s:i, s:I, s:b, s:o, s:o, s:s, s:i, s:o}",
                      "date", ctx->date, "host_name", jstr(ctx->host), "executable",
                      jstr(ctx->executable), "num_cpus", cpus, "mhz_per_cpu", (json_int_t)ctx->mhz,
                      "cpu_scaling_enabled", ctx->scaling_enabled, "caches", caches_json(ctx),
                      "load_avg", load_json(ctx), "library_build_type",
                      ctx->debug_build ? "debug" : "release", "json_schema_version",
                      OMPB__JSON_SCHEMA_VERSION, "ompbench", ompbench_json(ctx));
+    /* A distributed run says its shape at the top, beside num_cpus. */
+    if (o && ctx->ranks > 0
+        && (json_object_set_new(o, "ranks", json_integer(ctx->ranks)) != 0
+            || json_object_set_new(o, "threads_per_rank", json_integer(ctx->default_threads)) != 0)) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }

@@ -93,10 +93,25 @@ static void print_repetitions(FILE *out, const ompb__context *ctx)
         fprintf(out, ", back to back (one CodSpeed window per instance)\n");
 }
 
+/* A distributed run: how many ranks, on which hosts, and how far apart
+ * they leave the round-start barrier (the global bounds' uncertainty). */
+static void print_ranks(FILE *out, const ompb__context *ctx)
+{
+    const ompb_distribution *d = ctx->dist;
+    if (!d)
+        return;
+    fprintf(out, "ranks:      %d x %d threads (%s); barrier exit skew %.0f ns; hosts:", d->size,
+            ctx->default_threads, d->library ? d->library : "MPI", d->barrier_exit_skew_ns);
+    for (int k = 0; k < d->size; k++)
+        fprintf(out, " %d=%s", k, d->hosts && d->hosts[k] ? d->hosts[k] : "?");
+    fputc('\n', out);
+}
+
 void ompb__context_print_header(FILE *out, const ompb__context *ctx)
 {
     print_machine(out, ctx);
     print_software(out, ctx);
     print_placement(out, ctx);
+    print_ranks(out, ctx);
     print_repetitions(out, ctx);
 }

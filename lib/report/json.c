@@ -71,6 +71,46 @@ static json_t *samples_json(const ompb__record *rec)
     return checked(o, bad);
 }
 
+static json_t *real_array(const double *v, size_t n)
+{
+    json_t *a = json_array();
+    int bad = !a;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad |= json_array_append_new(a, real(v[i]));
+    return checked(a, bad);
+}
+
+/* A distributed repetition: samples.rank_makespan_ns (per round, each
+ * rank's own makespan), samples.rank_imbalance, and per-rank statistics. */
+static int add_ranks_json(json_t *o, const ompb__record *rec)
+{
+    ompb__rank_figures f;
+    if (ompb__rank_figures_make(rec, &f) != 0)
+        return -1;
+    if (f.ranks == 0)
+        return 0;
+    json_t *samples = json_object_get(o, "samples"), *per_round = json_array(),
+           *stats = json_array();
+    int bad = !samples || !per_round || !stats;
+    for (size_t r = 0; r < f.rounds && !bad; r++) {
+        json_t *row = json_array();
+        bad |= !row;
+        for (int k = 0; k < f.ranks && !bad; k++)
+            bad |= json_array_append_new(row, json_integer((json_int_t)ompb__record_rank_makespan(rec, k, r)));
+        bad |= json_array_append_new(per_round, row);
+    }
+    for (int k = 0; k < f.ranks && !bad; k++)
+        bad |= json_array_append_new(stats, json_pack("{s:i, s:o, s:o}", "rank", k, "median_ns",
+                                                      real(f.median_ns[k]), "mean_ns",
+                                                      real(f.mean_ns[k])));
+    bad |= set(samples, "rank_makespan_ns", per_round);
+    bad |= set(samples, "rank_imbalance", real_array(f.imbalance, f.rounds));
+    bad |= set(o, "rank_stats", stats);
+    bad |= set(json_object_get(o, "stats"), "mean_rank_imbalance", real(f.mean_imbalance));
+    ompb__rank_figures_release(&f);
+    return bad;
+}
+
 static json_t *stats_json(const ompb__result *res)
 {
     const ompb__stats *st = &res->stats;
@@ -122,6 +162,10 @@ static json_t *ompbench_json(const ompb__result *res)
     json_t *o = json_object();
     int bad = set(o, "uri", json_string(rec->inst->uri));
     bad |= set(o, "threads", json_integer(rec->threads));
+    if (rec->ranks > 0) {
+        bad |= set(o, "ranks", json_integer(rec->ranks));
+        bad |= set(o, "threads_per_rank", json_integer(rec->threads));
+    }
     bad |= set(o, "team", json_string(rec->caller_team ? "caller" : "harness"));
     bad |= set(o, "mode", json_string(ompb__sampling_mode_name(rec->sampling.mode)));
     bad |= set(o, "process", json_integer((json_int_t)res->process));
@@ -148,6 +192,8 @@ static json_t *ompbench_json(const ompb__result *res)
         bad |= set(o, "samples", samples_json(rec));
         if (rec->counters.n > 0)
             bad |= set(o, "counters", ompb__json_counters(res));
+        if (!bad)
+            bad |= add_ranks_json(o, rec);
     }
     return checked(o, bad);
 }

@@ -70,6 +70,25 @@ typedef struct ompb__result {
 double ompb__result_counter_round(const ompb__record *rec, size_t r, int e);
 
 
+/*
+ * A distributed repetition (rec.ranks > 0, on rank 0): each rank's own
+ * figures, from the bounds it measured relative to its own barrier exit.
+ * rank_imbalance of a round is the slowest rank's makespan over the mean
+ * of the ranks' makespans (1: balanced); the global makespan is the
+ * record's. Arrays malloc'd, freed by ompb__rank_figures_release.
+ */
+typedef struct ompb__rank_figures {
+    int ranks;
+    size_t rounds;
+    double *median_ns, *mean_ns;  /* [ranks] per iteration, over the rank's own makespans */
+    double *imbalance;            /* [rounds] */
+    double mean_imbalance;
+} ompb__rank_figures;
+
+/* Returns 0 (f->ranks = 0 when rec is not distributed) or OMPB_ENOMEM. */
+int ompb__rank_figures_make(const ompb__record *rec, ompb__rank_figures *f);
+void ompb__rank_figures_release(ompb__rank_figures *f);
+
 /* Fills every derived figure of res from res->rec. Returns 0 or OMPB_ENOMEM. */
 int ompb__result_analyze(ompb__result *res);
 

@@ -54,6 +54,54 @@ int ompb__result_analyze(ompb__result *res)
     return rc;
 }
 
+void ompb__rank_figures_release(ompb__rank_figures *f)
+{
+    free(f->median_ns);
+    free(f->mean_ns);
+    free(f->imbalance);
+    memset(f, 0, sizeof *f);
+}
+
+int ompb__rank_figures_make(const ompb__record *rec, ompb__rank_figures *f)
+{
+    memset(f, 0, sizeof *f);
+    if (rec->ranks <= 0 || !rec->rank_bounds || rec->failed)
+        return 0;
+    size_t n = rec->rounds, K = (size_t)rec->ranks;
+    f->ranks = rec->ranks;
+    f->rounds = n;
+    f->median_ns = calloc(K, sizeof *f->median_ns);
+    f->mean_ns = calloc(K, sizeof *f->mean_ns);
+    f->imbalance = calloc(n ? n : 1, sizeof *f->imbalance);
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!f->median_ns || !f->mean_ns || !f->imbalance || !v) {
+        free(v);
+        ompb__rank_figures_release(f);
+        return OMPB_ENOMEM;
+    }
+    ompb__stats st;
+    for (size_t k = 0; k < K; k++) {
+        for (size_t r = 0; r < n; r++)
+            v[r] = (double)ompb__record_rank_makespan(rec, (int)k, r) / (double)rec->sample_size;
+        if (ompb__stats_compute(v, n, &st) == 0) {
+            f->median_ns[k] = st.median;
+            f->mean_ns[k] = st.mean;
+        }
+    }
+    for (size_t r = 0; r < n; r++) {
+        double sum = 0, worst = 0;
+        for (size_t k = 0; k < K; k++) {
+            double m = (double)ompb__record_rank_makespan(rec, (int)k, r);
+            sum += m;
+            worst = m > worst ? m : worst;
+        }
+        f->imbalance[r] = sum > 0 ? worst / (sum / (double)K) : NAN;
+        f->mean_imbalance += f->imbalance[r] / (double)n;
+    }
+    free(v);
+    return 0;
+}
+
 static bool has_rounds(const ompb__result *r)
 {
     return !r->rec.failed && r->rec.rounds > 0;

@@ -55,6 +55,13 @@ rpath="-Wl,-rpath,$(dirname "$pcdir")"
 cc -std=c11 $flags "$tmp/proj/benches/tiny.c" $(pkg-config --cflags ompbench) \
    -L"$(dirname "$pcdir")" -lompbench_main $(pkg-config --libs ompbench) $rpath -o "$tmp/tiny-pc"
 "$tmp/tiny-pc" --test > /dev/null
+# Built with MPI: the MPI main() links through its own pkg-config file.
+if [ -f "$pcdir/ompbench-mpi.pc" ]; then
+  cc -std=c11 $flags "$tmp/proj/benches/tiny.c" $(pkg-config --cflags ompbench-mpi) \
+     $(pkg-config --libs ompbench-mpi) $rpath -o "$tmp/tiny-mpi"
+  nm "$tmp/tiny-mpi" > "$tmp/tiny-mpi.nm"
+  grep -q ' U MPI_Init_thread' "$tmp/tiny-mpi.nm" || { echo "FAIL: tiny-mpi has no MPI main()"; exit 1; }
+fi
 
 # C++: the declarations (extern "C", OMPB_API) and the black-box template.
 cat > "$tmp/api.cpp" <<'CXX'

@@ -35,18 +35,19 @@ static bool ends_with(const char *s, size_t end, const char *suffix)
     return end >= n && memcmp(s + end - n, suffix, n) == 0;
 }
 
-/* Length of the name with a trailing "/threads:N" or the "t=N" argument of
- * "name[..., t=N]" cut out; *keep_bracket tells whether "]" must be put back. */
-static size_t family_cut(const char *name, bool *keep_bracket)
+/* Length of name[0..len) with the last argument "KEY=N" of "name[..., KEY=N]"
+ * cut out (len when there is none); *value = N; *keep_bracket tells whether
+ * "]" must be put back. */
+static size_t arg_cut(const char *name, size_t len, const char *key, bool *keep_bracket,
+                      long *value)
 {
-    size_t len = strlen(name), d;
+    size_t d, k = strlen(key);
     *keep_bracket = false;
-    if ((d = digits_back(name, len)) > 0 && ends_with(name, len - d, "/threads:"))
-        return len - d - strlen("/threads:");
-    if (len < 2 || name[len - 1] != ']' || (d = digits_back(name, len - 1)) == 0 ||
-        !ends_with(name, len - 1 - d, "t="))
+    if (len < 2 || name[len - 1] != ']' || (d = digits_back(name, len - 1)) == 0 || d > 9 ||
+        !ends_with(name, len - 1 - d, key))
         return len;
-    size_t at = len - 1 - d - 2; /* index of "t=" */
+    *value = strtol(name + len - 1 - d, NULL, 10);
+    size_t at = len - 1 - d - k; /* index of KEY */
     if (at > 0 && name[at - 1] == '[')
         return at - 1;
     size_t cut = at;
@@ -58,18 +59,40 @@ static size_t family_cut(const char *name, bool *keep_bracket)
     return cut - 1;
 }
 
-char *ompb__scaling_family_name(const char *instance_name)
+/* The family of an instance: its name without a trailing "/threads:N", or
+ * without the "t=N" argument and then the "r=R" of a distributed run
+ * (name[r=2, t=4]: a family scales over ranks x threads); *ranks = R, or 1. */
+static char *family_of(const char *name, long *ranks)
 {
-    bool bracket;
-    size_t cut = family_cut(instance_name, &bracket);
-    char *f = malloc(cut + 2);
+    size_t len = strlen(name), d;
+    long value = 1;
+    bool bracket = false;
+    *ranks = 1;
+    char *f = malloc(len + 2);
     if (!f)
         return NULL;
-    memcpy(f, instance_name, cut);
+    if ((d = digits_back(name, len)) > 0 && ends_with(name, len - d, "/threads:")) {
+        len -= d + strlen("/threads:");
+    } else {
+        len = arg_cut(name, len, "t=", &bracket, &value);
+    }
+    memcpy(f, name, len);
     if (bracket)
-        f[cut++] = ']';
-    f[cut] = '\0';
+        f[len++] = ']';
+    f[len] = '\0';
+    size_t cut = arg_cut(f, len, "r=", &bracket, ranks);
+    if (cut < len) {
+        if (bracket)
+            f[cut++] = ']';
+        f[cut] = '\0';
+    }
     return f;
+}
+
+char *ompb__scaling_family_name(const char *instance_name)
+{
+    long ranks;
+    return family_of(instance_name, &ranks);
 }
 
 void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point *base)
@@ -87,7 +110,7 @@ static ompb__scaling_family *find_family(ompb__scaling *s, const ompb__name_inde
 }
 
 static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
-                     const ompb__rf_instance *in)
+                     const ompb__rf_instance *in, int width)
 {
     ompb__scaling_family *f = find_family(s, ix, family);
     if (f) {
@@ -102,11 +125,11 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
         f->name = family;
     }
     for (size_t i = 0; i < f->n; i++)
-        if (f->points[i].threads == in->threads)
+        if (f->points[i].threads == width)
             return 0; /* the same width twice: the first entry stands */
     if (!ompb__grow((void **)&f->points, &f->cap, f->n + 1, sizeof *f->points, 8))
         return OMPB_ENOMEM;
-    f->points[f->n++] = (ompb__scaling_point){in->threads, in->value_ns, NAN, NAN, in->imbalance};
+    f->points[f->n++] = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance};
     return 0;
 }
 
@@ -144,8 +167,12 @@ int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out)
         const ompb__rf_instance *in = &rf->inst[i];
         if (in->failed || in->threads <= 0)
             continue;
-        char *family = ompb__scaling_family_name(in->name);
-        int rc = family ? add_point(out, &ix, family, in) : OMPB_ENOMEM;
+        long ranks;
+        char *family = family_of(in->name, &ranks);
+        /* A distributed run's width: all the threads of all the ranks. */
+        long width = (long)in->threads * (ranks > 0 ? ranks : 1);
+        int rc = family ? add_point(out, &ix, family, in, width > INT32_MAX ? INT32_MAX : (int)width)
+                        : OMPB_ENOMEM;
         if (rc) {
             ompb__name_index_free(&ix);
             ompb__scaling_free(out);

@@ -45,8 +45,9 @@ typedef struct ompb__scaling {
 /*
  * The family name of an instance name, malloc'd (the caller frees it): the
  * thread part is dropped from "name[arg, t=N]" -> "name[arg]", "name[t=N]" ->
- * "name" and Google Benchmark's "name/threads:N" -> "name"; other names are
- * copied. NULL on ENOMEM.
+ * "name" and Google Benchmark's "name/threads:N" -> "name"; a distributed
+ * run's "name[a, r=2, t=4]" -> "name[a]" (its points' width is then ranks x
+ * threads); other names are copied. NULL on ENOMEM.
  */
 char *ompb__scaling_family_name(const char *instance_name);
 

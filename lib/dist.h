@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine's side of a distributed run (include/ompbench/distribution.h):
+ * which rank this is, and the few collective steps the engine and the run
+ * take, expressed on the installed distribution's operations. Without one
+ * every function is a no-op and the run is the single process it always
+ * was. A failed operation ends every rank (the distribution said why).
+ */
+#ifndef OMPB_DIST_H
+#define OMPB_DIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ompbench/distribution.h>
+
+/* The installed distribution, or NULL for one process. */
+const ompb_distribution *ompb__dist(void);
+/* This process's rank (0 without a distribution) and the number of ranks
+ * (0 without one: no rank count in names or reports). */
+int ompb__dist_rank(void);
+int ompb__dist_ranks(void);
+
+/* v := the element-wise maximum over the ranks (unchanged alone). */
+void ompb__dist_max(int64_t *v, int n, uint64_t wait_hint_ns);
+/* Rank 0's value on every rank (v must be >= 0 on rank 0). */
+int64_t ompb__dist_from_rank0(int64_t v);
+/* Whether every rank passed the same value. */
+bool ompb__dist_all_equal(uint64_t v);
+/* Rank 0 gets every rank's n int64 values, rank-major, in *all (malloc'd,
+ * caller frees); other ranks get NULL. */
+int ompb__dist_gather_i64(const int64_t *own, size_t n, int64_t **all);
+/* Ends every rank with this status (exit() when alone). */
+_Noreturn void ompb__dist_abort(int status);
+
+/* One round as the engine's master sees it: in, this rank's figures; out,
+ * the agreed ones (see ompb__dist_round_end). */
+typedef struct ompb__dist_round {
+    int64_t start_rel, end_rel; /* bounds relative to this rank's barrier exit */
+    uint64_t busy_ns;           /* slowest thread's busy time */
+    bool failed;                /* this rank's round failed */
+    uint64_t elapsed_ns;        /* time since the instance began */
+} ompb__dist_round;
+
+/* After a round, on every rank: start_rel := the earliest over the ranks,
+ * end_rel := the latest, busy_ns := the largest, failed := any, and
+ * elapsed_ns := rank 0's, so that every rank takes the same decisions
+ * (calibration, warm-up, end of rounds) as rank 0 does on its clock. */
+void ompb__dist_round_end(ompb__dist_round *r, uint64_t wait_hint_ns);
+
+#endif

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The example suite as two MPI ranks: --test with 1 and 2 threads per rank,
+# then a short measured run whose JSON (written by rank 0 alone) has ranks 2
+# and every round's global makespan >= each rank's own makespan; under a
+# runner stand-in (ompbench collect) only rank 0 talks to it; ranks that
+# disagree on the options stop with one message and exit 2, without a hang.
+set -euo pipefail
+build=$1 src=$2
+source "$src/tests/mpi/common.inc"
+ex="$build/benches/examples_mpi"
+
+for t in 1 2; do
+  OMP_NUM_THREADS=$t mpirun2 "$ex" --test > "$tmp/test$t.out" 2> "$tmp/test$t.err" || {
+    echo "FAIL: --test with OMP_NUM_THREADS=$t"; cat "$tmp/test$t.err"; exit 1; }
+  # Rank 0 alone prints: each instance once, named with the rank count.
+  n=$(grep -c '^stream_triad\[r=2, t=1\] ' "$tmp/test$t.out" || true)
+  [ "$n" = 1 ] || { echo "FAIL: stream_triad[r=2, t=1] printed $n times"; cat "$tmp/test$t.out"; exit 1; }
+done
+
+OMP_NUM_THREADS=2 mpirun2 "$ex" --filter '^(stream_triad|fibonacci_iterative|thread_example)' \
+  --max-time 40ms --format json --output "$tmp/r.json" 2> "$tmp/run.err" || {
+  echo "FAIL: measured run"; cat "$tmp/run.err"; exit 1; }
+python3 - "$tmp/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ctx = d["context"]
+assert ctx["ranks"] == 2, ctx.get("ranks")
+assert ctx["threads_per_rank"] == 2
+dist = ctx["ompbench"]["distribution"]
+assert len(dist["hosts"]) == 2 and len(dist["cpusets"]) == 2, dist
+seen = 0
+for b in d["benchmarks"]:
+    o = b.get("ompbench")
+    if not o:
+        continue
+    assert o["ranks"] == 2, b["name"]
+    assert "r=2, t=" in b["name"], b["name"]
+    s = o["samples"]
+    assert len(s["rank_makespan_ns"]) == o["rounds"] == len(s["makespan_ns"]) > 0, b["name"]
+    for r, (g, per) in enumerate(zip(s["makespan_ns"], s["rank_makespan_ns"])):
+        assert len(per) == 2, (b["name"], r)
+        assert all(g >= m > 0 for m in per), (b["name"], r, g, per)
+    assert len(o["rank_stats"]) == 2
+    assert o["stats"]["mean_rank_imbalance"] >= 1.0
+    seen += 1
+assert seen >= 6, seen
+print("ok:", seen, "instances")
+PY
+
+# Ranks the launcher does not bind apart share every PU of this host: the
+# run says so (whatever the core count), in the JSON context too.
+OMP_NUM_THREADS=1 mpirun2 --bind-to none "$ex" --filter '^stream_triad' --test --format json \
+  --output "$tmp/bn.json" 2> "$tmp/bn.err" || { echo "FAIL: --bind-to none"; cat "$tmp/bn.err"; exit 1; }
+n=$(grep -c 'ranks 0 and 1 on host .* may both run on PUs' "$tmp/bn.err" || true)
+[ "$n" = 1 ] && grep -q 'their pin plans overlap' "$tmp/bn.json" || {
+  echo "FAIL: no overlap warning ($n lines)"; cat "$tmp/bn.err"; exit 1; }
+
+# Under a CodSpeed runner stand-in: rank 0 alone talks to it, one marker
+# pair per global round, one window per instance, every check passing.
+OMP_NUM_THREADS=1 timeout 120 "$build/tools/ompbench" collect --json "$tmp/col.json" -- \
+  "$MPIRUN" --oversubscribe -np 2 "$ex" --filter '^stream_triad' --sample-count 5 \
+  --max-time 5s > "$tmp/col.out" 2>&1 || { echo "FAIL: collect"; cat "$tmp/col.out"; exit 1; }
+python3 - "$tmp/col.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["ok"] and c["violation_count"] == 0, c["violations"]
+w = c["windows"]
+assert len(w) == 3 and len({x["pid"] for x in w}) == 1, w
+assert all(1 <= len(x["pairs"]) == x["rounds"] <= 5 and "r=2, t=" in x["uri"] for x in w), w
+PY
+
+# Ranks with different options: one message on rank 0, exit 2 on every rank.
+set +e
+timeout 60 "$MPIRUN" --oversubscribe -np 1 "$ex" --filter '^stream_triad' --sample-count 3 : \
+  -np 1 "$ex" --filter '^stream_triad' --sample-count 4 > "$tmp/mm.out" 2> "$tmp/mm.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] || { echo "FAIL: mismatched ranks exit $rc, want 2"; cat "$tmp/mm.err"; exit 1; }
+n=$(grep -c 'ranks disagree on the instances' "$tmp/mm.err" || true)
+[ "$n" = 1 ] || { echo "FAIL: the mismatch message appeared $n times"; cat "$tmp/mm.err"; exit 1; }
+
+# Bad input every rank rejects: one line (rank 0's), exit 2.
+set +e
+mpirun2 "$ex" --test --processes 2 > "$tmp/bad.out" 2> "$tmp/bad.err"
+rc=$?
+set -e
+n=$(grep -c -- '--processes: not with MPI ranks' "$tmp/bad.err" || true)
+[ "$rc" = 2 ] && [ "$n" = 1 ] || {
+  echo "FAIL: --processes with ranks: exit $rc, message $n times"; cat "$tmp/bad.err"; exit 1; }
+
+# A bad OMPB_MPI_TIMEOUT: one line naming it, exit 2.
+set +e
+OMPB_MPI_TIMEOUT=soon mpirun2 "$ex" --test > "$tmp/to.out" 2> "$tmp/to.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "OMPB_MPI_TIMEOUT: invalid value 'soon'" "$tmp/to.err" || {
+  echo "FAIL: bad OMPB_MPI_TIMEOUT: exit $rc"; cat "$tmp/to.err"; exit 1; }
+echo "PASS"
