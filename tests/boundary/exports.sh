@@ -2,16 +2,10 @@
 # SPDX-License-Identifier: MIT
 # The shared libompbench exports the public API and nothing else: every
 # defined symbol of its dynamic table is a public ompb_ name, never an
-# internal ompb__ one, or one of the symbols the toolchain adds by itself:
-# - _init, _fini, _edata, _end, __bss_start: older GNU ld versions export
-#   them from every shared object (current ones do not);
-# - .gomp_critical_user_NAME (GCC) or .gomp_critical_user_NAME.var (Clang):
-#   the lock of `#pragma omp critical(NAME)`. OpenMP makes critical sections
-#   of one name exclude each other across the whole program, so compilers
-#   give the lock default visibility whatever -fvisibility says; NAME lives
-#   in that program-wide namespace and must carry our prefix;
-# - .gomp_critical_user_.reduction.var (Clang): the same kind of lock, that
-#   Clang's OpenMP reductions fall back on.
+# internal ompb__ one. What compilers export on their own (the locks of
+# named critical sections and of Clang's reductions, .gomp_critical_user_*;
+# _init, _fini and friends from older linkers) is kept in by the version
+# script lib/ompbench.map, so none of it is allowed here either.
 # And the fork guard's entry points (lib/fork_guard.c), which are not the
 # toolchain's but must be exported under the OpenMP runtime's names: the
 # GOMP_parallel* functions GCC calls for every parallel construct. They
@@ -36,8 +30,6 @@ guard_entries="GOMP_parallel GOMP_parallel_reductions GOMP_parallel_sections
 
 syms=$("$nm" -D --defined-only "$lib" | awk 'NF >= 3 { print $3 }' | sort -u)
 public=$(grep -E '^ompb_[a-z0-9]' <<< "$syms" || true)
-toolchain=$(grep -E '^(_init|_fini|_edata|_end|__bss_start)$' <<< "$syms" || true
-           grep -E '^\.gomp_critical_user_(ompb_[a-z0-9_]+(\.var)?|\.reduction\.var)$' <<< "$syms" || true)
 # The guard's entries as exported, with their binding: each must be there, weak.
 guard=$("$nm" -D --defined-only "$lib" | awk 'NF >= 3 && $3 ~ /^GOMP_/ { print $3, $2 }' | sort -u)
 guard_names=$(awk '$2 == "W" { print $1 }' <<< "$guard" | grep -xF -f <(tr -s ' \n' '\n' <<< "$guard_entries" | sed '/^$/d') || true)
@@ -46,7 +38,7 @@ if [ -n "$missing" ]; then
   echo "FAIL: $lib does not export the fork guard's entries (weak): $(echo $missing)"
   exit 1
 fi
-bad=$(comm -23 <(echo "$syms") <(printf '%s\n' "$public" "$toolchain" "$guard_names" | sed '/^$/d' | sort -u))
+bad=$(comm -23 <(echo "$syms") <(printf '%s\n' "$public" "$guard_names" | sed '/^$/d' | sort -u))
 count() { sed '/^$/d' <<< "$1" | wc -l; }
 
 if [ -n "$bad" ]; then
@@ -57,4 +49,4 @@ fi
 # An empty table (a stripped or wrong file) would pass the check above.
 [ "$(count "$public")" -gt 0 ] || { echo "FAIL: $lib exports no ompb_ symbol"; exit 1; }
 echo "exports: $(count "$syms") dynamic symbols: $(count "$public") public," \
-     "$(count "$guard_names") fork-guard entries, $(count "$toolchain") from the toolchain ($(echo $toolchain))"
+     "$(count "$guard_names") fork-guard entries"
