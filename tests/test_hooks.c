@@ -1278,6 +1278,9 @@ static void test_collector_results_file_checks(void)
     json_array_clear(json_object_get(r, "benchmarks"));
     EXPECT_RESULTS_VIOLATION("has 3 marker pairs but no entry in a results file", r);
     r = fake_results(&f);
+    json_array_clear(json_object_get(r, "benchmarks"));
+    EXPECT_RESULTS_VIOLATION("benchmarks is empty (the runner rejects the upload", r);
+    r = fake_results(&f);
     json_array_append_new(json_object_get(r, "benchmarks"), json_deep_copy(entry_part(r, NULL)));
     EXPECT_RESULTS_VIOLATION("appears more than once", r);
     /* The schema, field by field, with types. */

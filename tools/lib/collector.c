@@ -716,8 +716,14 @@ static int check_header(ompb__collector *c, const char *path, const json_t *root
                                   type ? "\"" : "");
         ok = false;
     }
-    if (!json_is_array(json_object_get(root, "benchmarks"))) {
+    const json_t *benchmarks = json_object_get(root, "benchmarks");
+    if (!json_is_array(benchmarks)) {
         ompb__collector_violation(c, "%s: benchmarks is missing or not an array", path);
+        ok = false;
+    } else if (json_array_size(benchmarks) == 0) {
+        /* The runner fails the whole upload on such a file. */
+        ompb__collector_violation(c, "%s: benchmarks is empty (the runner rejects the upload; "
+                                  "write no results file when no instance succeeded)", path);
         ok = false;
     }
     const json_t *p = json_object_get(json_object_get(root, "creator"), "pid");
