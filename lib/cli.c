@@ -24,7 +24,7 @@
 #include "filter.h"
 #include "parse.h"
 #include "pin.h"
-#include "report/report.h"
+#include "report/reporters.h"
 
 #define THREADS_ACCEPTED "N, N,M,... (no repeats), A..B (powers of two plus the ends) or max, with 1 <= N <= " OMPB__STR(OMPB__MAX_THREADS)
 

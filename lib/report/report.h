@@ -16,6 +16,7 @@
 
 #include "context.h"
 #include "record.h"
+#include "report/reporters.h"
 #include "stats.h"
 
 /*
@@ -147,28 +148,6 @@ void ompb__report_release(ompb__report *rep);
  * ompb__report_view_release(view, tmp). */
 const ompb__report *ompb__report_view(const ompb__report *rep, ompb__report *tmp);
 void ompb__report_view_release(const ompb__report *view, ompb__report *tmp);
-
-typedef struct ompb__reporter {
-    const char *name;         /* the --format value */
-    /* Writes the whole report to out; 0, or OMPB_EIO when out failed (or
-     * OMPB_ENOMEM). Never leaves out half-written on purpose: callers
-     * writing a file discard it on failure. */
-    int (*write)(FILE *out, const ompb__report *report);
-} ompb__reporter;
-
-/* The built-in rows, for callers that name one (tests); the table itself is
- * lib/report/reporters.c. */
-extern const ompb__reporter ompb__reporter_console;
-extern const ompb__reporter ompb__reporter_json;
-extern const ompb__reporter ompb__reporter_csv;
-
-/* The reporter named name, or NULL. */
-const ompb__reporter *ompb__reporter_find(const char *name);
-/* The table's names, comma-separated in table order ("console, json, csv"),
- * for --help and error messages. Static string. */
-const char *ompb__reporter_names(void);
-/* The default reporter (the table's first row). */
-const ompb__reporter *ompb__reporter_default(void);
 
 /* Under the CodSpeed runner (lib/report/codspeed.c), atomically:
  * - in walltime mode, $CODSPEED_PROFILE_FOLDER/results/<pid>.json in the
