@@ -4,7 +4,8 @@
 # then a short measured run whose JSON (written by rank 0 alone) has ranks 2
 # and every round's global makespan >= each rank's own makespan; under a
 # runner stand-in (ompbench collect) only rank 0 talks to it; ranks that
-# disagree on the options stop with one message and exit 2, without a hang.
+# disagree on the options, or of which one stops early (--list) while the
+# other would run, stop with one message and exit 2, without a hang.
 set -euo pipefail
 build=$1 src=$2
 source "$src/tests/mpi/common.inc"
@@ -79,6 +80,28 @@ set -e
 [ "$rc" = 2 ] || { echo "FAIL: mismatched ranks exit $rc, want 2"; cat "$tmp/mm.err"; exit 1; }
 n=$(grep -c 'ranks disagree on the instances' "$tmp/mm.err" || true)
 [ "$n" = 1 ] || { echo "FAIL: the mismatch message appeared $n times"; cat "$tmp/mm.err"; exit 1; }
+
+# A rank that stops early (--list) while the other would run: one message
+# on rank 0 naming it, exit 2 on every rank (each rank's own status is kept
+# by a shell around it, which itself exits 0 so the launcher ends no one).
+for early in 1 0; do
+  a=(--test) b=(--test)
+  if [ "$early" = 1 ]; then b=(--list); else a=(--list); fi
+  rm -f "$tmp"/rc.*
+  set +e
+  OMP_NUM_THREADS=1 timeout 60 "$MPIRUN" --oversubscribe \
+    -np 1 sh -c '"$@"; echo $? > "$0"' "$tmp/rc.0" "$ex" --filter '^stream_triad' "${a[@]}" : \
+    -np 1 sh -c '"$@"; echo $? > "$0"' "$tmp/rc.1" "$ex" --filter '^stream_triad' "${b[@]}" \
+    > "$tmp/early.out" 2> "$tmp/early.err"
+  rc=$?
+  set -e
+  [ "$rc" = 0 ] && [ "$(cat "$tmp/rc.0")" = 2 ] && [ "$(cat "$tmp/rc.1")" = 2 ] || {
+    echo "FAIL: rank $early stopped early: launcher $rc, ranks $(cat "$tmp"/rc.* | tr '\n' ' ')"
+    cat "$tmp/early.err"; exit 1; }
+  n=$(grep -c "the 2 ranks disagree: rank $early stopped early (--list" "$tmp/early.err" || true)
+  [ "$n" = 1 ] && [ "$(wc -l < "$tmp/early.err")" = 1 ] || {
+    echo "FAIL: rank $early stopped early: the message appeared $n times"; cat "$tmp/early.err"; exit 1; }
+done
 
 # Bad input every rank rejects: one line (rank 0's), exit 2.
 set +e
