@@ -39,12 +39,17 @@ void ompb__fork_watch_set(ompb__fork_watch *w)
 __attribute__((noinline)) static void note(ompb__fork_watch *w, unsigned num_threads)
 {
     w->forks++;
-    /* num_threads is 0 without a clause (the region then takes nthreads-var,
-     * which the engine set to width); the caller's own nested regions are
-     * its business, hence the level test. */
-    if (w->width && num_threads && num_threads != w->width && omp_get_level() == 0) {
+    /* The caller's own nested regions are its business, hence the level
+     * test. num_threads is 0 without a clause: the region then takes
+     * nthreads-var, which the engine set to width, unless the body changed
+     * it for a while (omp_set_num_threads(1); kern(); and back), which the
+     * check after the body cannot see. */
+    if (!w->width || omp_get_level() != 0)
+        return;
+    unsigned asked = num_threads ? num_threads : (unsigned)omp_get_max_threads();
+    if (asked != w->width) {
         w->other_width++;
-        w->last_other = num_threads;
+        w->last_other = asked;
     }
 }
 

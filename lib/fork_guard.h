@@ -23,8 +23,9 @@
 typedef struct ompb__fork_watch {
     unsigned width;           /* 0: count only; else the width regions should get */
     uint64_t forks;           /* regions this thread opened while watched */
-    uint64_t other_width;     /* regions opened at the top level with an explicit
-                                 num_threads (or if clause) other than width */
+    uint64_t other_width;     /* regions opened at the top level for another width
+                                 than width: a num_threads (or if) clause, or
+                                 without one while nthreads-var differed from it */
     unsigned last_other;      /* the width the last of those asked for */
 } ompb__fork_watch;
 

@@ -118,8 +118,9 @@ static void test_unwatched_not_counted(void)
     CU_ASSERT_EQUAL(w.forks, 1); /* the outer region only */
 }
 
-/* The caller's width check: top-level regions with an explicit width other
- * than the watched one are noted with that width; nested ones are not. */
+/* The caller's width check: top-level regions for a width other than the
+ * watched one are noted with that width, whether a clause asked for it or
+ * nthreads-var (omp_set_num_threads) gave it; nested ones are not. */
 static void test_width_check(void)
 {
 #ifdef __clang__
@@ -129,6 +130,8 @@ static void test_width_check(void)
     memset(&w, 0, sizeof w);
     w.width = 2;
     omp_set_dynamic(0);
+    int nthreads = omp_get_max_threads();
+    omp_set_num_threads(2);
     ompb__fork_watch_set(&w);
     plain(); /* num_threads(2): the watched width */
 #pragma omp parallel num_threads(3)
@@ -140,12 +143,25 @@ static void test_width_check(void)
     int one = 0;
 #pragma omp parallel if (one)
     atomic_fetch_add(&members, 0);
-#pragma omp parallel /* no clause: nthreads-var, not checked */
+#pragma omp parallel /* no clause: nthreads-var, the watched width */
     atomic_fetch_add(&members, 0);
     ompb__fork_watch_set(NULL);
     CU_ASSERT_EQUAL(w.forks, 5);
     CU_ASSERT_EQUAL(w.other_width, 2);  /* num_threads(3), and if(0): a team of 1 */
     CU_ASSERT_EQUAL(w.last_other, 1);
+    /* No clause, while nthreads-var is 3 for a moment: noted as 3. */
+    ompb__fork_watch_set(&w);
+    omp_set_num_threads(3);
+#pragma omp parallel
+    atomic_fetch_add(&members, 0);
+    omp_set_num_threads(2);
+#pragma omp parallel
+    atomic_fetch_add(&members, 0);
+    ompb__fork_watch_set(NULL);
+    omp_set_num_threads(nthreads);
+    CU_ASSERT_EQUAL(w.forks, 7);
+    CU_ASSERT_EQUAL(w.other_width, 3);
+    CU_ASSERT_EQUAL(w.last_other, 3);
 }
 
 /* This test binary links libompbench statically, built by the same
