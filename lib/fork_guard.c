@@ -168,3 +168,23 @@ const char *ompb__fork_coverage_name(ompb__fork_coverage c)
     default: return "none";
     }
 }
+
+const char *ompb__fork_guard_warning(ompb__fork_coverage c)
+{
+    switch (c) {
+    case OMPB__FORKS_SEEN_ALL:
+        return NULL;
+    case OMPB__FORKS_SEEN_GNU_ONLY:
+        /* Code compiled for libomp (Clang, the Intel compilers) forks
+         * through __kmpc_fork_call, which is not intercepted. */
+        return "the OpenMP runtime is not libgomp (it forks through __kmpc_fork_call: LLVM "
+               "libomp or Intel's): the nested-region guard is off for code compiled for it "
+               "(Clang, the Intel compilers): a parallel region nested in a benchmark body "
+               "is not detected, nor a caller team's region of another width (build with GCC "
+               "and libgomp to have them checked)";
+    default:
+        return "the OpenMP runtime's fork entry points are found before libompbench's: "
+               "parallel regions nested in a benchmark body cannot be detected (link "
+               "libompbench before the OpenMP runtime)";
+    }
+}

@@ -55,4 +55,8 @@ ompb__fork_coverage ompb__fork_guard_coverage(void);
 /* "all", "GNU entry points only", "none" (static). */
 const char *ompb__fork_coverage_name(ompb__fork_coverage c);
 
+/* The run's warning for coverage c (static, one line), or NULL when the
+ * guard sees every region (all). */
+const char *ompb__fork_guard_warning(ompb__fork_coverage c);
+
 #endif

@@ -179,11 +179,31 @@ static void test_coverage(void)
     CU_ASSERT_STRING_EQUAL(ompb__fork_coverage_name(OMPB__FORKS_SEEN_NONE), "none");
 }
 
+/* Which coverage the run warns about, and with what: every coverage but
+ * all, each naming what is not seen and the way out. */
+static void test_coverage_warning(void)
+{
+    CU_ASSERT_PTR_NULL(ompb__fork_guard_warning(OMPB__FORKS_SEEN_ALL));
+    const char *gnu = ompb__fork_guard_warning(OMPB__FORKS_SEEN_GNU_ONLY);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(gnu);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gnu, "the OpenMP runtime is not libgomp"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gnu, "the nested-region guard is off for code compiled for "
+                                       "it (Clang, the Intel compilers)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gnu, "__kmpc_fork_call"));
+    const char *none = ompb__fork_guard_warning(OMPB__FORKS_SEEN_NONE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(none);
+    CU_ASSERT_PTR_NOT_NULL(strstr(none, "parallel regions nested in a benchmark body cannot "
+                                        "be detected (link libompbench before the OpenMP "
+                                        "runtime)"));
+    CU_ASSERT_PTR_NULL(strchr(gnu, '\n'));
+}
+
 static const ompb_test_case cases[] = {
     {"counts_every_entry_point", test_counts_every_entry_point},
     {"unwatched_not_counted", test_unwatched_not_counted},
     {"width_check", test_width_check},
     {"coverage", test_coverage},
+    {"coverage_warning", test_coverage_warning},
     {NULL, NULL},
 };
 
