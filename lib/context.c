@@ -315,10 +315,9 @@ static void environment_warnings(ompb__context *ctx)
     if (ctx->scaling_enabled)
         ompb__context_warn(ctx, "CPU frequency governor is '%s', not 'performance': the "
                            "clock speed may change during the run", ctx->governor);
-    if (ompb__fork_guard_coverage() == OMPB__FORKS_SEEN_NONE)
-        ompb__context_warn(ctx, "the OpenMP runtime's fork entry points are found before "
-                           "libompbench's: parallel regions nested in a benchmark body cannot "
-                           "be detected (link libompbench before the OpenMP runtime)");
+    const char *guard = ompb__fork_guard_warning(ompb__fork_guard_coverage());
+    if (guard)
+        ompb__context_warn(ctx, "%s", guard);
 }
 
 /* The load average counts runnable tasks on the whole machine: when this

@@ -46,6 +46,23 @@ int ompb__dist_ranks(void)
     return have ? installed.size : 0;
 }
 
+double ompb__dist_skew_error_ns(const ompb_distribution *d)
+{
+    if (!d || !d->clock_offset_error_ns)
+        return 0;
+    uint64_t first = 0, second = 0;
+    for (int k = 0; k < d->size; k++) {
+        uint64_t e = d->clock_offset_error_ns[k];
+        if (e > first) {
+            second = first;
+            first = e;
+        } else if (e > second) {
+            second = e;
+        }
+    }
+    return (double)first + (double)second;
+}
+
 _Noreturn void ompb__dist_abort(int status)
 {
     fflush(stdout);

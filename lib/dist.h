@@ -22,6 +22,15 @@ const ompb_distribution *ompb__dist(void);
 int ompb__dist_rank(void);
 int ompb__dist_ranks(void);
 
+/* The error bound of d's barrier_exit_skew_ns:
+ * the skew is a difference of two ranks' exit times, each translated to
+ * rank 0's clock by an estimated offset, so it is off by at most the two
+ * largest offset errors (rank 0's own is 0). 0 for NULL or unknown. */
+double ompb__dist_skew_error_ns(const ompb_distribution *d);
+/* Global rounds shorter than this many times (skew + its error) have
+ * bounds dominated by the clock error between the ranks: warned. */
+#define OMPB__DIST_CLOCK_ERROR_FACTOR 10
+
 /* v := the element-wise maximum over the ranks (unchanged alone). */
 void ompb__dist_max(int64_t *v, int n, uint64_t wait_hint_ns);
 /* Rank 0's value on every rank (v must be >= 0 on rank 0). */

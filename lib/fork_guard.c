@@ -39,12 +39,17 @@ void ompb__fork_watch_set(ompb__fork_watch *w)
 __attribute__((noinline)) static void note(ompb__fork_watch *w, unsigned num_threads)
 {
     w->forks++;
-    /* num_threads is 0 without a clause (the region then takes nthreads-var,
-     * which the engine set to width); the caller's own nested regions are
-     * its business, hence the level test. */
-    if (w->width && num_threads && num_threads != w->width && omp_get_level() == 0) {
+    /* The caller's own nested regions are its business, hence the level
+     * test. num_threads is 0 without a clause: the region then takes
+     * nthreads-var, which the engine set to width, unless the body changed
+     * it for a while (omp_set_num_threads(1); kern(); and back), which the
+     * check after the body cannot see. */
+    if (!w->width || omp_get_level() != 0)
+        return;
+    unsigned asked = num_threads ? num_threads : (unsigned)omp_get_max_threads();
+    if (asked != w->width) {
         w->other_width++;
-        w->last_other = num_threads;
+        w->last_other = asked;
     }
 }
 
@@ -161,5 +166,25 @@ const char *ompb__fork_coverage_name(ompb__fork_coverage c)
     case OMPB__FORKS_SEEN_ALL: return "all";
     case OMPB__FORKS_SEEN_GNU_ONLY: return "GNU entry points only";
     default: return "none";
+    }
+}
+
+const char *ompb__fork_guard_warning(ompb__fork_coverage c)
+{
+    switch (c) {
+    case OMPB__FORKS_SEEN_ALL:
+        return NULL;
+    case OMPB__FORKS_SEEN_GNU_ONLY:
+        /* Code compiled for libomp (Clang, the Intel compilers) forks
+         * through __kmpc_fork_call, which is not intercepted. */
+        return "the OpenMP runtime is not libgomp (it forks through __kmpc_fork_call: LLVM "
+               "libomp or Intel's): the nested-region guard is off for code compiled for it "
+               "(Clang, the Intel compilers): a parallel region nested in a benchmark body "
+               "is not detected, nor a caller team's region of another width (build with GCC "
+               "and libgomp to have them checked)";
+    default:
+        return "the OpenMP runtime's fork entry points are found before libompbench's: "
+               "parallel regions nested in a benchmark body cannot be detected (link "
+               "libompbench before the OpenMP runtime)";
     }
 }

@@ -23,8 +23,9 @@
 typedef struct ompb__fork_watch {
     unsigned width;           /* 0: count only; else the width regions should get */
     uint64_t forks;           /* regions this thread opened while watched */
-    uint64_t other_width;     /* regions opened at the top level with an explicit
-                                 num_threads (or if clause) other than width */
+    uint64_t other_width;     /* regions opened at the top level for another width
+                                 than width: a num_threads (or if) clause, or
+                                 without one while nthreads-var differed from it */
     unsigned last_other;      /* the width the last of those asked for */
 } ompb__fork_watch;
 
@@ -53,5 +54,9 @@ ompb__fork_coverage ompb__fork_guard_coverage(void);
 
 /* "all", "GNU entry points only", "none" (static). */
 const char *ompb__fork_coverage_name(ompb__fork_coverage c);
+
+/* The run's warning for coverage c (static, one line), or NULL when the
+ * guard sees every region (all). */
+const char *ompb__fork_guard_warning(ompb__fork_coverage c);
 
 #endif

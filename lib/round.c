@@ -567,6 +567,45 @@ static void gather_ranks(team *tm)
     tm->own_bounds = NULL;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Rank 0 warns when the median global round is within a few times what
+ * the ranks' exits from the round-start barrier may be apart: the global
+ * bounds of such rounds say more about the clocks than about the code.
+ * The text names no figure of this repetition, so it is raised once per
+ * instance. */
+static void check_clock_error(team *tm)
+{
+    ompb__record *rec = tm->rec;
+    const ompb_distribution *d = ompb__dist();
+    if (!d || d->rank != 0 || rec->failed || rec->rounds == 0
+        || tm->sp->mode != OMPB__SAMPLING_MEASURE)
+        return;
+    double skew = d->barrier_exit_skew_ns, err = ompb__dist_skew_error_ns(d);
+    double floor_ns = OMPB__DIST_CLOCK_ERROR_FACTOR * (skew + err);
+    uint64_t *m = malloc(rec->rounds * sizeof *m);
+    if (!m || floor_ns <= 0) {
+        free(m);
+        return;
+    }
+    for (size_t r = 0; r < rec->rounds; r++)
+        m[r] = ompb__record_makespan(rec, r);
+    qsort(m, rec->rounds, sizeof *m, cmp_u64);
+    double median = rec->rounds % 2 ? (double)m[rec->rounds / 2]
+                                    : ((double)m[rec->rounds / 2 - 1] + m[rec->rounds / 2]) / 2;
+    free(m);
+    if (median < floor_ns)
+        ompb__record_warn(rec, "%s: its median global round is below %dx the barrier exit skew "
+                          "plus its error (%.0f + %.0f ns): the global bounds of its rounds are "
+                          "dominated by the clock error between the ranks (fix: longer rounds, "
+                          "--min-time or a larger --sample-size)", tm->inst->name,
+                          OMPB__DIST_CLOCK_ERROR_FACTOR, skew, err);
+}
+
 /* Calibration grows the sample size from 1 until the slowest thread's
  * sample reaches the target; a fixed sample size runs one calibration round,
  * which then serves as the warm-up. */
@@ -651,5 +690,6 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
     ompb__team_close_counters(&tm);
     free(tm.states);
     gather_ranks(&tm);
+    check_clock_error(&tm);
     return rc;
 }

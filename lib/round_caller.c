@@ -191,7 +191,8 @@ static void report(ompb__team *tm)
         return;
     if (w->other_width > 0)
         ompb__record_warn(rec, "%s: %" PRIu64 " of its parallel regions asked for %u threads "
-                          "(num_threads or if clause) instead of T=%d: they are not a t=%d "
+                          "(num_threads or if clause, or omp_set_num_threads() around them) "
+                          "instead of T=%d: they are not a t=%d "
                           "figure, and threads beyond %d are not placed by the pin plan",
                           name, w->other_width, w->last_other, tm->threads, tm->threads,
                           tm->threads);

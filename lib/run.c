@@ -362,29 +362,43 @@ static uint64_t run_hash(const run *r)
 }
 
 /* A distributed run goes on only when every rank would: a rank that
- * stopped (bad option: it said why) stops all with its status, and ranks
- * that disagree on what to run stop with one message from rank 0. Returns
- * -1 to go on, else the exit status. */
+ * stopped (bad option: it said why) stops all with its status, a rank
+ * that stopped early without error (--list, --help, ...) while others
+ * would run stops all with exit 2, and ranks that disagree on what to run
+ * stop with one message from rank 0. Returns -1 to go on, else the exit
+ * status, the same on every rank. */
 static int agree_across_ranks(const run *r, int status)
 {
     if (!ompb__dist())
         return status;
     uint64_t h = status < 0 ? run_hash(r) & ((UINT64_C(1) << 62) - 1) : 0;
-    bool rank0 = ompb__dist_rank() == 0;
-    int64_t v[5] = {status >= 0, status > 0 ? status : 0, (int64_t)h, -(int64_t)h,
-                    rank0 && status > 0};
-    ompb__dist_max(v, 5, 0);
+    int rank = ompb__dist_rank(), ranks = ompb__dist_ranks();
+    int64_t v[7] = {status >= 0, status > 0 ? status : 0, (int64_t)h, -(int64_t)h,
+                    rank == 0 && status > 0, status < 0,
+                    /* the lowest rank that stopped early, as ranks - rank */
+                    status == 0 ? ranks - rank : 0};
+    ompb__dist_max(v, 7, 0);
     if (held_error[0] && !v[4])
         fprintf(stderr, "%s\n", held_error);
     held_error[0] = '\0';
+    if (v[1])
+        return (int)v[1];
+    if (v[0] && v[5]) {
+        if (rank == 0)
+            fprintf(stderr, "%s: the %d ranks disagree: rank %d stopped early (--list, --help, "
+                    "--version and --list-counters print and stop) while others would run "
+                    "(accepted: the same options on every rank)\n", r->argv0, ranks,
+                    ranks - (int)v[6]);
+        return OMPB_EXIT_USAGE;
+    }
     if (v[0])
-        return status >= 0 ? status : (int)v[1] ? (int)v[1] : OMPB_EXIT_USAGE;
+        return OMPB_EXIT_OK;
     if (v[2] == -v[3])
         return -1;
-    if (ompb__dist_rank() == 0)
+    if (rank == 0)
         fprintf(stderr, "%s: the %d ranks disagree on the instances or on the options that "
                 "shape their rounds (accepted: the same binary with the same options on every "
-                "rank)\n", r->argv0, ompb__dist_ranks());
+                "rank)\n", r->argv0, ranks);
     return OMPB_EXIT_USAGE;
 }
 

@@ -6,7 +6,8 @@
  * bounds (each relative to its own barrier exit) and every rank's bounds
  * reach rank 0's record; a rank that is not rank 0 takes rank 0's elapsed
  * time for its decisions; a failure on another rank fails the instance here;
- * the rank count enters the names. No assertion depends on the host's speed.
+ * the rank count enters the names; rounds within the clock error between
+ * the ranks are warned about. No assertion depends on the host's speed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,83 @@ static void test_other_rank_failure(void)
     ompb__record_free(&rec);
 }
 
+/* Whether rec holds a warning containing text. */
+static bool has_warning(const ompb__record *rec, const char *text)
+{
+    for (size_t i = 0; i < rec->n_warnings; i++)
+        if (strstr(rec->warnings[i], text))
+            return true;
+    return false;
+}
+
+/* Runs tiny at T=1 for 5 rounds as `rank` of a distribution whose barrier
+ * exit skew and rank 1's clock offset error are as given; the rounds are
+ * the fake other rank's, 50 ms each. */
+static void run_with_clock(int rank, double skew_ns, uint64_t err_ns, ompb__sampling_mode mode,
+                           ompb__record *rec)
+{
+    static const ompb_benchmark b = {.name = "tiny", .fn = tiny_body};
+    static ompb__instance inst;
+    inst = make_instance(&b, 1);
+    ompb__sampling sp = sampling(1, 5);
+    sp.mode = mode;
+    uint64_t errs[2] = {0, err_ns};
+    memset(&fk, 0, sizeof fk);
+    fk.rank = rank;
+    ompb_distribution d = {.rank = rank, .size = 2, .max_i64 = fake_max, .gather = fake_gather,
+                           .abort = fake_abort, .clock_offset_error_ns = errs,
+                           .barrier_exit_skew_ns = skew_ns};
+    CU_ASSERT_EQUAL_FATAL(ompb_set_distribution(&d), 0);
+    memset(rec, 0, sizeof *rec);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, rec), 0);
+    ompb_set_distribution(NULL);
+    CU_ASSERT_FALSE(rec->failed);
+}
+
+static void test_clock_error_warning(void)
+{
+    const char *text = "dominated by the clock error between the ranks";
+    ompb__record rec;
+    /* 50 ms rounds against 10 x (1 s + 0.5 s): warned, naming the instance
+     * and both figures. */
+    run_with_clock(0, 1e9, 500000000, OMPB__SAMPLING_MEASURE, &rec);
+    CU_ASSERT_EQUAL(rec.n_warnings, 1);
+    CU_ASSERT_TRUE(has_warning(&rec, text));
+    CU_ASSERT_TRUE(has_warning(&rec, "tiny: its median global round is below 10x the barrier "
+                                     "exit skew plus its error (1000000000 + 500000000 ns)"));
+    ompb__record_free(&rec);
+    /* The error alone decides it too: a skew of 0 estimated with 1 s of
+     * error is no better. */
+    run_with_clock(0, 0, 1000000000, OMPB__SAMPLING_MEASURE, &rec);
+    CU_ASSERT_TRUE(has_warning(&rec, text));
+    ompb__record_free(&rec);
+    /* 50 ms against 10 x (200 + 600 ns): fine. */
+    run_with_clock(0, 200, 600, OMPB__SAMPLING_MEASURE, &rec);
+    CU_ASSERT_FALSE(has_warning(&rec, text));
+    ompb__record_free(&rec);
+    /* Rank 1 does not warn (rank 0 speaks), nor does a --test round. */
+    run_with_clock(1, 1e9, 500000000, OMPB__SAMPLING_MEASURE, &rec);
+    CU_ASSERT_FALSE(has_warning(&rec, text));
+    ompb__record_free(&rec);
+    run_with_clock(0, 1e9, 500000000, OMPB__SAMPLING_TEST, &rec);
+    CU_ASSERT_FALSE(has_warning(&rec, text));
+    ompb__record_free(&rec);
+}
+
+static void test_skew_error_bound(void)
+{
+    /* A spread between two ranks' translated exits is off by at most the
+     * sum of their two offset errors: the two largest bound every pair. */
+    uint64_t errs[4] = {0, 300, 500, 100};
+    ompb_distribution d = {.rank = 0, .size = 4, .clock_offset_error_ns = errs};
+    CU_ASSERT_DOUBLE_EQUAL(ompb__dist_skew_error_ns(&d), 800.0, 1e-9);
+    d.size = 2;
+    CU_ASSERT_DOUBLE_EQUAL(ompb__dist_skew_error_ns(&d), 300.0, 1e-9);
+    d.clock_offset_error_ns = NULL;
+    CU_ASSERT_DOUBLE_EQUAL(ompb__dist_skew_error_ns(&d), 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__dist_skew_error_ns(NULL), 0.0, 1e-9);
+}
+
 static void test_names_carry_ranks(void)
 {
     ompb_benchmark b = {.name = "halo"};
@@ -213,6 +291,8 @@ static const ompb_test_case cases[] = {
     {"global_round_spans_ranks", test_global_round_spans_ranks},
     {"rank0_decides", test_rank0_decides},
     {"other_rank_failure", test_other_rank_failure},
+    {"clock_error_warning", test_clock_error_warning},
+    {"skew_error_bound", test_skew_error_bound},
     {"names_carry_ranks", test_names_carry_ranks},
     {NULL, NULL},
 };

@@ -118,8 +118,9 @@ static void test_unwatched_not_counted(void)
     CU_ASSERT_EQUAL(w.forks, 1); /* the outer region only */
 }
 
-/* The caller's width check: top-level regions with an explicit width other
- * than the watched one are noted with that width; nested ones are not. */
+/* The caller's width check: top-level regions for a width other than the
+ * watched one are noted with that width, whether a clause asked for it or
+ * nthreads-var (omp_set_num_threads) gave it; nested ones are not. */
 static void test_width_check(void)
 {
 #ifdef __clang__
@@ -129,6 +130,8 @@ static void test_width_check(void)
     memset(&w, 0, sizeof w);
     w.width = 2;
     omp_set_dynamic(0);
+    int nthreads = omp_get_max_threads();
+    omp_set_num_threads(2);
     ompb__fork_watch_set(&w);
     plain(); /* num_threads(2): the watched width */
 #pragma omp parallel num_threads(3)
@@ -140,12 +143,25 @@ static void test_width_check(void)
     int one = 0;
 #pragma omp parallel if (one)
     atomic_fetch_add(&members, 0);
-#pragma omp parallel /* no clause: nthreads-var, not checked */
+#pragma omp parallel /* no clause: nthreads-var, the watched width */
     atomic_fetch_add(&members, 0);
     ompb__fork_watch_set(NULL);
     CU_ASSERT_EQUAL(w.forks, 5);
     CU_ASSERT_EQUAL(w.other_width, 2);  /* num_threads(3), and if(0): a team of 1 */
     CU_ASSERT_EQUAL(w.last_other, 1);
+    /* No clause, while nthreads-var is 3 for a moment: noted as 3. */
+    ompb__fork_watch_set(&w);
+    omp_set_num_threads(3);
+#pragma omp parallel
+    atomic_fetch_add(&members, 0);
+    omp_set_num_threads(2);
+#pragma omp parallel
+    atomic_fetch_add(&members, 0);
+    ompb__fork_watch_set(NULL);
+    omp_set_num_threads(nthreads);
+    CU_ASSERT_EQUAL(w.forks, 7);
+    CU_ASSERT_EQUAL(w.other_width, 3);
+    CU_ASSERT_EQUAL(w.last_other, 3);
 }
 
 /* This test binary links libompbench statically, built by the same
@@ -163,11 +179,31 @@ static void test_coverage(void)
     CU_ASSERT_STRING_EQUAL(ompb__fork_coverage_name(OMPB__FORKS_SEEN_NONE), "none");
 }
 
+/* Which coverage the run warns about, and with what: every coverage but
+ * all, each naming what is not seen and the way out. */
+static void test_coverage_warning(void)
+{
+    CU_ASSERT_PTR_NULL(ompb__fork_guard_warning(OMPB__FORKS_SEEN_ALL));
+    const char *gnu = ompb__fork_guard_warning(OMPB__FORKS_SEEN_GNU_ONLY);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(gnu);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gnu, "the OpenMP runtime is not libgomp"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gnu, "the nested-region guard is off for code compiled for "
+                                       "it (Clang, the Intel compilers)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gnu, "__kmpc_fork_call"));
+    const char *none = ompb__fork_guard_warning(OMPB__FORKS_SEEN_NONE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(none);
+    CU_ASSERT_PTR_NOT_NULL(strstr(none, "parallel regions nested in a benchmark body cannot "
+                                        "be detected (link libompbench before the OpenMP "
+                                        "runtime)"));
+    CU_ASSERT_PTR_NULL(strchr(gnu, '\n'));
+}
+
 static const ompb_test_case cases[] = {
     {"counts_every_entry_point", test_counts_every_entry_point},
     {"unwatched_not_counted", test_unwatched_not_counted},
     {"width_check", test_width_check},
     {"coverage", test_coverage},
+    {"coverage_warning", test_coverage_warning},
     {NULL, NULL},
 };
 

@@ -720,6 +720,17 @@ static void resizing_body(ompb_state *s)
     omp_set_num_threads(1);
 }
 
+/* Narrows its regions for a while and restores the width before the body
+ * returns, where the check after the body would have seen it. */
+static void narrowing_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        omp_set_num_threads(1);
+        forking_kernel();
+        omp_set_num_threads(CT_T);
+    }
+}
+
 static void dynamic_body(ompb_state *s)
 {
     OMPB_ITER(s) {
@@ -787,7 +798,18 @@ static void test_caller_team_warnings(void)
     CU_ASSERT_EQUAL_FATAL(rec.n_warnings, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "ct: "));
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "of its parallel regions asked for 3 "
-                                  "threads (num_threads or if clause) instead of T=2"));
+                                  "threads (num_threads or if clause, or "
+                                  "omp_set_num_threads() around them) instead of T=2"));
+    ompb__record_free(&rec);
+    /* Regions without a clause that ran while the body had narrowed
+     * nthreads-var: the same warning, with the width they got. */
+    CU_ASSERT_EQUAL(run_caller(narrowing_body, OMPB_TEAM_CALLER, &rec), 0);
+    CU_ASSERT_FALSE(rec.failed);
+    CU_ASSERT_EQUAL_FATAL(rec.n_warnings, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "ct: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "of its parallel regions asked for 1 "
+                                  "threads (num_threads or if clause, or "
+                                  "omp_set_num_threads() around them) instead of T=2"));
     ompb__record_free(&rec);
     /* A caller-team body that forks nothing ran on one thread. */
     CU_ASSERT_EQUAL(run_caller(lonely_body, OMPB_TEAM_CALLER, &rec), 0);

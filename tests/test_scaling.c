@@ -59,14 +59,14 @@ static void test_family_name(void)
 
 static void test_point_fill(void)
 {
-    ompb__scaling_point base = {2, 800.0, 0, 0, NAN}, pt = {4, 500.0, 0, 0, NAN};
+    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2}, pt = {4, 500.0, 0, 0, NAN, 0, 4};
     ompb__scaling_point_fill(&base, &base);
     ompb__scaling_point_fill(&pt, &base);
     CU_ASSERT_EQUAL(base.speedup, 1.0);
     CU_ASSERT_EQUAL(base.efficiency, 1.0);
     CU_ASSERT_DOUBLE_EQUAL(pt.speedup, 1.6, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(pt.efficiency, 0.8, 1e-12); /* 1.6 * 2 / 4 */
-    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN};
+    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8};
     ompb__scaling_point_fill(&zero, &base);
     CU_ASSERT_TRUE(isnan(zero.speedup));
 }
@@ -250,7 +250,7 @@ static void test_svg(void)
 /* Names are escaped; an empty report is still a valid document. */
 static void test_svg_escaping_and_empty(void)
 {
-    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN}, {2, 60.0, 0, 0, NAN}};
+    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN, 0, 1}, {2, 60.0, 0, 0, NAN, 0, 2}};
     ompb__scaling_point_fill(&pts[1], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"a<b>&\"c", .points = pts, .n = 2};
     ompb__scaling s = {.families = &fam, .n = 1};
@@ -313,8 +313,8 @@ static void test_svg_extreme_values(void)
 
     /* Built by hand, beyond what a file gives: an infinite speedup, and
      * thread counts 1 to 2^20 (a twenty-decade ideal line). */
-    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN}, {2, DBL_MIN, 0, 0, NAN},
-                                  {1 << 20, 1.0, 0, 0, NAN}};
+    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN, 0, 1}, {2, DBL_MIN, 0, 0, NAN, 0, 2},
+                                  {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20}};
     for (int i = 0; i < 3; i++)
         ompb__scaling_point_fill(&pts[i], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"wild", .points = pts, .n = 3};
@@ -359,6 +359,96 @@ static void test_svg_control_characters(void)
     ompb__resultfile_free(&rf);
 }
 
+/* One Google Benchmark entry of a distributed run's file. */
+#define GB_ENTRY(name, threads, ns)                                                       \
+    "{\"name\": \"" name "\", \"run_type\": \"iteration\", \"time_unit\": \"ns\", " \
+    "\"threads\": " #threads ", \"real_time\": " #ns "}"
+
+static void parse_inline(const char *text, ompb__resultfile *rf)
+{
+    ompb_error err = {0};
+    int rc = ompb__resultfile_parse(text, "inline", rf, &err);
+    if (rc)
+        fprintf(stderr, "\n%s\n", err.text);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+/*
+ * Scaling over ranks x threads takes one file per rank count (one MPI job
+ * each): the files' instances merge into one family, a point per (ranks,
+ * width), ascending width then ranks, against the smallest; a point met
+ * again in a later file is counted, the first standing. R and T are
+ * separate columns of the tables, and the JSON points carry both.
+ */
+static void test_several_files(void)
+{
+    ompb__resultfile rf[2];
+    parse_inline("{\"benchmarks\": [" GB_ENTRY("halo[r=1, t=1]", 1, 1000) ", "
+                 GB_ENTRY("halo[r=1, t=2]", 2, 600) ", " GB_ENTRY("plain[t=1]", 1, 10) "]}",
+                 &rf[0]);
+    parse_inline("{\"benchmarks\": [" GB_ENTRY("halo[r=2, t=2]", 2, 250) ", "
+                 GB_ENTRY("halo[r=2, t=1]", 1, 500) ", " GB_ENTRY("halo[r=1, t=2]", 2, 999)
+                 ", " GB_ENTRY("plain[t=2]", 2, 5) "]}",
+                 &rf[1]);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build_files(rf, 2, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.n, 2);
+    CU_ASSERT_EQUAL(s.single, 0);
+    CU_ASSERT_EQUAL(s.duplicates, 1);
+    const ompb__scaling_family *halo = &s.families[0], *plain = &s.families[1];
+    CU_ASSERT_STRING_EQUAL(halo->name, "halo");
+    CU_ASSERT_TRUE(halo->ranked);
+    CU_ASSERT_EQUAL_FATAL(halo->n, 4);
+    static const int want[4][3] = {{1, 1, 1}, {2, 1, 2}, {2, 2, 1}, {4, 2, 2}};
+    static const double median[4] = {1000, 600, 500, 250};
+    for (int i = 0; i < 4; i++) {
+        const ompb__scaling_point *p = &halo->points[i];
+        CU_ASSERT_EQUAL(p->threads, want[i][0]);
+        CU_ASSERT_EQUAL(p->ranks, want[i][1]);
+        CU_ASSERT_EQUAL(p->threads_per_rank, want[i][2]);
+        CU_ASSERT_EQUAL(p->median_ns, median[i]); /* 600, not the later file's 999 */
+        CU_ASSERT_DOUBLE_EQUAL(p->speedup, 1000.0 / median[i], 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(p->efficiency, 1000.0 / median[i] / want[i][0], 1e-12);
+    }
+    CU_ASSERT_FALSE(plain->ranked);
+    CU_ASSERT_EQUAL(plain->n, 2);
+
+    char *text = render(&s, ompb__scaling_print, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "halo (against 1 rank x 1 thread)\n"
+                                        " ranks   threads        median   speedup  efficiency"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n     2         1      500.0 ns     2.00x      100.0%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n     2         2      250.0 ns     4.00x      100.0%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "plain (against 1 thread)\n threads        median"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "(1 point found again in a later entry or file: "
+                                        "the first stands)"));
+    free(text);
+    text = render(&s, ompb__scaling_print, OMPB__REPORT_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| Ranks | Threads | Median | Speedup | Efficiency | "
+                                        "Imbalance |\n|--:|--:|--:|--:|--:|--:|\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| 2 | 1 | 500.0 ns | 2.00x | 100.0% | - |\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| Threads | Median | Speedup | Efficiency | Imbalance |"
+                                        "\n|--:|--:|--:|--:|--:|\n| 1 |"));
+    free(text);
+    text = render(&s, ompb__scaling_print, OMPB__REPORT_JSON);
+    json_error_t jerr;
+    json_t *j = json_loads(text, 0, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    json_t *pts = json_object_get(json_array_get(json_object_get(j, "families"), 0), "points");
+    json_t *third = json_array_get(pts, 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(third, "threads")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(third, "ranks")), 2);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(third, "threads_per_rank")), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(j, "duplicate_points")), 1);
+    json_t *plain_pt = json_array_get(
+        json_object_get(json_array_get(json_object_get(j, "families"), 1), "points"), 0);
+    CU_ASSERT_PTR_NULL(json_object_get(plain_pt, "ranks"));
+    json_decref(j);
+    free(text);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf[0]);
+    ompb__resultfile_free(&rf[1]);
+}
+
 static void test_parse_format(void)
 {
     ompb__report_format f;
@@ -376,6 +466,7 @@ static const ompb_test_case cases[] = {
     {"svg_escaping_and_empty", test_svg_escaping_and_empty},
     {"svg_extreme_values", test_svg_extreme_values},
     {"svg_control_characters", test_svg_control_characters},
+    {"several_files", test_several_files},
     {"parse_format", test_parse_format},
     {NULL, NULL},
 };

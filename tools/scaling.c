@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `ompbench scaling [options] RESULT.json`: the command line over
- * tools/lib/analysis/scaling. Loads one result file (problems: one line
- * naming the file, exit 2), prints the strong-scaling table and, with --svg,
+ * `ompbench scaling [options] RESULT.json...`: the command line over
+ * tools/lib/analysis/scaling. Loads the result files, merged in the order
+ * given (problems: one line naming the file, exit 2), prints the
+ * strong-scaling table and, with --svg,
  * writes the plot; every file is written atomically, and a failed run leaves
  * neither new file behind (see commit_all for the one case that costs more).
  */
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,7 +24,8 @@
 #define OMPB__TOOL "ompbench scaling"
 
 typedef struct scaling_args {
-    const char *file;
+    const char **files;         /* [n_files]: pointers into argv */
+    int n_files;
     ompb__report_format format;
     const char *output;
     const char *svg;
@@ -34,9 +37,11 @@ typedef int (*render_fn)(FILE *out, const ompb__scaling *s, ompb__report_format 
 
 static void usage(FILE *out)
 {
-    fputs("usage: ompbench scaling [options] RESULT.json\n"
+    fputs("usage: ompbench scaling [options] RESULT.json...\n"
           "For each benchmark measured at several thread counts: median time, speedup\n"
           "and parallel efficiency against its smallest thread count, imbalance.\n"
+          "Several files are merged (e.g. one MPI job per rank count: ranks x threads);\n"
+          "an instance found again in a later file is counted, the first one stands.\n"
           "  --format FMT    console (default), markdown or json\n"
           "  --output FILE   write the table to FILE instead of stdout\n"
           "  --svg FILE      also draw the strong-scaling plot into FILE (standalone SVG)\n"
@@ -78,19 +83,23 @@ static int parse_option(int argc, char **argv, int *i, scaling_args *a)
 static int parse_args(int argc, char **argv, scaling_args *a)
 {
     *a = (scaling_args){0};
+    /* At most argc - 1 files: every argument but the program's name. */
+    a->files = malloc((size_t)(argc > 1 ? argc - 1 : 1) * sizeof *a->files);
+    if (!a->files) {
+        fprintf(stderr, OMPB__TOOL ": out of memory\n");
+        return 2;
+    }
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
             int rc = parse_option(argc, argv, &i, a);
             if (rc)
                 return rc;
-        } else if (!a->file) {
-            a->file = argv[i];
         } else {
-            return bad("unexpected argument '%s' (accepted: one RESULT.json)", argv[i]);
+            a->files[a->n_files++] = argv[i];
         }
     }
-    if (!a->help && !a->file)
-        return bad("expected a result file (accepted: RESULT.json; see --help)");
+    if (!a->help && a->n_files == 0)
+        return bad("expected a result file (accepted: RESULT.json..., one or more; see --help)");
     if (a->svg && a->output && strcmp(a->svg, a->output) == 0)
         return bad("--svg and --output both name '%s' (accepted: two different files)",
                    a->svg);
@@ -173,37 +182,66 @@ static int write_outputs(const scaling_args *a, const ompb__scaling *s)
     return commit_all(files, opened, a->output, rc);
 }
 
-int ompb__tool_scaling(int argc, char **argv)
+/* Loads every file (and its --metric), in order, into rfs[0..n_files);
+ * on failure says why, naming the file, and frees what it loaded. */
+static int load_all(const scaling_args *a, ompb__resultfile *rfs, ompb__metric_unit *unit)
 {
-    scaling_args a;
-    if (parse_args(argc, argv, &a))
-        return 2;
-    if (a.help) {
-        usage(stdout);
-        return 0;
-    }
-    ompb__resultfile rf;
     ompb_error err = {0};
-    if (ompb__resultfile_load(a.file, &rf, &err)) {
-        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+    for (int k = 0; k < a->n_files; k++) {
+        int rc = ompb__resultfile_load(a->files[k], &rfs[k], &err);
+        if (rc == 0 && !ompb__metric_is_time(a->metric)) {
+            rc = ompb__metric_apply(a->files[k], a->metric, &rfs[k], unit, &err);
+            if (rc)
+                ompb__resultfile_free(&rfs[k]);
+        }
+        if (rc) {
+            fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
+            while (k-- > 0)
+                ompb__resultfile_free(&rfs[k]);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int run(const scaling_args *a)
+{
+    ompb__resultfile *rfs = calloc((size_t)a->n_files, sizeof *rfs);
+    if (!rfs) {
+        fprintf(stderr, OMPB__TOOL ": out of memory\n");
         return 2;
     }
     ompb__metric_unit unit = OMPB__METRIC_NS;
-    if (!ompb__metric_is_time(a.metric) &&
-        ompb__metric_apply(a.file, a.metric, &rf, &unit, &err) != 0) {
-        fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
-        ompb__resultfile_free(&rf);
-        return 2;
+    int status = load_all(a, rfs, &unit);
+    if (status) {
+        free(rfs);
+        return status;
     }
     ompb__scaling s;
-    int status = 2;
-    if (ompb__scaling_build(&rf, &s) == 0) {
-        ompb__scaling_set_metric(&s, a.metric, unit);
-        status = write_outputs(&a, &s);
+    status = 2;
+    if (ompb__scaling_build_files(rfs, (size_t)a->n_files, &s) == 0) {
+        ompb__scaling_set_metric(&s, a->metric, unit);
+        status = write_outputs(a, &s);
         ompb__scaling_free(&s);
     } else {
         fprintf(stderr, OMPB__TOOL ": out of memory\n");
     }
-    ompb__resultfile_free(&rf);
+    for (int k = 0; k < a->n_files; k++)
+        ompb__resultfile_free(&rfs[k]);
+    free(rfs);
+    return status;
+}
+
+int ompb__tool_scaling(int argc, char **argv)
+{
+    scaling_args a;
+    int status = parse_args(argc, argv, &a);
+    if (status == 0 && a.help)
+        usage(stdout);
+    else if (status == 0)
+        status = run(&a);
+    else
+        status = 2;
+    free(a.files);
     return status;
 }

@@ -277,6 +277,30 @@ fi
 run 2 "$tool" scaling --svg "$tmp/never.svg" "$data/truncated.json"
 has "ompbench scaling: $data/truncated.json: not valid JSON" "$tmp/err"
 only_files cmp.md err out
+# Several files (one MPI job per rank count) merge into one family over
+# ranks x threads, R and T in columns of their own; a bad file among them
+# fails the run, naming it, with no output file.
+gb() { # NAME THREADS NS...: a Google Benchmark file of those entries
+  local sep=
+  printf '{"benchmarks": ['
+  while [ $# -gt 0 ]; do
+    printf '%s{"name": "%s", "run_type": "iteration", "time_unit": "ns", "threads": %s, "real_time": %s}' \
+      "$sep" "$1" "$2" "$3"
+    sep=', '
+    shift 3
+  done
+  printf ']}\n'
+}
+gb 'halo[r=1, t=1]' 1 1000 'halo[r=1, t=2]' 2 600 > "$tmp/r1.json"
+gb 'halo[r=2, t=1]' 1 500 'halo[r=2, t=2]' 2 250 > "$tmp/r2.json"
+run 0 "$tool" scaling "$tmp/r1.json" "$tmp/r2.json"
+has "halo (against 1 rank x 1 thread)" "$tmp/out"
+has " ranks   threads        median   speedup  efficiency" "$tmp/out"
+has "     2         2      250.0 ns     4.00x      100.0%" "$tmp/out"
+run 2 "$tool" scaling --output "$tmp/never.txt" "$tmp/r1.json" "$data/truncated.json"
+has "ompbench scaling: $data/truncated.json: not valid JSON" "$tmp/err"
+rm -f "$tmp/r1.json" "$tmp/r2.json"
+only_files cmp.md err out
 run 2 "$tool" scaling --format svg "$data/scaling.json"
 has "--format: invalid value 'svg'" "$tmp/err"
 run 2 "$tool" scaling

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 # The example suite as two MPI ranks: --test with 1 and 2 threads per rank,
 # then a short measured run whose JSON (written by rank 0 alone) has ranks 2
-# and every round's global makespan >= each rank's own makespan; under a
+# and every round's global makespan >= each rank's own makespan, and the
+# barrier exit skew with its error bound; rounds within that error are
+# warned about; under a
 # runner stand-in (ompbench collect) only rank 0 talks to it; ranks that
-# disagree on the options stop with one message and exit 2, without a hang.
+# disagree on the options, or of which one stops early (--list) while the
+# other would run, stop with one message and exit 2, without a hang.
 set -euo pipefail
 build=$1 src=$2
 source "$src/tests/mpi/common.inc"
@@ -29,6 +32,14 @@ assert ctx["ranks"] == 2, ctx.get("ranks")
 assert ctx["threads_per_rank"] == 2
 dist = ctx["ompbench"]["distribution"]
 assert len(dist["hosts"]) == 2 and len(dist["cpusets"]) == 2, dist
+# The skew comes with its error bound: two translated exits are off by at
+# most both ranks' offset errors (rank 0's is 0).
+errs = dist["clock_offset_error_ns"]
+assert errs[0] == 0 and errs[1] >= 0, errs
+assert dist["barrier_exit_skew_error_ns"] == float(sum(errs)), dist
+assert dist["barrier_exit_skew_ns"] >= 0, dist
+# Calibrated rounds (1 ms at least) are far longer than the clock error.
+assert not any("dominated by the clock error" in w for w in ctx["ompbench"]["warnings"]), ctx
 seen = 0
 for b in d["benchmarks"]:
     o = b.get("ompbench")
@@ -47,6 +58,18 @@ for b in d["benchmarks"]:
 assert seen >= 6, seen
 print("ok:", seen, "instances")
 PY
+
+# Rounds of one tiny iteration are within the clock error between the
+# ranks: the console header gives the skew with its error, and the run warns
+# once for the instance (whatever the skew: 10x it with its error is far
+# above such a round on any host), in the JSON context too.
+OMP_NUM_THREADS=1 mpirun2 "$ex" --exact 'count_set_bits[42, r=2, t=1]' --sample-size 1 \
+  --sample-count 20 --repetitions 2 > "$tmp/ce.out" 2> "$tmp/ce.err" || {
+  echo "FAIL: --sample-size 1"; cat "$tmp/ce.err"; exit 1; }
+grep -Eq '^ranks: .*barrier exit skew [0-9]+ ns \+- [0-9]+ ns \(clock offset error\)' "$tmp/ce.out" || {
+  echo "FAIL: no skew error bound in the header"; cat "$tmp/ce.out"; exit 1; }
+n=$(grep -c 'count_set_bits\[42, r=2, t=1\]: its median global round is below 10x the barrier exit skew plus its error' "$tmp/ce.err" || true)
+[ "$n" = 1 ] || { echo "FAIL: the clock error warning appeared $n times"; cat "$tmp/ce.err"; exit 1; }
 
 # Ranks the launcher does not bind apart share every PU of this host: the
 # run says so (whatever the core count), in the JSON context too.
@@ -79,6 +102,28 @@ set -e
 [ "$rc" = 2 ] || { echo "FAIL: mismatched ranks exit $rc, want 2"; cat "$tmp/mm.err"; exit 1; }
 n=$(grep -c 'ranks disagree on the instances' "$tmp/mm.err" || true)
 [ "$n" = 1 ] || { echo "FAIL: the mismatch message appeared $n times"; cat "$tmp/mm.err"; exit 1; }
+
+# A rank that stops early (--list) while the other would run: one message
+# on rank 0 naming it, exit 2 on every rank (each rank's own status is kept
+# by a shell around it, which itself exits 0 so the launcher ends no one).
+for early in 1 0; do
+  a=(--test) b=(--test)
+  if [ "$early" = 1 ]; then b=(--list); else a=(--list); fi
+  rm -f "$tmp"/rc.*
+  set +e
+  OMP_NUM_THREADS=1 timeout 60 "$MPIRUN" --oversubscribe \
+    -np 1 sh -c '"$@"; echo $? > "$0"' "$tmp/rc.0" "$ex" --filter '^stream_triad' "${a[@]}" : \
+    -np 1 sh -c '"$@"; echo $? > "$0"' "$tmp/rc.1" "$ex" --filter '^stream_triad' "${b[@]}" \
+    > "$tmp/early.out" 2> "$tmp/early.err"
+  rc=$?
+  set -e
+  [ "$rc" = 0 ] && [ "$(cat "$tmp/rc.0")" = 2 ] && [ "$(cat "$tmp/rc.1")" = 2 ] || {
+    echo "FAIL: rank $early stopped early: launcher $rc, ranks $(cat "$tmp"/rc.* | tr '\n' ' ')"
+    cat "$tmp/early.err"; exit 1; }
+  n=$(grep -c "the 2 ranks disagree: rank $early stopped early (--list" "$tmp/early.err" || true)
+  [ "$n" = 1 ] && ! grep -q 'examples_mpi: rank 1: ' "$tmp/early.err" || {
+    echo "FAIL: rank $early stopped early: the message appeared $n times"; cat "$tmp/early.err"; exit 1; }
+done
 
 # Bad input every rank rejects: one line (rank 0's), exit 2.
 set +e

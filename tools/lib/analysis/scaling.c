@@ -61,13 +61,14 @@ static size_t arg_cut(const char *name, size_t len, const char *key, bool *keep_
 
 /* The family of an instance: its name without a trailing "/threads:N", or
  * without the "t=N" argument and then the "r=R" of a distributed run
- * (name[r=2, t=4]: a family scales over ranks x threads); *ranks = R, or 1. */
+ * (name[r=2, t=4]: a family scales over ranks x threads); *ranks = R, or 0
+ * for a name without "r=". */
 static char *family_of(const char *name, long *ranks)
 {
     size_t len = strlen(name), d;
     long value = 1;
     bool bracket = false;
-    *ranks = 1;
+    *ranks = 0;
     char *f = malloc(len + 2);
     if (!f)
         return NULL;
@@ -110,7 +111,7 @@ static ompb__scaling_family *find_family(ompb__scaling *s, const ompb__name_inde
 }
 
 static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
-                     const ompb__rf_instance *in, int width)
+                     const ompb__rf_instance *in, int ranks, int width)
 {
     ompb__scaling_family *f = find_family(s, ix, family);
     if (f) {
@@ -125,18 +126,23 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
         f->name = family;
     }
     for (size_t i = 0; i < f->n; i++)
-        if (f->points[i].threads == width)
-            return 0; /* the same width twice: the first entry stands */
+        if (f->points[i].threads == width && f->points[i].ranks == ranks) {
+            s->duplicates++; /* the same point twice: the first entry stands */
+            return 0;
+        }
     if (!ompb__grow((void **)&f->points, &f->cap, f->n + 1, sizeof *f->points, 8))
         return OMPB_ENOMEM;
-    f->points[f->n++] = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance};
+    f->points[f->n++] = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance,
+                                              ranks, in->threads};
+    f->ranked |= ranks > 0;
     return 0;
 }
 
 static int cmp_points(const void *a, const void *b)
 {
-    return ((const ompb__scaling_point *)a)->threads -
-           ((const ompb__scaling_point *)b)->threads;
+    const ompb__scaling_point *x = a, *y = b;
+    return x->threads != y->threads ? (x->threads > y->threads) - (x->threads < y->threads)
+                                    : (x->ranks > y->ranks) - (x->ranks < y->ranks);
 }
 
 /* Sorts each family, fills speedups and drops single-width families. */
@@ -159,29 +165,41 @@ static void settle(ompb__scaling *s)
     s->n = kept;
 }
 
-int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out)
+static long clamp_int(long v)
+{
+    return v > INT32_MAX ? INT32_MAX : v;
+}
+
+int ompb__scaling_build_files(const ompb__resultfile *rfs, size_t n, ompb__scaling *out)
 {
     ompb__name_index ix = {0};
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < rf->n; i++) {
-        const ompb__rf_instance *in = &rf->inst[i];
-        if (in->failed || in->threads <= 0)
-            continue;
-        long ranks;
-        char *family = family_of(in->name, &ranks);
-        /* A distributed run's width: all the threads of all the ranks. */
-        long width = (long)in->threads * (ranks > 0 ? ranks : 1);
-        int rc = family ? add_point(out, &ix, family, in, width > INT32_MAX ? INT32_MAX : (int)width)
-                        : OMPB_ENOMEM;
-        if (rc) {
-            ompb__name_index_free(&ix);
-            ompb__scaling_free(out);
-            return rc;
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < rfs[k].n; i++) {
+            const ompb__rf_instance *in = &rfs[k].inst[i];
+            if (in->failed || in->threads <= 0)
+                continue;
+            long ranks;
+            char *family = family_of(in->name, &ranks);
+            ranks = clamp_int(ranks > 0 ? ranks : 0);
+            /* A distributed run's width: all the threads of all the ranks. */
+            long width = clamp_int((long)in->threads * (ranks > 0 ? ranks : 1));
+            int rc = family ? add_point(out, &ix, family, in, (int)ranks, (int)width)
+                            : OMPB_ENOMEM;
+            if (rc) {
+                ompb__name_index_free(&ix);
+                ompb__scaling_free(out);
+                return rc;
+            }
         }
-    }
     ompb__name_index_free(&ix);
     settle(out);
     return 0;
+}
+
+int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out)
+{
+    return ompb__scaling_build_files(rf, 1, out);
 }
 
 void ompb__scaling_set_metric(ompb__scaling *s, const char *metric, ompb__metric_unit unit)
@@ -233,21 +251,47 @@ static char *value_text(const ompb__scaling_family *f, char *buf, size_t cap, do
     return f->metric ? ompb__format_metric(buf, cap, v, f->unit) : ompb__format_ns(buf, cap, v);
 }
 
+/* "2 threads", or for a distributed run's base point "1 rank x 2 threads". */
+static void print_base(FILE *out, const ompb__scaling_family *f)
+{
+    const ompb__scaling_point *b = &f->points[0];
+    if (b->ranks > 0)
+        fprintf(out, "%d rank%s x %d thread%s", b->ranks, b->ranks == 1 ? "" : "s",
+                b->threads_per_rank, b->threads_per_rank == 1 ? "" : "s");
+    else
+        fprintf(out, "%d thread%s", b->threads, b->threads == 1 ? "" : "s");
+}
+
+/* The ranks cell: R, or "-" for a point that is not a distributed run's. */
+static const char *ranks_text(char *buf, size_t cap, const ompb__scaling_point *p)
+{
+    if (p->ranks > 0)
+        snprintf(buf, cap, "%d", p->ranks);
+    else
+        snprintf(buf, cap, "-");
+    return buf;
+}
+
 static void print_console_family(FILE *out, const ompb__scaling_family *f)
 {
     ompb__put_plain(out, f->name);
-    fprintf(out, " (against %d thread%s%s%s)\n", f->points[0].threads,
-            f->points[0].threads == 1 ? "" : "s", f->metric ? "; per iteration, team sum of " : "",
+    fputs(" (against ", out);
+    print_base(out, f);
+    fprintf(out, "%s%s)\n", f->metric ? "; per iteration, team sum of " : "",
             f->metric ? f->metric : "");
+    if (f->ranked)
+        fprintf(out, "%6s  ", "ranks");
     fprintf(out, "%8s  %12s  %8s  %10s  %9s\n", "threads", value_title(f),
             f->metric ? "ratio" : "speedup", f->metric ? "work eff." : "efficiency",
             "imbalance");
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
-        char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX];
+        char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX], r[OMPB__UNIT_TEXT_MAX];
         char sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
         imbalance_text(imb, sizeof imb, p->imbalance);
-        fprintf(out, "%8d  %12s  %8s  %10s  %9s\n", p->threads,
+        if (f->ranked)
+            fprintf(out, "%6s  ", ranks_text(r, sizeof r, p));
+        fprintf(out, "%8d  %12s  %8s  %10s  %9s\n", f->ranked ? p->threads_per_rank : p->threads,
                 value_text(f, t, sizeof t, p->median_ns),
                 ompb__format_speedup(sp, sizeof sp, p->speedup),
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
@@ -258,42 +302,54 @@ static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
 {
     fputs("#### ", out);
     ompb__put_md_code(out, f->name, false);
-    fprintf(out, " (against %d thread%s%s%s)\n\n", f->points[0].threads,
-            f->points[0].threads == 1 ? "" : "s", f->metric ? "; per iteration, team sum of " : "",
+    fputs(" (against ", out);
+    print_base(out, f);
+    fprintf(out, "%s%s)\n\n", f->metric ? "; per iteration, team sum of " : "",
             f->metric ? f->metric : "");
-    if (f->metric)
-        fprintf(out, "| Threads | %s | Ratio | Work efficiency | Imbalance |\n"
-                     "|--:|--:|--:|--:|--:|\n", f->metric);
-    else
-        fputs("| Threads | Median | Speedup | Efficiency | Imbalance |\n"
-              "|--:|--:|--:|--:|--:|\n", out);
+    fprintf(out, "|%s Threads | %s | %s | %s | Imbalance |\n|%s--:|--:|--:|--:|--:|\n",
+            f->ranked ? " Ranks |" : "", f->metric ? f->metric : "Median",
+            f->metric ? "Ratio" : "Speedup", f->metric ? "Work efficiency" : "Efficiency",
+            f->ranked ? "--:|" : "");
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
-        char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX];
+        char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX], r[OMPB__UNIT_TEXT_MAX];
         char sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
         imbalance_text(imb, sizeof imb, p->imbalance);
-        fprintf(out, "| %d | %s | %s | %s | %s |\n", p->threads,
+        if (f->ranked)
+            fprintf(out, "| %s ", ranks_text(r, sizeof r, p));
+        fprintf(out, "| %d | %s | %s | %s | %s |\n",
+                f->ranked ? p->threads_per_rank : p->threads,
                 value_text(f, t, sizeof t, p->median_ns),
                 ompb__format_speedup(sp, sizeof sp, p->speedup),
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
     }
 }
 
+static json_t *json_point(const ompb__scaling_family *f, const ompb__scaling_point *p)
+{
+    json_t *o = json_pack("{s:i, s:o, s:o, s:o, s:o}", "threads", p->threads,
+                          f->metric ? "value" : "median_ns",
+                          ompb__json_number_or_null(p->median_ns),
+                          f->metric ? "ratio" : "speedup", ompb__json_number_or_null(p->speedup),
+                          f->metric ? "work_efficiency" : "efficiency",
+                          ompb__json_number_or_null(p->efficiency), "imbalance",
+                          ompb__json_number_or_null(p->imbalance));
+    if (o && f->ranked
+        && (json_object_set_new(o, "ranks", p->ranks > 0 ? json_integer(p->ranks)
+                                                         : json_null()) != 0
+            || json_object_set_new(o, "threads_per_rank", json_integer(p->threads_per_rank))
+                   != 0)) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *json_family(const ompb__scaling_family *f)
 {
     json_t *pts = json_array();
-    for (size_t i = 0; i < f->n; i++) {
-        const ompb__scaling_point *p = &f->points[i];
-        json_array_append_new(
-            pts, json_pack("{s:i, s:o, s:o, s:o, s:o}", "threads", p->threads,
-                           f->metric ? "value" : "median_ns",
-                           ompb__json_number_or_null(p->median_ns),
-                           f->metric ? "ratio" : "speedup",
-                           ompb__json_number_or_null(p->speedup),
-                           f->metric ? "work_efficiency" : "efficiency",
-                           ompb__json_number_or_null(p->efficiency), "imbalance",
-                           ompb__json_number_or_null(p->imbalance)));
-    }
+    for (size_t i = 0; i < f->n; i++)
+        json_array_append_new(pts, json_point(f, &f->points[i]));
     return json_pack("{s:s, s:s, s:i, s:o}", "name", f->name, "metric",
                      f->metric ? f->metric : "time", "baseline_threads",
                      f->points[0].threads, "points", pts);
@@ -304,8 +360,9 @@ static int print_json(FILE *out, const ompb__scaling *s)
     json_t *fams = json_array();
     for (size_t i = 0; i < s->n; i++)
         json_array_append_new(fams, json_family(&s->families[i]));
-    json_t *root = json_pack("{s:o, s:I}", "families", fams, "single_width_benchmarks",
-                             (json_int_t)s->single);
+    json_t *root = json_pack("{s:o, s:I, s:I}", "families", fams, "single_width_benchmarks",
+                             (json_int_t)s->single, "duplicate_points",
+                             (json_int_t)s->duplicates);
     if (!root)
         return OMPB_ENOMEM;
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -330,5 +387,8 @@ int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format f
     else if (s->single)
         fprintf(out, "\n(%zu benchmark%s measured at a single thread count not shown)\n",
                 s->single, s->single == 1 ? "" : "s");
+    if (s->duplicates)
+        fprintf(out, "\n(%zu point%s found again in a later entry or file: the first stands)\n",
+                s->duplicates, s->duplicates == 1 ? "" : "s");
     return ferror(out) ? OMPB_EIO : 0;
 }

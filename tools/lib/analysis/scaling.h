@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Strong scaling (`ompbench scaling RESULT.json`): the instances of one
+ * Strong scaling (`ompbench scaling RESULT.json...`): the instances of one
  * benchmark measured at several thread counts form a family; each thread
  * count gets its median time, the speedup and parallel efficiency against
- * the family's smallest thread count, and the mean imbalance. Reports as a
- * table (console, markdown, JSON) and as a standalone SVG plot.
+ * the family's smallest thread count, and the mean imbalance. Several files
+ * are merged (one per MPI job, one per rank count: a family then scales
+ * over ranks x threads). Reports as a table (console, markdown, JSON) and
+ * as a standalone SVG plot.
  */
 #ifndef OMPB_ANALYSIS_SCALING_H
 #define OMPB_ANALYSIS_SCALING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -17,7 +20,8 @@
 #include "analysis/units.h"
 
 typedef struct ompb__scaling_point {
-    int threads;
+    int threads;            /* the width: ranks x threads_per_rank for a
+                               distributed run's point */
     double median_ns;       /* median per-iteration time (or the --metric's value) */
     /* Time: median at the smallest thread count / median_ns, and speedup *
      * smallest thread count / threads. A --metric (a count summed over the
@@ -26,20 +30,25 @@ typedef struct ompb__scaling_point {
     double speedup;
     double efficiency;
     double imbalance;       /* mean max busy / mean busy; NAN when unknown */
+    int ranks;              /* R of "name[r=R, t=T]"; 0: not a distributed run */
+    int threads_per_rank;   /* T: the instance's own thread count */
 } ompb__scaling_point;
 
 typedef struct ompb__scaling_family {
     char *name;             /* instance name without its thread count part */
     const char *metric;     /* NULL: time; else the counter (ompb__scaling_set_metric) */
     ompb__metric_unit unit;
-    ompb__scaling_point *points; /* ascending thread counts, at least two */
+    ompb__scaling_point *points; /* ascending width (then ranks), at least two */
     size_t n, cap;
+    bool ranked;            /* some point has ranks: R and T are shown apart */
 } ompb__scaling_family;
 
 typedef struct ompb__scaling {
     ompb__scaling_family *families; /* in order of first appearance */
     size_t n, cap;
     size_t single;          /* benchmarks measured at one thread count only */
+    size_t duplicates;      /* points found again in a later entry or file
+                               (same family, ranks and width): the first stands */
 } ompb__scaling;
 
 /*
@@ -56,10 +65,14 @@ char *ompb__scaling_family_name(const char *instance_name);
 void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point *base);
 
 /*
- * Groups rf's successful instances with a known thread count into families;
- * only families with two or more thread counts are kept. Returns 0 or
- * OMPB_ENOMEM; on success release out with ompb__scaling_free.
+ * Groups the successful instances with a known thread count of rfs[0..n)
+ * (in that order) into families; only families with two or more points are
+ * kept. A point is a (ranks, width) pair: "halo[r=2, t=1]" and
+ * "halo[t=2]" are two points of width 2. Returns 0 or OMPB_ENOMEM; on
+ * success release out with ompb__scaling_free.
  */
+int ompb__scaling_build_files(const ompb__resultfile *rfs, size_t n, ompb__scaling *out);
+/* The same for one file. */
 int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out);
 
 /* The families' values are metric's (a counter of --counters, per iteration
