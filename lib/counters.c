@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The perf layer behind --counters: perf's generic event names, groups
- * opened per thread, one read(2) per group and round boundary, multiplex
+ * opened per thread, one read(2) per group at each end of a timed window, multiplex
  * scaling, and one-line reasons when the kernel refuses an event. libpfm4
  * (optional, OMPB_HAVE_LIBPFM) resolves the names perf's generic table does
  * not know; it is opened at run time (dlopen), so linking libompbench never
@@ -417,6 +417,26 @@ int ompb__counter_group_read(ompb__counter_group *g)
         g->delta.value[i] = now.value[i] - g->last.value[i];
     g->last = now;
     return 0;
+}
+
+int ompb__counter_group_mark(ompb__counter_group *g)
+{
+    int rc = read_group(g, &g->last);
+    if (rc < 0)
+        g->read_errno = -rc;
+    return rc;
+}
+
+void ompb__counters_window_begin(ompb__counter_group *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        (void)ompb__counter_group_mark(&g[i]);
+}
+
+void ompb__counters_window_end(ompb__counter_group *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        (void)ompb__counter_group_read(&g[i]);
 }
 
 int ompb__counters_probe(const ompb__counter_set *set, ompb_error *err)

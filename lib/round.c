@@ -373,23 +373,17 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
     ompb__team_reset_state(tm, s);
     if (b->batch_setup) {
         b->batch_setup(s);
-        /* The round's counts start after its setup, as its time does. */
-        if (tm->groups)
-            (void)ompb__counter_group_read(&tm->groups[s->thread]);
         if (multi) {
 #pragma omp barrier
         }
     }
     ompb__team_check_pu(s, measured);
     ompb__fork_watch_set(&s->forks);
+    /* The timed loop reads this thread's counters around its window
+     * (lib/state.c); the reduction's barrier that follows publishes them
+     * to the master, which copies them in ompb__team_after_round. */
     b->fn(s);
     ompb__fork_watch_set(NULL);
-    /* The round's counts end here, after this thread's timed loop: the
-     * reduction's barrier that follows publishes them to the master, which
-     * copies them in ompb__team_after_round. (Read after that barrier, a
-     * worker's read could race with the master's copy.) */
-    if (tm->groups)
-        (void)ompb__counter_group_read(&tm->groups[s->thread]);
     return measured;
 }
 
@@ -624,6 +618,16 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
     for (int t = 0; t < tm.threads; t++) {
         ompb__state_init(&tm.states[t], inst, &tm.user_data, t, tm.threads);
         tm.states[t].simulate = tm.simulate;
+        /* Whoever runs the timed loop reads the groups around it: each
+         * harness thread its own; a caller team's caller every thread's. */
+        if (tm.groups && !rec->caller_team) {
+            tm.states[t].counters = &tm.groups[t];
+            tm.states[t].n_counters = 1;
+        }
+    }
+    if (tm.groups && rec->caller_team) {
+        tm.states[0].counters = tm.groups;
+        tm.states[0].n_counters = tm.threads;
     }
     setup_sampling(&tm);
     if (ompb__dist() && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))
