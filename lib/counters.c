@@ -24,6 +24,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 #endif
 
+#include "clock.h"
 #include "error.h"
 
 /* read(2) of a group with PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED |
@@ -31,6 +32,8 @@
 #define READ_HEADER 3
 #define READ_WORDS (READ_HEADER + OMPB__MAX_COUNTERS)
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
+/* How long the probe lets its group run before it checks it was scheduled. */
+#define PROBE_SPIN_NS 1000000
 
 typedef struct generic_event {
     const char *name;
@@ -439,13 +442,39 @@ void ompb__counters_window_end(ompb__counter_group *g, int n)
         (void)ompb__counter_group_read(&g[i]);
 }
 
+/* The calling thread runs for ns, so that its group has had the chance to
+ * be on the PMU (a per-thread counter counts only while its thread runs). */
+static void spin_for(uint64_t ns)
+{
+    uint64_t until = ompb__now_ns() + ns;
+    while (ompb__now_ns() < until)
+        __asm__ volatile("");
+}
+
 int ompb__counters_probe(const ompb__counter_set *set, ompb_error *err)
 {
     ompb__counter_group g;
     int rc = ompb__counter_group_open(&g, set, 0, err);
-    if (rc == 0)
-        ompb__counter_group_close(&g);
-    return rc;
+    if (rc != 0)
+        return rc;
+    spin_for(PROBE_SPIN_NS);
+    rc = ompb__counter_group_read(&g);
+    ompb__counter_group_close(&g);
+    char names[OMPB__MAX_COUNTERS * OMPB__COUNTER_NAME_MAX];
+    ompb__counters_names(set, names, sizeof names);
+    if (rc < 0)
+        return ompb__error_set(err, OMPB_EIO, "--counters: the group of %s opens but cannot "
+                               "be read: %s", names, strerror(-rc));
+    /* A group that opens but is never scheduled (more hardware events than
+     * free counters, or a counter held by someone else, such as the NMI
+     * watchdog) would count nothing in every round: refuse it now. */
+    if (g.delta.running_ns == 0 && g.delta.enabled_ns > 0)
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: events '%s' open but are never "
+                               "on the PMU (time_running 0 after %.0f us enabled: fewer free "
+                               "counters than events, e.g. one held by the NMI watchdog; fix: "
+                               "count fewer events, or sysctl -w kernel.nmi_watchdog=0)", names,
+                               (double)g.delta.enabled_ns / 1e3);
+    return 0;
 }
 
 double ompb__counter_scale(uint64_t value, uint64_t enabled_ns, uint64_t running_ns)

@@ -95,11 +95,13 @@ void ompb__counters_set_ops(const ompb__counter_ops *ops);
 int ompb__counters_parse(const char *list, ompb__counter_set *set, ompb_error *err);
 
 /*
- * Opens set as one group on the calling thread, enables it, reads it once
- * and closes it: what every team thread will do, tried before anything is
- * measured. Returns 0, or a negative code with err one line naming the
- * event, the reason and the fix (event not on this machine, perf_event_paranoid,
- * too many events for the PMU, ...). The caller exits 2.
+ * Opens set as one group on the calling thread, enables it, lets the thread
+ * run about 1 ms, reads it and closes it: what every team thread will do,
+ * tried before anything is measured. Returns 0, or a negative code with err
+ * one line naming the event(s), the reason and the fix (event not on this
+ * machine, perf_event_paranoid, too many events for the PMU, a group that
+ * opens but is never on the PMU: time_running 0 with time_enabled > 0, ...).
+ * The caller exits 2.
  */
 int ompb__counters_probe(const ompb__counter_set *set, ompb_error *err);
 

@@ -331,6 +331,38 @@ static void test_refusals(void)
     expect_open_error("cycles", 0, ENOSYS, "perf_event_open is not available", "seccomp");
 }
 
+/* A group that opens but is never on the PMU (time_running stays 0 while
+ * time_enabled grows: too many events, the NMI watchdog holding a counter)
+ * is refused by the probe, before anything runs, naming the events, the
+ * reason and the fix; one that runs passes. */
+static void test_probe_never_scheduled(void)
+{
+    use_fake();
+    ompb__counter_set set = parse_ok("cycles,instructions");
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(ompb__counters_probe(&set, &err), 0);
+    CU_ASSERT_EQUAL(fake.reads, 2); /* the open's reading, and one after the spin */
+    CU_ASSERT_EQUAL(fake.live, 0);
+    use_fake();
+    fake.step_running = 0;
+    CU_ASSERT_EQUAL(ompb__counters_probe(&set, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "events 'cycles,instructions' open but are never "
+                                            "on the PMU (time_running 0 after 1 us enabled"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "NMI watchdog"));
+    /* the fix, whole: the line was not cut at the error text's limit */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "fix: count fewer events, or sysctl -w "
+                                            "kernel.nmi_watchdog=0)"));
+    CU_ASSERT_PTR_NULL(strchr(err.text, '\n'));
+    CU_ASSERT_EQUAL(fake.live, 0);
+    /* Neither enabled nor running (a group that is not counting yet): no
+     * verdict from the probe; the engine's own check stays. */
+    use_fake();
+    fake.step_running = 0;
+    fake.step_enabled = 0;
+    CU_ASSERT_EQUAL(ompb__counters_probe(&set, &err), 0);
+    use_system();
+}
+
 /* ---- the engine with the double -------------------------------------------- */
 
 static void spin_body(ompb_state *s)
@@ -938,6 +970,7 @@ static const ompb_test_case cases[] = {
     {"group_open_read", test_group_open_read},
     {"scaling", test_scaling},
     {"refusals", test_refusals},
+    {"probe_never_scheduled", test_probe_never_scheduled},
     {"engine_counts", test_engine_counts},
     {"engine_multiplexed", test_engine_multiplexed},
     {"engine_never_scheduled", test_engine_never_scheduled},
