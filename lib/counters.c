@@ -98,7 +98,25 @@ static int sys_close(int fd)
     return close(fd) < 0 ? -errno : 0;
 }
 
-const ompb__counter_ops ompb__counter_ops_system = {sys_open, sys_enable, sys_read, sys_close};
+static int sys_paranoid(void)
+{
+    FILE *fp = fopen(PARANOID_PATH, "r");
+    int level = OMPB__PARANOID_UNKNOWN;
+    if (fp) {
+        if (fscanf(fp, "%d", &level) != 1)
+            level = OMPB__PARANOID_UNKNOWN;
+        fclose(fp);
+    }
+    return level;
+}
+
+const ompb__counter_ops ompb__counter_ops_system = {sys_open, sys_enable, sys_read, sys_close,
+                                                    sys_paranoid};
+
+static int paranoid_level(void)
+{
+    return ops->paranoid ? ops->paranoid() : sys_paranoid();
+}
 
 void ompb__counters_set_ops(const ompb__counter_ops *o)
 {
@@ -245,8 +263,9 @@ static int parse_one(const char *name, ompb__counter_set *set, ompb_error *err)
             return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is listed twice "
                                    "(accepted: each event once)", name);
     if (set->n == OMPB__MAX_COUNTERS)
-        return ompb__error_set(err, OMPB_EINVAL, "--counters: more than %d events (accepted: "
-                               "at most %d per run, one group)", OMPB__MAX_COUNTERS,
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: more than %d events: '%s' is "
+                               "event %d (accepted: at most %d per run, one group)",
+                               OMPB__MAX_COUNTERS, name, OMPB__MAX_COUNTERS + 1,
                                OMPB__MAX_COUNTERS);
     ompb__counter_event *ev = &set->ev[set->n];
     if (!find_generic(name, ev) && !find_cache(name, ev) && !find_named(name, ev))
@@ -295,16 +314,29 @@ static void make_attr(struct perf_event_attr *attr, const ompb__counter_event *e
                         PERF_FORMAT_TOTAL_TIME_RUNNING;
 }
 
-static int paranoid_level(void)
+
+/* EACCES/EPERM. The paranoid level that lets an unprivileged user open
+ * the event: 2 for user-space counting, 1 for an event that counts in the
+ * kernel. At or below it, the level is not what refuses: a seccomp filter
+ * (a container's default profile) or a security module does. */
+static int permission_error(ompb_error *err, const ompb__counter_event *ev, int paranoid)
 {
-    FILE *fp = fopen(PARANOID_PATH, "r");
-    int level = -100;
-    if (fp) {
-        if (fscanf(fp, "%d", &level) != 1)
-            level = -100;
-        fclose(fp);
-    }
-    return level;
+    int allows = ev->kernel ? 1 : 2;
+    const char *where = ev->kernel ? " and this event counts in the kernel" : "";
+    if (paranoid == OMPB__PARANOID_UNKNOWN)
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted, and "
+                               "kernel.perf_event_paranoid cannot be read (fix: set it to %d "
+                               "or lower, allow perf_event_open in the container's seccomp "
+                               "profile, or give the binary CAP_PERFMON)", ev->name, allows);
+    if (paranoid > allows)
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted: "
+                               "kernel.perf_event_paranoid is %d%s (fix: sysctl -w "
+                               "kernel.perf_event_paranoid=%d, or give the binary "
+                               "CAP_PERFMON)", ev->name, paranoid, where, allows);
+    return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted although "
+                           "kernel.perf_event_paranoid is %d, which allows it: a seccomp filter "
+                           "(containers) or a security module refuses perf_event_open (fix: "
+                           "allow it in the seccomp profile, or give the binary CAP_PERFMON)", ev->name, paranoid);
 }
 
 /* The one line for a refused event: which, why, and how to fix it. */
@@ -322,12 +354,12 @@ static int open_error(ompb_error *err, const ompb__counter_set *set, int i, int 
                                "task-clock; see --list-counters)", ev->name, strerror(e));
     case EACCES:
     case EPERM:
-        return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted: "
-                               "kernel.perf_event_paranoid is %d%s (fix: sysctl -w "
-                               "kernel.perf_event_paranoid=%d, or give the binary "
-                               "CAP_PERFMON)", ev->name, paranoid,
-                               ev->kernel ? " and this event counts in the kernel" : "",
-                               ev->kernel ? 1 : 2);
+        return permission_error(err, ev, paranoid);
+    case EBUSY:
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s': the PMU is busy "
+                               "(perf_event_open: %s: another user holds its counters "
+                               "exclusively, e.g. another profiler or perf session; fix: stop "
+                               "that user, then run again)", ev->name, strerror(e));
     case EINVAL:
         if (i > 0)
             return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' does not fit in "
@@ -586,10 +618,16 @@ void ompb__counters_list(FILE *out)
     if (seen & 1u)
         fprintf(out, "Not available: the kernel has no PMU for these events here (virtual "
                      "machines often expose none); run on a machine or VM with one.\n");
-    if (seen & 2u)
+    int paranoid = paranoid_level();
+    if ((seen & 2u) && paranoid > 1)
         fprintf(out, "Not permitted: kernel.perf_event_paranoid = %d refuses events that "
                      "count in the kernel (fix: sysctl -w kernel.perf_event_paranoid=1, or "
-                     "CAP_PERFMON).\n", paranoid_level());
+                     "CAP_PERFMON).\n", paranoid);
+    else if (seen & 2u)
+        fprintf(out, "Not permitted although kernel.perf_event_paranoid = %d allows them: a "
+                     "seccomp filter (a container's) or a security module refuses "
+                     "perf_event_open (fix: allow it in the seccomp profile, or "
+                     "CAP_PERFMON).\n", paranoid);
 }
 
 void ompb__counters_names(const ompb__counter_set *set, char *buf, size_t len)

@@ -77,7 +77,12 @@ typedef struct ompb__counter_ops {
     int (*enable)(int leader_fd);        /* ioctl ENABLE with PERF_IOC_FLAG_GROUP */
     long (*read)(int fd, void *buf, size_t len);
     int (*close)(int fd);
+    /* kernel.perf_event_paranoid, or OMPB__PARANOID_UNKNOWN when it cannot
+     * be read; NULL: the system's (/proc/sys/kernel/perf_event_paranoid). */
+    int (*paranoid)(void);
 } ompb__counter_ops;
+
+#define OMPB__PARANOID_UNKNOWN (-100)
 
 /* The real system calls. */
 extern const ompb__counter_ops ompb__counter_ops_system;

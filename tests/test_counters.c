@@ -59,6 +59,7 @@ static struct {
      * the body's code a round's counts cover. */
     bool use_work;
     uint64_t work[FAKE_SLOTS];
+    int paranoid;               /* kernel.perf_event_paranoid as the double reports it */
 } fake = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void fake_reset(void)
@@ -71,6 +72,7 @@ static void fake_reset(void)
     fake.read_errno = 0;
     fake.read_ok = -1;
     fake.use_work = false;
+    fake.paranoid = 2;
     memset(fake.work, 0, sizeof fake.work);
     fake.step_enabled = fake.step_running = 1000;
     for (int i = 0; i < OMPB__MAX_COUNTERS; i++)
@@ -164,7 +166,13 @@ static int fake_groups(int members)
     return groups;
 }
 
-static const ompb__counter_ops fake_ops = {fake_open, fake_enable, fake_read, fake_close};
+static int fake_paranoid(void)
+{
+    return fake.paranoid;
+}
+
+static const ompb__counter_ops fake_ops = {fake_open, fake_enable, fake_read, fake_close,
+                                           fake_paranoid};
 
 static int use_fake(void)
 {
@@ -238,7 +246,8 @@ static void test_parse_errors(void)
     expect_parse_error("task-clock,", "empty event name");
     expect_parse_error("cs,task-clock,cs", "event 'cs' is listed twice");
     expect_parse_error("cycles,instructions,cache-references,cache-misses,branches,"
-                       "branch-misses,bus-cycles,ref-cycles,task-clock", "more than 8 events");
+                       "branch-misses,bus-cycles,ref-cycles,task-clock", "more than 8 events: "
+                       "'task-clock' is event 9");
     char longname[200];
     memset(longname, 'a', sizeof longname - 1);
     longname[sizeof longname - 1] = '\0';
@@ -297,22 +306,34 @@ static void test_scaling(void)
     CU_ASSERT_DOUBLE_EQUAL(ompb__counter_scale(0, 0, 0), 0.0, 1e-12); /* idle, not missing */
 }
 
-static void expect_open_error(const char *list, int fail_at, int e, const char *needle,
-                              const char *needle2)
+/* Open number fail_at of list fails with e while the paranoid level reads
+ * `paranoid`: the one line holds needle and needle2, not `absent` (NULL:
+ * no such check), and ends with its closing parenthesis (not cut short). */
+static void expect_refusal(const char *list, int fail_at, int e, int paranoid,
+                           const char *needle, const char *needle2, const char *absent)
 {
     use_fake();
     fake.fail_at = fail_at;
     fake.fail_errno = e;
+    fake.paranoid = paranoid;
     ompb__counter_set set = parse_ok(list);
     ompb_error err = {0};
     CU_ASSERT_NOT_EQUAL(ompb__counters_probe(&set, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, needle));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, needle2));
-    if (!strstr(err.text, needle) || !strstr(err.text, needle2))
+    bool ok = strstr(err.text, needle) && strstr(err.text, needle2) &&
+              !(absent && strstr(err.text, absent)) && err.text[0] &&
+              err.text[strlen(err.text) - 1] == ')';
+    CU_ASSERT_TRUE(ok);
+    if (!ok)
         fprintf(stderr, "\ngot '%s'\n", err.text);
     CU_ASSERT_PTR_NULL(strchr(err.text, '\n')); /* one line */
     CU_ASSERT_EQUAL(fake.live, 0);                /* nothing left open */
     use_system();
+}
+
+static void expect_open_error(const char *list, int fail_at, int e, const char *needle,
+                              const char *needle2)
+{
+    expect_refusal(list, fail_at, e, 2, needle, needle2, NULL);
 }
 
 static void test_refusals(void)
@@ -321,14 +342,40 @@ static void test_refusals(void)
                       "machine", "no PMU");
     expect_open_error("context-switches", 0, EACCES, "event 'context-switches' is not permitted",
                       "sysctl -w kernel.perf_event_paranoid=1");
-    expect_open_error("instructions", 0, EPERM, "kernel.perf_event_paranoid is",
-                      "kernel.perf_event_paranoid=2");
+    expect_refusal("instructions", 0, EPERM, 3, "kernel.perf_event_paranoid is 3",
+                   "sysctl -w kernel.perf_event_paranoid=2", NULL);
     expect_open_error("cycles,instructions,branches,branch-misses", 3, EINVAL,
                       "event 'branch-misses' does not fit in one group with the 3 events",
                       "too many events for the PMU");
     expect_open_error("cycles", 0, EINVAL, "the kernel rejects event 'cycles'", "Invalid");
     expect_open_error("task-clock,cs", 1, EMFILE, "out of file descriptors", "ulimit -n");
     expect_open_error("cycles", 0, ENOSYS, "perf_event_open is not available", "seccomp");
+}
+
+/* Refused although the paranoid level already allows the event: setting
+ * it to the same value again cannot be the fix; seccomp, a security
+ * module or CAP_PERFMON is. */
+static void test_refusals_not_paranoid(void)
+{
+    expect_refusal("instructions", 0, EPERM, 2, "event 'instructions' is not permitted although "
+                   "kernel.perf_event_paranoid is 2, which allows it", "seccomp",
+                   "sysctl -w");
+    expect_refusal("instructions", 0, EACCES, 2, "CAP_PERFMON", "container", "sysctl -w");
+    expect_refusal("context-switches", 0, EACCES, 1, "kernel.perf_event_paranoid is 1, which "
+                   "allows it", "seccomp", "sysctl -w");
+    expect_refusal("task-clock,cs", 1, EPERM, -1, "event 'cs' is not permitted although "
+                   "kernel.perf_event_paranoid is -1", "CAP_PERFMON", "sysctl -w");
+    expect_refusal("cs", 0, EACCES, OMPB__PARANOID_UNKNOWN, "kernel.perf_event_paranoid "
+                   "cannot be read", "set it to 1 or lower", NULL);
+    /* Above the level the event needs, the sysctl is the fix. */
+    expect_refusal("cs", 0, EACCES, 2, "kernel.perf_event_paranoid is 2 and this event counts "
+                   "in the kernel", "sysctl -w kernel.perf_event_paranoid=1", "seccomp");
+}
+
+static void test_refusal_busy(void)
+{
+    expect_refusal("task-clock,cycles", 1, EBUSY, 2, "event 'cycles': the PMU is busy",
+                   "fix: stop that user", NULL);
 }
 
 /* A group that opens but is never on the PMU (time_running stays 0 while
@@ -970,6 +1017,8 @@ static const ompb_test_case cases[] = {
     {"group_open_read", test_group_open_read},
     {"scaling", test_scaling},
     {"refusals", test_refusals},
+    {"refusals_not_paranoid", test_refusals_not_paranoid},
+    {"refusal_busy", test_refusal_busy},
     {"probe_never_scheduled", test_probe_never_scheduled},
     {"engine_counts", test_engine_counts},
     {"engine_multiplexed", test_engine_multiplexed},
