@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <omp.h>
@@ -35,7 +37,9 @@
 typedef struct fake_fd {
     bool open;
     int leader;                 /* index of the leader's fake, itself for a leader */
-    int tid, members;           /* leader only: thread and number of events */
+    int tid, members;           /* tid: perf_event_open's pid argument; members: leader
+                                   only, its number of events */
+    int caller_tid;             /* the thread that called perf_event_open */
     struct perf_event_attr attr;
     uint64_t enabled, running;  /* leader only: cumulative */
     uint64_t value;
@@ -93,6 +97,7 @@ static int fake_open(void *attr, int tid, int group_fd)
         f->attr = *(struct perf_event_attr *)attr;
         f->leader = group_fd < 0 ? k : group_fd - FAKE_FD0;
         f->tid = tid;
+        f->caller_tid = (int)syscall(SYS_gettid);
         f->slot = omp_get_thread_num();
         fake.fd[f->leader].members++;
         fake.live++;
@@ -169,6 +174,39 @@ static int fake_groups(int members)
 static int fake_paranoid(void)
 {
     return fake.paranoid;
+}
+
+/* The per-thread design, as the double saw it: every thread t of rec's
+ * team (of the code's team for a caller team) opened exactly one group of
+ * `members` events, itself (the calling thread is rec->os_tid[t]), for
+ * itself (pid 0 or its own tid), never with inherit. */
+static void expect_own_groups(const ompb__record *rec, int members)
+{
+    int groups = 0;
+    for (int t = 0; t < rec->threads; t++) {
+        int own = 0, tid = rec->os_tid[t];
+        CU_ASSERT_NOT_EQUAL(tid, 0);
+        for (int k = 0; k < fake.next; k++) {
+            const fake_fd *f = &fake.fd[k];
+            const fake_fd *l = &fake.fd[f->leader];
+            if (l->caller_tid != tid)
+                continue;
+            bool ok = f->caller_tid == tid && (f->tid == 0 || f->tid == tid) &&
+                      !f->attr.inherit;
+            CU_ASSERT_TRUE(ok);
+            if (!ok)
+                fprintf(stderr, "\nthread %d (tid %d): descriptor %d opened by tid %d for pid "
+                        "%d, inherit %d\n", t, tid, k, f->caller_tid, f->tid,
+                        (int)f->attr.inherit);
+            own += f->leader == k && f->members == members;
+        }
+        CU_ASSERT_EQUAL(own, 1);
+        if (own != 1)
+            fprintf(stderr, "\nthread %d (tid %d) opened %d groups of %d\n", t, tid, own,
+                    members);
+        groups += own;
+    }
+    CU_ASSERT_EQUAL(groups, fake_groups(members)); /* no group of anyone else */
 }
 
 static const ompb__counter_ops fake_ops = {fake_open, fake_enable, fake_read, fake_close,
@@ -467,6 +505,7 @@ static void test_engine_counts(void)
     CU_ASSERT_EQUAL(fake.live, 0);         /* closed after the team */
     CU_ASSERT_EQUAL(fake.next, 2 * 4);     /* one group of 4 per thread */
     CU_ASSERT_EQUAL(fake_groups(4), 2);
+    expect_own_groups(rec, 4);
     for (size_t r = 0; r < rec->rounds; r++)
         for (int t = 0; t < 2; t++) {
             CU_ASSERT_EQUAL(ompb__record_counter(rec, r, t, 0), 10);
@@ -553,9 +592,8 @@ static void test_engine_caller_team(void)
     CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_CALLER, 2, &set, &res), 0);
     CU_ASSERT_EQUAL(fake.next, 4);
     CU_ASSERT_EQUAL(fake.live, 0);
-    CU_ASSERT_EQUAL(fake.fd[0].tid, 0); /* each slot opens its own, for itself */
-    CU_ASSERT_EQUAL(fake.fd[1].tid, 0);
     CU_ASSERT_EQUAL(fake_groups(2), 2);
+    expect_own_groups(&res.rec, 2); /* each slot of the code's team, itself */
     for (size_t r = 0; r < res.rec.rounds; r++)
         for (int t = 0; t < 2; t++)
             CU_ASSERT_EQUAL(ompb__record_counter(&res.rec, r, t, 1), 20);
@@ -608,6 +646,7 @@ static void check_window(ompb_team kind)
     memset(&rec, 0, sizeof rec);
     CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 12);
+    expect_own_groups(&rec, 2);
     for (size_t r = 0; r < rec.rounds; r++)
         for (int t = 0; t < 2; t++) {
             uint64_t got = ompb__record_counter(&rec, r, t, 0);
