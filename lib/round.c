@@ -8,8 +8,8 @@
  * ompb_state; the team reduces the bounds with an OpenMP min/max reduction;
  * the master alone records the round, decides the next one and after the
  * team is done hands the record to the instrument. The fork guard watches
- * each thread while it runs the body: a region opened there is nested in
- * this team. Caller teams (OMPB_TEAM_CALLER) go through the same phases in
+ * each thread while it runs the body and the body's deferred tasks: a
+ * region opened there is nested in this team. Caller teams (OMPB_TEAM_CALLER) go through the same phases in
  * lib/round_caller.c.
  */
 #include "round.h"
@@ -364,8 +364,8 @@ void ompb__team_reset_state(const team *tm, ompb_state *s)
 }
 
 /* One round on this thread, up to the reduction; returns whether it is
- * measured. The fork guard watches the body: any region it opens here is
- * nested inside the harness team. */
+ * measured. The fork guard watches the body (until finish_round): any
+ * region it opens here is nested inside the harness team. */
 static bool run_round(team *tm, ompb_state *s, bool multi)
 {
     const ompb_benchmark *b = tm->inst->bench;
@@ -383,7 +383,11 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
      * (lib/state.c); the reduction's barrier that follows publishes them
      * to the master, which copies them in ompb__team_after_round. */
     b->fn(s);
-    ompb__fork_watch_set(NULL);
+    /* Deferred tasks the body created and did not wait for run here, after
+     * its timed window and its counts, still watched; a thread that steals
+     * them at the reduction's barrier is still watched too (the watch ends
+     * in finish_round, after that barrier, which completes every task). */
+#pragma omp taskwait
     return measured;
 }
 
@@ -391,6 +395,7 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
  * timed window. */
 static void finish_round(team *tm, ompb_state *s, bool measured)
 {
+    ompb__fork_watch_set(NULL);
     if (!measured)
         ompb__team_mark_switches(s);
     ompb__team_check_pu(s, measured);
