@@ -38,9 +38,10 @@ typedef struct ompb__counter_event {
     char name[OMPB__COUNTER_NAME_MAX];   /* as the user wrote it */
     uint32_t type;                       /* PERF_TYPE_* */
     uint64_t config, config1, config2;
-    bool kernel;                         /* counts kernel activity too (software
-                                            events: switches and faults happen
-                                            there); hardware ones count user space */
+    bool kernel;                         /* counts kernel activity too: context
+                                            switches and migrations, which happen
+                                            there; every other event counts user
+                                            space (paranoid 2 allows it) */
     ompb__counter_unit unit;
     bool named;                          /* resolved by libpfm4 */
 } ompb__counter_event;

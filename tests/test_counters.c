@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -264,6 +265,31 @@ static void test_parse_names(void)
                                   "LLC-prefetches");
 }
 
+/* Only switches and migrations need kernel counting (which paranoid 2
+ * refuses to unprivileged users): faults are charged to the mode they were
+ * taken in, so the body's count in user space; so do the clocks. */
+static void test_kernel_only_where_needed(void)
+{
+    ompb__counter_set set = parse_ok("page-faults,minor-faults,major-faults,faults,"
+                                     "context-switches,cpu-migrations,task-clock,cpu-clock");
+    static const bool kernel[] = {false, false, false, false, true, true, false, false};
+    for (int i = 0; i < set.n; i++) {
+        CU_ASSERT_EQUAL(set.ev[i].kernel, kernel[i]);
+        if (set.ev[i].kernel != kernel[i])
+            fprintf(stderr, "\n%s: kernel %d\n", set.ev[i].name, (int)set.ev[i].kernel);
+    }
+    /* Refused at level 2 although it needs no more: not the sysctl. */
+    use_fake();
+    fake.fail_at = 0;
+    fake.fail_errno = EACCES;
+    set = parse_ok("page-faults");
+    ompb_error err = {0};
+    CU_ASSERT_NOT_EQUAL(ompb__counters_probe(&set, &err), 0);
+    CU_ASSERT_PTR_NULL(strstr(err.text, "counts in the kernel"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "seccomp"));
+    use_system();
+}
+
 static void expect_parse_error(const char *list, const char *needle)
 {
     ompb__counter_set set;
@@ -297,7 +323,7 @@ static void test_parse_errors(void)
 static void test_group_open_read(void)
 {
     use_fake();
-    ompb__counter_set set = parse_ok("instructions,cycles,page-faults");
+    ompb__counter_set set = parse_ok("instructions,cycles,cpu-migrations");
     ompb__counter_group g;
     ompb_error err = {0};
     CU_ASSERT_EQUAL_FATAL(ompb__counter_group_open(&g, &set, 4242, &err), 0);
@@ -312,7 +338,7 @@ static void test_group_open_read(void)
     CU_ASSERT_FALSE(fake.fd[1].attr.disabled);
     CU_ASSERT_FALSE(fake.fd[0].attr.inherit); /* never inherit: pools exist already */
     CU_ASSERT_TRUE(fake.fd[0].attr.exclude_kernel);  /* hardware: user space */
-    CU_ASSERT_FALSE(fake.fd[2].attr.exclude_kernel); /* page faults: in the kernel */
+    CU_ASSERT_FALSE(fake.fd[2].attr.exclude_kernel); /* migrations: in the kernel */
     CU_ASSERT_EQUAL(fake.fd[0].attr.read_format, PERF_FORMAT_GROUP |
                     PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
     /* The open took the first reading; each read is one round's delta. */
@@ -783,6 +809,65 @@ static void test_task_clock_matches_busy(void)
     check_task_clock(2);
 }
 
+/* A body that touches one fresh page per iteration (mapped untimed in
+ * batch_setup, without huge pages): counted in user space, page faults
+ * see every one of them. */
+#define PF_PAGE 4096
+#define PF_ITERS 64
+
+static void pf_setup(ompb_state *s)
+{
+    size_t len = (size_t)ompb_sample_size(s) * PF_PAGE;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED)
+        (void)madvise(p, len, MADV_NOHUGEPAGE);
+    ompb_set_thread_data(s, p == MAP_FAILED ? NULL : p);
+}
+
+static void pf_teardown(ompb_state *s)
+{
+    if (ompb_thread_data(s))
+        munmap(ompb_thread_data(s), (size_t)ompb_sample_size(s) * PF_PAGE);
+}
+
+static void pf_body(ompb_state *s)
+{
+    volatile char *p = ompb_thread_data(s);
+    OMPB_ITER_INDEXED(s, i) {
+        if (p)
+            p[i * PF_PAGE] = 1;
+    }
+}
+
+static void test_page_faults_counted(void)
+{
+    ompb__counter_set set = parse_ok("page-faults,minor-faults");
+    ompb_error err = {0};
+    if (ompb__counters_probe(&set, &err) != 0) {
+        fprintf(stderr, "\nskipped: page faults cannot be counted here: %s\n", err.text);
+        return;
+    }
+    static ompb_benchmark b;
+    b = (ompb_benchmark){.name = "pf", .fn = pf_body, .batch_setup = pf_setup,
+                         .batch_teardown = pf_teardown};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__sampling sp = sampling(2, &set, PF_ITERS);
+    sp.rounds = 5;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    for (size_t r = 0; r < rec.rounds; r++)
+        for (int t = 0; t < 2; t++) {
+            uint64_t pf = ompb__record_counter(&rec, r, t, 0);
+            CU_ASSERT_TRUE(pf >= PF_ITERS);
+            CU_ASSERT_TRUE(ompb__record_counter(&rec, r, t, 1) >= PF_ITERS);
+            if (pf < PF_ITERS)
+                fprintf(stderr, "\nround %zu thread %d: %llu page faults for %d fresh pages\n",
+                        r, t, (unsigned long long)pf, PF_ITERS);
+        }
+    ompb__record_free(&rec);
+}
+
 static void sleeping_body(ompb_state *s)
 {
     OMPB_ITER(s) {
@@ -1053,6 +1138,7 @@ static void test_report_switches_not_measured(void)
 static const ompb_test_case cases[] = {
     {"parse_names", test_parse_names},
     {"parse_errors", test_parse_errors},
+    {"kernel_only_where_needed", test_kernel_only_where_needed},
     {"group_open_read", test_group_open_read},
     {"scaling", test_scaling},
     {"refusals", test_refusals},
@@ -1067,6 +1153,7 @@ static const ompb_test_case cases[] = {
     {"engine_counts_window", test_engine_counts_window},
     {"task_clock_matches_busy", test_task_clock_matches_busy},
     {"sleeping_body_switches", test_sleeping_body_switches},
+    {"page_faults_counted", test_page_faults_counted},
     {"caller_team_pool_counted", test_caller_team_pool_counted},
     {"hardware_counts_when_available", test_hardware_counts_when_available},
     {"report_repetitions", test_report_repetitions},
