@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The perf layer behind --counters: perf's generic event names, groups
- * opened per thread, one read(2) per group at each end of a timed window, multiplex
- * scaling, and one-line reasons when the kernel refuses an event. libpfm4
+ * opened per thread, one read(2) per group at each end of a timed window,
+ * multiplex scaling, and one-line reasons when the kernel refuses an event
+ * (and a group the kernel never schedules). libpfm4
  * (optional, OMPB_HAVE_LIBPFM) resolves the names perf's generic table does
  * not know; it is opened at run time (dlopen), so linking libompbench never
  * needs -lpfm and a machine without libpfm.so.4 runs all but named events.
@@ -319,7 +320,6 @@ static void make_attr(struct perf_event_attr *attr, const ompb__counter_event *e
                         PERF_FORMAT_TOTAL_TIME_RUNNING;
 }
 
-
 /* EACCES/EPERM. The paranoid level that lets an unprivileged user open
  * the event: 2 for user-space counting, 1 for an event that counts in the
  * kernel. At or below it, the level is not what refuses: a seccomp filter
@@ -341,7 +341,8 @@ static int permission_error(ompb_error *err, const ompb__counter_event *ev, int 
     return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted although "
                            "kernel.perf_event_paranoid is %d, which allows it: a seccomp filter "
                            "(containers) or a security module refuses perf_event_open (fix: "
-                           "allow it in the seccomp profile, or give the binary CAP_PERFMON)", ev->name, paranoid);
+                           "allow it in the seccomp profile, or give the binary CAP_PERFMON)",
+                           ev->name, paranoid);
 }
 
 /* The one line for a refused event: which, why, and how to fix it. */

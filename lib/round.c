@@ -9,8 +9,8 @@
  * the master alone records the round, decides the next one and after the
  * team is done hands the record to the instrument. The fork guard watches
  * each thread while it runs the body and the body's deferred tasks: a
- * region opened there is nested in this team. Caller teams (OMPB_TEAM_CALLER) go through the same phases in
- * lib/round_caller.c.
+ * region opened there is nested in this team. Caller teams
+ * (OMPB_TEAM_CALLER) go through the same phases in lib/round_caller.c.
  */
 #include "round.h"
 
