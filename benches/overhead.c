@@ -9,8 +9,8 @@
  *    clock reads. Bar: <= 1.25x the floor.
  * 2. Per-iteration cost of an empty body in OMPB_ITER against the same body
  *    in a hand-written counted loop. Bar: within 0.5 ns per iteration.
- * 3. With --counters (task-clock, one group per thread, one read(2) per
- *    round boundary): the same round period against the same floor (bar:
+ * 3. With --counters (task-clock, one group per thread, read right before
+ *    and right after its timed loop): the same round period against the same floor (bar:
  *    <= 1.25x), the median makespan of the one-iteration round with and
  *    without counters (the timed window must not change), and the bare
  *    cost of the reads the engine could make per round: a perf group read

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The perf layer behind --counters: perf's generic event names, groups
- * opened per thread, one read(2) per group and round boundary, multiplex
- * scaling, and one-line reasons when the kernel refuses an event. libpfm4
+ * opened per thread, one read(2) per group at each end of a timed window,
+ * multiplex scaling, and one-line reasons when the kernel refuses an event
+ * (and a group the kernel never schedules). libpfm4
  * (optional, OMPB_HAVE_LIBPFM) resolves the names perf's generic table does
  * not know; it is opened at run time (dlopen), so linking libompbench never
  * needs -lpfm and a machine without libpfm.so.4 runs all but named events.
@@ -24,6 +25,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 #endif
 
+#include "clock.h"
 #include "error.h"
 
 /* read(2) of a group with PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED |
@@ -31,6 +33,8 @@
 #define READ_HEADER 3
 #define READ_WORDS (READ_HEADER + OMPB__MAX_COUNTERS)
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
+/* How long the probe lets its group run before it checks it was scheduled. */
+#define PROBE_SPIN_NS 1000000
 
 typedef struct generic_event {
     const char *name;
@@ -95,7 +99,25 @@ static int sys_close(int fd)
     return close(fd) < 0 ? -errno : 0;
 }
 
-const ompb__counter_ops ompb__counter_ops_system = {sys_open, sys_enable, sys_read, sys_close};
+static int sys_paranoid(void)
+{
+    FILE *fp = fopen(PARANOID_PATH, "r");
+    int level = OMPB__PARANOID_UNKNOWN;
+    if (fp) {
+        if (fscanf(fp, "%d", &level) != 1)
+            level = OMPB__PARANOID_UNKNOWN;
+        fclose(fp);
+    }
+    return level;
+}
+
+const ompb__counter_ops ompb__counter_ops_system = {sys_open, sys_enable, sys_read, sys_close,
+                                                    sys_paranoid};
+
+static int paranoid_level(void)
+{
+    return ops->paranoid ? ops->paranoid() : sys_paranoid();
+}
 
 void ompb__counters_set_ops(const ompb__counter_ops *o)
 {
@@ -112,12 +134,17 @@ static void set_event(ompb__counter_event *ev, const char *name, uint32_t type, 
     ev->config = config;
     bool clock = type == PERF_TYPE_SOFTWARE && (config == PERF_COUNT_SW_TASK_CLOCK ||
                                                 config == PERF_COUNT_SW_CPU_CLOCK);
-    /* Switches, faults and migrations happen in the kernel: counted in user
-     * space only they would read 0, a silent zero column. The clocks count
-     * the thread's whole CPU time either way (measured), so they ask for no
-     * kernel counting, which kernel.perf_event_paranoid = 2 refuses to
-     * unprivileged users. */
-    ev->kernel = type == PERF_TYPE_SOFTWARE && !clock;
+    /* Switches and migrations happen in the kernel, with the kernel's
+     * registers: counted in user space only they would read 0, a silent
+     * zero column. Everything else asks for no kernel counting, which
+     * kernel.perf_event_paranoid = 2 refuses to unprivileged users: the
+     * clocks count the thread's whole CPU time either way, and a fault is
+     * charged to the mode it was taken in, so the body's own page faults
+     * count in user space (measured: 16385 of 16384 touched pages, as an
+     * unprivileged user at level 2); faults the kernel takes on the
+     * thread's behalf (copying into a user buffer in read(2)) do not. */
+    ev->kernel = type == PERF_TYPE_SOFTWARE && (config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+                                                config == PERF_COUNT_SW_CPU_MIGRATIONS);
     ev->unit = clock ? OMPB__COUNTER_NS : OMPB__COUNTER_COUNT;
 }
 
@@ -242,8 +269,9 @@ static int parse_one(const char *name, ompb__counter_set *set, ompb_error *err)
             return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is listed twice "
                                    "(accepted: each event once)", name);
     if (set->n == OMPB__MAX_COUNTERS)
-        return ompb__error_set(err, OMPB_EINVAL, "--counters: more than %d events (accepted: "
-                               "at most %d per run, one group)", OMPB__MAX_COUNTERS,
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: more than %d events: '%s' is "
+                               "event %d (accepted: at most %d per run, one group)",
+                               OMPB__MAX_COUNTERS, name, OMPB__MAX_COUNTERS + 1,
                                OMPB__MAX_COUNTERS);
     ompb__counter_event *ev = &set->ev[set->n];
     if (!find_generic(name, ev) && !find_cache(name, ev) && !find_named(name, ev))
@@ -292,16 +320,29 @@ static void make_attr(struct perf_event_attr *attr, const ompb__counter_event *e
                         PERF_FORMAT_TOTAL_TIME_RUNNING;
 }
 
-static int paranoid_level(void)
+/* EACCES/EPERM. The paranoid level that lets an unprivileged user open
+ * the event: 2 for user-space counting, 1 for an event that counts in the
+ * kernel. At or below it, the level is not what refuses: a seccomp filter
+ * (a container's default profile) or a security module does. */
+static int permission_error(ompb_error *err, const ompb__counter_event *ev, int paranoid)
 {
-    FILE *fp = fopen(PARANOID_PATH, "r");
-    int level = -100;
-    if (fp) {
-        if (fscanf(fp, "%d", &level) != 1)
-            level = -100;
-        fclose(fp);
-    }
-    return level;
+    int allows = ev->kernel ? 1 : 2;
+    const char *where = ev->kernel ? " and this event counts in the kernel" : "";
+    if (paranoid == OMPB__PARANOID_UNKNOWN)
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted, and "
+                               "kernel.perf_event_paranoid cannot be read (fix: set it to %d "
+                               "or lower, allow perf_event_open in the container's seccomp "
+                               "profile, or give the binary CAP_PERFMON)", ev->name, allows);
+    if (paranoid > allows)
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted: "
+                               "kernel.perf_event_paranoid is %d%s (fix: sysctl -w "
+                               "kernel.perf_event_paranoid=%d, or give the binary "
+                               "CAP_PERFMON)", ev->name, paranoid, where, allows);
+    return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted although "
+                           "kernel.perf_event_paranoid is %d, which allows it: a seccomp filter "
+                           "(containers) or a security module refuses perf_event_open (fix: "
+                           "allow it in the seccomp profile, or give the binary CAP_PERFMON)",
+                           ev->name, paranoid);
 }
 
 /* The one line for a refused event: which, why, and how to fix it. */
@@ -319,12 +360,12 @@ static int open_error(ompb_error *err, const ompb__counter_set *set, int i, int 
                                "task-clock; see --list-counters)", ev->name, strerror(e));
     case EACCES:
     case EPERM:
-        return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' is not permitted: "
-                               "kernel.perf_event_paranoid is %d%s (fix: sysctl -w "
-                               "kernel.perf_event_paranoid=%d, or give the binary "
-                               "CAP_PERFMON)", ev->name, paranoid,
-                               ev->kernel ? " and this event counts in the kernel" : "",
-                               ev->kernel ? 1 : 2);
+        return permission_error(err, ev, paranoid);
+    case EBUSY:
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s': the PMU is busy "
+                               "(perf_event_open: %s: another user holds its counters "
+                               "exclusively, e.g. another profiler or perf session; fix: stop "
+                               "that user, then run again)", ev->name, strerror(e));
     case EINVAL:
         if (i > 0)
             return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s' does not fit in "
@@ -419,13 +460,59 @@ int ompb__counter_group_read(ompb__counter_group *g)
     return 0;
 }
 
+int ompb__counter_group_mark(ompb__counter_group *g)
+{
+    int rc = read_group(g, &g->last);
+    if (rc < 0)
+        g->read_errno = -rc;
+    return rc;
+}
+
+void ompb__counters_window_begin(ompb__counter_group *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        (void)ompb__counter_group_mark(&g[i]);
+}
+
+void ompb__counters_window_end(ompb__counter_group *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        (void)ompb__counter_group_read(&g[i]);
+}
+
+/* The calling thread runs for ns, so that its group has had the chance to
+ * be on the PMU (a per-thread counter counts only while its thread runs). */
+static void spin_for(uint64_t ns)
+{
+    uint64_t until = ompb__now_ns() + ns;
+    while (ompb__now_ns() < until)
+        __asm__ volatile("");
+}
+
 int ompb__counters_probe(const ompb__counter_set *set, ompb_error *err)
 {
     ompb__counter_group g;
     int rc = ompb__counter_group_open(&g, set, 0, err);
-    if (rc == 0)
-        ompb__counter_group_close(&g);
-    return rc;
+    if (rc != 0)
+        return rc;
+    spin_for(PROBE_SPIN_NS);
+    rc = ompb__counter_group_read(&g);
+    ompb__counter_group_close(&g);
+    char names[OMPB__MAX_COUNTERS * OMPB__COUNTER_NAME_MAX];
+    ompb__counters_names(set, names, sizeof names);
+    if (rc < 0)
+        return ompb__error_set(err, OMPB_EIO, "--counters: the group of %s opens but cannot "
+                               "be read: %s", names, strerror(-rc));
+    /* A group that opens but is never scheduled (more hardware events than
+     * free counters, or a counter held by someone else, such as the NMI
+     * watchdog) would count nothing in every round: refuse it now. */
+    if (g.delta.running_ns == 0 && g.delta.enabled_ns > 0)
+        return ompb__error_set(err, OMPB_EINVAL, "--counters: events '%s' open but are never "
+                               "on the PMU (time_running 0 after %.0f us enabled: fewer free "
+                               "counters than events, e.g. one held by the NMI watchdog; fix: "
+                               "count fewer events, or sysctl -w kernel.nmi_watchdog=0)", names,
+                               (double)g.delta.enabled_ns / 1e3);
+    return 0;
 }
 
 double ompb__counter_scale(uint64_t value, uint64_t enabled_ns, uint64_t running_ns)
@@ -537,10 +624,16 @@ void ompb__counters_list(FILE *out)
     if (seen & 1u)
         fprintf(out, "Not available: the kernel has no PMU for these events here (virtual "
                      "machines often expose none); run on a machine or VM with one.\n");
-    if (seen & 2u)
+    int paranoid = paranoid_level();
+    if ((seen & 2u) && paranoid > 1)
         fprintf(out, "Not permitted: kernel.perf_event_paranoid = %d refuses events that "
                      "count in the kernel (fix: sysctl -w kernel.perf_event_paranoid=1, or "
-                     "CAP_PERFMON).\n", paranoid_level());
+                     "CAP_PERFMON).\n", paranoid);
+    else if (seen & 2u)
+        fprintf(out, "Not permitted although kernel.perf_event_paranoid = %d allows them: a "
+                     "seccomp filter (a container's) or a security module refuses "
+                     "perf_event_open (fix: allow it in the seccomp profile, or "
+                     "CAP_PERFMON).\n", paranoid);
 }
 
 void ompb__counters_names(const ompb__counter_set *set, char *buf, size_t len)

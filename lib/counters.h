@@ -3,9 +3,11 @@
  * Performance counters (--counters): event names, perf_event groups, reads
  * and multiplex scaling. Every team thread opens one group of its own for
  * its own thread id after it is placed (never `inherit`: a counter opened
- * that way does not see the threads of an OpenMP pool that already exist),
- * and reads it once per round, right after its timed loop (outside the
- * timed window; the reduction's barrier then publishes the counts). Names are perf's generic ones (hardware, software, cache events);
+ * that way does not see the threads of an OpenMP pool that already exist).
+ * The timed loop reads it right before its start time and right after its
+ * end time (lib/state.c), so a round's counts are the delta over the
+ * thread's timed window, and neither read lies inside it. Names are perf's
+ * generic ones (hardware, software, cache events);
  * with libpfm4 at build time (OMPB_HAVE_LIBPFM) the processor's own named
  * events too. The system calls go through an ops table, so tests can put a
  * double with fake file descriptors in their place (this VM has no PMU).
@@ -36,9 +38,10 @@ typedef struct ompb__counter_event {
     char name[OMPB__COUNTER_NAME_MAX];   /* as the user wrote it */
     uint32_t type;                       /* PERF_TYPE_* */
     uint64_t config, config1, config2;
-    bool kernel;                         /* counts kernel activity too (software
-                                            events: switches and faults happen
-                                            there); hardware ones count user space */
+    bool kernel;                         /* counts kernel activity too: context
+                                            switches and migrations, which happen
+                                            there; every other event counts user
+                                            space (paranoid 2 allows it) */
     ompb__counter_unit unit;
     bool named;                          /* resolved by libpfm4 */
 } ompb__counter_event;
@@ -61,8 +64,8 @@ typedef struct ompb__counter_reading {
 typedef struct ompb__counter_group {
     int fd[OMPB__MAX_COUNTERS];
     int n;
-    ompb__counter_reading last;          /* the previous boundary's reading */
-    ompb__counter_reading delta;         /* the last round's: last reading - the one before */
+    ompb__counter_reading last;          /* the window's start (ompb__counter_group_mark) */
+    ompb__counter_reading delta;         /* the last window's: its end reading - last */
     int read_errno;                      /* a failed read (0: none) */
 } ompb__counter_group;
 
@@ -75,7 +78,12 @@ typedef struct ompb__counter_ops {
     int (*enable)(int leader_fd);        /* ioctl ENABLE with PERF_IOC_FLAG_GROUP */
     long (*read)(int fd, void *buf, size_t len);
     int (*close)(int fd);
+    /* kernel.perf_event_paranoid, or OMPB__PARANOID_UNKNOWN when it cannot
+     * be read; NULL: the system's (/proc/sys/kernel/perf_event_paranoid). */
+    int (*paranoid)(void);
 } ompb__counter_ops;
+
+#define OMPB__PARANOID_UNKNOWN (-100)
 
 /* The real system calls. */
 extern const ompb__counter_ops ompb__counter_ops_system;
@@ -93,11 +101,13 @@ void ompb__counters_set_ops(const ompb__counter_ops *ops);
 int ompb__counters_parse(const char *list, ompb__counter_set *set, ompb_error *err);
 
 /*
- * Opens set as one group on the calling thread, enables it, reads it once
- * and closes it: what every team thread will do, tried before anything is
- * measured. Returns 0, or a negative code with err one line naming the
- * event, the reason and the fix (event not on this machine, perf_event_paranoid,
- * too many events for the PMU, ...). The caller exits 2.
+ * Opens set as one group on the calling thread, enables it, lets the thread
+ * run about 1 ms, reads it and closes it: what every team thread will do,
+ * tried before anything is measured. Returns 0, or a negative code with err
+ * one line naming the event(s), the reason and the fix (event not on this
+ * machine, perf_event_paranoid, too many events for the PMU, a group that
+ * opens but is never on the PMU: time_running 0 with time_enabled > 0, ...).
+ * The caller exits 2.
  */
 int ompb__counters_probe(const ompb__counter_set *set, ompb_error *err);
 
@@ -112,6 +122,17 @@ int ompb__counter_group_open(ompb__counter_group *g, const ompb__counter_set *se
 /* Reads the group: g->delta = now - g->last, g->last = now. One read(2) for
  * the whole group. Returns 0, or -errno (g->read_errno set, delta zeroed). */
 int ompb__counter_group_read(ompb__counter_group *g);
+/* Reads the group into g->last only: where the next delta starts. Returns
+ * 0, or -errno (g->read_errno set). */
+int ompb__counter_group_mark(ompb__counter_group *g);
+
+/* The brackets of a timed window over n groups (lib/state.c: before the
+ * start time is taken, and after the end time): mark each group, then read
+ * each, so every group's delta covers the window and a little more (the
+ * reads' own cost), never less. A failed read sets that group's read_errno,
+ * which fails the instance. */
+void ompb__counters_window_begin(ompb__counter_group *g, int n);
+void ompb__counters_window_end(ompb__counter_group *g, int n);
 void ompb__counter_group_close(ompb__counter_group *g);
 
 /* value scaled to the whole enabled time: value * enabled / running; NAN

@@ -6,8 +6,9 @@
  * GNU ABI), counts the calls made by a watched thread and forwards every
  * call to the runtime's own entry point (dlsym RTLD_NEXT). The engine
  * watches:
- * - each harness-team thread while it runs the body: any region it opens
- *   is nested inside the round (the nested-region warning);
+ * - each harness-team thread while it runs the body and the body's
+ *   deferred tasks (up to the round's reduction barrier): any region it
+ *   opens is nested inside the round (the nested-region warning);
  * - the caller of a caller-team benchmark during its rounds: the regions
  *   of the code under test, and the width they asked for.
  * An unwatched thread pays one thread-local load and a branch per region.

@@ -82,12 +82,12 @@ typedef struct ompb__record {
      * last, counted whether or not --counters is given. [threads] */
     uint64_t *involuntary_switches;
     /* --counters: the events every thread counted (counters.n = 0: none).
-     * Round r's counts are the differences between the group's readings at
-     * the round boundaries around it (each thread reads right after its
-     * timed loop, before the reduction's barrier; and after batch_setup
-     * when there is one), raw, not scaled. For a caller team
-     * the columns are the threads of the code's team (thread t of the
-     * runtime's pool, the caller being t = 0), not the one timed column. */
+     * Round r's counts are the difference between two readings of the
+     * thread's group that bracket its timed window: one right before its
+     * start time s_t, one right after its end time e_t (lib/state.c); raw,
+     * not scaled. For a caller team the columns are the threads of the
+     * code's team (thread t of the runtime's pool, the caller being t = 0),
+     * not the one timed column, each counted over the caller's window. */
     ompb__counter_set counters;
     uint64_t *counter_values;  /* [(round * threads + thread) * counters.n + event] */
     /* [round * threads + thread]: how long the group was enabled and how

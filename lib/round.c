@@ -8,9 +8,9 @@
  * ompb_state; the team reduces the bounds with an OpenMP min/max reduction;
  * the master alone records the round, decides the next one and after the
  * team is done hands the record to the instrument. The fork guard watches
- * each thread while it runs the body: a region opened there is nested in
- * this team. Caller teams (OMPB_TEAM_CALLER) go through the same phases in
- * lib/round_caller.c.
+ * each thread while it runs the body and the body's deferred tasks: a
+ * region opened there is nested in this team. Caller teams
+ * (OMPB_TEAM_CALLER) go through the same phases in lib/round_caller.c.
  */
 #include "round.h"
 
@@ -364,8 +364,8 @@ void ompb__team_reset_state(const team *tm, ompb_state *s)
 }
 
 /* One round on this thread, up to the reduction; returns whether it is
- * measured. The fork guard watches the body: any region it opens here is
- * nested inside the harness team. */
+ * measured. The fork guard watches the body (until finish_round): any
+ * region it opens here is nested inside the harness team. */
 static bool run_round(team *tm, ompb_state *s, bool multi)
 {
     const ompb_benchmark *b = tm->inst->bench;
@@ -373,23 +373,21 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
     ompb__team_reset_state(tm, s);
     if (b->batch_setup) {
         b->batch_setup(s);
-        /* The round's counts start after its setup, as its time does. */
-        if (tm->groups)
-            (void)ompb__counter_group_read(&tm->groups[s->thread]);
         if (multi) {
 #pragma omp barrier
         }
     }
     ompb__team_check_pu(s, measured);
     ompb__fork_watch_set(&s->forks);
+    /* The timed loop reads this thread's counters around its window
+     * (lib/state.c); the reduction's barrier that follows publishes them
+     * to the master, which copies them in ompb__team_after_round. */
     b->fn(s);
-    ompb__fork_watch_set(NULL);
-    /* The round's counts end here, after this thread's timed loop: the
-     * reduction's barrier that follows publishes them to the master, which
-     * copies them in ompb__team_after_round. (Read after that barrier, a
-     * worker's read could race with the master's copy.) */
-    if (tm->groups)
-        (void)ompb__counter_group_read(&tm->groups[s->thread]);
+    /* Deferred tasks the body created and did not wait for run here, after
+     * its timed window and its counts, still watched; a thread that steals
+     * them at the reduction's barrier is still watched too (the watch ends
+     * in finish_round, after that barrier, which completes every task). */
+#pragma omp taskwait
     return measured;
 }
 
@@ -397,6 +395,7 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
  * timed window. */
 static void finish_round(team *tm, ompb_state *s, bool measured)
 {
+    ompb__fork_watch_set(NULL);
     if (!measured)
         ompb__team_mark_switches(s);
     ompb__team_check_pu(s, measured);
@@ -663,6 +662,16 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
     for (int t = 0; t < tm.threads; t++) {
         ompb__state_init(&tm.states[t], inst, &tm.user_data, t, tm.threads);
         tm.states[t].simulate = tm.simulate;
+        /* Whoever runs the timed loop reads the groups around it: each
+         * harness thread its own; a caller team's caller every thread's. */
+        if (tm.groups && !rec->caller_team) {
+            tm.states[t].counters = &tm.groups[t];
+            tm.states[t].n_counters = 1;
+        }
+    }
+    if (tm.groups && rec->caller_team) {
+        tm.states[0].counters = tm.groups;
+        tm.states[0].n_counters = tm.threads;
     }
     setup_sampling(&tm);
     if (ompb__dist() && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))

@@ -79,15 +79,6 @@ static void count_switches(ompb__team *tm)
     }
 }
 
-/* The caller reads every slot's group at the round boundary: a perf file
- * descriptor of another thread of this process can be read by any thread
- * (the kernel brings the count up to date on the CPU that thread runs on). */
-static void read_counters(ompb__team *tm)
-{
-    for (int t = 0; tm->groups && t < tm->threads; t++)
-        (void)ompb__counter_group_read(&tm->groups[t]);
-}
-
 /* The region that places the runtime's threads: each binds itself to its
  * plan PU and runs thread_setup where the code's thread t will run. */
 static void place_team(ompb__team *tm)
@@ -157,14 +148,18 @@ static void caller_round(ompb__team *tm)
     ompb_state *s = &tm->states[0];
     bool measured = tm->phase == OMPB__PHASE_MEASURE;
     ompb__team_reset_state(tm, s);
-    if (b->batch_setup) {
+    if (b->batch_setup)
         b->batch_setup(s);
-        read_counters(tm); /* the round's counts start after its setup */
-    }
     ompb__fork_watch_set(&s->forks);
+    /* The caller's timed loop reads every slot's group around its window
+     * (lib/state.c): a perf file descriptor of another thread of this
+     * process can be read by any thread (the kernel brings the count up to
+     * date on the CPU that thread runs on). So each thread of the code's
+     * team is counted over the caller's window: its share of the regions,
+     * and whatever it does between and after them until the caller's end
+     * time (libgomp's pool threads spin a while before they sleep). */
     b->fn(s);
     ompb__fork_watch_set(NULL);
-    read_counters(tm);
     if (b->batch_teardown)
         b->batch_teardown(s);
     check_settings(tm);

@@ -3,7 +3,10 @@
  * The benchmark-facing side of a round: the timed loop's begin/end and the
  * accessors a body uses. ompb_iter_begin takes its timestamp as its last
  * action and ompb_iter_end as its first (after one predictable branch), so
- * nothing of ours is timed but the loop itself. In CPU simulation the
+ * nothing of ours is timed but the loop itself. With --counters the groups
+ * are read right before the start time and right after the end time: the
+ * counts cover the timed window (plus the reads' own cost), and neither
+ * read is inside it. In CPU simulation the
  * callgrind client requests sit just inside the timestamps, so that only the
  * loop's instructions are counted.
  */
@@ -31,6 +34,8 @@ uint64_t ompb_iter_begin(ompb_state *state)
     state->reentered |= state->began;
     state->began = true;
     state->ended = false;
+    if (__builtin_expect(state->counters != NULL, 0))
+        ompb__counters_window_begin(state->counters, state->n_counters);
     state->start_ns = ompb__now_ns();
     if (state->simulate) {
         /* Under callgrind the counted instructions start here, right
@@ -48,6 +53,8 @@ void ompb_iter_end(ompb_state *state)
     state->end_ns = ompb__now_ns();
     state->ended = true;
     state->iters = state->sample_size;
+    if (__builtin_expect(state->counters != NULL, 0))
+        ompb__counters_window_end(state->counters, state->n_counters);
 }
 
 int64_t ompb_arg(const ompb_state *state)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <ompbench/bench.h>
+#include "counters.h"
 #include "fork_guard.h"
 #include "registry.h"
 
@@ -36,6 +37,11 @@ struct ompb_state {
     int tid;                   /* kernel thread id seen at the last check */
     bool tid_changed;          /* a caller team's slot t ran on another thread */
     ompb__fork_watch forks;    /* regions this thread opened while the engine watched */
+    /* --counters: the groups the timed loop brackets (this thread's own, or
+     * for a caller team's caller every thread of the code's team); NULL:
+     * none, and the loop pays one untaken branch at each end. */
+    ompb__counter_group *counters;
+    int n_counters;
 };
 
 /* Prepares a state for thread t of a team of `threads`. */

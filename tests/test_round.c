@@ -462,6 +462,26 @@ static void nesting_outside_loop_body(ompb_state *s)
     }
 }
 
+/* Hands the region to deferred tasks and never waits for them: they run
+ * later, at a task scheduling point of the runtime's choosing, yet they are
+ * the round's. */
+static void nesting_task_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        ompb_clobber_memory();
+    }
+#pragma omp task
+    forking_kernel();
+}
+
+static void nesting_task_in_loop_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+#pragma omp task
+        forking_kernel();
+    }
+}
+
 static void forking_batch_setup(ompb_state *s)
 {
     (void)s;
@@ -503,6 +523,11 @@ static void test_nested_region_warning(void)
     check_nested(nesting_body, NULL, 1, true);
     check_nested(nesting_body, NULL, 2, true);
     check_nested(nesting_outside_loop_body, NULL, 2, true);
+    /* Deferred tasks of the body run untimed, but still under the watch. */
+    check_nested(nesting_task_body, NULL, 1, true);
+    check_nested(nesting_task_body, NULL, 2, true);
+    check_nested(nesting_task_in_loop_body, NULL, 1, true);
+    check_nested(nesting_task_in_loop_body, NULL, 2, true);
     check_nested(counting_body, NULL, 2, false);
     /* The batch hooks are not the body: their regions are untimed. */
     check_nested(counting_body, forking_batch_setup, 2, false);
