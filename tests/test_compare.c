@@ -1244,9 +1244,16 @@ static void test_report_console(void)
     text = render(&p, OMPB__REPORT_CONSOLE);
     CU_ASSERT_EQUAL(strncmp(text, "Judged 0 of 10 instances:", 25), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "1/1  noise unknown  1 vs 1 run: run-to-run noise "
-                                        "unknown; needs 2+ per side (e.g. " 
-                                        OMPB__COMPARE_RECOMMENDED ")\n"));
+                                        "unknown; needs 2+ per side (e.g. 10 runs a side, "
+                                        "BASE and HEAD alternating, pooled with "
+                                        "--base/--head)\n"));
+    /* The advice is the recipe that passed A/A; --processes only for a side
+     * that cannot be rerun (sequential sides failed it). */
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "7 instance(s) have one run (process) on a side"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "; give each side runs: 10 runs a side, BASE and HEAD "
+                                        "alternating, pooled with --base/--head (docs/guide.md, "
+                                        "\"Comparing runs in CI\"), or --processes 10 for a side "
+                                        "that cannot be rerun.\n"));
     free(text);
     release(&p);
 

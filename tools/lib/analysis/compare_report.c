@@ -20,7 +20,7 @@
 #include "analysis/metric.h"
 #include "analysis/units.h"
 
-#define OMPB__NOTE_MAX 240
+#define OMPB__NOTE_MAX 320
 #define OMPB__NAME_COL_MAX 60
 #define OMPB__ENV_WARNING "different runtime environments"
 
@@ -213,8 +213,9 @@ static void method_line(FILE *out, const ompb__comparison *cmp)
             level, pct, cmp->opts.alpha, cmp->judged, pct);
     if (cmp->counts[OMPB__VERDICT_UNKNOWN])
         fprintf(out, "%zu instance(s) have one run (process) on a side: their run-to-run noise "
-                     "is unknown and no change is claimed%s; rerun with "
-                     OMPB__COMPARE_RECOMMENDED " or pool runs with --base/--head.\n",
+                     "is unknown and no change is claimed%s; give each side runs: "
+                     OMPB__COMPARE_RECOMMENDED " (docs/guide.md, \"Comparing runs in CI\"), "
+                     "or " OMPB__COMPARE_ONE_SIDE " for a side that cannot be rerun.\n",
                 cmp->counts[OMPB__VERDICT_UNKNOWN],
                 cmp->in_process ? " (repetitions within one process miss the spread between "
                                   "processes: docs/methodology.md)" : "");
