@@ -367,8 +367,24 @@ static void test_repetitions(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "±run"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "triad[t=2]                 2      105 ns ± 65.5%"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "~3 x 4 x 10"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "median: of the repetitions' medians"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "median: of the repetitions' medians; ±run: their "
+                                       "stdev / mean (run-to-run spread, between processes)"));
     free(buf);
+    /* All in one process (--processes 1): the spread is within a process,
+     * which understates the spread between runs, and the legend says so. */
+    for (uint32_t i = 0; i < 3; i++)
+        res[i].process = 0;
+    buf = NULL;
+    fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_console, fp, res, 3), 0);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "±run: their stdev / mean (within-process spread: all "
+                                       "repetitions ran in one process, which understates the "
+                                       "spread between runs (--processes P measures that))"));
+    CU_ASSERT_PTR_NULL(strstr(buf, "run-to-run"));
+    free(buf);
+    for (uint32_t i = 0; i < 3; i++)
+        res[i].process = i;
 
     buf = NULL;
     fp = open_memstream(&buf, &len);
