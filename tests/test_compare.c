@@ -965,6 +965,16 @@ static void test_gbench(void)
     CU_ASSERT(r->base_spread > 0.005 && r->base_spread < 0.05);
     CU_ASSERT_EQUAL(p.cmp.in_process, 1);
     CU_ASSERT_EQUAL(p.cmp.judged, 0);
+    /* The JSON key says what it counts: not judged, noise unknown. */
+    char *text = render(&p, OMPB__REPORT_JSON);
+    json_t *doc = json_loads(text, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    json_t *summary = json_object_get(doc, "summary");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "noise_unknown_in_process")), 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "judged")), 0);
+    CU_ASSERT_PTR_NULL(json_object_get(summary, "judged_in_process"));
+    json_decref(doc);
+    free(text);
     CU_ASSERT_STRING_EQUAL(note_of(r), "1 vs 1 runs: their 8 vs 8 repetitions spread 1.3%/1.7% "
                                        "within a process, not between processes; needs 2+ runs "
                                        "per side (e.g. " OMPB__COMPARE_RECOMMENDED ")");

@@ -392,7 +392,9 @@ static json_t *json_summary(const ompb__comparison *cmp)
     json_t *s = json_object();
     json_object_set_new(s, "instances", json_integer((json_int_t)cmp->n));
     json_object_set_new(s, "judged", json_integer((json_int_t)cmp->judged));
-    json_object_set_new(s, "judged_in_process", json_integer((json_int_t)cmp->in_process));
+    /* Not judged: noise unknown, with an in-process spread in the note. */
+    json_object_set_new(s, "noise_unknown_in_process",
+                        json_integer((json_int_t)cmp->in_process));
     for (int v = 0; s && v < OMPB__VERDICT_COUNT; v++)
         json_object_set_new(s, ompb__verdict_key((ompb__verdict)v),
                             json_integer((json_int_t)cmp->counts[v]));
