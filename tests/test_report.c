@@ -352,6 +352,20 @@ static void test_repetitions(void)
         CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "iterations")),
                         (json_int_t)(4 * sizes[i]));
     }
+    /* Aggregates as Google Benchmark 1.6+ writes them: no repetition_index,
+     * aggregate_unit "time" but for the cv's "percentage". */
+    static const char *const aggs[4][2] = {{"mean", "time"}, {"median", "time"},
+                                           {"stddev", "time"}, {"cv", "percentage"}};
+    for (size_t i = 0; i < 4; i++) {
+        json_t *e = json_array_get(list, 3 + i);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "run_type")), "aggregate");
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "aggregate_name")),
+                               aggs[i][0]);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "aggregate_unit")),
+                               aggs[i][1]);
+        CU_ASSERT_PTR_NULL(json_object_get(e, "repetition_index"));
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "repetitions")), 3);
+    }
     json_t *median = json_array_get(list, 4);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(median, "name")), "triad[t=2]_median");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(median, "run_name")), "triad[t=2]");
