@@ -39,6 +39,9 @@ if [ -z "${OMPB_SANITIZE_FLAGS:-}" ]; then
     ulimit -S -v 2000000
     expect_usage_error "too large to compile" X=1 -- --filter '((((a{1,100}){1,100}){1,100}){1,100})'
     expect_usage_error "too large to compile" X=1 -- --filter '.{0,20000}'
+    # Optional atoms inside nested bounds: 1.5 GB and 6+ GB for glibc.
+    expect_usage_error "too large to compile" X=1 -- --filter '(((a?){1,20}){1,20}){1,20}'
+    expect_usage_error "too large to compile" X=1 -- --filter '((((a?){1,12}){1,12}){1,12}){1,12}'
     exit $fail
   ) || fail=1
 fi
