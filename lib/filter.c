@@ -50,7 +50,7 @@ typedef struct cost {
 static const cost EMPTY = {0, 0, 0, 0, true};
 static const cost CHAR = {1, 1, 1, 0, false};
 static const cost ANCHOR = {1, 1, 1, 1, true};  /* also a group's open/close */
-static const cost HUGE = {COST_CAP, COST_CAP, COST_CAP, COST_CAP, false};
+static const cost TOO_LARGE = {COST_CAP, COST_CAP, COST_CAP, COST_CAP, false};
 
 typedef struct scanner {
     const char *p;
@@ -126,7 +126,7 @@ static cost atom(scanner *s)
         if (++s->depth > MAX_DEPTH) {
             s->too_deep = true;
             s->p += strlen(s->p);
-            return HUGE;
+            return TOO_LARGE;
         }
         cost in = alternation(s);
         s->depth--;
@@ -194,11 +194,11 @@ static bool past_limit(scanner *s, cost c)
 static cost repeat(scanner *s, cost x, uint64_t m, uint64_t n, bool open)
 {
     if (m > DUP_MAX || n > DUP_MAX)
-        return HUGE;
+        return TOO_LARGE;
     cost r = EMPTY;
     for (uint64_t i = 0; i < m; i++)
         if (past_limit(s, r = concat(r, x)))
-            return HUGE;
+            return TOO_LARGE;
     if (open)
         return concat(r, star(x));
     if (n == m)
@@ -206,7 +206,7 @@ static cost repeat(scanner *s, cost x, uint64_t m, uint64_t n, bool open)
     cost opt = either(x, EMPTY);
     for (uint64_t i = m + 1; i < n; i++)
         if (past_limit(s, opt = either(concat(opt, x), EMPTY)))
-            return HUGE;
+            return TOO_LARGE;
     return concat(r, opt);
 }
 
