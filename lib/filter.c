@@ -5,9 +5,10 @@
  * escapes, * + ? and {m,n}) estimates what regcomp would build: X{m,n}
  * becomes n copies of X, the n - m optional ones nested, and the epsilon
  * closures of the nodes (what glibc computes for every node) grow with the
- * square of the chains that optional and nullable parts make (measured:
- * 'a{1,1000}' 10 MB, 'a{1,10000}' 790 MB, '(((a?){1,20}){1,20}){1,20}'
- * 1.5 GB). The estimate is an upper bound within a small factor; patterns
+ * square of the chains that optional and nullable parts make, an anchor
+ * inside them with the square of its reach (measured: 'a{1,1000}' 10 MB,
+ * 'a{1,10000}' 790 MB, '(((a?){1,20}){1,20}){1,20}' 1.5 GB, '($){1,300}'
+ * 114 MB). The estimate is an upper bound within a small factor; patterns
  * above the limit, nested deeper than glibc's recursion survives, or with
  * back-references are refused without calling regcomp.
  */
@@ -44,13 +45,20 @@ typedef struct cost {
     uint64_t entry;     /* size of the closure on entering X */
     uint64_t tails;     /* nodes of X whose closure reaches X's end: they
                            continue into whatever follows X */
+    /* Anchors (^ $ \b ...) among the tails, and the sum of how far their
+     * closures reach. glibc copies the closure that follows an anchor with
+     * the anchor's constraint attached, and the copies get closures of
+     * their own: an anchor costs about its reach squared ('($){1,300}':
+     * 114 MB). */
+    uint64_t anchors, reach;
     bool nullable;      /* X can match the empty string */
 } cost;
 
-static const cost EMPTY = {0, 0, 0, 0, true};
-static const cost CHAR = {1, 1, 1, 0, false};
-static const cost ANCHOR = {1, 1, 1, 1, true};  /* also a group's open/close */
-static const cost TOO_LARGE = {COST_CAP, COST_CAP, COST_CAP, COST_CAP, false};
+static const cost EMPTY = {0, 0, 0, 0, 0, 0, true};
+static const cost CHAR = {1, 1, 1, 0, 0, 0, false};
+static const cost ANCHOR = {1, 1, 1, 1, 1, 0, true};
+static const cost MARK = {1, 1, 1, 1, 0, 0, true};     /* a group's open or close */
+static const cost TOO_LARGE = {COST_CAP, COST_CAP, COST_CAP, COST_CAP, COST_CAP, COST_CAP, false};
 
 typedef struct scanner {
     const char *p;
@@ -71,13 +79,24 @@ static uint64_t mul(uint64_t a, uint64_t b)
     return b && a > COST_CAP / b ? COST_CAP : a * b;
 }
 
+/* x's anchors reach e more nodes: each one's copies grow from r to r + e,
+ * their closures from r^2 to (r + e)^2. Adds to x.work and x.reach. */
+static void extend_anchors(cost *x, uint64_t e)
+{
+    x->work = add(x->work, add(mul(mul(2, e), x->reach), mul(x->anchors, mul(e, e))));
+    x->reach = add(x->reach, mul(x->anchors, e));
+}
+
 /* X then Y: X's tails reach into Y's entry closure; a nullable X lets the
  * entry run on into Y, a nullable Y lets X's tails run past it. */
 static cost concat(cost x, cost y)
 {
+    extend_anchors(&x, y.entry);
     return (cost){add(x.nodes, y.nodes), add(add(x.work, y.work), mul(x.tails, y.entry)),
                   add(x.entry, x.nullable ? y.entry : 0),
-                  add(y.tails, y.nullable ? x.tails : 0), x.nullable && y.nullable};
+                  add(y.tails, y.nullable ? x.tails : 0),
+                  add(y.anchors, y.nullable ? x.anchors : 0),
+                  add(y.reach, y.nullable ? x.reach : 0), x.nullable && y.nullable};
 }
 
 /* X|Y: one branching node whose closure holds both entries. */
@@ -86,15 +105,17 @@ static cost either(cost x, cost y)
     uint64_t entry = add(add(x.entry, y.entry), 1);
     bool nullable = x.nullable || y.nullable;
     return (cost){add(add(x.nodes, y.nodes), 1), add(add(x.work, y.work), entry), entry,
-                  add(add(x.tails, y.tails), nullable ? 1 : 0), nullable};
+                  add(add(x.tails, y.tails), nullable ? 1 : 0), add(x.anchors, y.anchors),
+                  add(x.reach, y.reach), nullable};
 }
 
 /* X*: one looping node; every tail of X loops back to it. */
 static cost star(cost x)
 {
     uint64_t entry = add(x.entry, 1);
+    extend_anchors(&x, entry);
     return (cost){add(x.nodes, 1), add(add(x.work, entry), mul(x.tails, entry)), entry,
-                  add(x.tails, 1), true};
+                  add(x.tails, 1), x.anchors, x.reach, true};
 }
 
 static cost alternation(scanner *s);
@@ -131,7 +152,7 @@ static cost atom(scanner *s)
         cost in = alternation(s);
         s->depth--;
         s->p += *s->p == ')';
-        return concat(concat(ANCHOR, in), ANCHOR);
+        return concat(concat(MARK, in), MARK);
     }
     if (c == '[') {
         skip_bracket(s);

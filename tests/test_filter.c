@@ -56,6 +56,8 @@ static void test_ordinary_patterns(void)
     CU_ASSERT_TRUE(matches("((a?){1,20}){1,20}", "aaa"));
     CU_ASSERT_TRUE(matches("(a?b?c?){1,100}", "abc"));
     CU_ASSERT_TRUE(matches("(((a+){1,20}){1,20}){1,20}", "a"));
+    CU_ASSERT_TRUE(matches("(^|_)triad(\\[|$)", "stream_triad[t=2]"));
+    CU_ASSERT_TRUE(matches("\\<fib", "x fib"));
 }
 
 static void test_errors_name_the_pattern(void)
@@ -89,6 +91,10 @@ static void test_cost_estimate(void)
     CU_ASSERT(ompb__filter_cost("(((a?){1,20}){1,20}){1,20}") > OMPB__FILTER_MAX_COST);
     CU_ASSERT(ompb__filter_cost("(((a+){1,20}){1,20}){1,20}") <= OMPB__FILTER_MAX_COST);
     CU_ASSERT(ompb__filter_cost("a{40000}") > OMPB__FILTER_MAX_COST); /* > RE_DUP_MAX */
+    /* An anchor copies the closure after it: '($){1,300}' is 114 MB. */
+    CU_ASSERT(ompb__filter_cost("^abc$") < 100);
+    CU_ASSERT(ompb__filter_cost("(^){1,41}") <= OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("($){1,300}") > OMPB__FILTER_MAX_COST);
 }
 
 /* Refused before regcomp: a{1,3000} would still be cheap for glibc (about
@@ -111,6 +117,7 @@ static void test_too_large_refused(void)
         "(((a?)+){1,20}){1,30}",
         "((((a*)+){1,12}){1,12}){1,12}",
         "(a?){1,1000}",
+        "(a|$){1,300}",
     };
     for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
         CU_ASSERT_FATAL(ompb__filter_cost(huge[i]) > OMPB__FILTER_MAX_COST);
