@@ -210,10 +210,14 @@ static int opt_duration(ompb__config *cfg, const char *opt, const char *value, o
     uint64_t *dst = strcmp(opt, "--warmup-time") == 0 ? &cfg->warmup_ns
                     : strcmp(opt, "--min-time") == 0 ? &cfg->min_time_ns
                                                       : &cfg->max_time_ns;
-    if (ompb__parse_duration(value, &ns) != 0 || (ns == 0 && dst == &cfg->max_time_ns))
+    bool positive = dst == &cfg->max_time_ns;
+    /* 0 is a duration for the others, never for --max-time: its text must
+     * not offer it. */
+    if (ompb__parse_duration(value, &ns) != 0 || (ns == 0 && positive))
         return ompb__error_set(err, OMPB_EINVAL,
-                               "%s: invalid duration '%s' (accepted: a number with unit ns, us, ms, s or m, e.g. 500ms, 2s, or 0%s)",
-                               opt, value, dst == &cfg->max_time_ns ? "; above zero" : "");
+                               "%s: invalid duration '%s' (accepted: %s with unit ns, us, ms, s "
+                               "or m, e.g. 500ms, 2s%s)", opt, value,
+                               positive ? "a number above zero" : "a number", positive ? "" : ", or 0");
     *dst = ns;
     return 0;
 }
@@ -364,16 +368,17 @@ static int hooks_timeout_from_env(ompb_error *err)
                            OMPB__HOOKS_TIMEOUT_MAX_MS);
 }
 
-/* --list and --show-plan print to standard output: an --output that
- * would be ignored is refused instead. */
+/* --list, --show-plan and --list-counters print to standard output: an
+ * --output that would be ignored is refused instead. */
 static int check_combinations(const ompb__config *cfg, ompb_error *err)
 {
-    if (cfg->output && (cfg->list || cfg->show_plan))
+    const char *printer = cfg->list ? "--list"
+                          : cfg->show_plan ? "--show-plan"
+                          : cfg->list_counters ? "--list-counters" : NULL;
+    if (cfg->output && printer)
         return ompb__error_set(err, OMPB_EINVAL, "--output: not used with %s, which prints to "
                                "standard output (accepted: --output with a run; redirect the "
-                               "output of %s instead, e.g. > FILE)",
-                               cfg->list ? "--list" : "--show-plan",
-                               cfg->list ? "--list" : "--show-plan");
+                               "output of %s instead, e.g. > FILE)", printer, printer);
     return 0;
 }
 

@@ -5,7 +5,8 @@
  * bounded repetition X{m,n} into n copies of X, the optional ones nested,
  * so nested bounds multiply and one large bound costs its square:
  * '((((a{1,100}){1,100}){1,100}){1,100})' takes more than 19 GB,
- * '.{0,20000}' 3 GB and 10 s. Back-references (a glibc extension to EREs)
+ * '.{0,20000}' 3 GB and 10 s; optional parts inside bounds chain the
+ * epsilon closures of every copy: '(((a?){1,20}){1,20}){1,20}' 1.5 GB. Back-references (a glibc extension to EREs)
  * make matching exponential in the name's length. Both are refused before
  * regcomp runs.
  */

@@ -145,7 +145,29 @@ static void test_output_with_list_refused(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--output: not used with --list"));
     CU_ASSERT_EQUAL(parse(&cfg, &err, "--output", "x.json", "--show-plan", NULL), OMPB_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--show-plan"));
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--list-counters", "--output", "x.txt", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--output: not used with --list-counters"));
     CU_ASSERT_EQUAL(parse(&cfg, &err, "--list", NULL), 0);
+    ompb__config_release(&cfg);
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--list-counters", NULL), 0);
+    ompb__config_release(&cfg);
+}
+
+/* --max-time 0 is refused, and the message does not offer 0; the other
+ * durations accept it and say so. */
+static void test_max_time_zero_text(void)
+{
+    ompb__config cfg;
+    ompb_error err;
+    unsetenv("OMP_NUM_THREADS");
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--max-time", "0", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--max-time: invalid duration '0' (accepted: a "
+                                            "number above zero with unit ns, us, ms, s or m, "
+                                            "e.g. 500ms, 2s)"));
+    CU_ASSERT_PTR_NULL(strstr(err.text, "or 0"));
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--warmup-time", "soon", NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "e.g. 500ms, 2s, or 0)"));
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--warmup-time", "0", NULL), 0);
     ompb__config_release(&cfg);
 }
 
@@ -310,6 +332,7 @@ static const ompb_test_case cases[] = {
     {"good_omp_num_threads", test_good_omp_num_threads},
     {"bad_omp_num_threads", test_bad_omp_num_threads},
     {"output_with_list_refused", test_output_with_list_refused},
+    {"max_time_zero_text", test_max_time_zero_text},
     {"bad_hooks_timeout", test_bad_hooks_timeout},
     {"help_ignores_bad_environment", test_help_ignores_bad_environment},
     {"durations", test_durations},

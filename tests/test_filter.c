@@ -48,6 +48,16 @@ static void test_ordinary_patterns(void)
     CU_ASSERT_TRUE(matches(")", "a)b"));            /* a stray ')' is a literal */
     CU_ASSERT_TRUE(matches("(a{1,100}){1,100}", "aaa"));
     CU_ASSERT_TRUE(matches("x.{0,2000}", "x"));
+    /* Filters of the tests and docs, and small optional parts in bounds. */
+    CU_ASSERT_TRUE(matches("scale\\[1024", "scale[1024, t=2]"));
+    CU_ASSERT_TRUE(matches("^stream_triad", "stream_triad[t=2]"));
+    CU_ASSERT_TRUE(matches("(a|b){1,3}", "ab"));
+    CU_ASSERT_TRUE(matches("^(foo|bar)_[0-9]*$", "bar_12"));
+    CU_ASSERT_TRUE(matches("((a?){1,20}){1,20}", "aaa"));
+    CU_ASSERT_TRUE(matches("(a?b?c?){1,100}", "abc"));
+    CU_ASSERT_TRUE(matches("(((a+){1,20}){1,20}){1,20}", "a"));
+    CU_ASSERT_TRUE(matches("(^|_)triad(\\[|$)", "stream_triad[t=2]"));
+    CU_ASSERT_TRUE(matches("\\<fib", "x fib"));
 }
 
 static void test_errors_name_the_pattern(void)
@@ -74,6 +84,17 @@ static void test_cost_estimate(void)
     CU_ASSERT(ompb__filter_cost("(((a{1,100}){1,100}){1,100})") > OMPB__FILTER_MAX_COST);
     CU_ASSERT(ompb__filter_cost("(a|b){1,2100}") > OMPB__FILTER_MAX_COST);
     CU_ASSERT(ompb__filter_cost("[a{1,100000}]") == 1);   /* inside a bracket: literals */
+    /* Optional and starred parts inside bounds chain their closures through
+     * every copy: cheap in nodes, quadratic in glibc's closures. */
+    CU_ASSERT(ompb__filter_cost("(a?){1,20}") < 10000);
+    CU_ASSERT(ompb__filter_cost("(a?){1,1000}") > OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("(((a?){1,20}){1,20}){1,20}") > OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("(((a+){1,20}){1,20}){1,20}") <= OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("a{40000}") > OMPB__FILTER_MAX_COST); /* > RE_DUP_MAX */
+    /* An anchor copies the closure after it: '($){1,300}' is 114 MB. */
+    CU_ASSERT(ompb__filter_cost("^abc$") < 100);
+    CU_ASSERT(ompb__filter_cost("(^){1,41}") <= OMPB__FILTER_MAX_COST);
+    CU_ASSERT(ompb__filter_cost("($){1,300}") > OMPB__FILTER_MAX_COST);
 }
 
 /* Refused before regcomp: a{1,3000} would still be cheap for glibc (about
@@ -84,8 +105,26 @@ static void test_too_large_refused(void)
     CU_ASSERT_EQUAL(compile("a{1,3000}", &err), OMPB_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "too large to compile"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "'a{1,3000}'"));
-    CU_ASSERT_EQUAL(compile("(a|b|c){1,1000}", &err), OMPB_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "too large to compile"));
+    /* Optional (?, *) atoms inside nested bounds (issue 14): 1.5 GB, 6+ GB
+     * and more for glibc, so each is checked on the estimate first and
+     * compiled only when that refuses it: a broken estimate fails here
+     * instead of taking the machine's memory. */
+    static const char *const huge[] = {
+        "(a|b|c){1,1200}",
+        "(((a?){1,20}){1,20}){1,20}",
+        "((((a?){1,12}){1,12}){1,12}){1,12}",
+        "(((a*){1,20}){1,20}){1,20}",
+        "(((a?)+){1,20}){1,30}",
+        "((((a*)+){1,12}){1,12}){1,12}",
+        "(a?){1,1000}",
+        "(a|$){1,300}",
+    };
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+        CU_ASSERT_FATAL(ompb__filter_cost(huge[i]) > OMPB__FILTER_MAX_COST);
+        CU_ASSERT_EQUAL(compile(huge[i], &err), OMPB_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "too large to compile"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, huge[i]));
+    }
 }
 
 static void test_deep_nesting_refused(void)

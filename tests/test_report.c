@@ -352,6 +352,20 @@ static void test_repetitions(void)
         CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "iterations")),
                         (json_int_t)(4 * sizes[i]));
     }
+    /* Aggregates as Google Benchmark 1.6+ writes them: no repetition_index,
+     * aggregate_unit "time" but for the cv's "percentage". */
+    static const char *const aggs[4][2] = {{"mean", "time"}, {"median", "time"},
+                                           {"stddev", "time"}, {"cv", "percentage"}};
+    for (size_t i = 0; i < 4; i++) {
+        json_t *e = json_array_get(list, 3 + i);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "run_type")), "aggregate");
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "aggregate_name")),
+                               aggs[i][0]);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "aggregate_unit")),
+                               aggs[i][1]);
+        CU_ASSERT_PTR_NULL(json_object_get(e, "repetition_index"));
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "repetitions")), 3);
+    }
     json_t *median = json_array_get(list, 4);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(median, "name")), "triad[t=2]_median");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(median, "run_name")), "triad[t=2]");
@@ -367,8 +381,24 @@ static void test_repetitions(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "±run"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "triad[t=2]                 2      105 ns ± 65.5%"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "~3 x 4 x 10"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "median: of the repetitions' medians"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "median: of the repetitions' medians; ±run: their "
+                                       "stdev / mean (run-to-run spread, between processes)"));
     free(buf);
+    /* All in one process (--processes 1): the spread is within a process,
+     * which understates the spread between runs, and the legend says so. */
+    for (uint32_t i = 0; i < 3; i++)
+        res[i].process = 0;
+    buf = NULL;
+    fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(write_with(&ompb__reporter_console, fp, res, 3), 0);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "±run: their stdev / mean (within-process spread: all "
+                                       "repetitions ran in one process, which understates the "
+                                       "spread between runs (--processes P measures that))"));
+    CU_ASSERT_PTR_NULL(strstr(buf, "run-to-run"));
+    free(buf);
+    for (uint32_t i = 0; i < 3; i++)
+        res[i].process = i;
 
     buf = NULL;
     fp = open_memstream(&buf, &len);

@@ -49,7 +49,8 @@ static void usage(FILE *out)
           "The runs of each side are pooled; each run (a process of --processes, or a\n"
           "file) is one piece of evidence. Verdicts: regressed, improved, untouched,\n"
           "noisy (the run-to-run spread is too large to tell at the threshold), noise\n"
-          "unknown (one run on a side), new, missing, failed.\n"
+          "unknown (one run on a side), no ratio (a time of 0 on a side), new, missing,\n"
+          "failed.\n"
           "  --base FILE           a BASE result file; repeat to pool runs\n"
           "  --head FILE           a HEAD result file; repeat to pool runs\n"
           "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
@@ -61,6 +62,8 @@ static void usage(FILE *out)
           "  --format FMT          console (default), markdown or json\n"
           "  --output FILE         write the report to FILE instead of stdout\n"
           "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
+          "                        (what was not judged does not fail; a warning says so\n"
+          "                        for a time of 0)\n"
           "  -h, --help            this text\n"
           "Two files without --base/--head are BASE and HEAD. Exit status: 0, 1\n"
           "(regression or failure with --fail-on-regression), 2 (bad input).\n",
@@ -210,6 +213,14 @@ static int run(const compare_args *a, const ompb__compare_side *base,
         fprintf(stderr, OMPB__TOOL ": warning: different runtime environments (%zu "
                         "difference%s, listed in the report)\n",
                 cmp.env_diffs.n, cmp.env_diffs.n == 1 ? "" : "s");
+    /* A time of 0 is not judged, so it cannot fail the gate; the gate must
+     * not pass it silently either. */
+    size_t no_ratio = cmp.counts[OMPB__VERDICT_NO_RATIO];
+    if (a->fail_on_regression && no_ratio)
+        fprintf(stderr, OMPB__TOOL ": warning: %zu instance%s not judged for %s on a side "
+                        "(no ratio); --fail-on-regression does not fail on %s\n",
+                no_ratio, no_ratio == 1 ? "" : "s",
+                cmp.metric ? "a value of 0" : "a time of 0", no_ratio == 1 ? "it" : "them");
     int status = write_report(a, &cmp);
     /* A benchmark that fails in HEAD is at least as bad as a slower one. */
     if (status == 0 && a->fail_on_regression

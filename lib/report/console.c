@@ -3,8 +3,9 @@
  * The console report: the run header, then one row per instance with scaled
  * units, so a human can read a suite at a glance. Counters are shown as
  * rates of the whole team (bytes or items per second of round time). With
- * repetitions the row summarizes them and shows the run-to-run spread next
- * to the median, the figure that says how far two runs may differ. The
+ * repetitions the row summarizes them and shows their spread next to the
+ * median, the figure that says how far two runs may differ (when they ran
+ * in several processes; the legend says which it is). The
  * involuntary switches and --counters add columns to both kinds of line
  * (lib/report/counters.c).
  */
@@ -112,6 +113,37 @@ static void rep_counts(const ompb__instance_result *ir, char *buf, size_t len)
              first->sample_size);
 }
 
+/* Whether the repetitions of an instance ran in more than one process. */
+static bool spans_processes(const ompb__instance_result *ir)
+{
+    for (size_t i = 1; i < ir->n_reps; i++)
+        if (ir->reps[i].process != ir->reps[0].process)
+            return true;
+    return false;
+}
+
+/* What the ±run column is: between processes when every repeated instance
+ * ran in several, within one process when none did (which understates what
+ * a new run sees: docs/methodology.md), and says so when it is mixed. */
+static const char *spread_legend(const ompb__report *rep)
+{
+    size_t spanning = 0, repeated_n = 0;
+    for (size_t i = 0; i < rep->n_instances; i++) {
+        const ompb__instance_result *ir = &rep->instances[i];
+        if (ir->failure || ir->n_reps < 2)
+            continue;
+        repeated_n++;
+        spanning += spans_processes(ir);
+    }
+    if (repeated_n > 0 && spanning == repeated_n)
+        return "run-to-run spread, between processes";
+    if (spanning == 0)
+        return "within-process spread: all repetitions ran in one process, which understates "
+               "the spread between runs (--processes P measures that)";
+    return "between processes where the repetitions ran in several, else within one process, "
+           "which understates the spread between runs";
+}
+
 /* Several repetitions: the median of their medians, and the run-to-run
  * spread (stdev / mean of those medians) next to it; mean, min and max
  * over every round. */
@@ -183,8 +215,8 @@ static int render_console(FILE *out, const ompb__report *rep)
     fputc('\n', out);
     for (size_t i = 0; i < rep->n_instances; i++)
         print_instance(out, width, rep, &rep->instances[i]);
-    fputs("median: of the repetitions' medians; ±run: their stdev / mean (run-to-run "
-          "spread); mean, min, max: over all rounds\n", out);
+    fprintf(out, "median: of the repetitions' medians; ±run: their stdev / mean (%s); mean, "
+                 "min, max: over all rounds\n", spread_legend(rep));
     ompb__console_counter_notes(out, rep);
     return ferror(out) ? OMPB_EIO : 0;
 }

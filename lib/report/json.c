@@ -198,17 +198,22 @@ static json_t *ompbench_json(const ompb__result *res)
     return checked(o, bad);
 }
 
-/* The fields every Google Benchmark entry has; run_type and times by caller. */
-static json_t *entry_base(const ompb__instance_result *ir, const char *name, size_t index)
+/* The fields every Google Benchmark entry has, in its order; times by the
+ * caller. index: the repetition of an iteration entry, or -1 for an
+ * aggregate, for which Google Benchmark writes no repetition_index. */
+static json_t *entry_base(const ompb__instance_result *ir, const char *name, long long index)
 {
     const ompb__instance *inst = ir->inst;
     /* json_pack returns NULL on any failure, e.g. a name that is not UTF-8. */
-    return json_pack("{s:s, s:I, s:I, s:s, s:I, s:I, s:i, s:s}", "name", name,
-                     "family_index", (json_int_t)inst->family_index,
-                     "per_family_instance_index", (json_int_t)inst->family_instance,
-                     "run_name", inst->name, "repetitions", (json_int_t)ir->n_reps,
-                     "repetition_index", (json_int_t)index, "threads", ir->reps[0].rec.threads,
-                     "time_unit", "ns");
+    json_t *e = json_pack("{s:s, s:I, s:I, s:s, s:s, s:I}", "name", name, "family_index",
+                          (json_int_t)inst->family_index, "per_family_instance_index",
+                          (json_int_t)inst->family_instance, "run_name", inst->name, "run_type",
+                          index < 0 ? "aggregate" : "iteration", "repetitions",
+                          (json_int_t)ir->n_reps);
+    int bad = index < 0 ? 0 : set(e, "repetition_index", json_integer((json_int_t)index));
+    bad |= set(e, "threads", json_integer(ir->reps[0].rec.threads));
+    bad |= set(e, "time_unit", json_string("ns"));
+    return checked(e, bad);
 }
 
 /* One repetition, as Google Benchmark writes one: the same name for every
@@ -217,10 +222,9 @@ static json_t *iteration_entry(const ompb__instance_result *ir, size_t index)
 {
     const ompb__result *res = &ir->reps[index];
     const ompb__record *rec = &res->rec;
-    json_t *e = entry_base(ir, rec->inst->name, index);
+    json_t *e = entry_base(ir, rec->inst->name, (long long)index);
     uint64_t measured = ompb__record_measurements(rec);
-    int bad = set(e, "run_type", json_string("iteration"));
-    bad |= set(e, "iterations", json_integer((json_int_t)(measured * rec->sample_size)));
+    int bad = set(e, "iterations", json_integer((json_int_t)(measured * rec->sample_size)));
     if (rec->failed) {
         bad |= set(e, "error_occurred", json_true());
         bad |= set(e, "error_message", json_string(rec->error));
@@ -247,15 +251,15 @@ static json_t *aggregate_entry(const ompb__instance_result *ir, const char *agg,
 {
     char name[OMPB__NAME_MAX + 16];
     snprintf(name, sizeof name, "%s_%s", ir->inst->name, agg);
-    json_t *e = entry_base(ir, name, 0);
+    json_t *e = entry_base(ir, name, -1);
     uint64_t count = ir->n_reps > 1 ? ir->n_reps : ompb__record_measurements(&ir->reps[0].rec);
-    int bad = set(e, "run_type", json_string("aggregate"));
-    bad |= set(e, "aggregate_name", json_string(agg));
+    int bad = set(e, "aggregate_name", json_string(agg));
+    /* As Google Benchmark 1.6+ writes it: the cv is a fraction, the others
+     * times. */
+    bad |= set(e, "aggregate_unit", json_string(strcmp(agg, "cv") == 0 ? "percentage" : "time"));
     bad |= set(e, "iterations", json_integer((json_int_t)count));
     bad |= set(e, "real_time", real(value));
     bad |= set(e, "cpu_time", real(cpu));
-    if (strcmp(agg, "cv") == 0)
-        bad |= set(e, "aggregate_unit", json_string("percentage"));
     return checked(e, bad);
 }
 

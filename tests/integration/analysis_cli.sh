@@ -48,12 +48,30 @@ command -v xmllint >/dev/null || fail "xmllint not installed (Debian libxml2-uti
 # Every verdict on runs of 4 processes a side; --fail-on-regression turns
 # regressions into status 1. The header leads with what could be judged.
 run 0 "$tool" compare "$data/runs_base.json" "$data/runs_head.json"
-head -1 "$tmp/out" | grep -q "^Judged 6 of 10 instances: 2 regressed, 1 improved, 2 untouched, 1 noisy; not judged: 0 noise unknown, 1 new, 1 missing, 1 failed, 1 untouched for a time of 0;" ||
+head -1 "$tmp/out" | grep -q "^Judged 6 of 10 instances: 2 regressed, 1 improved, 2 untouched, 1 noisy; not judged: 0 noise unknown, 1 new, 1 missing, 1 failed, 1 no ratio (a time of 0);" ||
   fail "summary line: $(head -1 "$tmp/out")"
 has "failed in HEAD: benchmark left its loop early" "$tmp/out"
 run 1 "$tool" compare --fail-on-regression "$data/runs_base.json" "$data/runs_head.json"
 run 0 "$tool" compare --fail-on-regression "$data/runs_base.json" "$data/runs_base.json"
 has "Judged 8 of 9 instances: 0 regressed, 0 improved, 7 untouched, 1 noisy;" "$tmp/out"
+has "0 failed, 1 no ratio (a time of 0);" "$tmp/out"
+has "ompbench compare: warning: 1 instance not judged for a time of 0 on a side (no ratio); --fail-on-regression does not fail on it" "$tmp/err"
+# A time of 0 against a real one (issue 9): not judged, never "untouched",
+# and the gate says it let it through.
+"$py" - "$tmp/zero_base.json" "$tmp/zero_head.json" <<'PY'
+import json, sys
+for path, t in zip(sys.argv[1:], (0.0, 505.0)):
+    json.dump({"context": {"executable": "x"}, "benchmarks": [
+        {"name": "crafted", "run_name": "crafted", "run_type": "iteration", "iterations": 1,
+         "real_time": t, "cpu_time": t, "time_unit": "ns"}]}, open(path, "w"))
+PY
+run 0 "$tool" compare --fail-on-regression "$tmp/zero_base.json" "$tmp/zero_head.json"
+has "Judged 0 of 1 instances: 0 regressed, 0 improved, 0 untouched, 0 noisy; not judged: 0 noise unknown, 0 new, 0 missing, 0 failed, 1 no ratio (a time of 0);" "$tmp/out"
+has "no ratio       a time of 0 in BASE: no ratio to judge" "$tmp/out"
+has "--fail-on-regression does not fail on it" "$tmp/err"
+run 0 "$tool" compare --format json "$tmp/zero_base.json" "$tmp/zero_head.json"
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["instances"][0]; assert (r["verdict"], r["basis"], d["summary"]["judged"], d["summary"]["no_ratio"], d["summary"]["untouched"]) == ("no_ratio", "none", 0, 1, 0), r' "$tmp/out"
+rm -f "$tmp/zero_base.json" "$tmp/zero_head.json"
 # A failure in HEAD without any regression also fails the CI gate.
 "$py" - "$data/runs_base.json" "$tmp/failed_head.json" <<'PY'
 import json, sys
@@ -113,7 +131,8 @@ run 0 "$tool" compare --format json "$data/runs_base.json" "$data/runs_head.json
 import json, sys
 doc = json.load(open(sys.argv[1]))
 s = doc["summary"]
-assert (s["judged"], s["regressed"], s["improved"], s["untouched"], s["noisy"], s["new"], s["missing"], s["failed"], s["zero_time"]) == (6, 2, 1, 3, 1, 1, 1, 1, 1), s
+assert (s["judged"], s["regressed"], s["improved"], s["untouched"], s["noisy"], s["new"], s["missing"], s["failed"], s["no_ratio"]) == (6, 2, 1, 2, 1, 1, 1, 1, 1), s
+assert "zero_time" not in s, s
 assert {r["name"]: r["verdict"] for r in doc["instances"]}["noisy[t=2]"] == "noisy"
 PY
 

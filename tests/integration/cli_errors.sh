@@ -39,6 +39,9 @@ if [ -z "${OMPB_SANITIZE_FLAGS:-}" ]; then
     ulimit -S -v 2000000
     expect_usage_error "too large to compile" X=1 -- --filter '((((a{1,100}){1,100}){1,100}){1,100})'
     expect_usage_error "too large to compile" X=1 -- --filter '.{0,20000}'
+    # Optional atoms inside nested bounds: 1.5 GB and 6+ GB for glibc.
+    expect_usage_error "too large to compile" X=1 -- --filter '(((a?){1,20}){1,20}){1,20}'
+    expect_usage_error "too large to compile" X=1 -- --filter '((((a?){1,12}){1,12}){1,12}){1,12}'
     exit $fail
   ) || fail=1
 fi
@@ -61,6 +64,11 @@ expect_usage_error "HWLOC_SYNTHETIC: invalid description 'garbage'" HWLOC_SYNTHE
 expect_usage_error "HWLOC_XMLFILE: cannot use '/nonexistent/topo.xml'" HWLOC_XMLFILE=/nonexistent/topo.xml --
 expect_usage_error "--output: not used with --list" X=1 -- --list
 expect_usage_error "--output: not used with --show-plan" X=1 -- --show-plan
+expect_usage_error "--output: not used with --list-counters" X=1 -- --list-counters
+expect_usage_error "a number above zero with unit" X=1 -- --max-time 0
+if grep -qF "or 0" "$tmp/stderr"; then
+  echo "FAIL: --max-time 0 is refused with a text that offers 0:"; cat "$tmp/stderr"; fail=1
+fi
 
 # An unwritable output path: refused before anything runs.
 "$bin" --filter '^rem$' --output /nonexistent/dir/r.json > "$tmp/stdout" 2> "$tmp/stderr"

@@ -45,6 +45,7 @@ PY
 timeout 60 "$bin" "${quick[@]}" --repetitions 2 --seed 77 > "$tmp/c.txt"
 has "repeats:    2 repetitions per instance, interleaved, seed 77 (replay: --seed 77)" "$tmp/c.txt"
 has "±run" "$tmp/c.txt"
+has "±run: their stdev / mean (within-process spread: all repetitions ran in one process" "$tmp/c.txt"
 has "reps x rounds x iters" "$tmp/c.txt"
 timeout 60 "$bin" "${quick[@]}" --repetitions 2 --format csv > "$tmp/c.csv"
 head -1 "$tmp/c.csv" | grep -q '^name,uri,threads,repetition,process,rounds,' || fail "CSV header"

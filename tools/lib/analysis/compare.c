@@ -30,9 +30,11 @@
 #define OMPB__ENV_LINE_MAX 256
 
 static const char *const verdict_names[OMPB__VERDICT_COUNT] = {
-    "regressed", "failed", "improved", "noisy", "noise unknown", "untouched", "new", "missing"};
+    "regressed", "failed", "improved", "noisy", "noise unknown", "no ratio", "untouched", "new",
+    "missing"};
 static const char *const verdict_keys[OMPB__VERDICT_COUNT] = {
-    "regressed", "failed", "improved", "noisy", "noise_unknown", "untouched", "new", "missing"};
+    "regressed", "failed", "improved", "noisy", "noise_unknown", "no_ratio", "untouched", "new",
+    "missing"};
 
 /* Key fragments (lower case) that mark a context field as part of the runtime
  * environment: host, CPU and topology, OpenMP runtime and its settings,
@@ -69,6 +71,12 @@ static void side_release(side_runs *s)
     free(s->rep);
 }
 
+/* Whether a value has a logarithm, so a ratio: positive and finite. */
+static bool usable_value(double v)
+{
+    return v > 0.0 && isfinite(v);
+}
+
 /* Adds file f's repetitions of in: each distinct process is one unit. */
 static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
 {
@@ -82,7 +90,7 @@ static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
     if (!unit || !rep)
         return OMPB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        if (!(in->reps[i].value_ns > 0.0)) {
+        if (!usable_value(in->reps[i].value_ns)) {
             s->zero = true;
             continue;
         }
@@ -98,7 +106,7 @@ static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
         double sum = 0.0;
         size_t k = 0;
         for (size_t j = i; j < n; j++)
-            if (in->reps[j].process == in->reps[i].process && in->reps[j].value_ns > 0.0) {
+            if (in->reps[j].process == in->reps[i].process && usable_value(in->reps[j].value_ns)) {
                 sum += log(in->reps[j].value_ns);
                 k++;
             }
@@ -120,7 +128,7 @@ static int add_aggregate_runs(side_runs *s, const ompb__rf_instance *in)
     if (!unit)
         return OMPB_ENOMEM;
     s->unit = unit;
-    if (!(in->value_ns > 0.0) || !(in->agg_mean_ns > 0.0)) {
+    if (!usable_value(in->value_ns) || !usable_value(in->agg_mean_ns)) {
         s->zero = true;
         return 0;
     }
@@ -289,8 +297,11 @@ static int judge(ompb__compare_row *row, const ompb__compare_side *base,
         row->base_ns = 0.0;
     if (usable_h && h.zero)
         row->head_ns = 0.0;
-    /* A time of 0 has no logarithm and no ratio: presence alone decides. */
-    if (row->verdict == OMPB__VERDICT_UNTOUCHED && !b.zero && !h.zero)
+    /* A time of 0 has no logarithm and no ratio: nothing can be judged, and
+     * "untouched" would claim what nobody measured. */
+    if (row->verdict == OMPB__VERDICT_UNTOUCHED && (b.zero || h.zero))
+        row->verdict = OMPB__VERDICT_NO_RATIO;
+    else if (row->verdict == OMPB__VERDICT_UNTOUCHED)
         measure_pair(row, &b, &h, opts);
     side_release(&b);
     side_release(&h);
@@ -587,8 +598,6 @@ int ompb__compare_runs(const ompb__compare_side *base, const ompb__compare_side 
         out->counts[out->rows[i].verdict]++;
         out->in_process += out->rows[i].basis == OMPB__BASIS_REPETITIONS ||
                            out->rows[i].basis == OMPB__BASIS_AGGREGATES;
-        out->zero_time += out->rows[i].verdict == OMPB__VERDICT_UNTOUCHED &&
-                          out->rows[i].basis == OMPB__BASIS_NONE;
     }
     if (!rc && base->n && head->n)
         rc = ompb__compare_environments(&base->files[0], &head->files[0], &out->env_diffs);

@@ -13,7 +13,8 @@
  * across the instances judged; an interval entirely within the threshold is
  * "untouched"; anything else is "noisy": the run-to-run spread is too large
  * to tell at this threshold. With one run on a side the spread is unknown
- * and nothing is claimed.
+ * and nothing is claimed; with a time of 0 (or one not positive and finite)
+ * on a side there is no ratio, and nothing is claimed either ("no ratio").
  */
 #ifndef OMPB_ANALYSIS_COMPARE_H
 #define OMPB_ANALYSIS_COMPARE_H
@@ -36,9 +37,14 @@
 #define OMPB__COMPARE_TRIM 0.2
 /* Most runs per side a "noisy" note will ask for; beyond: "more than". */
 #define OMPB__COMPARE_MAX_RUNS 1000
-/* What the reports suggest for runs without a known spread: the setting
- * docs/guide.md recommends for CI (docs/methodology.md says why). */
-#define OMPB__COMPARE_RECOMMENDED "--processes 10"
+/* What the reports suggest for runs without a known spread: the recipe
+ * docs/guide.md recommends for CI ("Comparing runs in CI"), the one that
+ * passed the A/A bar (docs/performance.md); sequential sides of
+ * --processes 10 did not, so that is only the fallback for a side that
+ * cannot be rerun. */
+#define OMPB__COMPARE_RECOMMENDED                                                         \
+    "10 runs a side, BASE and HEAD alternating, pooled with --base/--head"
+#define OMPB__COMPARE_ONE_SIDE "--processes 10"
 
 /* In the order regressions-first reports list them. */
 typedef enum ompb__verdict {
@@ -47,6 +53,8 @@ typedef enum ompb__verdict {
     OMPB__VERDICT_IMPROVED,
     OMPB__VERDICT_NOISY,        /* the interval straddles the threshold */
     OMPB__VERDICT_UNKNOWN,      /* one run on a side: noise unknown */
+    OMPB__VERDICT_NO_RATIO,     /* a time (or --metric value) of 0, negative
+                                   or not finite on a side: no ratio exists */
     OMPB__VERDICT_UNTOUCHED,
     OMPB__VERDICT_NEW,          /* only in HEAD, or failed in BASE only */
     OMPB__VERDICT_MISSING,      /* only in BASE (failed there or not) */
@@ -55,8 +63,8 @@ typedef enum ompb__verdict {
 
 /* What the runs of a pair are, which decides what may be claimed. */
 typedef enum ompb__basis {
-    OMPB__BASIS_NONE,           /* presence alone: new, missing, failed, or a
-                                   time of 0 (no ratio to judge) */
+    OMPB__BASIS_NONE,           /* presence alone: new, missing, failed, or no
+                                   ratio (a time of 0 on a side) */
     OMPB__BASIS_PROCESSES,      /* 2+ processes per side: judged */
     /* One process on a side: noise unknown, with the in-process spread of */
     OMPB__BASIS_REPETITIONS,    /* its 2+ repetitions per side, or */
@@ -123,7 +131,6 @@ typedef struct ompb__comparison {
                                    sides: regressed, improved, noisy, untouched
                                    (the BH family) */
     size_t in_process;          /* noise unknown, with in-process repetitions */
-    size_t zero_time;           /* untouched for a time of 0 (not judged) */
     double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
                                    with both times > 0; NAN if there is none */
     size_t geomean_excluded;    /* pairs left out of it for a time of 0 */

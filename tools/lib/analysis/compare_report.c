@@ -20,7 +20,7 @@
 #include "analysis/metric.h"
 #include "analysis/units.h"
 
-#define OMPB__NOTE_MAX 240
+#define OMPB__NOTE_MAX 320
 #define OMPB__NAME_COL_MAX 60
 #define OMPB__ENV_WARNING "different runtime environments"
 
@@ -132,10 +132,10 @@ static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, ch
         failed_note(r, buf, cap);
     else if (r->base && r->base->failed)
         snprintf(buf, cap, "failed in BASE: %s", r->base->error_message);
-    else if (r->verdict == OMPB__VERDICT_UNTOUCHED && r->basis == OMPB__BASIS_NONE)
-        snprintf(buf, cap, "%s%s: no ratio to judge", zero_text(cmp),
-                 ompb__metric_is_time(cmp->metric) || (r->base_ns == 0.0 && r->head_ns == 0.0)
-                     ? "" : " on one side only");
+    else if (r->verdict == OMPB__VERDICT_NO_RATIO)
+        snprintf(buf, cap, "%s in %s: no ratio to judge", zero_text(cmp),
+                 r->base_ns == 0.0 && r->head_ns == 0.0 ? "BASE and HEAD"
+                 : r->base_ns == 0.0                    ? "BASE" : "HEAD");
     else if (r->basis == OMPB__BASIS_SINGLE)
         snprintf(buf, cap, "%zu vs %zu run%s: run-to-run noise unknown; needs 2+ per side "
                  "(e.g. " OMPB__COMPARE_RECOMMENDED ")", r->base_runs, r->head_runs,
@@ -181,14 +181,14 @@ static void summary_line(FILE *out, const ompb__comparison *cmp, const char *str
                  "untouched, %zu noisy",
             strong, cmp->judged, cmp->n, strong, c[OMPB__VERDICT_REGRESSED] ? strong : "",
             c[OMPB__VERDICT_REGRESSED], c[OMPB__VERDICT_REGRESSED] ? strong : "",
-            c[OMPB__VERDICT_IMPROVED], c[OMPB__VERDICT_UNTOUCHED] - cmp->zero_time,
+            c[OMPB__VERDICT_IMPROVED], c[OMPB__VERDICT_UNTOUCHED],
             c[OMPB__VERDICT_NOISY]);
     fprintf(out, "; not judged: %zu noise unknown, %zu new, %zu missing, %s%zu failed%s",
             c[OMPB__VERDICT_UNKNOWN], c[OMPB__VERDICT_NEW], c[OMPB__VERDICT_MISSING],
             c[OMPB__VERDICT_FAILED] ? strong : "", c[OMPB__VERDICT_FAILED],
             c[OMPB__VERDICT_FAILED] ? strong : "");
-    if (cmp->zero_time)
-        fprintf(out, ", %zu untouched for %s", cmp->zero_time, zero_text(cmp));
+    if (c[OMPB__VERDICT_NO_RATIO])
+        fprintf(out, ", %zu no ratio (%s)", c[OMPB__VERDICT_NO_RATIO], zero_text(cmp));
     fprintf(out, "; geometric mean change %s", ompb__format_change(gm, sizeof gm,
                                                                     cmp->geomean_change));
     if (cmp->geomean_excluded)
@@ -213,11 +213,16 @@ static void method_line(FILE *out, const ompb__comparison *cmp)
             level, pct, cmp->opts.alpha, cmp->judged, pct);
     if (cmp->counts[OMPB__VERDICT_UNKNOWN])
         fprintf(out, "%zu instance(s) have one run (process) on a side: their run-to-run noise "
-                     "is unknown and no change is claimed%s; rerun with "
-                     OMPB__COMPARE_RECOMMENDED " or pool runs with --base/--head.\n",
+                     "is unknown and no change is claimed%s; give each side runs: "
+                     OMPB__COMPARE_RECOMMENDED " (docs/guide.md, \"Comparing runs in CI\"), "
+                     "or " OMPB__COMPARE_ONE_SIDE " for a side that cannot be rerun.\n",
                 cmp->counts[OMPB__VERDICT_UNKNOWN],
                 cmp->in_process ? " (repetitions within one process miss the spread between "
                                   "processes: docs/methodology.md)" : "");
+    if (cmp->counts[OMPB__VERDICT_NO_RATIO])
+        fprintf(out, "%zu instance(s) have %s on a side: no ratio exists, so they are not "
+                     "judged, and --fail-on-regression does not fail on them.\n",
+                cmp->counts[OMPB__VERDICT_NO_RATIO], zero_text(cmp));
 }
 
 static void put_paths(FILE *out, const ompb__compare_side *side, bool md)
@@ -387,8 +392,9 @@ static json_t *json_summary(const ompb__comparison *cmp)
     json_t *s = json_object();
     json_object_set_new(s, "instances", json_integer((json_int_t)cmp->n));
     json_object_set_new(s, "judged", json_integer((json_int_t)cmp->judged));
-    json_object_set_new(s, "judged_in_process", json_integer((json_int_t)cmp->in_process));
-    json_object_set_new(s, "zero_time", json_integer((json_int_t)cmp->zero_time));
+    /* Not judged: noise unknown, with an in-process spread in the note. */
+    json_object_set_new(s, "noise_unknown_in_process",
+                        json_integer((json_int_t)cmp->in_process));
     for (int v = 0; s && v < OMPB__VERDICT_COUNT; v++)
         json_object_set_new(s, ompb__verdict_key((ompb__verdict)v),
                             json_integer((json_int_t)cmp->counts[v]));
