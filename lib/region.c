@@ -82,6 +82,9 @@ typedef struct thread_state {
     uint64_t serial;            /* nonzero, unique in the process */
     int os_tid;
     int depth;
+    /* The team key of the thread's last begin: another thread that finds
+     * it taking over lane 0 of that team's shape reads it (team_switch). */
+    _Atomic uint64_t last_key;
     uint32_t overflow;          /* begins past the depth limit, ignored */
     frame stack[OMPB__REGION_DEPTH_MAX];
     struct { const char *ptr; ompb__region *region; } names[NAME_CACHE];
@@ -695,6 +698,57 @@ static void begin_conflict(thread_state *ts, ompb__region *r, const char *name,
     push_ignored(ts, r, name, g, file, line);
 }
 
+/* Lane 0 of a team at OpenMP level >= 1 is the thread that started the
+ * team. OpenMP tells a worker thread its level, team size and ancestors'
+ * thread numbers, not which team it is in: two pthreads that each start a
+ * team of one shape share its lanes, and their instances would pair across
+ * teams without a single overlapping begin. So a new thread on lane 0 is a
+ * team switch; it is one only if the previous thread there is gone or has
+ * since begun a region outside that team. A previous thread still alive
+ * whose last begin was in a team of this shape may still be in its team:
+ * the pairing cannot be trusted and the entry fails. (One pthread's teams
+ * after another's, with the first still alive and not having begun any
+ * region since, are refused the same way: the library cannot tell them
+ * apart from concurrent teams.) Global lock: the thread list. */
+static bool team_switch_ok(const thread_state *ts, int prev_tid, uint64_t key, int *other)
+{
+    bool ok = true;
+    pthread_mutex_lock(&global_lock);
+    for (const thread_state *o = threads_head; o; o = o->next)
+        if (o != ts && o->os_tid == prev_tid
+            && atomic_load_explicit(&o->last_key, memory_order_relaxed) == key) {
+            ok = false;
+            *other = o->os_tid;
+        }
+    pthread_mutex_unlock(&global_lock);
+    return ok;
+}
+
+/* A thread plays lane ln of g for the first time (its begin holds the
+ * lane). False when the begin was turned into an ignored one. */
+static bool lane_new_player(thread_state *ts, ompb__region *r, const char *name,
+                            ompb__region_group *g, ompb__region_lane *ln, const team *t,
+                            const char *file, int line)
+{
+    int prev = atomic_load_explicit(&ln->os_tid, memory_order_relaxed), other = 0;
+    if (t->level > 0 && t->tid == 0 && prev != 0 && !team_switch_ok(ts, prev, t->key, &other)) {
+        char who[160];
+        describe_thread(ts, t->level, t->tid, t->threads, who, sizeof who);
+        ompb__region_entry_fail(g->entry, "began at %s:%d by %s while OS thread %d, which "
+                                "started another team of the same shape, may still be in it: "
+                                "two teams use this region at once, e.g. teams of pthreads "
+                                "that each start OpenMP, and their instances cannot be paired "
+                                "per team; give each its own region name", file, line, who,
+                                other);
+        atomic_store_explicit(&g->dead, true, memory_order_relaxed);
+        atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);
+        push_ignored(ts, r, name, g, file, line);
+        return false;
+    }
+    atomic_store_explicit(&ln->os_tid, ts->os_tid, memory_order_relaxed);
+    return true;
+}
+
 /* Two threads entered one lane so close together that begin did not see
  * it; the one that finds the lane taken at its end says so. */
 static void end_conflict(const thread_state *ts, frame *f)
@@ -817,23 +871,31 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
             return;
         }
     ompb__region_lane *ln = &g->lanes[t.tid];
-    if (unlikely(atomic_load_explicit(&ln->occupant, memory_order_relaxed) != 0
-                 || atomic_load_explicit(&g->dead, memory_order_relaxed))) {
-        if (atomic_load_explicit(&g->dead, memory_order_relaxed))
-            push_ignored(ts, r, name, g, file, line);
-        else
-            begin_conflict(ts, r, name, g, &t, file, line);
-        return;
-    }
-    if (unlikely(!ln->ring) && !ompb__region_lane_make_room(g, ln)) {
+    if (unlikely(atomic_load_explicit(&g->dead, memory_order_relaxed))) {
         push_ignored(ts, r, name, g, file, line);
         return;
     }
-    atomic_store_explicit(&ln->occupant, ts->serial, memory_order_relaxed);
+    /* Claimed by compare-and-swap: of two begins on one lane at once,
+     * exactly one gets it and the other is told. */
+    uint64_t none = 0;
+    if (unlikely(!atomic_compare_exchange_strong_explicit(&ln->occupant, &none, ts->serial,
+                                                          memory_order_acquire,
+                                                          memory_order_relaxed))) {
+        begin_conflict(ts, r, name, g, &t, file, line);
+        return;
+    }
+    if (unlikely(!ln->ring) && !ompb__region_lane_make_room(g, ln)) {
+        atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);
+        push_ignored(ts, r, name, g, file, line);
+        return;
+    }
     atomic_store_explicit(&ln->begin_file, file, memory_order_relaxed);
     atomic_store_explicit(&ln->begin_line, line, memory_order_relaxed);
-    if (unlikely(atomic_load_explicit(&ln->os_tid, memory_order_relaxed) != ts->os_tid))
-        atomic_store_explicit(&ln->os_tid, ts->os_tid, memory_order_relaxed);
+    if (unlikely(atomic_load_explicit(&ln->os_tid, memory_order_relaxed) != ts->os_tid)
+        && !lane_new_player(ts, r, name, g, ln, &t, file, line))
+        return;
+    if (unlikely(atomic_load_explicit(&ts->last_key, memory_order_relaxed) != t.key))
+        atomic_store_explicit(&ts->last_key, t.key, memory_order_relaxed);
     if (unlikely(atomic_load_explicit(&ompb__region_runner_watch, memory_order_relaxed)))
         ompb__region_runner_begin(g->entry);
     frame *f = &ts->stack[ts->depth++];

@@ -14,6 +14,8 @@
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +318,64 @@ static void test_thread_exits_inside(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "OS thread"));
     CU_ASSERT_FALSE(failed(good));
     CU_ASSERT_EQUAL(instances(good), 1);
+    json_decref(root);
+}
+
+/* Two pthreads, each starting its own OpenMP team of 2, use one region in
+ * turns A0, B1, B0, A1: no two begins overlap on a lane, yet pairing by
+ * lane would put A0 with B1 and B0 with A1. The entry must fail with the
+ * two-teams message, never report wrongly paired instances. */
+static _Atomic int two_teams_turn;
+static _Atomic int two_teams_short; /* a team got fewer than 2 threads */
+
+static void two_teams_wait(int slot)
+{
+    long limit = 20000L * ompb_test_timeout_multiplier(); /* 0.5 ms each: 10 s */
+    struct timespec d = {0, 500000};
+    while (atomic_load(&two_teams_turn) != slot && limit-- > 0)
+        nanosleep(&d, NULL);
+}
+
+static void *two_teams_body(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+#pragma omp parallel num_threads(2)
+    {
+        int t = omp_get_thread_num();
+        if (omp_get_num_threads() != 2) {
+            atomic_store(&two_teams_short, 1);
+        } else {
+            int slot = id == 0 ? (t == 0 ? 0 : 3) : (t == 1 ? 1 : 2);
+            two_teams_wait(slot);
+            ompb_region_begin("mixed");
+            spin(20000);
+            ompb_region_end("mixed");
+            atomic_fetch_add(&two_teams_turn, 1);
+        }
+    }
+    return NULL;
+}
+
+static void test_two_pthread_teams(void)
+{
+    ompb__regions_reset();
+    atomic_store(&two_teams_turn, 0);
+    atomic_store(&two_teams_short, 0);
+    pthread_t a, b;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&a, NULL, two_teams_body, (void *)(intptr_t)0), 0);
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&b, NULL, two_teams_body, (void *)(intptr_t)1), 0);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    if (atomic_load(&two_teams_short))
+        return; /* the runtime would not give two teams of 2: nothing to test */
+    CU_ASSERT_EQUAL(atomic_load(&two_teams_turn), 4);
+    int rc;
+    json_t *root = report(&rc);
+    CU_ASSERT_EQUAL(rc, OMPB_ERUN);
+    json_t *e = entry(root, "region:mixed[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_TRUE(failed(e));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(e), "two teams use this region at once"));
     json_decref(root);
 }
 
@@ -695,6 +755,7 @@ static const ompb_test_case cases[] = {
     {"nested", test_nested},
     {"nested_teams", test_nested_teams},
     {"pthreads", test_pthreads},
+    {"two_pthread_teams", test_two_pthread_teams},
     {"thread_exits_inside", test_thread_exits_inside},
     {"end_without_begin", test_end_without_begin},
     {"mismatched", test_mismatched},
