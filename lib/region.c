@@ -896,7 +896,10 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
         return;
     if (unlikely(atomic_load_explicit(&ts->last_key, memory_order_relaxed) != t.key))
         atomic_store_explicit(&ts->last_key, t.key, memory_order_relaxed);
-    if (unlikely(atomic_load_explicit(&ompb__region_runner_watch, memory_order_relaxed)))
+    /* A window opens only from a thread with no region open: the runner's
+     * round trip must not land inside a timed instance of this thread. */
+    if (unlikely(atomic_load_explicit(&ompb__region_runner_watch, memory_order_relaxed))
+        && ts->depth == 0)
         ompb__region_runner_begin(g->entry);
     frame *f = &ts->stack[ts->depth++];
     f->region = r;
@@ -979,6 +982,17 @@ ompb__region_entry *ompb__regions_entries(void)
 uint64_t ompb__regions_ignored_names(void)
 {
     return atomic_load(&ignored_names);
+}
+
+bool ompb__regions_open_here(char *buf, size_t len)
+{
+    const thread_state *ts = self;
+    if (!ts || ts->depth == 0)
+        return false;
+    const frame *f = &ts->stack[ts->depth - 1];
+    snprintf(buf, len, "'%s' (begun at %s:%d)", f->region->display, f->file ? f->file : "?",
+             f->line);
+    return true;
 }
 
 /* The calling thread's open regions at process exit. */

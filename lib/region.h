@@ -242,6 +242,10 @@ const char *ompb__regions_format(void);
 /* True when this process is a fork child of the one that used regions. */
 bool ompb__regions_forked(void);
 
+/* True when the calling thread has a region open; buf then names the
+ * innermost one and its call site. */
+bool ompb__regions_open_here(char *buf, size_t len);
+
 /* The report at process exit (registered with atexit at load time). */
 void ompb__regions_exit_report(void);
 /* At process exit: fails the calling thread's open regions. */
@@ -312,8 +316,9 @@ extern atomic_bool ompb__region_runner_watch;
 
 /* Detects the runner once (first use of regions). */
 void ompb__region_runner_init(void);
-/* A thread begins an instance of e: opens a window for e when none is
- * open and e never had one, waiting (once) until it is open. */
+/* A thread with no region open begins an instance of e: opens a window
+ * for e when none is open and e never had one, waiting (once) until it is
+ * open. Never called from inside a region (the round trip would be in it). */
 void ompb__region_runner_begin(ompb__region_entry *e);
 /* e->lock held: records a completed instance for the window e holds. */
 void ompb__region_runner_record(ompb__region_entry *e, uint64_t start_ns, uint64_t end_ns);

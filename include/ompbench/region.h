@@ -101,7 +101,8 @@ OMPB_API void ompb_region_end_at(const char *name, const char *file, int line);
  * path's extension, else console. Instances still open are not in this
  * report; they are in the next. Call it from outside every region: the
  * report's own time is not measured, but a region open on the calling
- * thread would contain it.
+ * thread contains it; called so, it warns, and sends nothing to the
+ * CodSpeed runner (that waits for a report outside regions, or exit).
  *
  * At exit the report is written again, to OMPB_REGIONS_OUTPUT or standard
  * error, when anything happened since the last one (instances completed,
