@@ -294,6 +294,11 @@ void ompb__regions_set_enabled(bool on)
     regions_on = on;
 }
 
+bool ompb__regions_enabled(void)
+{
+    return regions_on;
+}
+
 /* ---- names ---------------------------------------------------------------- */
 
 static uint64_t hash_name(const char *name)

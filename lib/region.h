@@ -261,6 +261,8 @@ void ompb__regions_report_reset(void);
  * or back; forget every region, entry and thread cache (no thread may be
  * inside a region call). */
 void ompb__regions_set_enabled(bool on);
+/* False with OMPB_REGIONS=0 (or after set_enabled(false)). */
+bool ompb__regions_enabled(void);
 void ompb__regions_reset(void);
 
 /* ---- region_entry.c ------------------------------------------------------- */

@@ -392,7 +392,8 @@ static int report_locked(const char *path, const ompb__reporter *rep, bool final
 
 int ompb_regions_report(const char *path, const char *format)
 {
-    if (ompb__regions_forked())
+    /* OMPB_REGIONS=0: nothing recorded, nothing reported (no file). */
+    if (ompb__regions_forked() || !ompb__regions_enabled())
         return 0;
     if (!path)
         path = ompb__regions_output();

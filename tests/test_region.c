@@ -614,7 +614,8 @@ static void test_invalid_names(void)
     json_decref(root);
 }
 
-/* OMPB_REGIONS=0: calls do nothing at all. */
+/* OMPB_REGIONS=0: calls do nothing at all, and ompb_regions_report()
+ * writes nothing (returns 0). */
 static void test_disabled(void)
 {
     ompb__regions_reset();
@@ -622,7 +623,12 @@ static void test_disabled(void)
     ompb_region_begin("off");
     ompb_region_end("off");
     ompb_region_end("unbalanced");
+    /* Nothing reported either: no file, 0. */
+    unlink(report_path);
+    int rc = ompb_regions_report(report_path, "json");
     ompb__regions_set_enabled(true);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_NOT_EQUAL(access(report_path, F_OK), 0);
     size_t n;
     ompb__regions_all(&n);
     CU_ASSERT_EQUAL(n, 0);

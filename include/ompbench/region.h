@@ -43,7 +43,8 @@
  *
  * Environment, read once when the library is loaded (bad values stop the
  * program before main() with a message naming the value, exit status 2):
- *   OMPB_REGIONS=0            every call returns at once (one branch)
+ *   OMPB_REGIONS=0            every call returns at once (one branch);
+ *                             ompb_regions_report() writes nothing, returns 0
  *   OMPB_REGIONS_OUTPUT=FILE  where reports go ("%p" becomes the process
  *                             id; "-" is standard output); default: the
  *                             console table on standard error

@@ -97,6 +97,11 @@ OMPB_REGIONS=0 OMPB_REGIONS_OUTPUT="$tmp/off.json" run "$app" first-use > "$tmp/
   || bad "OMPB_REGIONS=0 exited $?"
 [ -e "$tmp/off.json" ] && bad "OMPB_REGIONS=0 wrote a report"
 [ -s "$tmp/err" ] && { bad "OMPB_REGIONS=0 printed:"; cat "$tmp/err"; }
+# ... and an explicit ompb_regions_report() writes nothing either (exit 0).
+OMPB_REGIONS=0 OMPB_REGIONS_OUTPUT="$tmp/off2.json" run "$app" report 1 > "$tmp/out" 2> "$tmp/err" \
+  || bad "OMPB_REGIONS=0 report exited $?"
+[ -e "$tmp/off2.json" ] && bad "OMPB_REGIONS=0: ompb_regions_report() wrote a report"
+[ -s "$tmp/err" ] && { bad "OMPB_REGIONS=0 report printed:"; cat "$tmp/err"; }
 
 # %p is the process id; the forked child reports nothing of its own.
 OMPB_REGIONS_OUTPUT="$tmp/r-%p.json" run "$app" fork > "$tmp/out" 2> "$tmp/err" || bad "fork exited $?"
