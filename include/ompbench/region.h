@@ -52,7 +52,8 @@
  *                             extension (.json, .csv), else console
  *
  * Compiling with -DOMPB_REGIONS_DISABLE turns ompb_region_begin and
- * ompb_region_end into nothing: their arguments are then not evaluated, so
+ * ompb_region_end into nothing: their arguments are then not evaluated
+ * (only compiled, so a variable holding the name is not unused), so
  * do not put side effects in them (with OMPB_REGIONS=0 they are evaluated,
  * as any function argument); ompb_regions_report then returns 0 without
  * reporting. Nothing of the library is referenced.
@@ -117,8 +118,16 @@ OMPB_API void ompb_region_end_at(const char *name, const char *file, int line);
 OMPB_API int ompb_regions_report(const char *path, const char *format);
 
 #ifdef OMPB_REGIONS_DISABLE
-#define ompb_region_begin(name) ((void)0)
-#define ompb_region_end(name) ((void)0)
+/* Inside sizeof the argument is compiled and type-checked (a variable
+ * holding the name counts as used) but never evaluated, and the function
+ * is never called. */
+static inline int ompb_region_disabled(const char *name)
+{
+    (void)name;
+    return 0;
+}
+#define ompb_region_begin(name) ((void)sizeof(ompb_region_disabled(name)))
+#define ompb_region_end(name) ((void)sizeof(ompb_region_disabled(name)))
 /* Reports nothing and returns 0 (its arguments are evaluated). */
 static inline int ompb_regions_report_disabled(const char *path, const char *format)
 {
