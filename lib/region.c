@@ -334,6 +334,37 @@ static ompb__region *table_find(const char *name, uint64_t h)
     }
 }
 
+/* A C0 control, DEL, or a C1 control (U+0080-U+009F, UTF-8 C2 80-9F). */
+static bool has_control(const char *name)
+{
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+            return true;
+    return false;
+}
+
+/* The shown form of a refused name: valid UTF-8, no control character,
+ * no bracket (each such byte as \xNN), cut to fit cap. Returns its length. */
+static size_t escape_name(const char *name, char *out, size_t cap)
+{
+    char plain[4 * (OMPB_REGION_NAME_MAX + 1) + 1];
+    ompb__utf8_escape_controls(name, plain, sizeof plain);
+    size_t n = 0;
+    for (const char *p = plain; *p; p++) {
+        bool bracket = *p == '[' || *p == ']';
+        size_t need = bracket ? 4 : 1;
+        if (n + need + 1 > cap)
+            break;
+        if (bracket)
+            n += (size_t)snprintf(out + n, cap - n, "\\x%02x", (unsigned char)*p);
+        else
+            out[n++] = *p;
+    }
+    if (cap)
+        out[n < cap ? n : cap - 1] = '\0';
+    return n;
+}
+
 /* Why a name is refused, or "" when it is fine. */
 static void check_name(ompb__region *r, size_t len)
 {
@@ -345,6 +376,12 @@ static void check_name(ompb__region *r, size_t len)
     else if (!ompb__utf8_valid(r->name, len))
         snprintf(r->invalid, sizeof r->invalid, "the region name is not valid UTF-8 (bad bytes "
                  "shown as \\xNN)");
+    else if (has_control(r->name))
+        snprintf(r->invalid, sizeof r->invalid, "the region name contains a control character "
+                 "(shown as \\xNN), which would break the console and CSV rows");
+    else if (strpbrk(r->name, "[]"))
+        snprintf(r->invalid, sizeof r->invalid, "the region name contains '[' or ']' (shown as "
+                 "\\x5b, \\x5d), which would make region:NAME[t=T] ambiguous");
 }
 
 /* The name as reports show it: itself, or for a refused name an escaped,
@@ -355,8 +392,8 @@ static char *display_name(const ompb__region *r)
         return strdup(r->name);
     char full[4 * (OMPB_REGION_NAME_MAX + 1) + 1], shown[DISPLAY_CUT + 1];
     char *out = malloc(sizeof shown + 24);
-    size_t all = ompb__utf8_escape(r->name, full, sizeof full);
-    size_t len = ompb__utf8_escape(r->name, shown, sizeof shown);
+    size_t all = escape_name(r->name, full, sizeof full);
+    size_t len = escape_name(r->name, shown, sizeof shown);
     if (out)
         snprintf(out, sizeof shown + 24, "%s%s~%u", shown, len < all ? "..." : "", r->id);
     return out;
@@ -581,8 +618,9 @@ static ompb__region_entry *entry_get(ompb__region *r, int threads, const char *f
     }
     pthread_mutex_unlock(&global_lock);
     if (e && r->invalid[0])
-        ompb__region_entry_fail(e, "%s (first used at %s:%d); its calls are paired but never "
-                                "reported", r->invalid, file ? file : "?", line);
+        ompb__region_entry_fail(e, "%s (first used at %s:%d); its instances are recorded "
+                                "and reported under the escaped name, marked failed: give the "
+                                "region a valid name", r->invalid, file ? file : "?", line);
     return e;
 }
 

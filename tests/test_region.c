@@ -611,6 +611,61 @@ static void test_invalid_names(void)
     }
     CU_ASSERT_EQUAL(longs, 1);
     CU_ASSERT_FALSE(failed(entry(root, "region:good[t=1]")));
+    /* A refused name's entry is reported (failed): the message says so. */
+    CU_ASSERT_PTR_NULL(strstr(error_text(bad), "never reported"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "reported under the escaped name"));
+    CU_ASSERT_EQUAL(instances(bad), 1);
+    json_decref(root);
+}
+
+/* The JSON entry whose name starts with prefix, or NULL. */
+static json_t *entry_prefix(json_t *root, const char *prefix)
+{
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+        const char *n = json_string_value(json_object_get(b, "name"));
+        if (n && strncmp(n, prefix, strlen(prefix)) == 0)
+            return b;
+    }
+    return NULL;
+}
+
+/* Valid UTF-8 that would break a report: a control character (a newline
+ * splits console and CSV rows; C1 controls drive terminals) and brackets
+ * (x[t=4] would be shown as region:x[t=4][t=1]). Each refused: its own
+ * failed entry, shown escaped (no raw control byte, no bracket of its own). */
+static void test_unsafe_names(void)
+{
+    ompb__regions_reset();
+    const char *names[] = {"a\nb", "tab\there", "c1\xc2\x9bx", "x[t=4]", "y]"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        ompb_region_begin(names[i]);
+        ompb_region_end(names[i]);
+    }
+    ompb_region_begin("fine name, with \"quotes\" and \xc3\xa9");
+    ompb_region_end("fine name, with \"quotes\" and \xc3\xa9");
+    int rc;
+    json_t *root = report(&rc);
+    CU_ASSERT_EQUAL(rc, OMPB_ERUN);
+    const char *shown[] = {"region:a\\x0ab~0", "region:tab\\x09here~1", "region:c1\\xc2\\x9bx~2",
+                           "region:x\\x5bt=4\\x5d~3", "region:y\\x5d~4"};
+    const char *why[] = {"control character", "control character", "control character",
+                         "'[' or ']'", "'[' or ']'"};
+    for (size_t i = 0; i < sizeof shown / sizeof *shown; i++) {
+        json_t *e = entry_prefix(root, shown[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        CU_ASSERT_TRUE(failed(e));
+        CU_ASSERT_PTR_NOT_NULL(strstr(error_text(e), why[i]));
+        const char *n = json_string_value(json_object_get(e, "name"));
+        CU_ASSERT_STRING_EQUAL(n + strlen(n) - 5, "[t=1]");
+        CU_ASSERT_PTR_NULL(strchr(n, '\n'));
+        CU_ASSERT_PTR_NULL(strchr(n, '\t'));
+        CU_ASSERT_PTR_EQUAL(strchr(n, '['), n + strlen(n) - 5); /* only the suffix's */
+    }
+    json_t *ok = entry(root, "region:fine name, with \"quotes\" and \xc3\xa9[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ok);
+    CU_ASSERT_FALSE(failed(ok));
     json_decref(root);
 }
 
@@ -771,6 +826,7 @@ static const ompb_test_case cases[] = {
     {"shared_pu", test_shared_pu},
     {"4096_names", test_4096_names},
     {"invalid_names", test_invalid_names},
+    {"unsafe_names", test_unsafe_names},
     {"disabled", test_disabled},
     {"bad_format", test_bad_format},
     {"sampled_json", test_sampled_json},

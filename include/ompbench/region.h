@@ -75,9 +75,12 @@
 extern "C" {
 #endif
 
-/* Longest region name, in bytes (UTF-8). A longer name, or one that is not
- * UTF-8, is an error of its own region entry (shown with the bad bytes
- * escaped), never of the others. */
+/* Longest region name, in bytes (UTF-8). A longer name, an empty one, one
+ * that is not UTF-8, or one with a control character (C0, DEL, C1) or a
+ * bracket ('[' or ']', which would make region:NAME[t=T] ambiguous) is an
+ * error of its own region entry (its instances still recorded, shown with
+ * those bytes escaped as \xNN and the region's number, "~N"), never of the
+ * others. */
 #define OMPB_REGION_NAME_MAX 200
 
 /* The functions behind ompb_region_begin / ompb_region_end; call them
