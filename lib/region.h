@@ -183,7 +183,7 @@ struct ompb__region_entry {
 
     /* Kept instances: all while n <= keep_max, then a uniform sample. */
     size_t keep_max, kept, cap_kept;
-    uint64_t *kept_index;       /* [kept] instance number */
+    uint64_t *kept_index;       /* [kept] instance number; the block of all five */
     uint64_t *kept_start, *kept_end;        /* [kept] aggregate bounds */
     uint64_t *kept_tstart, *kept_busy;      /* [kept * threads] */
     uint64_t rng;

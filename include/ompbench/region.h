@@ -27,13 +27,18 @@
  * wherever it happens (before or inside the first parallel region). On the
  * hot path, after a thread's first use of a name, a call reads the clock
  * (CLOCK_MONOTONIC through the vDSO) and writes the thread's own memory: no
- * lock waited for, no allocation, no system call. Every quarter of its
- * buffer (16 instances, then 128 once a thread has run the region 512
- * times), thread 0 of the team folds the team's instances into the
- * region's statistics, if no other team is folding into them right then.
- * (Allocations after the first use: the buffer grows once, at the 512th
- * instance; and a thread that runs more than a buffer ahead of the slowest
- * thread of its team doubles its buffer, at most 11 times.)
+ * lock waited for, no system call, and no allocation but the few below.
+ * Every quarter of its buffer (16 instances, then 128 once a thread has
+ * run the region 512 times), thread 0 of the team folds the team's
+ * instances into the region's statistics, if no other team is folding
+ * into them right then. Allocations after the first use, all counted:
+ * per entry (region and team size), at most 4 while the kept instances
+ * grow (folds of the 16th, 64th, 256th and 1024th kept instance) and 1 for
+ * the histogram (once past 1024 instances); per thread, 1 when its buffer
+ * grows at its 512th instance, and up to 11 doublings for a thread that
+ * runs more than a buffer ahead of the slowest thread of its team; under
+ * the CodSpeed runner, the open window's marker buffer doubles from 1024
+ * pairs. tests/integration/region_alloc.sh counts them.
  *
  * Results: at exit, and whenever the program calls ompb_regions_report(),
  * every region is reported as one entry per team size in ompbench's console,
