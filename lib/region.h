@@ -19,7 +19,15 @@
  *   group   one team shape using the region: the OpenMP nesting path and T
  *           (a thread outside OpenMP is a team of one of its own); T lanes
  *   lane    thread index t of a group: a ring of that thread's completed
- *           begin/end pairs, written by whichever thread plays index t
+ *           begin/end pairs, written by whichever thread plays index t,
+ *           claimed by compare-and-swap at begin (two threads at once: one
+ *           wins, the other's begin is misuse)
+ *
+ * OpenMP does not say which team of a shape a thread is in, so two
+ * pthreads' teams of one shape share a group. Lane 0 (at level >= 1 the
+ * thread that started the team) changing hands while its previous thread
+ * is alive and last began a region in that shape fails the entry
+ * (region.c, team_switch_ok): never instances paired across teams.
  *
  * Pairing: the k-th pair of every lane of a group is instance k. Lanes only
  * publish a count (release). Every BATCH of its own instances, lane 0's
