@@ -75,7 +75,7 @@ typedef struct frame {
 typedef struct group_slot {
     ompb__region_group *group;
     uint64_t key;
-    int level, threads;
+    uint64_t shape;             /* team.shape */
 } group_slot;
 
 typedef struct thread_state {
@@ -85,6 +85,7 @@ typedef struct thread_state {
     /* The team key of the thread's last begin: another thread that finds
      * it taking over lane 0 of that team's shape reads it (team_switch). */
     _Atomic uint64_t last_key;
+    uint64_t solo_key;          /* its team key outside OpenMP */
     uint32_t overflow;          /* begins past the depth limit, ignored */
     frame stack[OMPB__REGION_DEPTH_MAX];
     struct { const char *ptr; ompb__region *region; } names[NAME_CACHE];
@@ -96,9 +97,19 @@ typedef struct thread_state {
 /* The team the calling thread is in, as far as pairing is concerned. */
 typedef struct team {
     uint64_t key;
+    /* level << 32 | threads, compared in one load: the cached shape of
+     * group_slot is checked against it without a store-forwarding stall
+     * (two 4-byte stores read back as one 8-byte load). */
+    uint64_t shape;
     int level, threads, tid;
     int ancestors[OMPB__REGION_LEVELS_MAX];
 } team;
+
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xBF58476D1CE4E5B9ull;
+}
 
 /* ---- settings (read at load time) ----------------------------------------- */
 
@@ -486,6 +497,7 @@ static thread_state *thread_first_use(void)
     if (!ts)
         return NULL;
     ts->serial = atomic_fetch_add(&next_serial, 1);
+    ts->solo_key = mix(ts->serial, 0);
     ts->os_tid = gettid();
     pthread_mutex_lock(&global_lock);
     ts->next = threads_head;
@@ -536,12 +548,6 @@ static void thread_exit(void *arg)
 
 /* ---- teams and groups ----------------------------------------------------- */
 
-static inline uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    return h * 0xBF58476D1CE4E5B9ull;
-}
-
 /* The calling thread's team: outside OpenMP a team of one of its own, in
  * OpenMP the nesting path (thread numbers of the ancestors) and size, so
  * concurrent inner teams are told apart and consecutive teams of one shape
@@ -553,7 +559,8 @@ static inline void team_now(const thread_state *ts, team *t)
     if (level == 0) {
         t->threads = 1;
         t->tid = 0;
-        t->key = mix(ts->serial, 0);
+        t->key = ts->solo_key;
+        t->shape = 1;
         return;
     }
     t->threads = omp_get_num_threads();
@@ -566,6 +573,7 @@ static inline void team_now(const thread_state *ts, team *t)
         h = mix(h, (uint64_t)a);
     }
     t->key = h | 1; /* never the empty slot's 0 */
+    t->shape = (uint64_t)(uint32_t)level << 32 | (uint32_t)t->threads;
 }
 
 static bool group_matches(const ompb__region_group *g, const team *t, const thread_state *ts)
@@ -689,15 +697,14 @@ static inline ompb__region_group *group_of(thread_state *ts, ompb__region *r, co
 {
     if (likely(r->id < ts->n_groups)) {
         group_slot *s = &ts->groups[r->id];
-        if (likely(s->key == t->key && s->threads == t->threads && s->level == t->level
-                   && s->group))
+        if (likely(s->key == t->key && s->shape == t->shape && s->group))
             return s->group;
     } else if (!grow_slots(ts, r->id)) {
         return NULL;
     }
     ompb__region_group *g = group_slow(r, t, ts, file, line);
     if (g)
-        ts->groups[r->id] = (group_slot){g, t->key, t->level, t->threads};
+        ts->groups[r->id] = (group_slot){g, t->key, t->shape};
     return g;
 }
 
