@@ -75,13 +75,17 @@ typedef struct frame {
 typedef struct group_slot {
     ompb__region_group *group;
     uint64_t key;
-    int level, threads;
+    uint64_t shape;             /* team.shape */
 } group_slot;
 
 typedef struct thread_state {
     uint64_t serial;            /* nonzero, unique in the process */
     int os_tid;
     int depth;
+    /* The team key of the thread's last begin: another thread that finds
+     * it taking over lane 0 of that team's shape reads it (team_switch). */
+    _Atomic uint64_t last_key;
+    uint64_t solo_key;          /* its team key outside OpenMP */
     uint32_t overflow;          /* begins past the depth limit, ignored */
     frame stack[OMPB__REGION_DEPTH_MAX];
     struct { const char *ptr; ompb__region *region; } names[NAME_CACHE];
@@ -93,9 +97,19 @@ typedef struct thread_state {
 /* The team the calling thread is in, as far as pairing is concerned. */
 typedef struct team {
     uint64_t key;
+    /* level << 32 | threads, compared in one load: the cached shape of
+     * group_slot is checked against it without a store-forwarding stall
+     * (two 4-byte stores read back as one 8-byte load). */
+    uint64_t shape;
     int level, threads, tid;
     int ancestors[OMPB__REGION_LEVELS_MAX];
 } team;
+
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xBF58476D1CE4E5B9ull;
+}
 
 /* ---- settings (read at load time) ----------------------------------------- */
 
@@ -291,6 +305,11 @@ void ompb__regions_set_enabled(bool on)
     regions_on = on;
 }
 
+bool ompb__regions_enabled(void)
+{
+    return regions_on;
+}
+
 /* ---- names ---------------------------------------------------------------- */
 
 static uint64_t hash_name(const char *name)
@@ -326,6 +345,37 @@ static ompb__region *table_find(const char *name, uint64_t h)
     }
 }
 
+/* A C0 control, DEL, or a C1 control (U+0080-U+009F, UTF-8 C2 80-9F). */
+static bool has_control(const char *name)
+{
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+            return true;
+    return false;
+}
+
+/* The shown form of a refused name: valid UTF-8, no control character,
+ * no bracket (each such byte as \xNN), cut to fit cap. Returns its length. */
+static size_t escape_name(const char *name, char *out, size_t cap)
+{
+    char plain[4 * (OMPB_REGION_NAME_MAX + 1) + 1];
+    ompb__utf8_escape_controls(name, plain, sizeof plain);
+    size_t n = 0;
+    for (const char *p = plain; *p; p++) {
+        bool bracket = *p == '[' || *p == ']';
+        size_t need = bracket ? 4 : 1;
+        if (n + need + 1 > cap)
+            break;
+        if (bracket)
+            n += (size_t)snprintf(out + n, cap - n, "\\x%02x", (unsigned char)*p);
+        else
+            out[n++] = *p;
+    }
+    if (cap)
+        out[n < cap ? n : cap - 1] = '\0';
+    return n;
+}
+
 /* Why a name is refused, or "" when it is fine. */
 static void check_name(ompb__region *r, size_t len)
 {
@@ -337,6 +387,12 @@ static void check_name(ompb__region *r, size_t len)
     else if (!ompb__utf8_valid(r->name, len))
         snprintf(r->invalid, sizeof r->invalid, "the region name is not valid UTF-8 (bad bytes "
                  "shown as \\xNN)");
+    else if (has_control(r->name))
+        snprintf(r->invalid, sizeof r->invalid, "the region name contains a control character "
+                 "(shown as \\xNN), which would break the console and CSV rows");
+    else if (strpbrk(r->name, "[]"))
+        snprintf(r->invalid, sizeof r->invalid, "the region name contains '[' or ']' (shown as "
+                 "\\x5b, \\x5d), which would make region:NAME[t=T] ambiguous");
 }
 
 /* The name as reports show it: itself, or for a refused name an escaped,
@@ -347,8 +403,8 @@ static char *display_name(const ompb__region *r)
         return strdup(r->name);
     char full[4 * (OMPB_REGION_NAME_MAX + 1) + 1], shown[DISPLAY_CUT + 1];
     char *out = malloc(sizeof shown + 24);
-    size_t all = ompb__utf8_escape(r->name, full, sizeof full);
-    size_t len = ompb__utf8_escape(r->name, shown, sizeof shown);
+    size_t all = escape_name(r->name, full, sizeof full);
+    size_t len = escape_name(r->name, shown, sizeof shown);
     if (out)
         snprintf(out, sizeof shown + 24, "%s%s~%u", shown, len < all ? "..." : "", r->id);
     return out;
@@ -441,6 +497,7 @@ static thread_state *thread_first_use(void)
     if (!ts)
         return NULL;
     ts->serial = atomic_fetch_add(&next_serial, 1);
+    ts->solo_key = mix(ts->serial, 0);
     ts->os_tid = gettid();
     pthread_mutex_lock(&global_lock);
     ts->next = threads_head;
@@ -491,12 +548,6 @@ static void thread_exit(void *arg)
 
 /* ---- teams and groups ----------------------------------------------------- */
 
-static inline uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    return h * 0xBF58476D1CE4E5B9ull;
-}
-
 /* The calling thread's team: outside OpenMP a team of one of its own, in
  * OpenMP the nesting path (thread numbers of the ancestors) and size, so
  * concurrent inner teams are told apart and consecutive teams of one shape
@@ -508,7 +559,8 @@ static inline void team_now(const thread_state *ts, team *t)
     if (level == 0) {
         t->threads = 1;
         t->tid = 0;
-        t->key = mix(ts->serial, 0);
+        t->key = ts->solo_key;
+        t->shape = 1;
         return;
     }
     t->threads = omp_get_num_threads();
@@ -521,6 +573,7 @@ static inline void team_now(const thread_state *ts, team *t)
         h = mix(h, (uint64_t)a);
     }
     t->key = h | 1; /* never the empty slot's 0 */
+    t->shape = (uint64_t)(uint32_t)level << 32 | (uint32_t)t->threads;
 }
 
 static bool group_matches(const ompb__region_group *g, const team *t, const thread_state *ts)
@@ -573,8 +626,9 @@ static ompb__region_entry *entry_get(ompb__region *r, int threads, const char *f
     }
     pthread_mutex_unlock(&global_lock);
     if (e && r->invalid[0])
-        ompb__region_entry_fail(e, "%s (first used at %s:%d); its calls are paired but never "
-                                "reported", r->invalid, file ? file : "?", line);
+        ompb__region_entry_fail(e, "%s (first used at %s:%d); its instances are recorded "
+                                "and reported under the escaped name, marked failed: give the "
+                                "region a valid name", r->invalid, file ? file : "?", line);
     return e;
 }
 
@@ -643,15 +697,14 @@ static inline ompb__region_group *group_of(thread_state *ts, ompb__region *r, co
 {
     if (likely(r->id < ts->n_groups)) {
         group_slot *s = &ts->groups[r->id];
-        if (likely(s->key == t->key && s->threads == t->threads && s->level == t->level
-                   && s->group))
+        if (likely(s->key == t->key && s->shape == t->shape && s->group))
             return s->group;
     } else if (!grow_slots(ts, r->id)) {
         return NULL;
     }
     ompb__region_group *g = group_slow(r, t, ts, file, line);
     if (g)
-        ts->groups[r->id] = (group_slot){g, t->key, t->level, t->threads};
+        ts->groups[r->id] = (group_slot){g, t->key, t->shape};
     return g;
 }
 
@@ -693,6 +746,57 @@ static void begin_conflict(thread_state *ts, ompb__region *r, const char *name,
                             ofile ? ofile : "?",
                             atomic_load_explicit(&ln->begin_line, memory_order_relaxed));
     push_ignored(ts, r, name, g, file, line);
+}
+
+/* Lane 0 of a team at OpenMP level >= 1 is the thread that started the
+ * team. OpenMP tells a worker thread its level, team size and ancestors'
+ * thread numbers, not which team it is in: two pthreads that each start a
+ * team of one shape share its lanes, and their instances would pair across
+ * teams without a single overlapping begin. So a new thread on lane 0 is a
+ * team switch; it is one only if the previous thread there is gone or has
+ * since begun a region outside that team. A previous thread still alive
+ * whose last begin was in a team of this shape may still be in its team:
+ * the pairing cannot be trusted and the entry fails. (One pthread's teams
+ * after another's, with the first still alive and not having begun any
+ * region since, are refused the same way: the library cannot tell them
+ * apart from concurrent teams.) Global lock: the thread list. */
+static bool team_switch_ok(const thread_state *ts, int prev_tid, uint64_t key, int *other)
+{
+    bool ok = true;
+    pthread_mutex_lock(&global_lock);
+    for (const thread_state *o = threads_head; o; o = o->next)
+        if (o != ts && o->os_tid == prev_tid
+            && atomic_load_explicit(&o->last_key, memory_order_relaxed) == key) {
+            ok = false;
+            *other = o->os_tid;
+        }
+    pthread_mutex_unlock(&global_lock);
+    return ok;
+}
+
+/* A thread plays lane ln of g for the first time (its begin holds the
+ * lane). False when the begin was turned into an ignored one. */
+static bool lane_new_player(thread_state *ts, ompb__region *r, const char *name,
+                            ompb__region_group *g, ompb__region_lane *ln, const team *t,
+                            const char *file, int line)
+{
+    int prev = atomic_load_explicit(&ln->os_tid, memory_order_relaxed), other = 0;
+    if (t->level > 0 && t->tid == 0 && prev != 0 && !team_switch_ok(ts, prev, t->key, &other)) {
+        char who[160];
+        describe_thread(ts, t->level, t->tid, t->threads, who, sizeof who);
+        ompb__region_entry_fail(g->entry, "began at %s:%d by %s while OS thread %d, which "
+                                "started another team of the same shape, may still be in it: "
+                                "two teams use this region at once, e.g. teams of pthreads "
+                                "that each start OpenMP, and their instances cannot be paired "
+                                "per team; give each its own region name", file, line, who,
+                                other);
+        atomic_store_explicit(&g->dead, true, memory_order_relaxed);
+        atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);
+        push_ignored(ts, r, name, g, file, line);
+        return false;
+    }
+    atomic_store_explicit(&ln->os_tid, ts->os_tid, memory_order_relaxed);
+    return true;
 }
 
 /* Two threads entered one lane so close together that begin did not see
@@ -817,24 +921,35 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
             return;
         }
     ompb__region_lane *ln = &g->lanes[t.tid];
-    if (unlikely(atomic_load_explicit(&ln->occupant, memory_order_relaxed) != 0
-                 || atomic_load_explicit(&g->dead, memory_order_relaxed))) {
-        if (atomic_load_explicit(&g->dead, memory_order_relaxed))
-            push_ignored(ts, r, name, g, file, line);
-        else
-            begin_conflict(ts, r, name, g, &t, file, line);
-        return;
-    }
-    if (unlikely(!ln->ring) && !ompb__region_lane_make_room(g, ln)) {
+    if (unlikely(atomic_load_explicit(&g->dead, memory_order_relaxed))) {
         push_ignored(ts, r, name, g, file, line);
         return;
     }
-    atomic_store_explicit(&ln->occupant, ts->serial, memory_order_relaxed);
+    /* Claimed by compare-and-swap: of two begins on one lane at once,
+     * exactly one gets it and the other is told. */
+    uint64_t none = 0;
+    if (unlikely(!atomic_compare_exchange_strong_explicit(&ln->occupant, &none, ts->serial,
+                                                          memory_order_acquire,
+                                                          memory_order_relaxed))) {
+        begin_conflict(ts, r, name, g, &t, file, line);
+        return;
+    }
+    if (unlikely(!ln->ring) && !ompb__region_lane_make_room(g, ln)) {
+        atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);
+        push_ignored(ts, r, name, g, file, line);
+        return;
+    }
     atomic_store_explicit(&ln->begin_file, file, memory_order_relaxed);
     atomic_store_explicit(&ln->begin_line, line, memory_order_relaxed);
-    if (unlikely(atomic_load_explicit(&ln->os_tid, memory_order_relaxed) != ts->os_tid))
-        atomic_store_explicit(&ln->os_tid, ts->os_tid, memory_order_relaxed);
-    if (unlikely(atomic_load_explicit(&ompb__region_runner_watch, memory_order_relaxed)))
+    if (unlikely(atomic_load_explicit(&ln->os_tid, memory_order_relaxed) != ts->os_tid)
+        && !lane_new_player(ts, r, name, g, ln, &t, file, line))
+        return;
+    if (unlikely(atomic_load_explicit(&ts->last_key, memory_order_relaxed) != t.key))
+        atomic_store_explicit(&ts->last_key, t.key, memory_order_relaxed);
+    /* A window opens only from a thread with no region open: the runner's
+     * round trip must not land inside a timed instance of this thread. */
+    if (unlikely(atomic_load_explicit(&ompb__region_runner_watch, memory_order_relaxed))
+        && ts->depth == 0)
         ompb__region_runner_begin(g->entry);
     frame *f = &ts->stack[ts->depth++];
     f->region = r;
@@ -917,6 +1032,17 @@ ompb__region_entry *ompb__regions_entries(void)
 uint64_t ompb__regions_ignored_names(void)
 {
     return atomic_load(&ignored_names);
+}
+
+bool ompb__regions_open_here(char *buf, size_t len)
+{
+    const thread_state *ts = self;
+    if (!ts || ts->depth == 0)
+        return false;
+    const frame *f = &ts->stack[ts->depth - 1];
+    snprintf(buf, len, "'%s' (begun at %s:%d)", f->region->display, f->file ? f->file : "?",
+             f->line);
+    return true;
 }
 
 /* The calling thread's open regions at process exit. */

@@ -19,7 +19,15 @@
  *   group   one team shape using the region: the OpenMP nesting path and T
  *           (a thread outside OpenMP is a team of one of its own); T lanes
  *   lane    thread index t of a group: a ring of that thread's completed
- *           begin/end pairs, written by whichever thread plays index t
+ *           begin/end pairs, written by whichever thread plays index t,
+ *           claimed by compare-and-swap at begin (two threads at once: one
+ *           wins, the other's begin is misuse)
+ *
+ * OpenMP does not say which team of a shape a thread is in, so two
+ * pthreads' teams of one shape share a group. Lane 0 (at level >= 1 the
+ * thread that started the team) changing hands while its previous thread
+ * is alive and last began a region in that shape fails the entry
+ * (region.c, team_switch_ok): never instances paired across teams.
  *
  * Pairing: the k-th pair of every lane of a group is instance k. Lanes only
  * publish a count (release). Every BATCH of its own instances, lane 0's
@@ -183,7 +191,7 @@ struct ompb__region_entry {
 
     /* Kept instances: all while n <= keep_max, then a uniform sample. */
     size_t keep_max, kept, cap_kept;
-    uint64_t *kept_index;       /* [kept] instance number */
+    uint64_t *kept_index;       /* [kept] instance number; the block of all five */
     uint64_t *kept_start, *kept_end;        /* [kept] aggregate bounds */
     uint64_t *kept_tstart, *kept_busy;      /* [kept * threads] */
     uint64_t rng;
@@ -242,6 +250,10 @@ const char *ompb__regions_format(void);
 /* True when this process is a fork child of the one that used regions. */
 bool ompb__regions_forked(void);
 
+/* True when the calling thread has a region open; buf then names the
+ * innermost one and its call site. */
+bool ompb__regions_open_here(char *buf, size_t len);
+
 /* The report at process exit (registered with atexit at load time). */
 void ompb__regions_exit_report(void);
 /* At process exit: fails the calling thread's open regions. */
@@ -257,6 +269,8 @@ void ompb__regions_report_reset(void);
  * or back; forget every region, entry and thread cache (no thread may be
  * inside a region call). */
 void ompb__regions_set_enabled(bool on);
+/* False with OMPB_REGIONS=0 (or after set_enabled(false)). */
+bool ompb__regions_enabled(void);
 void ompb__regions_reset(void);
 
 /* ---- region_entry.c ------------------------------------------------------- */
@@ -312,8 +326,9 @@ extern atomic_bool ompb__region_runner_watch;
 
 /* Detects the runner once (first use of regions). */
 void ompb__region_runner_init(void);
-/* A thread begins an instance of e: opens a window for e when none is
- * open and e never had one, waiting (once) until it is open. */
+/* A thread with no region open begins an instance of e: opens a window
+ * for e when none is open and e never had one, waiting (once) until it is
+ * open. Never called from inside a region (the round trip would be in it). */
 void ompb__region_runner_begin(ompb__region_entry *e);
 /* e->lock held: records a completed instance for the window e holds. */
 void ompb__region_runner_record(ompb__region_entry *e, uint64_t start_ns, uint64_t end_ns);

@@ -87,11 +87,7 @@ void ompb__region_entry_free(ompb__region_entry *e)
     free(e->busy_sum);
     free(e->last_pu);
     free(e->os_tid);
-    free(e->kept_index);
-    free(e->kept_start);
-    free(e->kept_end);
-    free(e->kept_tstart);
-    free(e->kept_busy);
+    free(e->kept_index); /* the block of every kept_* array */
     free(e->hist);
     free(e->pairs.start_ns);
     free(e->pairs.end_ns);
@@ -279,29 +275,33 @@ void ompb__region_lane_heat(ompb__region_group *g, ompb__region_lane *ln)
 
 /* ---- statistics ----------------------------------------------------------- */
 
-/* *array grown from `have` to `want` elements on lines of its own. */
-static bool regrow(uint64_t **array, size_t have, size_t want)
-{
-    uint64_t *a = ompb__region_calloc(want * sizeof *a);
-    if (!a)
-        return false;
-    if (*array)
-        memcpy(a, *array, have * sizeof *a);
-    free(*array);
-    *array = a;
-    return true;
-}
-
+/* Room for one more kept instance. The five kept_* arrays share one block
+ * (kept_index is its start), which grows four-fold from 16 to keep_max:
+ * at most four allocations per entry, however many instances. */
 static bool keep_room(ompb__region_entry *e)
 {
     if (e->kept < e->cap_kept)
         return true;
-    size_t cap = e->cap_kept ? e->cap_kept * 2 : 16, T = (size_t)e->threads, old = e->cap_kept;
+    size_t cap = e->cap_kept ? e->cap_kept * 4 : 16, T = (size_t)e->threads, old = e->kept;
     cap = cap > e->keep_max ? e->keep_max : cap;
-    if (!regrow(&e->kept_index, old, cap) || !regrow(&e->kept_start, old, cap)
-        || !regrow(&e->kept_end, old, cap) || !regrow(&e->kept_tstart, old * T, cap * T)
-        || !regrow(&e->kept_busy, old * T, cap * T))
+    uint64_t *block = ompb__region_calloc(cap * (3 + 2 * T) * sizeof *block);
+    if (!block)
         return false;
+    uint64_t *index = block, *start = index + cap, *end = start + cap;
+    uint64_t *tstart = end + cap, *busy = tstart + cap * T;
+    if (old) {
+        memcpy(index, e->kept_index, old * sizeof *index);
+        memcpy(start, e->kept_start, old * sizeof *start);
+        memcpy(end, e->kept_end, old * sizeof *end);
+        memcpy(tstart, e->kept_tstart, old * T * sizeof *tstart);
+        memcpy(busy, e->kept_busy, old * T * sizeof *busy);
+    }
+    free(e->kept_index);
+    e->kept_index = index;
+    e->kept_start = start;
+    e->kept_end = end;
+    e->kept_tstart = tstart;
+    e->kept_busy = busy;
     e->cap_kept = cap;
     return true;
 }

@@ -364,15 +364,17 @@ static uint64_t activity(void)
     return a;
 }
 
-/* The whole report; global lock held. final: at exit. */
-static int report_locked(const char *path, const ompb__reporter *rep, bool final)
+/* The whole report; global lock held. final: at exit. runner: hand the
+ * CodSpeed runner what is buffered (not from inside a region). */
+static int report_locked(const char *path, const ompb__reporter *rep, bool final, bool runner)
 {
     region_report rr = {0};
     fold_all();
     if (final)
         check_at_exit();
     ompb__context *ctx = region_context();
-    ompb__region_runner_flush(final, ctx);
+    if (runner)
+        ompb__region_runner_flush(final, ctx);
     int rc = ctx ? build(&rr) : OMPB_ENOMEM;
     if (rc == 0) {
         region_warnings(ctx, &rr);
@@ -390,7 +392,8 @@ static int report_locked(const char *path, const ompb__reporter *rep, bool final
 
 int ompb_regions_report(const char *path, const char *format)
 {
-    if (ompb__regions_forked())
+    /* OMPB_REGIONS=0: nothing recorded, nothing reported (no file). */
+    if (ompb__regions_forked() || !ompb__regions_enabled())
         return 0;
     if (!path)
         path = ompb__regions_output();
@@ -398,8 +401,20 @@ int ompb_regions_report(const char *path, const char *format)
     const ompb__reporter *rep = reporter_for(format, path, &rc);
     if (!rep)
         return rc;
+    /* A report from inside a region is inside its instance; the runner's
+     * round trips are kept out of it (they go at the next report made
+     * outside every region, or at exit). */
+    char open[OMPB__REGION_ERROR_MAX];
+    bool inside = ompb__regions_open_here(open, sizeof open);
+    if (inside)
+        fprintf(stderr, "ompbench: warning: ompb_regions_report() called inside region %s on "
+                "the calling thread: that instance includes the report's time%s\n", open,
+                atomic_load(&ompb__region_runner_watch)
+                    ? "; the CodSpeed runner gets its buffered markers at the next report "
+                      "made outside every region, or at exit"
+                    : "");
     ompb__regions_lock();
-    rc = report_locked(path, rep, false);
+    rc = report_locked(path, rep, false, !inside);
     ompb__regions_unlock();
     return rc;
 }
@@ -418,7 +433,7 @@ void ompb__regions_exit_report(void)
     fold_all();
     check_at_exit();
     if (activity() != reported_activity && rep)
-        rc = report_locked(path, rep, true);
+        rc = report_locked(path, rep, true, true);
     else
         ompb__region_runner_flush(true, region_context());
     ompb__regions_unlock();
@@ -427,7 +442,7 @@ void ompb__regions_exit_report(void)
     if (rc == OMPB_EIO && path) {
         fprintf(stderr, "ompbench: the region report follows on standard error instead\n");
         ompb__regions_lock();
-        report_locked(NULL, ompb__reporter_default(), true);
+        report_locked(NULL, ompb__reporter_default(), true, true);
         ompb__regions_unlock();
     }
     if (context) {

@@ -19,6 +19,10 @@
  *                   boundary), then "solve" x5 in a team of 2
  *   overlap         two pthreads run "both" at the same time, 4 times each:
  *                   instances of one region (teams of one) that overlap
+ *   inside          "outer" x3, ompb_regions_report(), then "inner" x3, each
+ *                   inside an "outer", then ompb_regions_report() called
+ *                   inside "held": no runner window opens, and no runner
+ *                   command goes out, from inside a region
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
 
@@ -151,6 +155,28 @@ static int overlap(void)
     return 0;
 }
 
+static int inside(void)
+{
+    for (int i = 0; i < 3; i++) {
+        ompb_region_begin("outer");
+        work();
+        ompb_region_end("outer");
+    }
+    int rc = ompb_regions_report(NULL, NULL);
+    for (int i = 0; i < 3; i++) {
+        ompb_region_begin("outer");
+        work();
+        ompb_region_begin("inner");
+        work();
+        ompb_region_end("inner");
+        ompb_region_end("outer");
+    }
+    ompb_region_begin("held");
+    int rc2 = ompb_regions_report(NULL, NULL);
+    ompb_region_end("held");
+    return rc == 0 && rc2 == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     printf("main\n");
@@ -170,7 +196,9 @@ int main(int argc, char **argv)
         return phases();
     if (strcmp(mode, "overlap") == 0)
         return overlap();
+    if (strcmp(mode, "inside") == 0)
+        return inside();
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
-            "phases|overlap\n");
+            "phases|overlap|inside\n");
     return 2;
 }

@@ -14,6 +14,8 @@
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,6 +321,64 @@ static void test_thread_exits_inside(void)
     json_decref(root);
 }
 
+/* Two pthreads, each starting its own OpenMP team of 2, use one region in
+ * turns A0, B1, B0, A1: no two begins overlap on a lane, yet pairing by
+ * lane would put A0 with B1 and B0 with A1. The entry must fail with the
+ * two-teams message, never report wrongly paired instances. */
+static _Atomic int two_teams_turn;
+static _Atomic int two_teams_short; /* a team got fewer than 2 threads */
+
+static void two_teams_wait(int slot)
+{
+    long limit = 20000L * ompb_test_timeout_multiplier(); /* 0.5 ms each: 10 s */
+    struct timespec d = {0, 500000};
+    while (atomic_load(&two_teams_turn) != slot && limit-- > 0)
+        nanosleep(&d, NULL);
+}
+
+static void *two_teams_body(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+#pragma omp parallel num_threads(2)
+    {
+        int t = omp_get_thread_num();
+        if (omp_get_num_threads() != 2) {
+            atomic_store(&two_teams_short, 1);
+        } else {
+            int slot = id == 0 ? (t == 0 ? 0 : 3) : (t == 1 ? 1 : 2);
+            two_teams_wait(slot);
+            ompb_region_begin("mixed");
+            spin(20000);
+            ompb_region_end("mixed");
+            atomic_fetch_add(&two_teams_turn, 1);
+        }
+    }
+    return NULL;
+}
+
+static void test_two_pthread_teams(void)
+{
+    ompb__regions_reset();
+    atomic_store(&two_teams_turn, 0);
+    atomic_store(&two_teams_short, 0);
+    pthread_t a, b;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&a, NULL, two_teams_body, (void *)(intptr_t)0), 0);
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&b, NULL, two_teams_body, (void *)(intptr_t)1), 0);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    if (atomic_load(&two_teams_short))
+        return; /* the runtime would not give two teams of 2: nothing to test */
+    CU_ASSERT_EQUAL(atomic_load(&two_teams_turn), 4);
+    int rc;
+    json_t *root = report(&rc);
+    CU_ASSERT_EQUAL(rc, OMPB_ERUN);
+    json_t *e = entry(root, "region:mixed[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_TRUE(failed(e));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(e), "two teams use this region at once"));
+    json_decref(root);
+}
+
 /* ---- misuse ----------------------------------------------------------------- */
 
 static void test_end_without_begin(void)
@@ -551,10 +611,66 @@ static void test_invalid_names(void)
     }
     CU_ASSERT_EQUAL(longs, 1);
     CU_ASSERT_FALSE(failed(entry(root, "region:good[t=1]")));
+    /* A refused name's entry is reported (failed): the message says so. */
+    CU_ASSERT_PTR_NULL(strstr(error_text(bad), "never reported"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error_text(bad), "reported under the escaped name"));
+    CU_ASSERT_EQUAL(instances(bad), 1);
     json_decref(root);
 }
 
-/* OMPB_REGIONS=0: calls do nothing at all. */
+/* The JSON entry whose name starts with prefix, or NULL. */
+static json_t *entry_prefix(json_t *root, const char *prefix)
+{
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+        const char *n = json_string_value(json_object_get(b, "name"));
+        if (n && strncmp(n, prefix, strlen(prefix)) == 0)
+            return b;
+    }
+    return NULL;
+}
+
+/* Valid UTF-8 that would break a report: a control character (a newline
+ * splits console and CSV rows; C1 controls drive terminals) and brackets
+ * (x[t=4] would be shown as region:x[t=4][t=1]). Each refused: its own
+ * failed entry, shown escaped (no raw control byte, no bracket of its own). */
+static void test_unsafe_names(void)
+{
+    ompb__regions_reset();
+    const char *names[] = {"a\nb", "tab\there", "c1\xc2\x9bx", "x[t=4]", "y]"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        ompb_region_begin(names[i]);
+        ompb_region_end(names[i]);
+    }
+    ompb_region_begin("fine name, with \"quotes\" and \xc3\xa9");
+    ompb_region_end("fine name, with \"quotes\" and \xc3\xa9");
+    int rc;
+    json_t *root = report(&rc);
+    CU_ASSERT_EQUAL(rc, OMPB_ERUN);
+    const char *shown[] = {"region:a\\x0ab~0", "region:tab\\x09here~1", "region:c1\\xc2\\x9bx~2",
+                           "region:x\\x5bt=4\\x5d~3", "region:y\\x5d~4"};
+    const char *why[] = {"control character", "control character", "control character",
+                         "'[' or ']'", "'[' or ']'"};
+    for (size_t i = 0; i < sizeof shown / sizeof *shown; i++) {
+        json_t *e = entry_prefix(root, shown[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        CU_ASSERT_TRUE(failed(e));
+        CU_ASSERT_PTR_NOT_NULL(strstr(error_text(e), why[i]));
+        const char *n = json_string_value(json_object_get(e, "name"));
+        CU_ASSERT_STRING_EQUAL(n + strlen(n) - 5, "[t=1]");
+        CU_ASSERT_PTR_NULL(strchr(n, '\n'));
+        CU_ASSERT_PTR_NULL(strchr(n, '\t'));
+        CU_ASSERT_PTR_EQUAL(strchr(n, '['), n + strlen(n) - 5); /* only the suffix's */
+    }
+    json_t *ok = entry(root, "region:fine name, with \"quotes\" and \xc3\xa9[t=1]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ok);
+    CU_ASSERT_FALSE(failed(ok));
+    json_decref(root);
+}
+
+/* OMPB_REGIONS=0: calls do nothing at all, and ompb_regions_report()
+ * writes nothing (returns 0). */
 static void test_disabled(void)
 {
     ompb__regions_reset();
@@ -562,7 +678,12 @@ static void test_disabled(void)
     ompb_region_begin("off");
     ompb_region_end("off");
     ompb_region_end("unbalanced");
+    /* Nothing reported either: no file, 0. */
+    unlink(report_path);
+    int rc = ompb_regions_report(report_path, "json");
     ompb__regions_set_enabled(true);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_NOT_EQUAL(access(report_path, F_OK), 0);
     size_t n;
     ompb__regions_all(&n);
     CU_ASSERT_EQUAL(n, 0);
@@ -695,6 +816,7 @@ static const ompb_test_case cases[] = {
     {"nested", test_nested},
     {"nested_teams", test_nested_teams},
     {"pthreads", test_pthreads},
+    {"two_pthread_teams", test_two_pthread_teams},
     {"thread_exits_inside", test_thread_exits_inside},
     {"end_without_begin", test_end_without_begin},
     {"mismatched", test_mismatched},
@@ -704,6 +826,7 @@ static const ompb_test_case cases[] = {
     {"shared_pu", test_shared_pu},
     {"4096_names", test_4096_names},
     {"invalid_names", test_invalid_names},
+    {"unsafe_names", test_unsafe_names},
     {"disabled", test_disabled},
     {"bad_format", test_bad_format},
     {"sampled_json", test_sampled_json},

@@ -27,13 +27,18 @@
  * wherever it happens (before or inside the first parallel region). On the
  * hot path, after a thread's first use of a name, a call reads the clock
  * (CLOCK_MONOTONIC through the vDSO) and writes the thread's own memory: no
- * lock waited for, no allocation, no system call. Every quarter of its
- * buffer (16 instances, then 128 once a thread has run the region 512
- * times), thread 0 of the team folds the team's instances into the
- * region's statistics, if no other team is folding into them right then.
- * (Allocations after the first use: the buffer grows once, at the 512th
- * instance; and a thread that runs more than a buffer ahead of the slowest
- * thread of its team doubles its buffer, at most 11 times.)
+ * lock waited for, no system call, and no allocation but the few below.
+ * Every quarter of its buffer (16 instances, then 128 once a thread has
+ * run the region 512 times), thread 0 of the team folds the team's
+ * instances into the region's statistics, if no other team is folding
+ * into them right then. Allocations after the first use, all counted:
+ * per entry (region and team size), at most 4 while the kept instances
+ * grow (folds of the 16th, 64th, 256th and 1024th kept instance) and 1 for
+ * the histogram (once past 1024 instances); per thread, 1 when its buffer
+ * grows at its 512th instance, and up to 11 doublings for a thread that
+ * runs more than a buffer ahead of the slowest thread of its team; under
+ * the CodSpeed runner, the open window's marker buffer doubles from 1024
+ * pairs. tests/integration/region_alloc.sh counts them.
  *
  * Results: at exit, and whenever the program calls ompb_regions_report(),
  * every region is reported as one entry per team size in ompbench's console,
@@ -43,7 +48,8 @@
  *
  * Environment, read once when the library is loaded (bad values stop the
  * program before main() with a message naming the value, exit status 2):
- *   OMPB_REGIONS=0            every call returns at once (one branch)
+ *   OMPB_REGIONS=0            every call returns at once (one branch);
+ *                             ompb_regions_report() writes nothing, returns 0
  *   OMPB_REGIONS_OUTPUT=FILE  where reports go ("%p" becomes the process
  *                             id; "-" is standard output); default: the
  *                             console table on standard error
@@ -51,7 +57,8 @@
  *                             extension (.json, .csv), else console
  *
  * Compiling with -DOMPB_REGIONS_DISABLE turns ompb_region_begin and
- * ompb_region_end into nothing: their arguments are then not evaluated, so
+ * ompb_region_end into nothing: their arguments are then not evaluated
+ * (only compiled, so a variable holding the name is not unused), so
  * do not put side effects in them (with OMPB_REGIONS=0 they are evaluated,
  * as any function argument); ompb_regions_report then returns 0 without
  * reporting. Nothing of the library is referenced.
@@ -73,9 +80,12 @@
 extern "C" {
 #endif
 
-/* Longest region name, in bytes (UTF-8). A longer name, or one that is not
- * UTF-8, is an error of its own region entry (shown with the bad bytes
- * escaped), never of the others. */
+/* Longest region name, in bytes (UTF-8). A longer name, an empty one, one
+ * that is not UTF-8, or one with a control character (C0, DEL, C1) or a
+ * bracket ('[' or ']', which would make region:NAME[t=T] ambiguous) is an
+ * error of its own region entry (its instances still recorded, shown with
+ * those bytes escaped as \xNN and the region's number, "~N"), never of the
+ * others. */
 #define OMPB_REGION_NAME_MAX 200
 
 /* The functions behind ompb_region_begin / ompb_region_end; call them
@@ -101,7 +111,8 @@ OMPB_API void ompb_region_end_at(const char *name, const char *file, int line);
  * path's extension, else console. Instances still open are not in this
  * report; they are in the next. Call it from outside every region: the
  * report's own time is not measured, but a region open on the calling
- * thread would contain it.
+ * thread contains it; called so, it warns, and sends nothing to the
+ * CodSpeed runner (that waits for a report outside regions, or exit).
  *
  * At exit the report is written again, to OMPB_REGIONS_OUTPUT or standard
  * error, when anything happened since the last one (instances completed,
@@ -115,8 +126,16 @@ OMPB_API void ompb_region_end_at(const char *name, const char *file, int line);
 OMPB_API int ompb_regions_report(const char *path, const char *format);
 
 #ifdef OMPB_REGIONS_DISABLE
-#define ompb_region_begin(name) ((void)0)
-#define ompb_region_end(name) ((void)0)
+/* Inside sizeof the argument is compiled and type-checked (a variable
+ * holding the name counts as used) but never evaluated, and the function
+ * is never called. */
+static inline int ompb_region_disabled(const char *name)
+{
+    (void)name;
+    return 0;
+}
+#define ompb_region_begin(name) ((void)sizeof(ompb_region_disabled(name)))
+#define ompb_region_end(name) ((void)sizeof(ompb_region_disabled(name)))
 /* Reports nothing and returns 0 (its arguments are evaluated). */
 static inline int ompb_regions_report_disabled(const char *path, const char *format)
 {

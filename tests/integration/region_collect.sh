@@ -12,6 +12,10 @@
 # - a program that calls ompb_regions_report() between two phases (a
 #   region-set boundary) gives each phase's first region a window of its
 #   own (tests/region_app.c phases);
+# - no window opens from inside a region (an inner region that only ever
+#   begins inside an outer one gets its entry without a window), and a
+#   report called inside a region warns and leaves the runner alone until
+#   the exit (region_app inside);
 # - instances that overlap in time are cut to alternate (region_app
 #   overlap).
 set -uo pipefail
@@ -87,4 +91,22 @@ if flat != sorted(flat):
 PY
 grep -q 'region:both\[t=1\]: [0-9]* of its 8 instances overlapped the next one' "$tmp/outo" \
   || { echo "FAIL: overlap: no warning about the cut pairs:"; cat "$tmp/outo"; fail=1; }
+# Runner commands never from inside a region: "inner" always begins inside
+# "outer" (which had its window in phase 1), so it gets none; "held" opens
+# one at its begin, and the report called inside it leaves the window open
+# (warned) until exit, which sends its one pair.
+OMPB_REGIONS_OUTPUT="$tmp/inside.json" timeout 300 "$tool" collect --json "$tmp/i.json" -- \
+  "$build/tests/region_app" inside > "$tmp/outi" 2>&1 \
+  || { echo "FAIL: collect of region_app inside:"; cat "$tmp/outi"; exit 1; }
+python3 - "$tmp/i.json" <<'PY' || fail=1
+import json, sys
+c = json.load(open(sys.argv[1]))
+got = [(w["uri"], w["rounds"]) for w in c["windows"]]
+want = [("tests/region_app.c::region:outer[t=1]", 3), ("tests/region_app.c::region:held[t=1]", 1)]
+if not c["ok"] or got != want or c["results_without_window"] != ["tests/region_app.c::region:inner[t=1]"]:
+    sys.exit("FAIL: inside: windows %r (want %r), results without window %r, violations %r"
+             % (got, want, c["results_without_window"], c["violations"]))
+PY
+grep -q "warning: ompb_regions_report() called inside region 'held'" "$tmp/outi" \
+  || { echo "FAIL: inside: no warning about the report inside a region:"; cat "$tmp/outi"; fail=1; }
 exit $fail
