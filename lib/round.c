@@ -246,7 +246,11 @@ static void begin_measuring(team *tm)
     tm->rec->sample_size = tm->sample_size;
     tm->phase = PHASE_MEASURE;
     tm->instrumented = true;
+    /* StartBenchmark waits for the runner's ack: that wait is the runner's
+     * time, not the instance's, and must not cut the measured rounds short. */
+    uint64_t t0 = ompb__now_ns();
     ompb__instrument_instance_begin(tm->inst);
+    tm->runner_ns += ompb__now_ns() - t0;
     tm->cpu_begin = ompb__process_cpu_ns();
 }
 
@@ -310,13 +314,14 @@ static bool agree_round(team *tm, bool ok, uint64_t *start, uint64_t *end, uint6
     *start = tm->dist_exit + (uint64_t)r.start_rel;
     *end = tm->dist_exit + (uint64_t)r.end_rel;
     *busy = r.busy_ns;
-    *now = tm->t_instance + r.elapsed_ns - tm->charged_ns;
+    *now = tm->t_instance + tm->runner_ns + r.elapsed_ns - tm->charged_ns;
     return !r.failed;
 }
 
 uint64_t ompb__team_spent_ns(const team *tm, uint64_t now)
 {
-    return now - tm->t_instance + tm->charged_ns;
+    uint64_t gross = now - tm->t_instance + tm->charged_ns;
+    return gross > tm->runner_ns ? gross - tm->runner_ns : 0;
 }
 
 /* Master, after the reduction barrier: records the round and picks the next. */
