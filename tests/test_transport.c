@@ -291,7 +291,9 @@ static void test_slow_peer_spends_the_budget(void)
         ok++;
     uint64_t took = ompb__now_ns() - t0;
     CU_ASSERT_EQUAL(rc, OMPB_ETIMEDOUT);
-    CU_ASSERT(ok >= 1 && ok < 5);
+    /* Five waits of at least a fifth of the budget each: the fifth may end
+     * just in time (poll's deadline is rounded up to a millisecond). */
+    CU_ASSERT(ok >= 1 && ok <= 5);
     CU_ASSERT(took < 2 * (uint64_t)budget_ms * 1000000u);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "the runner is too slow"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "OMPB_HOOKS_BUDGET_MS"));
