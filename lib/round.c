@@ -87,8 +87,9 @@ typedef struct barrier_probe {
 } barrier_probe;
 
 /* After a batch of n barriers that took ns: the size of the next batch,
- * 0 when the measurement is complete or the next batch would not fit in
- * what is left of the limit. */
+ * 0 when the measurement is complete or no barrier would fit in what is
+ * left of the limit. A batch is sized to half of what is left, so that an
+ * estimate made in a quiet moment still fits when the machine gets busy. */
 static int next_batch(barrier_probe *bp, int n, uint64_t ns, uint64_t now)
 {
     double per = (double)ns / n;
@@ -102,7 +103,7 @@ static int next_batch(barrier_probe *bp, int n, uint64_t ns, uint64_t now)
     uint64_t elapsed = now - bp->begin;
     if (bp->batches >= BARRIER_COST_BATCHES || elapsed >= bp->limit_ns)
         return 0;
-    double fit = (double)(bp->limit_ns - elapsed) / (per > 0 ? per : 1);
+    double fit = (double)(bp->limit_ns - elapsed) / 2 / (per > 0 ? per : 1);
     return fit >= BARRIER_COST_REPS ? BARRIER_COST_REPS : (int)fit;
 }
 

@@ -421,7 +421,7 @@ static uint64_t one_barrier_ns(int threads)
 /* The barrier cost is measured within its limit (a share of the budget),
  * not over a fixed 5 x 200 barriers: a region with one barrier costs about
  * three barriers, so those 1000 would take some 300 such regions, far
- * beyond the bound (about 2 x 20 + 4). */
+ * beyond the bound (4 x 20 + 4; the measurement takes about 20). */
 static void test_barrier_cost_within_limit(void)
 {
     uint64_t unit = one_barrier_ns(WIDE_TEAM), limit = 20 * unit;
@@ -429,8 +429,8 @@ static void test_barrier_cost_within_limit(void)
     double cost = ompb__barrier_cost_ns(WIDE_TEAM, limit);
     uint64_t took = ompb__now_ns() - t0;
     CU_ASSERT_TRUE(cost > 0);
-    CU_ASSERT_TRUE(took <= 2 * limit + 4 * unit);
-    if (took > 2 * limit + 4 * unit)
+    CU_ASSERT_TRUE(took <= 4 * limit + 4 * unit);
+    if (took > 4 * limit + 4 * unit)
         fprintf(stderr, "    %" PRIu64 " ns for a limit of %" PRIu64 " ns\n", took, limit);
 }
 
