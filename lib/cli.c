@@ -355,17 +355,24 @@ static int default_threads_from_env(ompb__config *cfg, ompb_error *err)
     return 0;
 }
 
-/* OMPB_HOOKS_TIMEOUT_MS is read by the hooks when they connect; a typo
- * there would silently mean the default, so the command line checks it. */
-static int hooks_timeout_from_env(ompb_error *err)
+/* OMPB_HOOKS_TIMEOUT_MS and OMPB_HOOKS_BUDGET_MS are read by the hooks
+ * when they connect; a typo there would silently mean the default, so the
+ * command line checks them. */
+static int hooks_ms_from_env(const char *name, ompb_error *err)
 {
-    const char *env = getenv(OMPB__HOOKS_TIMEOUT_ENV);
+    const char *env = getenv(name);
     uint64_t ms;
     if (!env || ompb__parse_uint(env, 1, OMPB__HOOKS_TIMEOUT_MAX_MS, &ms) == 0)
         return 0;
     return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer "
-                           "number of milliseconds from 1 to %d)", OMPB__HOOKS_TIMEOUT_ENV, env,
+                           "number of milliseconds from 1 to %d)", name, env,
                            OMPB__HOOKS_TIMEOUT_MAX_MS);
+}
+
+static int hooks_env(ompb_error *err)
+{
+    int rc = hooks_ms_from_env(OMPB__HOOKS_TIMEOUT_ENV, err);
+    return rc ? rc : hooks_ms_from_env(OMPB__HOOKS_BUDGET_ENV, err);
 }
 
 /* --list, --show-plan and --list-counters print to standard output: an
@@ -442,7 +449,7 @@ int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err
     if (cfg->help || cfg->version)
         return 0;
     if (check_repetitions(cfg, err) != 0 || default_threads_from_env(cfg, err) != 0
-        || hooks_timeout_from_env(err) != 0 || check_combinations(cfg, err) != 0) {
+        || hooks_env(err) != 0 || check_combinations(cfg, err) != 0) {
         ompb__config_release(cfg);
         return OMPB_EINVAL;
     }

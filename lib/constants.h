@@ -29,6 +29,11 @@
 #define OMPB__HOOKS_TIMEOUT_ENV "OMPB_HOOKS_TIMEOUT_MS"
 #define OMPB__HOOKS_TIMEOUT_DEFAULT_MS 1000
 #define OMPB__HOOKS_TIMEOUT_MAX_MS 1073741823
+/* The most a process waits for the runner in all (every request and flush
+ * together): the variable and its default; its largest value is
+ * OMPB__HOOKS_TIMEOUT_MAX_MS. Past it the hooks turn themselves off. */
+#define OMPB__HOOKS_BUDGET_ENV "OMPB_HOOKS_BUDGET_MS"
+#define OMPB__HOOKS_BUDGET_DEFAULT_MS 10000
 /* The "json_schema_version" our JSON results carry and the reader accepts. */
 #define OMPB__JSON_SCHEMA_VERSION 1
 

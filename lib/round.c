@@ -47,7 +47,13 @@
 /* Growth per calibration round is bounded so a noisy first round cannot
  * overshoot by orders of magnitude. */
 #define MAX_GROWTH 10.0
+/* The barrier cost: the lowest per-barrier time over up to this many
+ * batches of BARRIER_COST_REPS barriers, as many as fit in a share of the
+ * instance's budget (it only sets the calibration floor, so a rough figure
+ * from fewer barriers will do). */
 #define BARRIER_COST_REPS 200
+#define BARRIER_COST_BATCHES 5
+#define BARRIER_COST_BUDGET_SHARE 10   /* at most 1/10 of the budget */
 #define BARRIER_COST_CACHE (OMPB__MAX_THREADS + 1) /* thread counts cached */
 
 typedef ompb__team team;
@@ -73,7 +79,35 @@ void ompb__team_fail(team *tm, const char *fmt, ...)
     va_end(ap);
 }
 
-double ompb__barrier_cost_ns(int threads)
+/* The barrier measurement's progress, kept by the master. */
+typedef struct barrier_probe {
+    uint64_t begin, limit_ns;
+    double probe, best;        /* per barrier: the first batch's, the others' lowest */
+    int batches, full;         /* batches after the first, and those of full size */
+} barrier_probe;
+
+/* After a batch of n barriers that took ns: the size of the next batch,
+ * 0 when the measurement is complete or no barrier would fit in what is
+ * left of the limit. A batch is sized to half of what is left, so that an
+ * estimate made in a quiet moment still fits when the machine gets busy. */
+static int next_batch(barrier_probe *bp, int n, uint64_t ns, uint64_t now)
+{
+    double per = (double)ns / n;
+    if (bp->probe == 0)
+        bp->probe = per > 0 ? per : 1;
+    else {
+        bp->best = per < bp->best ? per : bp->best;
+        bp->batches++;
+        bp->full += n == BARRIER_COST_REPS;
+    }
+    uint64_t elapsed = now - bp->begin;
+    if (bp->batches >= BARRIER_COST_BATCHES || elapsed >= bp->limit_ns)
+        return 0;
+    double fit = (double)(bp->limit_ns - elapsed) / 2 / (per > 0 ? per : 1);
+    return fit >= BARRIER_COST_REPS ? BARRIER_COST_REPS : (int)fit;
+}
+
+double ompb__barrier_cost_ns(int threads, uint64_t limit_ns)
 {
     static double cache[BARRIER_COST_CACHE];
     if (threads <= 1)
@@ -81,28 +115,36 @@ double ompb__barrier_cost_ns(int threads)
     if (threads < BARRIER_COST_CACHE && cache[threads] > 0)
         return cache[threads];
     omp_set_dynamic(0);
-    double best = 1e30;
+    barrier_probe bp = {.begin = ompb__now_ns(), .limit_ns = limit_ns, .best = 1e30};
+    /* One barrier first, which gives the estimate that sizes the others.
+     * The master sets each batch's size before the barrier that starts it;
+     * every thread reads it after that barrier, and 0 ends the team. */
+    int batch = 1;
 #pragma omp parallel num_threads(threads)
     {
-        for (int rep = 0; rep < 5; rep++) {
+        for (;;) {
             uint64_t t0 = 0;
 #pragma omp barrier
+            int n = batch;
+            if (n == 0)
+                break;
 #pragma omp master
             t0 = ompb__now_ns();
-            for (int i = 0; i < BARRIER_COST_REPS; i++) {
+            for (int i = 0; i < n; i++) {
 #pragma omp barrier
             }
 #pragma omp master
             {
-                double per = (double)(ompb__now_ns() - t0) / BARRIER_COST_REPS;
-                if (per < best)
-                    best = per;
+                uint64_t now = ompb__now_ns();
+                batch = next_batch(&bp, n, now - t0, now);
             }
         }
     }
-    if (threads < BARRIER_COST_CACHE)
-        cache[threads] = best;
-    return best;
+    double cost = bp.batches ? bp.best : bp.probe;
+    /* A measurement cut short is rough: good for this instance only. */
+    if (threads < BARRIER_COST_CACHE && bp.full == BARRIER_COST_BATCHES)
+        cache[threads] = cost;
+    return cost;
 }
 
 /* Who ran slot t's body, for messages: a caller team has one body. */
@@ -205,7 +247,11 @@ static void begin_measuring(team *tm)
     tm->rec->sample_size = tm->sample_size;
     tm->phase = PHASE_MEASURE;
     tm->instrumented = true;
+    /* StartBenchmark waits for the runner's ack: that wait is the runner's
+     * time, not the instance's, and must not cut the measured rounds short. */
+    uint64_t t0 = ompb__now_ns();
     ompb__instrument_instance_begin(tm->inst);
+    tm->runner_ns += ompb__now_ns() - t0;
     tm->cpu_begin = ompb__process_cpu_ns();
 }
 
@@ -256,7 +302,7 @@ static bool agree_round(team *tm, bool ok, uint64_t *start, uint64_t *end, uint6
 {
     ompb__dist_round r = {
         .start_rel = (int64_t)(*start - tm->dist_exit), .end_rel = (int64_t)(*end - tm->dist_exit),
-        .busy_ns = *busy, .failed = !ok, .elapsed_ns = *now - tm->t_instance,
+        .busy_ns = *busy, .failed = !ok, .elapsed_ns = ompb__team_spent_ns(tm, *now),
     };
     if (tm->phase == PHASE_MEASURE && tm->own_bounds) {
         tm->own_bounds[tm->round * 2] = r.start_rel;
@@ -269,8 +315,14 @@ static bool agree_round(team *tm, bool ok, uint64_t *start, uint64_t *end, uint6
     *start = tm->dist_exit + (uint64_t)r.start_rel;
     *end = tm->dist_exit + (uint64_t)r.end_rel;
     *busy = r.busy_ns;
-    *now = tm->t_instance + r.elapsed_ns;
+    *now = tm->t_instance + tm->runner_ns + r.elapsed_ns - tm->charged_ns;
     return !r.failed;
+}
+
+uint64_t ompb__team_spent_ns(const team *tm, uint64_t now)
+{
+    uint64_t gross = now - tm->t_instance + tm->charged_ns;
+    return gross > tm->runner_ns ? gross - tm->runner_ns : 0;
 }
 
 /* Master, after the reduction barrier: records the round and picks the next. */
@@ -286,7 +338,7 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
         tm->phase = PHASE_DONE;
         return;
     }
-    uint64_t spent = now - tm->t_instance;
+    uint64_t spent = ompb__team_spent_ns(tm, now);
     switch (tm->phase) {
     case PHASE_CALIBRATE:
         calibrate_step(tm, busy, spent, now);
@@ -616,8 +668,12 @@ static void setup_sampling(team *tm)
     tm->target_ns = 0;
     if (sp->sample_size || sp->mode != OMPB__SAMPLING_MEASURE)
         return;
-    /* A caller team's round is bracketed by the caller's clock reads only. */
-    double barrier = tm->rec->caller_team ? 0 : ompb__barrier_cost_ns(tm->threads);
+    /* A caller team's round is bracketed by the caller's clock reads only.
+     * Measuring the barrier is the instance's time: it counts against the
+     * budget, of which it takes at most a share (and one barrier). */
+    uint64_t t0 = ompb__now_ns(), limit = sp->budget_ns / BARRIER_COST_BUDGET_SHARE;
+    double barrier = tm->rec->caller_team ? 0 : ompb__barrier_cost_ns(tm->threads, limit);
+    tm->charged_ns = ompb__now_ns() - t0;
     double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + barrier);
     tm->target_ns = sp->min_round_ns > floor_ns ? sp->min_round_ns : (uint64_t)floor_ns;
     /* Ranks calibrate together, to the highest floor of any of them. */

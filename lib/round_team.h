@@ -45,8 +45,12 @@ typedef struct ompb__team {
     ompb__phase phase;
     uint64_t sample_size;
 
-    /* Master-only bookkeeping. */
+    /* Master-only bookkeeping. The budget's clock: the time since
+     * t_instance, plus charged_ns spent on the instance before it (the
+     * barrier-cost measurement), minus runner_ns spent in instrument calls
+     * (waiting for the runner's acks is never the instance's time). */
     uint64_t t_instance, t_warmup, cpu_begin;
+    uint64_t charged_ns, runner_ns;
     uint64_t target_ns;
     size_t round;              /* measured rounds recorded so far */
     bool instrumented;         /* instance_begin was called */
@@ -66,6 +70,9 @@ void ompb__team_fail(ompb__team *tm, const char *fmt, ...) __attribute__((format
  * that starts the round across the ranks, which also ends the instance on
  * every rank when one of them stopped it. No-op alone. */
 void ompb__team_round_begin(ompb__team *tm);
+
+/* The instance's budget spent at now (see charged_ns and runner_ns). */
+uint64_t ompb__team_spent_ns(const ompb__team *tm, uint64_t now);
 
 /* Master, after a round's bounds are known: records the round and decides
  * the next phase (OMPB__PHASE_DONE when the instance is over or failed). */

@@ -80,6 +80,14 @@ static void answer(hooks_peer *p, const ompb__cmd *cmd)
         if (cmd->kind == OMPB__CMD_ADD_MARKER)
             count_marker(p, cmd);
         break;
+    case PEER_SLOW:
+        if (p->delay_kind < 0 || (int)cmd->kind == p->delay_kind) {
+            struct timespec pause = {(time_t)(p->delay_ns / 1000000000u),
+                                     (long)(p->delay_ns % 1000000000u)};
+            while (nanosleep(&pause, &pause) != 0 && errno == EINTR)
+                continue;
+        }
+        break;
     default: break;
     }
     put_frame(p, &reply);
@@ -155,6 +163,7 @@ int hooks_peer_init(hooks_peer *p, peer_behavior behavior)
     p->child = -1;
     p->behavior = behavior;
     p->answer_limit = -1;
+    p->delay_kind = -1;
     snprintf(p->dir, sizeof p->dir, "/tmp/ompb-peer.XXXXXX");
     if (!mkdtemp(p->dir))
         return -1;

@@ -4,7 +4,7 @@
  * pair of FIFOs (and points OMPB_RUNNER_*_FIFO at them) and answers as a
  * real runner, or fails the way runners fail: silent, Err, garbage, a wrong
  * reply, a refused SetVersion, death after N answers; or answers right but
- * one byte per write. It runs in a thread, or in a child process when the
+ * one byte per write, or late (slow but live). It runs in a thread, or in a child process when the
  * test needs a peer that really dies. A frame with an absurd length ends
  * the connection as for the runner: everything after it is read and
  * dropped, unanswered.
@@ -29,7 +29,9 @@ typedef enum {
     PEER_WRONG_REPLY,    /* answers IntegrationModeResponse to everything */
     PEER_REFUSE_VERSION, /* like a runner, but Err to SetVersion */
     PEER_COUNTING,       /* Ack to all; checks per-pid AddMarker sequences */
-    PEER_BYTEWISE        /* like a runner, but writes each reply a byte at a time */
+    PEER_BYTEWISE,       /* like a runner, but writes each reply a byte at a time */
+    PEER_SLOW            /* like a runner, but waits delay_ns before each reply (to
+                            delay_kind only, unless it is -1) */
 } peer_behavior;
 
 #define PEER_MAX_PIDS 256
@@ -40,6 +42,8 @@ typedef struct hooks_peer {
     peer_behavior behavior;
     long answer_limit;          /* answer this many frames, then fall silent (-1: no limit) */
     bool exit_at_limit;         /* in a child: exit when the limit is reached */
+    uint64_t delay_ns;          /* PEER_SLOW: the wait before a reply */
+    int delay_kind;             /* PEER_SLOW: the command kind delayed, -1: all */
     ompb__collector *collector; /* PEER_COLLECTOR */
     pthread_t thread;
     bool thread_running;

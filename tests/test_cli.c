@@ -171,24 +171,33 @@ static void test_max_time_zero_text(void)
     ompb__config_release(&cfg);
 }
 
-/* OMPB_HOOKS_TIMEOUT_MS: refused by the command line; --help still works. */
-static void test_bad_hooks_timeout(void)
+/* OMPB_HOOKS_TIMEOUT_MS and OMPB_HOOKS_BUDGET_MS: refused by the command
+ * line; --help still works. */
+static void check_bad_hooks_ms(const char *name)
 {
     static const char *bad[] = {"abc", "0", "-5", " 250", "250ms", "", "1073741824"};
     ompb__config cfg;
     ompb_error err;
+    char want[64];
+    snprintf(want, sizeof want, "%s: invalid value", name);
     unsetenv("OMP_NUM_THREADS");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        setenv("OMPB_HOOKS_TIMEOUT_MS", bad[i], 1);
+        setenv(name, bad[i], 1);
         CU_ASSERT_EQUAL(parse(&cfg, &err, NULL), OMPB_EINVAL);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "OMPB_HOOKS_TIMEOUT_MS: invalid value"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, want));
     }
     CU_ASSERT_EQUAL(parse(&cfg, &err, "--help", NULL), 0);
     ompb__config_release(&cfg);
-    setenv("OMPB_HOOKS_TIMEOUT_MS", "250", 1);
+    setenv(name, "250", 1);
     CU_ASSERT_EQUAL(parse(&cfg, &err, NULL), 0);
     ompb__config_release(&cfg);
-    unsetenv("OMPB_HOOKS_TIMEOUT_MS");
+    unsetenv(name);
+}
+
+static void test_bad_hooks_timeout(void)
+{
+    check_bad_hooks_ms("OMPB_HOOKS_TIMEOUT_MS");
+    check_bad_hooks_ms("OMPB_HOOKS_BUDGET_MS");
 }
 
 static void test_help_ignores_bad_environment(void)

@@ -57,6 +57,7 @@ static void point_at_nothing(void)
 static void cleanup_env(void)
 {
     unsetenv("OMPB_HOOKS_TIMEOUT_MS");
+    unsetenv("OMPB_HOOKS_BUDGET_MS");
     unsetenv("OMPB_RUNNER_CTL_FIFO");
     unsetenv("OMPB_RUNNER_ACK_FIFO");
     ompb__instrument_reset();
@@ -631,6 +632,96 @@ static void test_engine_failed_instance_sends_no_markers(void)
     CU_ASSERT_EQUAL_FATAL(n, 1);
     CU_ASSERT_STRING_EQUAL(w[0].uri, "tests::late");
     CU_ASSERT_EQUAL(w[0].n_bounds, 0);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+static void quick_body(ompb_state *st)
+{
+    uint64_t acc = 0;
+    OMPB_ITER(st) {
+        acc += ompb_opaque_u64(acc) + 1;
+    }
+    ompb_black_box(acc);
+}
+
+/* A live runner that acks StartBenchmark twice the instance's budget late:
+ * that wait is the runner's time, not the instance's, so every round is
+ * measured (counted against the budget, it would end the instance after
+ * its first measured round). */
+static void test_engine_slow_start_keeps_rounds(void)
+{
+    hooks_peer p;
+    ompb_benchmark b = {.name = "quick", .fn = quick_body};
+    ompb__instance inst = make_instance("quick", "tests::quick");
+    inst.bench = &b;
+    inst.threads = 1;
+    ompb__sampling sp = {.mode = OMPB__SAMPLING_MEASURE, .threads = 1, .rounds = 50,
+                         .sample_size = 4,
+                         .budget_ns = 200000000ull * (uint64_t)ompb_test_timeout_multiplier()};
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SLOW), 0);
+    p.delay_kind = OMPB__CMD_START_BENCHMARK;
+    p.delay_ns = 2 * sp.budget_ns;
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    CU_ASSERT_EQUAL_FATAL(ompb__instrument_mode(), OMPB__MODE_WALLTIME);
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(rec.rounds, 50);
+    CU_ASSERT_FALSE(ompb__transport_disabled());
+    ompb__record_free(&rec);
+    hooks_peer_stop(&p);
+    /* Hello (3), StartBenchmark, 50 marker pairs, StopBenchmark, CurrentBenchmark. */
+    CU_ASSERT_EQUAL(atomic_load(&p.frames), 3 + 1 + 100 + 2);
+    CU_ASSERT_EQUAL(atomic_load(&p.undecodable), 0);
+    hooks_peer_destroy(&p);
+    cleanup_env();
+}
+
+/* A live runner that acks everything late, far below the timeout: the
+ * waits add up to the process's budget (OMPB_HOOKS_BUDGET_MS), and then
+ * the hooks turn themselves off with one warning that names it, instead of
+ * waiting for ever longer. Without a budget the loop below would run to
+ * its own end, three budgets, with the runner still on. */
+static void test_facade_slow_runner_spends_budget(void)
+{
+    hooks_peer p;
+    capture cap;
+    uint64_t a[10];
+    char v[32];
+    ompb__instance ia = make_instance("slow", "x.c::slow");
+    int delay_ms = 20 * ompb_test_timeout_multiplier(), budget_ms = 20 * delay_ms;
+    uint64_t budget_ns = (uint64_t)budget_ms * 1000000u;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SLOW), 0);
+    p.delay_ns = (uint64_t)delay_ms * 1000000u;
+    snprintf(v, sizeof v, "%d", budget_ms);
+    setenv("OMPB_HOOKS_BUDGET_MS", v, 1);
+    set_timeout(LONG_TIMEOUT_MS);
+    hooks_peer_start_thread(&p);
+    capture_start(&cap);
+    uint64_t t0 = ompb__now_ns();
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    int instances = 0;
+    while (!ompb__transport_disabled() && ompb__now_ns() - t0 < 3 * budget_ns) {
+        drive_instance(&ia, 5, a);
+        instances++;
+    }
+    uint64_t took = ompb__now_ns() - t0;
+    char *text = capture_end(&cap);
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    CU_ASSERT(instances >= 1);
+    CU_ASSERT(took < 2 * budget_ns);
+    CU_ASSERT_EQUAL(count_lines_with(text, "no longer talking to the CodSpeed runner"), 1);
+    CU_ASSERT_EQUAL(count_lines_with(text, "OMPB_HOOKS_BUDGET_MS"), 1);
+    if (count_lines_with(text, "OMPB_HOOKS_BUDGET_MS") != 1)
+        fprintf(stderr, "    stderr: %s\n", text);
+    free(text);
+    hooks_peer_stop(&p);
+    unsetenv("OMPB_HOOKS_BUDGET_MS");
     hooks_peer_destroy(&p);
     cleanup_env();
 }
@@ -1438,6 +1529,8 @@ static const ompb_test_case cases[] = {
     {"stress_threads_share_pipes", test_stress_threads_share_pipes},
     {"facade_walltime", test_facade_walltime},
     {"engine_failed_instance_sends_no_markers", test_engine_failed_instance_sends_no_markers},
+    {"engine_slow_start_keeps_rounds", test_engine_slow_start_keeps_rounds},
+    {"facade_slow_runner_spends_budget", test_facade_slow_runner_spends_budget},
     {"facade_none", test_facade_none},
     {"facade_silent_runner", test_facade_silent_runner},
     {"facade_runner_dies_mid_run", test_facade_runner_dies_mid_run},

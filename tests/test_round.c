@@ -10,12 +10,14 @@
  * warning of harness teams. No assertion depends on the host's speed or
  * core count.
  */
+#include <inttypes.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <omp.h>
@@ -385,9 +387,90 @@ static void test_batch_hooks_outside_timed_windows(void)
 
 static void test_barrier_cost_cached(void)
 {
-    double a = ompb__barrier_cost_ns(2);
+    double a = ompb__barrier_cost_ns(2, UINT64_MAX);
     CU_ASSERT_TRUE(a > 0);
-    CU_ASSERT_DOUBLE_EQUAL(ompb__barrier_cost_ns(2), a, 0);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__barrier_cost_ns(2, UINT64_MAX), a, 0);
+}
+
+/* Many more threads than this machine has PUs (fine: oversubscribed, a
+ * barrier just costs more), and widths no other test uses, so that
+ * nothing is cached yet. */
+#define WIDE_TEAM 64
+#define WIDE_TEAM_ENGINE 61
+
+/* The most that a parallel region of T threads with one barrier took, of
+ * three after one that starts the threads: the unit the bounds below are
+ * expressed in, so they follow this machine's speed and load. */
+static uint64_t one_barrier_ns(int threads)
+{
+    uint64_t worst = 0;
+    omp_set_dynamic(0);
+    for (int k = -1; k < 3; k++) {
+        uint64_t t0 = ompb__now_ns();
+#pragma omp parallel num_threads(threads)
+        {
+#pragma omp barrier
+        }
+        uint64_t took = ompb__now_ns() - t0;
+        if (k >= 0 && took > worst)
+            worst = took;
+    }
+    return worst;
+}
+
+/* The barrier cost is measured within its limit (a share of the budget),
+ * not over a fixed 5 x 200 barriers: a region with one barrier costs about
+ * three barriers, so those 1000 would take some 300 such regions, far
+ * beyond the bound (4 x 20 + 4; the measurement takes about 20). */
+static void test_barrier_cost_within_limit(void)
+{
+    uint64_t unit = one_barrier_ns(WIDE_TEAM), limit = 20 * unit;
+    uint64_t t0 = ompb__now_ns();
+    double cost = ompb__barrier_cost_ns(WIDE_TEAM, limit);
+    uint64_t took = ompb__now_ns() - t0;
+    CU_ASSERT_TRUE(cost > 0);
+    CU_ASSERT_TRUE(took <= 4 * limit + 4 * unit);
+    if (took > 4 * limit + 4 * unit)
+        fprintf(stderr, "    %" PRIu64 " ns for a limit of %" PRIu64 " ns\n", took, limit);
+}
+
+static uint64_t sleep_per_iteration_ns;
+
+static void sleeping_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        struct timespec ts = {0, (long)sleep_per_iteration_ns};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* A calibrated instance of a wide team whose one iteration fills the
+ * budget: one calibration round, one measured round, and before them the
+ * barrier measurement, which must fit in its share of the budget and
+ * count against it. Sleeping threads do not compete for the PUs, so the
+ * rounds last about the sleep (2 budgets in all, bound: 6); the fixed 1000
+ * barriers would add some 300 units, the budget being 10. */
+static void test_barrier_cost_within_budget(void)
+{
+    ompb_benchmark b = {.name = "sleeping", .fn = sleeping_body};
+    ompb__instance inst = make_instance(&b, WIDE_TEAM_ENGINE);
+    uint64_t unit = one_barrier_ns(WIDE_TEAM_ENGINE);
+    ompb__sampling sp = base_sampling(inst.threads);
+    sp.sample_size = 0;
+    sp.rounds = 100;
+    sp.budget_ns = 10 * unit;
+    sleep_per_iteration_ns = sp.budget_ns < 999999999 ? sp.budget_ns : 999999999;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    uint64_t t0 = ompb__now_ns();
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    uint64_t took = ompb__now_ns() - t0;
+    CU_ASSERT_EQUAL(rec.calibration_rounds, 1);
+    CU_ASSERT_EQUAL(rec.rounds, 1);
+    CU_ASSERT_TRUE(took <= 6 * sp.budget_ns + 4 * unit);
+    if (took > 6 * sp.budget_ns + 4 * unit)
+        fprintf(stderr, "    %" PRIu64 " ns for a budget of %" PRIu64 " ns\n", took, sp.budget_ns);
+    ompb__record_free(&rec);
 }
 
 /* ---- thread_setup ------------------------------------------------------------ */
@@ -861,6 +944,8 @@ static const ompb_test_case cases[] = {
     {"calibration_detects_non_scaling_body", test_calibration_detects_non_scaling_body},
     {"batch_hooks_outside_timed_windows", test_batch_hooks_outside_timed_windows},
     {"barrier_cost_cached", test_barrier_cost_cached},
+    {"barrier_cost_within_limit", test_barrier_cost_within_limit},
+    {"barrier_cost_within_budget", test_barrier_cost_within_budget},
     {"thread_setup_harness", test_thread_setup_harness},
     {"nested_region_warning", test_nested_region_warning},
     {"caller_team_placement", test_caller_team_placement},

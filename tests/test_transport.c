@@ -142,6 +142,43 @@ static void test_pipelined_flush(void)
     hooks_peer_destroy(&p);
 }
 
+/* The markers of a flush encoded straight from two bound arrays, over many
+ * PIPE_BUF batches, then the tail: the runner sees the same window as from
+ * the commands one by one (test_pipelined_flush), in order. */
+static void test_markers_from_arrays(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd hello[] = {ompb__cmd_set_version(2), ompb__cmd_set_integration("t", "1"),
+                         ompb__cmd_simple(OMPB__CMD_START_BENCHMARK)};
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, hello, 3, NULL), 0);
+    uint64_t *start = calloc(FLUSH_PAIRS, sizeof *start), *end = calloc(FLUSH_PAIRS, sizeof *end);
+    uint64_t base = ompb__now_ns();
+    for (size_t r = 0; r < FLUSH_PAIRS; r++) {
+        start[r] = base + 2 * r;
+        end[r] = base + 2 * r + 1;
+    }
+    ompb__cmd tail[] = {ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK),
+                        ompb__cmd_current_benchmark(7, "t.c::arrays")};
+    CU_ASSERT_EQUAL(ompb__transport_send_markers(t, 7, start, end, FLUSH_PAIRS, tail, 2, NULL), 0);
+    hooks_peer_stop(&p);
+    size_t nw;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &nw);
+    CU_ASSERT_EQUAL_FATAL(nw, 1);
+    CU_ASSERT_EQUAL(w[0].pid, 7);
+    CU_ASSERT_STRING_EQUAL(w[0].uri, "t.c::arrays");
+    CU_ASSERT_EQUAL_FATAL(w[0].n_bounds, 2 * FLUSH_PAIRS);
+    for (size_t i = 0; i < w[0].n_bounds; i++)
+        CU_ASSERT_EQUAL(w[0].bounds[i], base + i);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    free(start);
+    free(end);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
 static void test_two_transports_share_pipes(void)
 {
     hooks_peer p;
@@ -200,6 +237,70 @@ static void test_silent_peer_pipelined(void)
     CU_ASSERT_TRUE(ompb__transport_disabled());
     hooks_peer_stop(&p);
     CU_ASSERT_EQUAL(atomic_load(&p.undecodable), 0);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+/* A runner that acks every frame a quarter of a timeout late is live, but
+ * a flush of 20 frames then gets one timeout in all, not one per ack:
+ * it fails after about one timeout (a deadline restarted by every ack
+ * would let it succeed after five). */
+static void test_slow_peer_flush_has_one_deadline(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SLOW), 0);
+    p.delay_ns = (uint64_t)short_timeout() * 1000000u / 4;
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, short_timeout());
+    ompb__cmd cmds[20];
+    for (int i = 0; i < 20; i++)
+        cmds[i] = ompb__cmd_marker(1, i % 2 ? OMPB_MARKER_BENCHMARK_END
+                                            : OMPB_MARKER_BENCHMARK_START, (uint64_t)i);
+    ompb_error err = {0};
+    uint64_t t0 = ompb__now_ns();
+    CU_ASSERT_EQUAL(ompb__transport_send_all(t, cmds, 20, &err), OMPB_ETIMEDOUT);
+    uint64_t took = ompb__now_ns() - t0;
+    CU_ASSERT(took < 3 * (uint64_t)short_timeout() * 1000000u);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "for a whole flush: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "of its 20 commands acknowledged"));
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    hooks_peer_stop(&p);
+    ompb__transport_close(t);
+    hooks_peer_destroy(&p);
+}
+
+/* Requests that each succeed, but whose waits add up past the process's
+ * budget: the one that would cross it times out at the budget's end with
+ * a message naming OMPB_HOOKS_BUDGET_MS, and everything is off after. */
+static void test_slow_peer_spends_the_budget(void)
+{
+    hooks_peer p;
+    char budget[32];
+    int delay_ms = 20 * ompb_test_timeout_multiplier(), budget_ms = 5 * delay_ms;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SLOW), 0);
+    p.delay_ns = (uint64_t)delay_ms * 1000000u;
+    snprintf(budget, sizeof budget, "%d", budget_ms);
+    setenv(OMPB__BUDGET_ENV, budget, 1);
+    hooks_peer_start_thread(&p);
+    ompb__transport *t = connect_to(&p, long_timeout());
+    ompb__cmd req = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK);
+    ompb_error err = {0};
+    int rc = 0, ok = 0;
+    uint64_t t0 = ompb__now_ns();
+    while (ok < 100 && (rc = ompb__transport_request(t, &req, NULL, &err)) == 0)
+        ok++;
+    uint64_t took = ompb__now_ns() - t0;
+    CU_ASSERT_EQUAL(rc, OMPB_ETIMEDOUT);
+    /* Five waits of at least a fifth of the budget each: the fifth may end
+     * just in time (poll's deadline is rounded up to a millisecond). */
+    CU_ASSERT(ok >= 1 && ok <= 5);
+    CU_ASSERT(took < 2 * (uint64_t)budget_ms * 1000000u);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "the runner is too slow"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "OMPB_HOOKS_BUDGET_MS"));
+    CU_ASSERT_TRUE(ompb__transport_disabled());
+    CU_ASSERT_EQUAL(ompb__transport_request(t, &req, NULL, NULL), OMPB_ENOTSUP);
+    hooks_peer_stop(&p);
+    unsetenv(OMPB__BUDGET_ENV);
     ompb__transport_close(t);
     hooks_peer_destroy(&p);
 }
@@ -350,6 +451,12 @@ static void test_paths_and_timeout_from_env(void)
     }
     unsetenv(OMPB__TIMEOUT_ENV);
     CU_ASSERT_EQUAL(ompb__transport_timeout_ms(), 1000);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setenv(OMPB__BUDGET_ENV, cases[i].v, 1);
+        CU_ASSERT_EQUAL(ompb__transport_budget_ms(), cases[i].want == 1000 ? 10000 : cases[i].want);
+    }
+    unsetenv(OMPB__BUDGET_ENV);
+    CU_ASSERT_EQUAL(ompb__transport_budget_ms(), 10000);
 }
 
 static void test_unencodable_request_sends_nothing(void)
@@ -519,9 +626,12 @@ static void test_peer_drops_stream_after_absurd_length(void)
 static const ompb_test_case cases[] = {
     {"request_reply", test_request_reply},
     {"pipelined_flush", test_pipelined_flush},
+    {"markers_from_arrays", test_markers_from_arrays},
     {"two_transports_share_pipes", test_two_transports_share_pipes},
     {"silent_peer_times_out_once", test_silent_peer_times_out_once},
     {"silent_peer_pipelined", test_silent_peer_pipelined},
+    {"slow_peer_flush_has_one_deadline", test_slow_peer_flush_has_one_deadline},
+    {"slow_peer_spends_the_budget", test_slow_peer_spends_the_budget},
     {"dying_peer", test_dying_peer},
     {"err_answers", test_err_answers},
     {"garbage_answers", test_garbage_answers},

@@ -20,7 +20,9 @@
  * handle or many: the whole process shares one lock that serializes each
  * request and its acknowledgement, so frames never interleave and no thread
  * reads another's acknowledgement. A call waits for the runner at most
- * OMPB_HOOKS_TIMEOUT_MS milliseconds (default 1000); after the first failure
+ * OMPB_HOOKS_TIMEOUT_MS milliseconds (default 1000), and all calls of the
+ * process together wait at most OMPB_HOOKS_BUDGET_MS (default 10000), after
+ * which the runner counts as failed; after the first failure
  * (timeout, Err, unreadable answer, refused protocol version) the process
  * prints one warning and stops talking to the runner: later calls return 0
  * without doing anything and ompb_hooks_is_instrumented() turns false.

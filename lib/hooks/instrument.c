@@ -3,7 +3,8 @@
  * The instrument facade between the round engine and the runner. Only the
  * engine's master thread calls it, after a barrier, so its state needs no
  * lock. The round aggregates stay in the engine's record; when the instance
- * is over they go out in one pipelined flush, followed by StopBenchmark and
+ * is over they go out in one pipelined flush, encoded straight from the
+ * record's bound arrays by the transport, followed by StopBenchmark and
  * CurrentBenchmark: the runner stores markers with our timestamps, so
  * sending them late changes nothing for it and keeps every transport cost
  * out of the timed rounds. In mode none each entry point is one branch on a
@@ -17,23 +18,16 @@
 
 #include <ompbench/version.h>
 
-#include "grow.h"
 #include "hooks/hooks_internal.h"
 #include "record.h"
 #include "utf8.h"
 
-/* Initial room for the commands of one flush; doubled as needed. */
-#define INITIAL_CMDS 256
 #define INTEGRATION_NAME "ompbench"
 
 static bool initialized;
 static bool window_open;    /* StartBenchmark sent, StopBenchmark not yet */
 static ompb__mode mode = OMPB__MODE_NONE;
 static ompb_hooks *hooks;
-
-/* Commands of one flush, reused between instances. */
-static ompb__cmd *flush_cmds;
-static size_t cap_cmds;
 
 static bool walltime_live(void)
 {
@@ -61,25 +55,18 @@ static void flush_instance(const ompb__instance *inst, const ompb__record *rec, 
 {
     char escaped[OMPB__STRING_MAX + 1];
     int32_t pid = (int32_t)getpid();
-    size_t n_markers = !rec || rec->failed ? 0 : 2 * rec->rounds;
-    size_t n = n_markers + (close ? 2 : 0);
-    if (n == 0)
-        return;
-    if (!ompb__grow((void **)&flush_cmds, &cap_cmds, n, sizeof *flush_cmds, INITIAL_CMDS)) {
-        ompb__transport_disable("out of memory while sending markers");
-        return;
-    }
-    for (size_t r = 0; r < n_markers / 2; r++) {
-        flush_cmds[2 * r] = ompb__cmd_marker(pid, OMPB_MARKER_BENCHMARK_START, rec->start_ns[r]);
-        flush_cmds[2 * r + 1] = ompb__cmd_marker(pid, OMPB_MARKER_BENCHMARK_END, rec->end_ns[r]);
-    }
+    size_t rounds = !rec || rec->failed ? 0 : rec->rounds;
+    ompb__cmd tail[2];
+    size_t n_tail = 0;
     if (close) {
-        flush_cmds[n_markers] = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
-        flush_cmds[n_markers + 1] = ompb__cmd_current_benchmark(pid, wire_uri(inst, escaped,
-                                                                              sizeof escaped));
+        tail[n_tail++] = ompb__cmd_simple(OMPB__CMD_STOP_BENCHMARK);
+        tail[n_tail++] = ompb__cmd_current_benchmark(pid, wire_uri(inst, escaped, sizeof escaped));
         window_open = false;
     }
-    ompb__transport_send_all(ompb__hooks_transport(hooks), flush_cmds, n, NULL);
+    if (rounds + n_tail == 0)
+        return;
+    ompb__transport_send_markers(ompb__hooks_transport(hooks), pid, rounds ? rec->start_ns : NULL,
+                                 rounds ? rec->end_ns : NULL, rounds, tail, n_tail, NULL);
 }
 
 void ompb__instrument_init(void)
@@ -148,9 +135,6 @@ void ompb__instrument_reset(void)
 {
     ompb_hooks_free(hooks);
     hooks = NULL;
-    free(flush_cmds);
-    flush_cmds = NULL;
-    cap_cmds = 0;
     mode = OMPB__MODE_NONE;
     initialized = false;
     window_open = false;

@@ -6,7 +6,10 @@
  * so no other thread can send in between or read the reply. Replies are
  * read with exact lengths (header first, never past the frame), which keeps
  * the ack pipe's framing intact for whoever holds the lock next. Waiting is
- * poll(2) against a deadline; nothing sleeps.
+ * poll(2) against a deadline; nothing sleeps. Every deadline is fixed when
+ * the request or flush begins, and no later than what is left of the
+ * process's budget of runner waits, so a runner that answers just before
+ * each timeout still cannot hold the process for long.
  */
 #include "hooks/transport.h"
 
@@ -33,6 +36,10 @@
 /* Frames per pipelined write: kept within PIPE_BUF so each write is atomic. */
 #define BATCH_BYTES PIPE_BUF
 #define ACK_BUF_FRAMES 512
+/* A flush gets one timeout in all per this many commands begun: ample for
+ * a live runner (it acks ~13 million frames a second here), and bounded. */
+#define FLUSH_FRAMES_PER_TIMEOUT 65536u
+#define NS_PER_MS 1000000u
 /* Runners (ctl FIFOs) one process may hold claims on at once. */
 #define MAX_CLAIMS 4
 
@@ -40,6 +47,7 @@ struct ompb__transport {
     int ctl;
     int ack;
     int timeout_ms;
+    uint64_t budget_ns;   /* the process's budget of runner waits, as read at open */
     pid_t owner;          /* the process that opened it */
     int claim;            /* index in claims[], -1 for none */
 };
@@ -62,6 +70,10 @@ static atomic_bool transport_dead;
 static atomic_bool runner_taken;
 static pthread_once_t fork_watch = PTHREAD_ONCE_INIT;
 static claim claims[MAX_CLAIMS];
+/* Time spent in requests and flushes so far (from the first write to the
+ * last reply), over every transport of the process. Guarded by
+ * transport_lock. */
+static uint64_t waited_ns;
 
 /* ---- fork ----------------------------------------------------------------- */
 
@@ -104,9 +116,30 @@ static int io_failed(ompb_error *err, const char *step, int errnum)
 
 /* ---- waiting and exact I/O ------------------------------------------------ */
 
-static uint64_t deadline_after(const ompb__transport *t)
+/* The deadline of one request or flush: its own allowance from now, or the
+ * end of the process's budget of runner waits, whichever comes first. */
+typedef struct waiting {
+    uint64_t begin, deadline;
+    bool budget_bound;    /* the deadline is the budget's end */
+} waiting;
+
+static waiting begin_waiting(const ompb__transport *t, uint64_t allowance_ns)
 {
-    return ompb__now_ns() + (uint64_t)t->timeout_ms * 1000000u;
+    waiting w = {.begin = ompb__now_ns()};
+    uint64_t left = waited_ns < t->budget_ns ? t->budget_ns - waited_ns : 0;
+    w.budget_bound = left <= allowance_ns;
+    w.deadline = w.begin + (w.budget_bound ? left : allowance_ns);
+    return w;
+}
+
+static void end_waiting(const waiting *w)
+{
+    waited_ns += ompb__now_ns() - w->begin;
+}
+
+static uint64_t timeout_ns(const ompb__transport *t)
+{
+    return (uint64_t)t->timeout_ms * NS_PER_MS;
 }
 
 static int poll_failed(const struct pollfd *fds, nfds_t n, ompb_error *err)
@@ -235,13 +268,22 @@ static int check_reply(const ompb__cmd *req, const ompb__cmd *reply, ompb_error 
 }
 
 /* Fills err for an I/O-level failure of a request of the given kind; for
- * OMPB_EIO, err already holds the cause recorded where it happened. */
-static int describe(const ompb__transport *t, int rc, const char *what, ompb_error *err)
+ * OMPB_EIO, err already holds the cause recorded where it happened. A
+ * timeout at the end of the budget is the budget's: the runner answers, but
+ * too slowly for the process to keep waiting. note (may be "") follows the
+ * timeout's message. */
+static int describe(const ompb__transport *t, int rc, const waiting *w, const char *what,
+                    const char *note, ompb_error *err)
 {
     char cause[OMPB_ERROR_TEXT_MAX];
+    if (rc == OMPB_ETIMEDOUT && w->budget_bound)
+        return ompb__error_set(err, rc, "the runner is too slow: waiting for its answers took "
+                               "%llu ms in all (at %s), the most one process waits (%s=%llu)",
+                               (unsigned long long)(waited_ns / NS_PER_MS), what,
+                               OMPB__BUDGET_ENV, (unsigned long long)(t->budget_ns / NS_PER_MS));
     if (rc == OMPB_ETIMEDOUT)
-        return ompb__error_set(err, rc, "no answer from the runner to %s within %d ms (%s)",
-                               what, t->timeout_ms, OMPB__TIMEOUT_ENV);
+        return ompb__error_set(err, rc, "no answer from the runner to %s within %d ms (%s%s)",
+                               what, t->timeout_ms, OMPB__TIMEOUT_ENV, note);
     if (rc == OMPB_EIO) {
         snprintf(cause, sizeof cause, "%s", err->text[0] ? err->text : "unknown cause");
         return ompb__error_set(err, rc, "runner pipe error during %s: %s", what, cause);
@@ -259,8 +301,14 @@ static int fail(int rc, ompb_error *local, ompb_error *err)
 
 /* ---- pipelining ----------------------------------------------------------- */
 
+/* The commands of one flush: 2 * rounds markers encoded straight from the
+ * bound arrays (BenchmarkStart(start_ns[r]), BenchmarkEnd(end_ns[r])),
+ * then the tail; frames are made a batch at a time, never all at once. */
 typedef struct pipeline {
-    const ompb__cmd *reqs;
+    int32_t pid;
+    const uint64_t *start_ns, *end_ns;
+    size_t rounds;
+    const ompb__cmd *tail;
     size_t n, packed, acked;
     uint8_t out[BATCH_BYTES];
     size_t out_len, out_off;
@@ -268,18 +316,28 @@ typedef struct pipeline {
     size_t ack_have;
 } pipeline;
 
+static ompb__cmd pipeline_cmd(const pipeline *pl, size_t i)
+{
+    if (i >= 2 * pl->rounds)
+        return pl->tail[i - 2 * pl->rounds];
+    if (i % 2)
+        return ompb__cmd_marker(pl->pid, OMPB_MARKER_BENCHMARK_END, pl->end_ns[i / 2]);
+    return ompb__cmd_marker(pl->pid, OMPB_MARKER_BENCHMARK_START, pl->start_ns[i / 2]);
+}
+
 /* Packs as many whole frames as fit into one atomic write. */
 static int pack_batch(pipeline *pl, ompb_error *err)
 {
     pl->out_len = pl->out_off = 0;
     while (pl->packed < pl->n) {
         size_t len;
-        if (ompb__cmd_frame_size(&pl->reqs[pl->packed]) > sizeof pl->out - pl->out_len)
+        ompb__cmd cmd = pipeline_cmd(pl, pl->packed);
+        if (ompb__cmd_frame_size(&cmd) > sizeof pl->out - pl->out_len)
             break;
-        if (ompb__cmd_encode(&pl->reqs[pl->packed], pl->out + pl->out_len,
-                             sizeof pl->out - pl->out_len, &len) != 0)
+        if (ompb__cmd_encode(&cmd, pl->out + pl->out_len, sizeof pl->out - pl->out_len,
+                             &len) != 0)
             return ompb__error_set(err, OMPB_EINVAL, "cannot encode %s",
-                                   ompb__cmd_name(pl->reqs[pl->packed].kind));
+                                   ompb__cmd_name(cmd.kind));
         pl->out_len += len;
         pl->packed++;
     }
@@ -316,7 +374,7 @@ static int pump_in(const ompb__transport *t, pipeline *pl, ompb_error *err)
     for (size_t i = 0; i < whole; i++) {
         const uint8_t *f = pl->acks + i * OMPB__FRAME_MIN;
         if (le32(f) != 4 || le32(f + 4) != OMPB__CMD_ACK) {
-            const char *what = ompb__cmd_name(pl->reqs[pl->acked].kind);
+            const char *what = ompb__cmd_name(pipeline_cmd(pl, pl->acked).kind);
             if (le32(f) != 4)
                 return ompb__error_set(err, OMPB_EPROTO, "the runner answered a frame of "
                                        "%u payload bytes to %s (expected Ack)", le32(f), what);
@@ -348,17 +406,18 @@ static int pipeline_step(const ompb__transport *t, pipeline *pl, ompb_error *err
     return progress;
 }
 
-static int run_pipeline(const ompb__transport *t, pipeline *pl, ompb_error *err)
+/* One deadline for the whole flush, fixed at its start: a deadline that
+ * restarted at every ack would let a runner that answers just in time hold
+ * the process for a timeout per frame. */
+static int run_pipeline(const ompb__transport *t, pipeline *pl, uint64_t deadline,
+                        ompb_error *err)
 {
-    uint64_t deadline = deadline_after(t);
     while (pl->acked < pl->n) {
         int rc = pipeline_step(t, pl, err);
         if (rc < 0)
             return rc;
-        if (rc > 0) {
-            deadline = deadline_after(t);
+        if (rc > 0)
             continue;
-        }
         struct pollfd fds[2] = {{.fd = t->ack, .events = POLLIN},
                                 {.fd = t->ctl, .events = 0}};
         if (pl->out_off < pl->out_len)
@@ -383,20 +442,33 @@ const char *ompb__transport_ack_path(void)
     return p && *p ? p : OMPB__ACK_FIFO_DEFAULT;
 }
 
+/* A number of milliseconds from the environment, else fallback; a bad
+ * value is named in one warning per variable and process. */
+static int env_ms(const char *name, int fallback, atomic_bool *warned)
+{
+    const char *v = getenv(name);
+    uint64_t ms;
+    if (!v)
+        return fallback;
+    if (ompb__parse_uint(v, 1, OMPB__HOOKS_TIMEOUT_MAX_MS, &ms) == 0)
+        return (int)ms;
+    if (!atomic_exchange(warned, true))
+        fprintf(stderr, "ompbench: warning: %s: invalid value '%s' (accepted: an integer number "
+                "of milliseconds from 1 to %d); using %d\n", name, v,
+                OMPB__HOOKS_TIMEOUT_MAX_MS, fallback);
+    return fallback;
+}
+
 int ompb__transport_timeout_ms(void)
 {
     static atomic_bool warned;
-    const char *v = getenv(OMPB__TIMEOUT_ENV);
-    uint64_t ms;
-    if (!v)
-        return OMPB__TIMEOUT_DEFAULT_MS;
-    if (ompb__parse_uint(v, 1, OMPB__HOOKS_TIMEOUT_MAX_MS, &ms) == 0)
-        return (int)ms;
-    if (!atomic_exchange(&warned, true))
-        fprintf(stderr, "ompbench: warning: %s: invalid value '%s' (accepted: an integer number "
-                "of milliseconds from 1 to %d); using %d\n", OMPB__TIMEOUT_ENV, v,
-                OMPB__HOOKS_TIMEOUT_MAX_MS, OMPB__TIMEOUT_DEFAULT_MS);
-    return OMPB__TIMEOUT_DEFAULT_MS;
+    return env_ms(OMPB__TIMEOUT_ENV, OMPB__TIMEOUT_DEFAULT_MS, &warned);
+}
+
+int ompb__transport_budget_ms(void)
+{
+    static atomic_bool warned;
+    return env_ms(OMPB__BUDGET_ENV, OMPB__BUDGET_DEFAULT_MS, &warned);
 }
 
 static bool is_fifo(const char *path)
@@ -516,6 +588,7 @@ int ompb__transport_open(const char *ctl_path, const char *ack_path, int timeout
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
     pthread_once(&fork_watch, watch_forks);
     t->timeout_ms = timeout_ms > 0 ? timeout_ms : OMPB__TIMEOUT_DEFAULT_MS;
+    t->budget_ns = (uint64_t)ompb__transport_budget_ms() * NS_PER_MS;
     t->owner = getpid();
     t->ack = -1;
     t->claim = -1;
@@ -555,13 +628,16 @@ static int request_locked(ompb__transport *t, const uint8_t *frame, size_t len,
                           const ompb__cmd *req, ompb__cmd *reply, ompb_error *err)
 {
     uint8_t buf[OMPB__FRAME_MIN + REPLY_PAYLOAD_MAX];
-    uint64_t deadline = deadline_after(t);
+    waiting w = begin_waiting(t, timeout_ns(t));
     const char *what = ompb__cmd_name(req->kind);
-    int rc = write_all(t->ctl, frame, len, deadline, err);
+    /* Nothing goes out once the budget is spent: no reply would be awaited. */
+    int rc = w.deadline > w.begin ? write_all(t->ctl, frame, len, w.deadline, err)
+                                  : OMPB_ETIMEDOUT;
     if (rc == 0)
-        rc = read_reply(t, buf, reply, deadline, err);
+        rc = read_reply(t, buf, reply, w.deadline, err);
+    end_waiting(&w);
     if (rc == OMPB_ETIMEDOUT || rc == OMPB_EIO)
-        return describe(t, rc, what, err);
+        return describe(t, rc, &w, what, "", err);
     if (rc == 0)
         rc = check_reply(req, reply, err);
     return rc;
@@ -589,34 +665,65 @@ int ompb__transport_request(ompb__transport *t, const ompb__cmd *req, ompb__cmd 
     return rc ? fail(rc, &local, err) : 0;
 }
 
-int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n,
-                             ompb_error *err)
+/* Under transport_lock: the flush pl, against one deadline for all of it. */
+static int flush_locked(const ompb__transport *t, pipeline *pl, ompb_error *err)
+{
+    uint64_t allowances = (pl->n + FLUSH_FRAMES_PER_TIMEOUT - 1) / FLUSH_FRAMES_PER_TIMEOUT;
+    waiting w = begin_waiting(t, timeout_ns(t) * allowances);
+    int rc = w.deadline > w.begin ? run_pipeline(t, pl, w.deadline, err) : OMPB_ETIMEDOUT;
+    end_waiting(&w);
+    if (rc == OMPB_ETIMEDOUT || rc == OMPB_EIO) {
+        char note[160];
+        snprintf(note, sizeof note, ", for a whole flush: %zu of its %zu commands "
+                 "acknowledged", pl->acked, pl->n);
+        describe(t, rc, &w, ompb__cmd_name(pipeline_cmd(pl, pl->acked).kind), note, err);
+    }
+    return rc;
+}
+
+/* Sends the flush described by pl (its commands already checked). */
+static int flush(ompb__transport *t, pipeline *pl, ompb_error *err)
 {
     ompb_error local = {0};
-    if (!usable(t))
-        return ompb__error_set(err, OMPB_ENOTSUP, "runner hooks are disabled");
+    pthread_mutex_lock(&transport_lock);
+    int rc = OMPB_ENOTSUP;
+    if (!atomic_load(&transport_dead))
+        rc = flush_locked(t, pl, &local);
+    pthread_mutex_unlock(&transport_lock);
+    if (rc == OMPB_ENOTSUP)
+        return ompb__error_set(err, rc, "runner hooks are disabled");
+    return rc ? fail(rc, &local, err) : 0;
+}
+
+static int check_encodable(const ompb__cmd *reqs, size_t n, ompb_error *err)
+{
     for (size_t i = 0; i < n; i++)
         if (ompb__cmd_frame_size(&reqs[i]) == 0)
             return ompb__error_set(err, OMPB_EINVAL, "cannot encode %s",
                                    ompb__cmd_name(reqs[i].kind));
-    pipeline *pl = calloc(1, sizeof *pl);
-    if (!pl)
-        return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
-    pl->reqs = reqs;
-    pl->n = n;
-    pthread_mutex_lock(&transport_lock);
-    int rc = OMPB_ENOTSUP;
-    if (!atomic_load(&transport_dead)) {
-        rc = run_pipeline(t, pl, &local);
-        if (rc == OMPB_ETIMEDOUT || rc == OMPB_EIO)
-            describe(t, rc, pl->acked < n ? ompb__cmd_name(reqs[pl->acked].kind) : "?",
-                     &local);
-    }
-    pthread_mutex_unlock(&transport_lock);
-    free(pl);
-    if (rc == OMPB_ENOTSUP)
-        return ompb__error_set(err, rc, "runner hooks are disabled");
-    return rc ? fail(rc, &local, err) : 0;
+    return 0;
+}
+
+int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n,
+                             ompb_error *err)
+{
+    return ompb__transport_send_markers(t, 0, NULL, NULL, 0, reqs, n, err);
+}
+
+int ompb__transport_send_markers(ompb__transport *t, int32_t pid, const uint64_t *start_ns,
+                                 const uint64_t *end_ns, size_t rounds, const ompb__cmd *tail,
+                                 size_t n_tail, ompb_error *err)
+{
+    if (!usable(t))
+        return ompb__error_set(err, OMPB_ENOTSUP, "runner hooks are disabled");
+    if (check_encodable(tail, n_tail, err) != 0)
+        return OMPB_EINVAL;
+    if (rounds > (SIZE_MAX - n_tail) / 2)
+        return ompb__error_set(err, OMPB_EINVAL, "cannot send %zu marker pairs at once", rounds);
+    /* On the stack: one batch and its acks (~8 KB), however many rounds. */
+    pipeline pl = {.pid = pid, .start_ns = start_ns, .end_ns = end_ns, .rounds = rounds,
+                   .tail = tail, .n = 2 * rounds + n_tail};
+    return flush(t, &pl, err);
 }
 
 bool ompb__transport_runner_taken(void)
@@ -638,6 +745,9 @@ void ompb__transport_disable(const char *why)
 
 void ompb__transport_revive(void)
 {
+    pthread_mutex_lock(&transport_lock);
+    waited_ns = 0;
+    pthread_mutex_unlock(&transport_lock);
     atomic_store(&transport_dead, false);
     atomic_store(&runner_taken, false);
 }

@@ -4,11 +4,20 @@
  * it), each opened O_RDWR|O_NONBLOCK. One process-wide lock serializes each
  * request and its reply across all threads and all transports, so frames
  * never interleave and acknowledgements are never stolen. Replies are
- * awaited with poll(2) against a deadline.
+ * awaited with poll(2) against a deadline, fixed when the request (or
+ * pipelined flush) begins: OMPB_HOOKS_TIMEOUT_MS for a request, as much for
+ * a flush of up to 65536 commands (one more per 65536 begun), never later
+ * than the end of the process's budget of runner waits.
+ *
+ * Budget: every request and flush counts its time, from its first write to
+ * its last reply, against one process-wide budget, OMPB_HOOKS_BUDGET_MS
+ * (default 10000). A runner that answers, but so slowly that the budget
+ * runs out, is a failure like a silent one (below). A live runner spends a
+ * few microseconds per request.
  *
  * Failure policy: the first fatal failure anywhere in the process (timeout,
- * Err, undecodable or unexpected reply, write error, refused protocol
- * version) prints one warning to stderr and disables every transport of the
+ * the budget spent, Err, undecodable or unexpected reply, write error,
+ * refused protocol version) prints one warning to stderr and disables every transport of the
  * process; later requests return OMPB_ENOTSUP at once without touching the
  * pipes. Failing to open a transport is not such a failure: it concerns
  * that transport only.
@@ -33,6 +42,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "constants.h"
 #include "hooks/codec.h"
@@ -46,6 +56,8 @@ typedef struct ompb__transport ompb__transport;
 #define OMPB__ACK_FIFO_ENV "OMPB_RUNNER_ACK_FIFO"
 #define OMPB__TIMEOUT_ENV OMPB__HOOKS_TIMEOUT_ENV
 #define OMPB__TIMEOUT_DEFAULT_MS OMPB__HOOKS_TIMEOUT_DEFAULT_MS
+#define OMPB__BUDGET_ENV OMPB__HOOKS_BUDGET_ENV
+#define OMPB__BUDGET_DEFAULT_MS OMPB__HOOKS_BUDGET_DEFAULT_MS
 
 /* Pipe paths from the environment, else the defaults. Static or environment
  * strings; never freed. */
@@ -55,6 +67,9 @@ const char *ompb__transport_ack_path(void);
  * OMPB__HOOKS_TIMEOUT_MAX_MS (digits only), else 1000; any other value is
  * named in one warning per process (the command line refuses it first). */
 int ompb__transport_timeout_ms(void);
+/* OMPB_HOOKS_BUDGET_MS, checked the same way, else 10000. Read by each
+ * open; the time already spent is the process's, shared by all. */
+int ompb__transport_budget_ms(void);
 
 /* True when both paths name existing FIFOs (cheap: two stat calls). */
 bool ompb__transport_present(const char *ctl_path, const char *ack_path);
@@ -83,12 +98,23 @@ int ompb__transport_request(ompb__transport *t, const ompb__cmd *req, ompb__cmd 
 
 /*
  * Sends n requests, each answered by Ack, pipelined under one hold of the
- * lock: frames are written as fast as the pipe takes them while the acks
- * are read as they come, in order. The deadline restarts at every sign of
- * progress, so a silent peer costs one timeout. Returns as _request.
+ * lock: frames are written as fast as the pipe takes them (whole frames,
+ * at most PIPE_BUF bytes per write) while the acks are read as they come,
+ * in order. One deadline holds for the whole flush (see the top), so a
+ * silent peer costs one timeout, and a slow one no more. Returns as
+ * _request; OMPB_EINVAL when a request cannot be encoded (nothing sent).
  */
 int ompb__transport_send_all(ompb__transport *t, const ompb__cmd *reqs, size_t n,
                              ompb_error *err);
+/*
+ * The same flush, its first 2 * rounds commands the markers
+ * BenchmarkStart(start_ns[r]), BenchmarkEnd(end_ns[r]) of pid for r <
+ * rounds, encoded straight from the two arrays a batch at a time (nothing
+ * is copied), then the n_tail commands of tail (StopBenchmark, say).
+ */
+int ompb__transport_send_markers(ompb__transport *t, int32_t pid, const uint64_t *start_ns,
+                                 const uint64_t *end_ns, size_t rounds, const ompb__cmd *tail,
+                                 size_t n_tail, ompb_error *err);
 
 /* True once an open found the runner held by another process. */
 bool ompb__transport_runner_taken(void);
@@ -96,8 +122,8 @@ bool ompb__transport_runner_taken(void);
 bool ompb__transport_disabled(void);
 /* Disables them with one warning (the first caller's text wins). */
 void ompb__transport_disable(const char *why);
-/* Tests only: forget a previous failure (and a runner found taken) so the
- * next test starts fresh. */
+/* Tests only: forget a previous failure, a runner found taken and the time
+ * spent waiting, so the next test starts fresh. */
 void ompb__transport_revive(void);
 /* Tests only: the transport's descriptors, to break them on purpose. */
 void ompb__transport_fds(const ompb__transport *t, int *ctl, int *ack);

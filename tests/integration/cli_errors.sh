@@ -60,6 +60,7 @@ expect_usage_error "' 5'" X=1 -- --sample-count ' 5'
 expect_usage_error "'4 junk'" OMP_NUM_THREADS='4 junk' --
 expect_usage_error "'2,abc'" OMP_NUM_THREADS='2,abc' --
 expect_usage_error "OMPB_HOOKS_TIMEOUT_MS: invalid value 'soon'" OMPB_HOOKS_TIMEOUT_MS=soon --
+expect_usage_error "OMPB_HOOKS_BUDGET_MS: invalid value '10s'" OMPB_HOOKS_BUDGET_MS=10s --
 expect_usage_error "HWLOC_SYNTHETIC: invalid description 'garbage'" HWLOC_SYNTHETIC=garbage --
 expect_usage_error "HWLOC_XMLFILE: cannot use '/nonexistent/topo.xml'" HWLOC_XMLFILE=/nonexistent/topo.xml --
 expect_usage_error "--output: not used with --list" X=1 -- --list

@@ -7,6 +7,9 @@
 # generous outer timeout), and with exactly one warning saying why the
 # runner was dropped (none when there is nothing wrong). The runner is a
 # small Python peer speaking the protocol on a private pair of FIFOs.
+# Slow but live runners last: one that acks StartBenchmark after more than
+# the instance's --max-time must not cost it its rounds; one that acks
+# everything late must be dropped once OMPB_HOOKS_BUDGET_MS is spent.
 set -uo pipefail
 build=$1
 bin="$build/benches/examples"
@@ -21,7 +24,9 @@ warning='no longer talking to the CodSpeed runner'
 
 cat > "$tmp/peer.py" <<'PY'
 import os, struct, sys
+import time
 ctl, ack, behavior, limit, ready = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+delay = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
 c, a = os.open(ctl, os.O_RDWR), os.open(ack, os.O_RDWR)
 def frame(tag, extra=b""):
     payload = struct.pack("<I", tag) + extra
@@ -40,6 +45,8 @@ while True:
             os._exit(0)                      # the runner dies
         if behavior == "silent":
             continue
+        if behavior == "slow" or (behavior == "slow_start" and tag == 1):
+            time.sleep(delay)
         if behavior == "err":
             os.write(a, frame(6))
         elif behavior == "garbage":
@@ -52,22 +59,31 @@ while True:
             os.write(a, frame(3))
 PY
 
-# run_case NAME BEHAVIOR LIMIT EXPECTED_WARNINGS [PHRASE]
-run_case() {
-  local name=$1 behavior=$2 limit=$3 want=$4 phrase=${5:-}
+# start_peer BEHAVIOR LIMIT [DELAY_S]
+start_peer() {
   rm -f "$tmp"/*.fifo "$tmp/ready" "$tmp/r.json"
   peer_pid=
-  if [ "$behavior" != absent ]; then
+  if [ "$1" != absent ]; then
     mkfifo "$tmp/ctl.fifo" "$tmp/ack.fifo"
-    python3 "$tmp/peer.py" "$tmp/ctl.fifo" "$tmp/ack.fifo" "$behavior" "$limit" "$tmp/ready" &
+    python3 "$tmp/peer.py" "$tmp/ctl.fifo" "$tmp/ack.fifo" "$1" "$2" "$tmp/ready" "${3:-0}" &
     peer_pid=$!
     for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
   fi
+}
+
+stop_peer() {
+  [ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null && wait "$peer_pid" 2>/dev/null
+  peer_pid=
+}
+
+# run_case NAME BEHAVIOR LIMIT EXPECTED_WARNINGS [PHRASE]
+run_case() {
+  local name=$1 behavior=$2 limit=$3 want=$4 phrase=${5:-}
+  start_peer "$behavior" "$limit"
   timeout 300 "$bin" --filter "$filter" --test --format json --output "$tmp/r.json" \
     > /dev/null 2> "$tmp/err"
   local rc=$?
-  [ -n "$peer_pid" ] && kill "$peer_pid" 2>/dev/null && wait "$peer_pid" 2>/dev/null
-  peer_pid=
+  stop_peer
   local got
   got=$(grep -c "$warning" "$tmp/err")
   if [ $rc -ne 0 ] || [ "$got" -ne "$want" ]; then
@@ -95,4 +111,51 @@ run_case dies_mid_flush ok 5 1 "no answer from the runner to AddMarker"
 run_case err err -1 1 "answered Err to GetIntegrationMode"
 run_case garbage garbage -1 1 "undecodable reply"
 run_case refuses_v2 refuse -1 1 "refused protocol version 2"
+
+# StartBenchmark acked 0.4 s late, twice --max-time: the wait is the
+# runner's, so both instances still measure all 50 rounds, and nothing is
+# wrong (the timeout is above the delay).
+start_peer slow_start -1 0.4
+OMPB_HOOKS_TIMEOUT_MS=5000 timeout 300 "$bin" --filter "$filter" --max-time 200ms \
+  --sample-count 50 --sample-size 10 --warmup-time 1ms --format json --output "$tmp/r.json" \
+  > /dev/null 2> "$tmp/err"
+rc=$?
+stop_peer
+got=$(grep -c "$warning" "$tmp/err")
+if [ $rc -ne 0 ] || [ "$got" -ne 0 ]; then
+  echo "FAIL: slow_start: exit $rc, $got warnings (want 0 and 0):"; cat "$tmp/err"; fail=1
+else
+  python3 - "$tmp/r.json" <<'PY' || { echo "FAIL: slow_start: rounds lost to the runner's wait"; fail=1; }
+import json, sys
+runs = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("run_type") == "iteration"]
+rounds = {b["name"]: b["ompbench"]["rounds"] for b in runs}
+sys.exit(0 if len(rounds) == 2 and set(rounds.values()) == {50} else "rounds: %r" % rounds)
+PY
+fi
+
+# Every ack 50 ms late, a budget of 500 ms for all runner waits, ten
+# instances: the hooks wait 500 ms in all, then stop with one warning that
+# names the budget, and the run goes on locally. Without the budget the run
+# would wait 13 x 50 ms for every instance (2.6 s); the bound is 3 budgets.
+slow_filter='^(count_set_bits|find_highest_set_bit)\['
+start_peer slow -1 0.05
+t0=$(date +%s%N)
+OMPB_HOOKS_TIMEOUT_MS=5000 OMPB_HOOKS_BUDGET_MS=500 timeout 300 "$bin" --filter "$slow_filter" \
+  --test --format json --output "$tmp/r.json" > /dev/null 2> "$tmp/err"
+rc=$?
+took_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+stop_peer
+got=$(grep -c "$warning" "$tmp/err")
+if [ $rc -ne 0 ] || [ "$got" -ne 1 ] || ! grep -q "OMPB_HOOKS_BUDGET_MS=500" "$tmp/err"; then
+  echo "FAIL: slow: exit $rc, $got warnings (want 0 and 1, naming the budget):"; cat "$tmp/err"; fail=1
+elif [ "$took_ms" -gt 1500 ]; then
+  echo "FAIL: slow: the run took $took_ms ms, beyond 3 x the 500 ms budget"; fail=1
+else
+  python3 - "$tmp/r.json" <<'PY' || { echo "FAIL: slow: local report incomplete"; fail=1; }
+import json, sys
+runs = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("run_type") == "iteration"]
+ok = len(runs) == 10 and all(not b.get("error_occurred") and b["ompbench"]["rounds"] == 1 for b in runs)
+sys.exit(0 if ok else "runs: %r" % sorted(b["name"] for b in runs))
+PY
+fi
 exit $fail
