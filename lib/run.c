@@ -19,6 +19,7 @@
 #include "dist.h"
 #include "dump.h"
 #include "error.h"
+#include "guard.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
 #include "pin_plan.h"
@@ -218,8 +219,10 @@ static int run_share(run *r, uint32_t process)
         progress(r, j, n, &slots[j]);
         /* Back to back (one CodSpeed window per instance), the window stays
          * open until the instance's last repetition. */
+        ompb__guard_slot_begin(slots[j].instance * r->reps + slots[j].repetition);
         failures += run_slot(r, &slots[j], &calibrated[slots[j].instance],
                              !r->interleave && !is_last, process);
+        ompb__guard_slot_end();
         if (is_last)
             ompb__instrument_window_close(&r->sel[slots[j].instance]);
     }
@@ -284,15 +287,15 @@ static int run_processes(run *r, ompb_error *err)
 }
 
 /* The child of --processes: its records go to the parent, nothing to stdout. */
-static int write_dump(run *r, ompb_error *err)
+static int write_dump(run *r, const ompb__result *results, size_t total, ompb_error *err)
 {
     size_t n = 0;
-    const ompb__record **recs = malloc(r->n_sel * r->reps * sizeof *recs);
+    const ompb__record **recs = malloc((total ? total : 1) * sizeof *recs);
     if (!recs)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
-    for (size_t i = 0; i < r->n_sel * r->reps; i++)
-        if (r->results[i].rec.inst)
-            recs[n++] = &r->results[i].rec;
+    for (size_t i = 0; i < total; i++)
+        if (results[i].rec.inst)
+            recs[n++] = &results[i].rec;
     ompb__dump_out d = {.process = r->cfg.child_index, .sel = r->sel, .records = recs, .n = n,
                         .ctx = r->ctx};
     int rc = ompb__dump_write(r->cfg.child_path, &d, err);
@@ -511,37 +514,20 @@ static void gather_pin_maps(run *r)
     }
 }
 
-/* Measures (here, or in child processes), then reports. Returns the exit status. */
-static int measure_and_report(run *r, ompb_error *err)
+/* What this process hands on: a child's records to its parent, else the
+ * report and the CodSpeed results. Returns status, or the exit status of
+ * the failure (message printed). */
+static int hand_on(run *r, const ompb__result *results, size_t n, int status, ompb_error *err)
 {
-    r->results = calloc(r->n_sel * r->reps, sizeof *r->results);
-    if (!r->results) {
-        fprintf(stderr, "%s: out of memory\n", r->argv0);
-        return OMPB_EXIT_FAILED;
-    }
-    for (size_t i = 0; i < r->n_sel; i++)
-        ompb__context_add_plan(r->ctx, r->plans[i]);
-    gather_pin_maps(r);
-    bool parent = r->processes > 1 && !r->cfg.child;
-    int failures = parent ? run_processes(r, err)
-                          : run_share(r, r->cfg.child ? r->cfg.child_index : 0);
-    ompb__outfile_c_locale(); /* bodies may have called setlocale() */
-    if (failures < 0) {
-        fprintf(stderr, "%s: %s\n", r->argv0, failures == OMPB_EIO ? err->text : "out of memory");
-        return failures == OMPB_EIO ? OMPB_EXIT_USAGE : OMPB_EXIT_FAILED;
-    }
-    int status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
-    if (ompb__dist_rank() != 0)
-        return status; /* rank 0 reports for all */
     if (r->cfg.child) {
-        if (write_dump(r, err) != 0) {
+        if (write_dump(r, results, n, err) != 0) {
             fprintf(stderr, "%s: %s\n", r->argv0, err->text);
             return OMPB_EXIT_USAGE;
         }
         return status;
     }
     ompb__report report;
-    if (ompb__report_init(&report, r->ctx, r->results, r->n_sel * r->reps) != 0) {
+    if (ompb__report_init(&report, r->ctx, results, n) != 0) {
         fprintf(stderr, "%s: out of memory\n", r->argv0);
         return OMPB_EXIT_FAILED;
     }
@@ -555,6 +541,106 @@ static int measure_and_report(run *r, ompb_error *err)
         fprintf(stderr, "%s: warning: %s\n", r->argv0, err->text);
     ompb__report_release(&report);
     return status;
+}
+
+/* A run stopped early (`by`, lib/guard.h): hands on every completed
+ * repetition, with `failed` in place of slot `at` (none: SIZE_MAX), and
+ * names the instances left without any result in the context. */
+static int hand_on_partial(run *r, const char *by, size_t at, const ompb__result *failed,
+                           ompb_error *err)
+{
+    size_t total = r->n_sel * r->reps, n = 0, n_missing = 0;
+    ompb__result *res = malloc((total ? total : 1) * sizeof *res);
+    const char **missing = malloc((r->n_sel ? r->n_sel : 1) * sizeof *missing);
+    int status = OMPB_EXIT_FAILED;
+    for (size_t i = 0; res && missing && i < r->n_sel; i++) {
+        size_t before = n;
+        for (uint32_t rep = 0; rep < r->reps; rep++) {
+            size_t k = i * r->reps + rep;
+            if (k == at && failed)
+                res[n++] = *failed;
+            else if (k != at && r->results[k].rec.inst && !r->results[k].rec.interrupted)
+                res[n++] = r->results[k];
+        }
+        if (n == before)
+            missing[n_missing++] = r->sel[i].name;
+    }
+    if (res && missing) {
+        ompb__context_set_partial(r->ctx, by, missing, n_missing);
+        status = hand_on(r, res, n, OMPB_EXIT_FAILED, err);
+        ompb__context_set_partial(r->ctx, NULL, NULL, 0);
+    } else {
+        fprintf(stderr, "%s: out of memory\n", r->argv0);
+    }
+    free(missing);
+    free(res);
+    return status;
+}
+
+/* The guard's stop (lib/guard.h), on the thread that called exit(): the
+ * slot being measured fails with why; the completed ones are handed on. */
+static void stop_run(void *arg, const char *by, const char *why)
+{
+    run *r = arg;
+    size_t at = ompb__guard_slot();
+    ompb__result failed;
+    memset(&failed, 0, sizeof failed);
+    if (at != SIZE_MAX) {
+        const ompb__instance *inst = &r->sel[at / r->reps];
+        uint32_t rep = (uint32_t)(at % r->reps);
+        fail_result(&failed, inst, rep, r->cfg.child ? r->cfg.child_index : 0, why);
+        /* Shaped as the engine's failed records are (the parent of
+         * --processes checks the shape): what it was asked, no rounds. */
+        ompb__record *rec = &failed.rec;
+        rec->sampling = ompb__sampling_resolve(&r->cfg, inst, r->simulate, rep);
+        rec->caller_team = inst->bench->team == OMPB_TEAM_CALLER;
+        if (rec->sampling.counters)
+            rec->counters = *rec->sampling.counters;
+        if (ompb__record_alloc(rec, 1, inst->threads) == 0)
+            for (int t = 0; t < inst->threads; t++)
+                rec->thread_pu[t] = -1;
+    }
+    fprintf(stderr, "%s: %s; %s, exit status 1\n", r->argv0, at != SIZE_MAX ? failed.rec.error : why,
+            ompb__dist_rank() != 0 ? "rank 0 reports"
+            : r->cfg.child ? "handing the completed repetitions to the parent"
+                           : "writing the results of the completed instances, marked partial");
+    if (ompb__dist_rank() != 0)
+        return;
+    ompb_error err = {0};
+    ompb__outfile_c_locale(); /* this thread's: bodies may have called setlocale() */
+    (void)hand_on_partial(r, by, at, at != SIZE_MAX ? &failed : NULL, &err);
+}
+
+/* Measures (here, or in child processes), then reports. Returns the exit status. */
+static int measure_and_report(run *r, ompb_error *err)
+{
+    r->results = calloc(r->n_sel * r->reps, sizeof *r->results);
+    if (!r->results) {
+        fprintf(stderr, "%s: out of memory\n", r->argv0);
+        return OMPB_EXIT_FAILED;
+    }
+    for (size_t i = 0; i < r->n_sel; i++)
+        ompb__context_add_plan(r->ctx, r->plans[i]);
+    gather_pin_maps(r);
+    bool parent = r->processes > 1 && !r->cfg.child;
+    int failures;
+    if (parent) {
+        failures = run_processes(r, err);
+    } else {
+        /* Bodies run in this process: an exit() in one must not pass for success. */
+        ompb__guard_run_begin(stop_run, r);
+        failures = run_share(r, r->cfg.child ? r->cfg.child_index : 0);
+        ompb__guard_run_end();
+    }
+    ompb__outfile_c_locale(); /* bodies may have called setlocale() */
+    if (failures < 0) {
+        fprintf(stderr, "%s: %s\n", r->argv0, failures == OMPB_EIO ? err->text : "out of memory");
+        return failures == OMPB_EIO ? OMPB_EXIT_USAGE : OMPB_EXIT_FAILED;
+    }
+    int status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
+    if (ompb__dist_rank() != 0)
+        return status; /* rank 0 reports for all */
+    return hand_on(r, r->results, r->n_sel * r->reps, status, err);
 }
 
 int ompb_main(int argc, char **argv)

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Bodies that stop the run (issue 14, item 4), with tests/hostile_fixture.c:
+# - exit() from a body (thread 1 of a team): exit status 1, one line naming
+#   the instance and the status it passed, and the report of what completed
+#   (marked partial) with the instance that exited as failed; the same with
+#   --processes, where the child hands its completed records to the parent.
+# Usage: hostile_stop.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build=$(cd "$1" && pwd)
+bin=$build/tests/hostile_fixture
+[ -x "$bin" ] || { echo "hostile_stop: no $bin; skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+short=(--sample-count 5 --warmup-time 0ns --min-time 100us --max-time 200ms)
+
+# check_json FILE BY 'name|state ...': the context's partial marker and each
+# iteration entry's state (ok, failed: TEXT in its message, absent).
+check_json() {
+  python3 - "$@" <<'PY'
+import json, sys
+path, by, want = sys.argv[1], sys.argv[2], sys.argv[3:]
+try:
+    doc = json.load(open(path))
+except (OSError, ValueError) as e:
+    print("FAIL: %s: %s" % (path, e)); sys.exit(1)
+ctx, errors = doc["context"], []
+if by == "-":
+    if "partial" in ctx:
+        errors.append("marked partial: %r" % ctx.get("interrupted_by"))
+elif ctx.get("partial") is not True or ctx.get("interrupted_by") != by:
+    errors.append("context not marked partial by %s: %r" % (by, {k: ctx.get(k) for k in ("partial", "interrupted_by")}))
+runs = {}
+for b in doc["benchmarks"]:
+    if b.get("run_type") == "iteration":
+        runs.setdefault(b["name"], []).append(b)
+for w in want:
+    name, state = w.split("|", 1)
+    got = runs.get(name, [])
+    if state == "absent":
+        if got:
+            errors.append("%s is in the report" % name)
+        if by != "-" and name not in ctx.get("not_run", []):
+            errors.append("%s not listed in not_run %r" % (name, ctx.get("not_run")))
+    elif not got:
+        errors.append("%s is not in the report" % name)
+    elif state == "ok":
+        if any(b.get("error_occurred") for b in got) or not all(b["iterations"] > 0 for b in got):
+            errors.append("%s is not a result: %r" % (name, got))
+    else:
+        text = state.split(":", 1)[1]
+        if not all(b.get("error_occurred") and text in b.get("error_message", "") for b in got):
+            errors.append("%s: not failed with %r: %r" % (name, text, [b.get("error_message") for b in got]))
+for e in errors:
+    print("FAIL: %s: %s" % (path, e))
+sys.exit(1 if errors else 0)
+PY
+}
+
+# ---- exit() from a body ------------------------------------------------------
+for code in 0 3; do
+  OMPB_HOSTILE_EXIT=$code timeout 60 "$bin" --filter '^(quick|exits|slow)' "${short[@]}" \
+    --format json --output "$tmp/exit$code.json" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  [ $rc -eq 1 ] || fail "exit($code): exit status $rc, want 1"
+  grep -q "exits\[t=2\]: the benchmark called exit($code) while it was being measured" "$tmp/err" ||
+    { fail "exit($code): no message naming the instance"; cat "$tmp/err"; }
+  [ "$(grep -c 'called exit' "$tmp/err")" -eq 1 ] || fail "exit($code): not one line"
+  check_json "$tmp/exit$code.json" exit "quick|ok" "exits[t=2]|failed:called exit($code)" "slow|absent" ||
+    fails=$((fails + 1))
+done
+# The console report says it too.
+OMPB_HOSTILE_EXIT=0 timeout 60 "$bin" --filter '^(quick|exits)' "${short[@]}" > "$tmp/console" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || fail "exit, console: exit status $rc, want 1"
+grep -q '^partial: .*stopped early (exit)' "$tmp/console" || { fail "exit, console: no partial line"; cat "$tmp/console"; }
+grep -q '^quick ' "$tmp/console" || fail "exit, console: quick missing"
+# Without the variable the same run is complete and says nothing of it.
+timeout 60 "$bin" --filter '^(quick|exits)' "${short[@]}" --format json --output "$tmp/calm.json" 2> "$tmp/err" ||
+  fail "calm run: exit status $?"
+check_json "$tmp/calm.json" - "quick|ok" "exits[t=2]|ok" || fails=$((fails + 1))
+# --processes: each child stops at exits and hands over what it completed.
+OMPB_HOSTILE_EXIT=0 timeout 60 "$bin" --filter '^(quick|exits)' "${short[@]}" --processes 2 \
+  --format json --output "$tmp/proc.json" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || fail "exit, --processes: exit status $rc, want 1"
+check_json "$tmp/proc.json" - "exits[t=2]|failed:called exit(0)" || { fails=$((fails + 1)); cat "$tmp/err"; }
+python3 - "$tmp/proc.json" <<'PY' || fail "exit, --processes: a repetition of quick is neither a result nor named lost"
+import json, sys
+q = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["name"] == "quick" and b["run_type"] == "iteration"]
+sys.exit(0 if len(q) == 2 and all(not b.get("error_occurred") or "handed over no result" in b["error_message"] for b in q) else 1)
+PY
+
+[ $fails -eq 0 ] && echo "hostile_stop: exit() handled"
+[ $fails -eq 0 ]
