@@ -162,7 +162,9 @@ static void caller_round(ompb__team *tm)
         read_counters(tm); /* the round's counts start after its setup */
     }
     ompb__fork_watch_set(&s->forks);
+    atomic_store_explicit(&s->in_body, true, memory_order_relaxed);
     b->fn(s);
+    atomic_store_explicit(&s->in_body, false, memory_order_relaxed);
     ompb__fork_watch_set(NULL);
     read_counters(tm);
     if (b->batch_teardown)

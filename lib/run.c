@@ -163,6 +163,8 @@ static size_t *last_slots(const ompb__slot *slots, size_t n, size_t instances)
     return last;
 }
 
+static _Noreturn void stop_on_signal(struct run *r, int sig);
+
 /* Runs one repetition into its result; returns 1 when it failed. */
 static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool keep_open,
                     uint32_t process)
@@ -181,7 +183,9 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
                  inst->name, (unsigned long long)sampling.rounds);
     }
     res->rec.inst = inst;
-    if (res->rec.failed) {
+    if (res->rec.interrupted) {
+        /* Said once, with what did not run, when the run stops. */
+    } else if (res->rec.failed) {
         fprintf(stderr, "%s: %s\n", r->argv0, res->rec.error);
     } else {
         if (calibrates)
@@ -214,7 +218,7 @@ static int run_share(run *r, uint32_t process)
         return -1;
     }
     int failures = 0;
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = 0; j < n && !ompb__guard_signal(); j++) {
         bool is_last = last[slots[j].instance] == j;
         progress(r, j, n, &slots[j]);
         /* Back to back (one CodSpeed window per instance), the window stays
@@ -223,7 +227,8 @@ static int run_share(run *r, uint32_t process)
         failures += run_slot(r, &slots[j], &calibrated[slots[j].instance],
                              !r->interleave && !is_last, process);
         ompb__guard_slot_end();
-        if (is_last)
+        /* Interrupted: the instance's window closes now, with what it has. */
+        if (is_last || ompb__guard_signal())
             ompb__instrument_window_close(&r->sel[slots[j].instance]);
     }
     progress(r, 0, 0, NULL);
@@ -278,6 +283,10 @@ static int run_processes(run *r, ompb_error *err)
     };
     int rc = ompb__children_run(&sp, err);
     int failures = 0;
+    if (rc == 0 && sp.interrupted) {
+        free(why);
+        stop_on_signal(r, sp.interrupted);
+    }
     for (uint32_t k = 0; rc == 0 && k < r->processes; k++)
         mark_lost(r, k, why[k]);
     for (size_t i = 0; rc == 0 && i < r->n_sel * r->reps; i++)
@@ -547,7 +556,7 @@ static int hand_on(run *r, const ompb__result *results, size_t n, int status, om
  * repetition, with `failed` in place of slot `at` (none: SIZE_MAX), and
  * names the instances left without any result in the context. */
 static int hand_on_partial(run *r, const char *by, size_t at, const ompb__result *failed,
-                           ompb_error *err)
+                           const char *said, ompb_error *err)
 {
     size_t total = r->n_sel * r->reps, n = 0, n_missing = 0;
     ompb__result *res = malloc((total ? total : 1) * sizeof *res);
@@ -565,6 +574,11 @@ static int hand_on_partial(run *r, const char *by, size_t at, const ompb__result
         if (n == before)
             missing[n_missing++] = r->sel[i].name;
     }
+    /* One line: what happened (said), and what has no result. */
+    fprintf(stderr, "%s", said);
+    for (size_t i = 0; res && missing && !r->cfg.child && i < n_missing; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "; not run: ", missing[i]);
+    fputc('\n', stderr);
     if (res && missing) {
         ompb__context_set_partial(r->ctx, by, missing, n_missing);
         status = hand_on(r, res, n, OMPB_EXIT_FAILED, err);
@@ -600,15 +614,37 @@ static void stop_run(void *arg, const char *by, const char *why)
             for (int t = 0; t < inst->threads; t++)
                 rec->thread_pu[t] = -1;
     }
-    fprintf(stderr, "%s: %s; %s, exit status 1\n", r->argv0, at != SIZE_MAX ? failed.rec.error : why,
-            ompb__dist_rank() != 0 ? "rank 0 reports"
-            : r->cfg.child ? "handing the completed repetitions to the parent"
-                           : "writing the results of the completed instances, marked partial");
-    if (ompb__dist_rank() != 0)
-        return;
+    /* A signal's slot did not fail: it was cut short, and is left out. */
+    bool fails = at != SIZE_MAX && strncmp(by, "SIG", 3) != 0;
+    char said[OMPB_ERROR_TEXT_MAX + 1024];
+    snprintf(said, sizeof said, "%s: %s%s%s; %s", r->argv0,
+             at != SIZE_MAX ? r->sel[at / r->reps].name : "", at != SIZE_MAX ? ": " : "", why,
+             ompb__dist_rank() != 0 ? "rank 0 reports"
+             : r->cfg.child ? "the completed repetitions go to the parent"
+                            : "the completed instances are written, marked partial");
     ompb_error err = {0};
     ompb__outfile_c_locale(); /* this thread's: bodies may have called setlocale() */
-    (void)hand_on_partial(r, by, at, at != SIZE_MAX ? &failed : NULL, &err);
+    if (ompb__dist_rank() != 0)
+        fprintf(stderr, "%s\n", said);
+    else
+        (void)hand_on_partial(r, by, at, fails ? &failed : NULL, said, &err);
+    ompb__record_free(&failed.rec);
+}
+
+/* The master stopped measuring on a signal: it says so once, hands on the
+ * completed repetitions and ends the process of the signal. */
+static _Noreturn void stop_on_signal(run *r, int sig)
+{
+    const char *name = ompb__guard_signal_name(sig);
+    char said[256];
+    snprintf(said, sizeof said, "%s: interrupted by %s; %s", r->argv0, name,
+             r->cfg.child ? "the completed repetitions go to the parent"
+                          : "the completed instances are written, marked partial");
+    ompb_error err = {0};
+    if (ompb__dist_rank() == 0)
+        (void)hand_on_partial(r, name, SIZE_MAX, NULL, said, &err);
+    run_free(r);
+    ompb__guard_die_of(sig);
 }
 
 /* Measures (here, or in child processes), then reports. Returns the exit status. */
@@ -627,10 +663,16 @@ static int measure_and_report(run *r, ompb_error *err)
     if (parent) {
         failures = run_processes(r, err);
     } else {
-        /* Bodies run in this process: an exit() in one must not pass for success. */
-        ompb__guard_run_begin(stop_run, r);
+        /* Bodies run in this process: an exit() in one must not pass for
+         * success, a signal stops the run between rounds. The ranks of a
+         * distributed run must stop alike: there mpirun handles signals. */
+        ompb__guard_run_begin(stop_run, r, !ompb__dist(), 0);
         failures = run_share(r, r->cfg.child ? r->cfg.child_index : 0);
+        int sig = ompb__guard_claim();
         ompb__guard_run_end();
+        ompb__outfile_c_locale();
+        if (sig)
+            stop_on_signal(r, sig);
     }
     ompb__outfile_c_locale(); /* bodies may have called setlocale() */
     if (failures < 0) {

@@ -7,6 +7,7 @@
 #ifndef OMPB_STATE_H
 #define OMPB_STATE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,6 +37,7 @@ struct ompb_state {
     int tid;                   /* kernel thread id seen at the last check */
     bool tid_changed;          /* a caller team's slot t ran on another thread */
     ompb__fork_watch forks;    /* regions this thread opened while the engine watched */
+    atomic_bool in_body;       /* inside the body now (lib/guard.c names stuck threads) */
 };
 
 /* Prepares a state for thread t of a team of `threads`. */

@@ -7,7 +7,8 @@
  * - `slow`: creates the file $OMPB_HOSTILE_MARK when its rounds start,
  *   then each iteration sleeps 10 ms (a run the test interrupts);
  * - `hangs`: thread 1 of its team never returns from its first
- *   iteration when $OMPB_HOSTILE_HANG is set.
+ *   iteration when $OMPB_HOSTILE_HANG is set (it creates
+ *   $OMPB_HOSTILE_MARK too).
  * `quick` runs first and completes: its result must survive the others.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -61,7 +62,7 @@ OMPB_BENCH(slow, .setup = mark_start)
     }
 }
 
-OMPB_BENCH(hangs, OMPB_THREADS(2))
+OMPB_BENCH(hangs, OMPB_THREADS(2), .setup = mark_start)
 {
     bool hang = getenv("OMPB_HOSTILE_HANG") && ompb_thread_index(state) == 1;
     OMPB_ITER(state) {

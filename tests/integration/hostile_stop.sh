@@ -4,7 +4,11 @@
 # - exit() from a body (thread 1 of a team): exit status 1, one line naming
 #   the instance and the status it passed, and the report of what completed
 #   (marked partial) with the instance that exited as failed; the same with
-#   --processes, where the child hands its completed records to the parent.
+#   --processes, where the child hands its completed records to the parent;
+# - SIGINT/SIGTERM while `slow` runs: the report of what completed, marked
+#   partial, no temporary file, exit status 128 + signal; also through
+#   --processes, and with a body that never returns (the guard's thread
+#   answers after its grace second).
 # Usage: hostile_stop.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd)
@@ -93,5 +97,54 @@ q = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["name"] == "quic
 sys.exit(0 if len(q) == 2 and all(not b.get("error_occurred") or "handed over no result" in b["error_message"] for b in q) else 1)
 PY
 
-[ $fails -eq 0 ] && echo "hostile_stop: exit() handled"
+# ---- SIGINT / SIGTERM ---------------------------------------------------------
+# Job control: background jobs keep SIGINT at its default (without it, bash
+# starts them with SIGINT ignored, and so does the run).
+set -m
+pid=
+trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+# interrupt NAME SIGNAL WANT_RC OUT ENV... -- ARGS...: starts the fixture, waits
+# for `slow` to start (its mark file), sends SIGNAL; output to OUT.
+interrupt() {
+  local name=$1 sig=$2 want=$3 out=$4 i
+  shift 4
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  rm -f "$tmp/mark"
+  env OMPB_HOSTILE_MARK="$tmp/mark" "${envs[@]}" timeout 120 "$bin" "$@" > "$out" 2> "$tmp/err" &
+  pid=$!
+  for i in $(seq 1200); do [ -e "$tmp/mark" ] && break; sleep 0.05; done
+  [ -e "$tmp/mark" ] || fail "$name: the instance never started"
+  sleep 0.2
+  kill -"$sig" "$pid"
+  wait "$pid"
+  rc=$?
+  pid=
+  [ "$rc" -eq "$want" ] || { fail "$name: exit status $rc, want $want"; cat "$tmp/err"; }
+  grep -q "interrupted by SIG$sig" "$tmp/err" || { fail "$name: no message"; cat "$tmp/err"; }
+  if ls "$tmp" | grep -q '\.tmp\.'; then fail "$name: temporary file left"; fi
+}
+long=(--sample-count 1000 --warmup-time 0ns --min-time 100us --max-time 60s)
+interrupt SIGINT INT 130 /dev/null -- --filter '^(quick|slow)$' "${long[@]}" --format json --output "$tmp/int.json"
+check_json "$tmp/int.json" SIGINT "quick|ok" "slow|absent" || fails=$((fails + 1))
+grep -q 'not run: slow' "$tmp/err" || fail "SIGINT: the message does not name what did not run"
+interrupt SIGTERM TERM 143 /dev/null -- --filter '^(quick|slow)$' "${long[@]}" --format json --output "$tmp/term.json"
+check_json "$tmp/term.json" SIGTERM "quick|ok" "slow|absent" || fails=$((fails + 1))
+interrupt console INT 130 "$tmp/console" -- --filter '^(quick|slow)$' "${long[@]}"
+grep -q '^partial: .*(SIGINT); not run: slow' "$tmp/console" || { fail "SIGINT, console: no partial line"; cat "$tmp/console"; }
+grep -q '^quick ' "$tmp/console" || fail "SIGINT, console: quick missing"
+# --processes: the parent passes the signal on and writes what came back.
+interrupt processes INT 130 /dev/null -- --filter '^(quick|slow)$' "${long[@]}" --processes 2 \
+  --format json --output "$tmp/proc_int.json"
+check_json "$tmp/proc_int.json" SIGINT "slow|absent" || fails=$((fails + 1))
+# A body that never returns: the master cannot answer; the guard's thread
+# writes what completed a grace second later and the run dies of the signal.
+interrupt "hang + SIGINT" INT 130 /dev/null OMPB_HOSTILE_HANG=1 -- --filter '^(quick|hangs)' "${short[@]}" \
+  --format json --output "$tmp/hang_int.json"
+grep -q 'hangs\[t=2\]: interrupted by SIGINT.*thread 1 of 2 still in the body' "$tmp/err" ||
+  { fail "hang + SIGINT: the message does not name the stuck thread"; cat "$tmp/err"; }
+check_json "$tmp/hang_int.json" SIGINT "quick|ok" "hangs[t=2]|absent" || fails=$((fails + 1))
+
+[ $fails -eq 0 ] && echo "hostile_stop: exit() and signals handled"
 [ $fails -eq 0 ]
