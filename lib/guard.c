@@ -339,6 +339,10 @@ void ompb__guard_slot_end(void)
 {
     pthread_mutex_lock(&lock);
     current = SIZE_MAX;
+}
+
+void ompb__guard_slot_done(void)
+{
     pthread_mutex_unlock(&lock);
 }
 

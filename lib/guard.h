@@ -52,10 +52,14 @@ _Noreturn void ompb__guard_die_of(int sig);
 /* "SIGINT", "SIGTERM", "SIGHUP"; "signal" for any other. */
 const char *ompb__guard_signal_name(int sig);
 
-/* The master, around each slot of the schedule: which one runs. The stop
- * function reads it with ompb__guard_slot(); SIZE_MAX: none. */
+/* The master, around each slot of the schedule: which one runs (the
+ * timeout counts from begin). The stop function reads it with
+ * ompb__guard_slot(); SIZE_MAX: none. slot_end holds every stop off
+ * (it keeps the guard's lock) until slot_done: the master records the
+ * slot's result in between, and a stop must not read it half written. */
 void ompb__guard_slot_begin(size_t slot);
 void ompb__guard_slot_end(void);
+void ompb__guard_slot_done(void);
 size_t ompb__guard_slot(void);
 
 /* The engine, while a team runs: its states (thread t is in the body while

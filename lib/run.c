@@ -175,7 +175,10 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
     ompb__sampling_reuse_size(&sampling, *calibrated);
     sampling.window_keep_open = keep_open;
     bool calibrates = sampling.sample_size == 0;
+    ompb__guard_slot_begin(slot->instance * r->reps + slot->repetition);
     int rc = ompb__round_run(inst, &sampling, r->plans[slot->instance], &res->rec);
+    /* From here to slot_done no stop (lib/guard.h) reads the result. */
+    ompb__guard_slot_end();
     res->process = process;
     if (rc == OMPB_ENOMEM) {
         res->rec.failed = true;
@@ -196,7 +199,9 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
     }
     for (size_t w = 0; w < res->rec.n_warnings; w++)
         ompb__context_warn(r->ctx, "%s", res->rec.warnings[w]);
-    return !analyze(r, res) || res->rec.failed;
+    int failed = !analyze(r, res) || res->rec.failed;
+    ompb__guard_slot_done();
+    return failed;
 }
 
 /* Runs this process's share of the repetitions in schedule order. Returns
@@ -223,10 +228,8 @@ static int run_share(run *r, uint32_t process)
         progress(r, j, n, &slots[j]);
         /* Back to back (one CodSpeed window per instance), the window stays
          * open until the instance's last repetition. */
-        ompb__guard_slot_begin(slots[j].instance * r->reps + slots[j].repetition);
         failures += run_slot(r, &slots[j], &calibrated[slots[j].instance],
                              !r->interleave && !is_last, process);
-        ompb__guard_slot_end();
         /* Interrupted: the instance's window closes now, with what it has. */
         if (is_last || ompb__guard_signal())
             ompb__instrument_window_close(&r->sel[slots[j].instance]);
@@ -666,7 +669,7 @@ static int measure_and_report(run *r, ompb_error *err)
         /* Bodies run in this process: an exit() in one must not pass for
          * success, a signal stops the run between rounds. The ranks of a
          * distributed run must stop alike: there mpirun handles signals. */
-        ompb__guard_run_begin(stop_run, r, !ompb__dist(), 0);
+        ompb__guard_run_begin(stop_run, r, !ompb__dist(), r->cfg.timeout_ns);
         failures = run_share(r, r->cfg.child ? r->cfg.child_index : 0);
         int sig = ompb__guard_claim();
         ompb__guard_run_end();

@@ -9,7 +9,8 @@
  * - `hangs`: thread 1 of its team never returns from its first
  *   iteration when $OMPB_HOSTILE_HANG is set (it creates
  *   $OMPB_HOSTILE_MARK too).
- * `quick` runs first and completes: its result must survive the others.
+ * `quick` runs first and completes: its result must survive the others;
+ * `slow` runs last (after `hangs`, which stops the run before it).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -52,22 +53,22 @@ static int mark_start(ompb_state *state)
     return 0;
 }
 
-OMPB_BENCH(slow, .setup = mark_start)
-{
-    bool sleepy = getenv("OMPB_HOSTILE_MARK") != NULL;
-    OMPB_ITER(state) {
-        if (sleepy)
-            nap_ms(10);
-        ompb_black_box_u64(ompb_opaque_u64(3) * 7);
-    }
-}
-
 OMPB_BENCH(hangs, OMPB_THREADS(2), .setup = mark_start)
 {
     bool hang = getenv("OMPB_HOSTILE_HANG") && ompb_thread_index(state) == 1;
     OMPB_ITER(state) {
         while (hang)
             nap_ms(100);
+        ompb_black_box_u64(ompb_opaque_u64(3) * 7);
+    }
+}
+
+OMPB_BENCH(slow, .setup = mark_start)
+{
+    bool sleepy = getenv("OMPB_HOSTILE_MARK") != NULL;
+    OMPB_ITER(state) {
+        if (sleepy)
+            nap_ms(10);
         ompb_black_box_u64(ompb_opaque_u64(3) * 7);
     }
 }
