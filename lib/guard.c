@@ -37,7 +37,10 @@
 
 /* How long the master may take, after a signal, to reach a round's end. */
 #define GRACE_NS 1000000000ull
-#define NAMES_MAX 400
+/* Stuck threads named in a message, and the room their numbers take
+ * (each at most ", 4095"). */
+#define NAMED 32
+#define NAMES_MAX (NAMED * 6 + 1)
 
 static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_SIGNALS (sizeof caught_signals / sizeof caught_signals[0])
@@ -59,7 +62,7 @@ static volatile sig_atomic_t caught;
 static bool handlers_set[N_SIGNALS];
 static struct sigaction old_actions[N_SIGNALS];
 static sem_t wake;
-static bool thread_running;
+static volatile sig_atomic_t thread_running; /* read by the handler */
 static atomic_bool quit;
 static pthread_t thread;
 static uint64_t timeout;
@@ -167,26 +170,28 @@ static void install_handlers(void)
     }
 }
 
-/* "thread 1", "threads 0, 1", or what the team was doing instead. */
+/* "thread 1 of 2 still in the body", "threads 0, 3 of 4 ...", or what
+ * the team was doing instead; at most NAMED threads are listed. */
 static void stuck_threads(char *buf, size_t cap)
 {
+    char names[NAMES_MAX] = "";
     size_t len = 0;
     int n = 0;
-    buf[0] = '\0';
-    for (int t = 0; team_states && t < team_threads; t++)
-        if (atomic_load(&team_states[t].in_body)) {
-            n++;
-            len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%d",
-                                    n > 1 ? ", " : "", t);
-        }
+    for (int t = 0; team_states && t < team_threads; t++) {
+        if (!atomic_load(&team_states[t].in_body))
+            continue;
+        if (n++ < NAMED)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%d", n > 1 ? ", " : "", t);
+    }
     if (n == 0) {
         snprintf(buf, cap, "no team thread is in the body (stuck in a setup, a teardown or "
                  "the OpenMP runtime)");
         return;
     }
-    char names[NAMES_MAX];
-    snprintf(names, sizeof names, "%s", buf);
-    snprintf(buf, cap, "thread%s %s of %d still in the body", n > 1 ? "s" : "", names,
+    char more[48] = "";
+    if (n > NAMED)
+        snprintf(more, sizeof more, " and %d more", n - NAMED);
+    snprintf(buf, cap, "thread%s %s%s of %d still in the body", n > 1 ? "s" : "", names, more,
              team_threads);
 }
 
@@ -283,8 +288,10 @@ void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint
     }
     atomic_store(&armed, true);
     atomic_store(&quit, false);
-    thread_running = (signals || timeout_ns) && sem_init(&wake, 0, 0) == 0
-                     && pthread_create(&thread, NULL, guard_thread, NULL) == 0;
+    bool have_sem = (signals || timeout_ns) && sem_init(&wake, 0, 0) == 0;
+    thread_running = have_sem && pthread_create(&thread, NULL, guard_thread, NULL) == 0;
+    if (have_sem && !thread_running)
+        sem_destroy(&wake);
     if (!thread_running && (signals || timeout_ns))
         fprintf(stderr, "ompbench: warning: the guard's thread could not be started: no "
                 "--timeout, and a stuck body ignores Ctrl-C\n");
