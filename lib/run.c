@@ -600,6 +600,7 @@ static void stop_run(void *arg, const char *by, const char *why)
 {
     run *r = arg;
     size_t at = ompb__guard_slot();
+    progress(r, 0, 0, NULL); /* the line of the slot that stopped */
     ompb__result failed;
     memset(&failed, 0, sizeof failed);
     if (at != SIZE_MAX) {
