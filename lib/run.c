@@ -621,9 +621,13 @@ static void stop_run(void *arg, const char *by, const char *why)
     /* A signal's slot did not fail: it was cut short, and is left out. */
     bool fails = at != SIZE_MAX && strncmp(by, "SIG", 3) != 0;
     char said[OMPB_ERROR_TEXT_MAX + 1024];
-    snprintf(said, sizeof said, "%s: %s%s%s; %s", r->argv0,
+    char rank[32] = "";
+    if (ompb__dist_rank() != 0)
+        snprintf(rank, sizeof rank, "rank %d: ", ompb__dist_rank());
+    snprintf(said, sizeof said, "%s: %s%s%s%s; %s", r->argv0, rank,
              at != SIZE_MAX ? r->sel[at / r->reps].name : "", at != SIZE_MAX ? ": " : "", why,
-             ompb__dist_rank() != 0 ? "rank 0 reports"
+             ompb__dist_rank() != 0 ? "this rank ends, and the launcher ends the job with it "
+                                      "(only rank 0 writes the report: none this time)"
              : r->cfg.child ? "the completed repetitions go to the parent"
                             : "the completed instances are written, marked partial");
     ompb_error err = {0};
