@@ -594,8 +594,10 @@ static int hand_on_partial(run *r, const char *by, size_t at, const ompb__result
     return status;
 }
 
-/* The guard's stop (lib/guard.h), on the thread that called exit(): the
- * slot being measured fails with why; the completed ones are handed on. */
+/* The guard's stop (lib/guard.h), on the thread that called exit() or on
+ * the guard's own (a timeout, a signal the master did not answer): the
+ * slot being measured fails with why (cut short by a signal, it is left
+ * out); the completed ones are handed on. */
 static void stop_run(void *arg, const char *by, const char *why)
 {
     run *r = arg;
@@ -678,11 +680,11 @@ static int measure_and_report(run *r, ompb_error *err)
         failures = run_share(r, r->cfg.child ? r->cfg.child_index : 0);
         int sig = ompb__guard_claim();
         ompb__guard_run_end();
-        ompb__outfile_c_locale();
+        ompb__outfile_c_locale(); /* bodies may have called setlocale() */
         if (sig)
             stop_on_signal(r, sig);
     }
-    ompb__outfile_c_locale(); /* bodies may have called setlocale() */
+    ompb__outfile_c_locale();
     if (failures < 0) {
         fprintf(stderr, "%s: %s\n", r->argv0, failures == OMPB_EIO ? err->text : "out of memory");
         return failures == OMPB_EIO ? OMPB_EXIT_USAGE : OMPB_EXIT_FAILED;
