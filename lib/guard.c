@@ -290,6 +290,8 @@ void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint
     atomic_store(&quit, false);
     bool have_sem = (signals || timeout_ns) && sem_init(&wake, 0, 0) == 0;
     thread_running = have_sem && pthread_create(&thread, NULL, guard_thread, NULL) == 0;
+    if (thread_running)
+        (void)pthread_setname_np(thread, "ompb-guard"); /* for ps, gdb, perf */
     if (have_sem && !thread_running)
         sem_destroy(&wake);
     if (!thread_running && (signals || timeout_ns))
