@@ -70,8 +70,8 @@ static void remove_dir(const char *dir)
     while (d && (e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
+            unlink(path);
     }
     if (d)
         closedir(d);
@@ -162,19 +162,17 @@ static bool collect(const ompb__children *sp, uint32_t k, const char *path, int 
     return true;
 }
 
-/* Dies of the signal that interrupted the run, once nothing is left behind. */
-static void die_of(int sig, const struct sigaction *old, const char *dir)
+/* The records an interrupted child handed over before it died of the
+ * signal passed on (or ended otherwise): whatever it wrote, if anything. */
+static void collect_interrupted(const ompb__children *sp, uint32_t k, const char *path)
 {
-    remove_dir(dir);
-    restore(old);
-    signal(sig, SIG_DFL);
-    raise(sig);
-    /* Not reached unless the signal is blocked: then exit as a shell would
-     * report it. */
-    _exit(128 + sig);
+    ompb_error err = {0};
+    if (access(path, F_OK) == 0)
+        (void)ompb__dump_read(path, k, sp->processes, sp->repetitions, sp->sel, sp->n_sel,
+                              sp->ctx, sp->take, sp->arg, &err);
 }
 
-int ompb__children_run(const ompb__children *sp, ompb_error *err)
+int ompb__children_run(ompb__children *sp, ompb_error *err)
 {
     char dir[4096], path[4200];
     int rc = make_dir(dir, sizeof dir, err);
@@ -188,8 +186,12 @@ int ompb__children_run(const ompb__children *sp, ompb_error *err)
         why[0] = '\0';
         snprintf(path, sizeof path, "%s/%" PRIu32 ".json", dir, k);
         int status = caught ? -1 : run_child(sp, k, path, why);
-        if (caught)
-            die_of(caught, old, dir);
+        if (caught) {
+            if (status >= 0)
+                collect_interrupted(sp, k, path);
+            sp->interrupted = caught;
+            break;
+        }
         if (status >= 0 && !collect(sp, k, path, status, why))
             status = -1;
         if (status < 0)

@@ -43,15 +43,20 @@ typedef struct ompb__children {
     /* Out: why[k] says why process k handed over nothing ("" when it did);
      * [processes], allocated by the caller. */
     char (*why)[OMPB__CHILDREN_WHY_MAX];
+    /* Out: the signal that interrupted the run (0: none). */
+    int interrupted;
 } ompb__children;
 
 /*
  * Runs the P children one after another. Returns 0 when every child ran
  * (a child that lost its records is reported in why[k] and on stderr, and
  * the run goes on with the next one); OMPB_EIO when the temporary
- * directory cannot be made (err set). On SIGINT, SIGTERM or SIGHUP it does
- * not return: it cleans up and dies of that signal.
+ * directory cannot be made (err set). On SIGINT, SIGTERM or SIGHUP it
+ * passes the signal to the running child, takes the records that child
+ * handed over before it died (its completed repetitions), starts no other,
+ * cleans up, restores the signal actions and returns 0 with
+ * sp->interrupted set: the caller reports what it has and dies of it.
  */
-int ompb__children_run(const ompb__children *sp, ompb_error *err);
+int ompb__children_run(ompb__children *sp, ompb_error *err);
 
 #endif

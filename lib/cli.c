@@ -209,9 +209,10 @@ static int opt_duration(ompb__config *cfg, const char *opt, const char *value, o
     uint64_t ns;
     uint64_t *dst = strcmp(opt, "--warmup-time") == 0 ? &cfg->warmup_ns
                     : strcmp(opt, "--min-time") == 0 ? &cfg->min_time_ns
+                    : strcmp(opt, "--timeout") == 0  ? &cfg->timeout_ns
                                                       : &cfg->max_time_ns;
-    bool positive = dst == &cfg->max_time_ns;
-    /* 0 is a duration for the others, never for --max-time: its text must
+    bool positive = dst == &cfg->max_time_ns || dst == &cfg->timeout_ns;
+    /* 0 is a duration for the others, never for --max-time or --timeout: its text must
      * not offer it. */
     if (ompb__parse_duration(value, &ns) != 0 || (ns == 0 && positive))
         return ompb__error_set(err, OMPB_EINVAL,
@@ -289,7 +290,8 @@ static const option_def options[] = {
     {"--exact", ARG_REQUIRED, opt_string},    {"--threads", ARG_REQUIRED, opt_threads},
     {"--sample-count", ARG_REQUIRED, opt_count}, {"--sample-size", ARG_REQUIRED, opt_count},
     {"--warmup-time", ARG_REQUIRED, opt_duration}, {"--min-time", ARG_REQUIRED, opt_duration},
-    {"--max-time", ARG_REQUIRED, opt_duration}, {"--format", ARG_REQUIRED, opt_format},
+    {"--max-time", ARG_REQUIRED, opt_duration}, {"--timeout", ARG_REQUIRED, opt_duration},
+    {"--format", ARG_REQUIRED, opt_format},
     {"--output", ARG_REQUIRED, opt_string},   {"--test", ARG_NONE, opt_flag},
     {"--pin", ARG_REQUIRED, opt_pin},         {"--show-plan", ARG_NONE, opt_flag},
     {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
@@ -488,6 +490,9 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --min-time D         minimum round time when calibrating (default 1ms)\n"
             "  --max-time D         time budget per instance (default 5s)\n"
             "  --test               run every selected instance for one short round\n"
+            "  --timeout D          a repetition of an instance that runs longer (a hung\n"
+            "                       body) fails and ends the run: the completed results\n"
+            "                       are written, exit status 1 (default: none)\n"
             "Counters:\n"
             "  --counters LIST      performance counters per thread and round, e.g.\n"
             "                       instructions,cycles or task-clock,context-switches\n"

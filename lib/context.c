@@ -496,6 +496,14 @@ void ompb__context_set_repetitions(ompb__context *ctx, uint32_t repetitions,
     ctx->seed = seed;
 }
 
+void ompb__context_set_partial(ompb__context *ctx, const char *by,
+                               const char *const *not_run, size_t n_not_run)
+{
+    ctx->interrupted_by = by;
+    ctx->not_run = not_run;
+    ctx->n_not_run = n_not_run;
+}
+
 void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo)
 {
     if (!ctx || !topo)

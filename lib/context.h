@@ -104,6 +104,12 @@ typedef struct ompb__context {
      * and valid while ompb_main runs (hosts, cpusets, clock estimates) */
     int ranks;
     const ompb_distribution *dist;
+    /* a run that stopped early (lib/guard.c): what stopped it ("exit",
+     * "SIGINT", "SIGTERM", "timeout"; NULL: the run is complete) and the
+     * instances that have no result in the report; both borrowed */
+    const char *interrupted_by;
+    const char *const *not_run; /* [n_not_run] instance names */
+    size_t n_not_run;
     /* warnings, in the order raised, each once */
     char **warnings;            /* [n_warnings] */
     size_t n_warnings, cap_warnings;
@@ -158,6 +164,12 @@ void ompb__context_set_distribution(ompb__context *ctx, const ompb_distribution 
 /* Every rank's pu map of the plan for `threads` (rank-major, [ranks *
  * threads], copied); no-op when no plan of that width was added. */
 void ompb__context_set_rank_pus(ompb__context *ctx, int threads, const int64_t *pus, int ranks);
+
+/* Marks the run partial: stopped by `by` (static text, see above) with
+ * the instances not_run (borrowed, valid while the context is rendered)
+ * left out of the report. */
+void ompb__context_set_partial(ompb__context *ctx, const char *by,
+                               const char *const *not_run, size_t n_not_run);
 
 /* Tests only: read /proc and /sys files below root instead of "/"
  * (NULL restores "/"). Affects contexts created afterwards. */

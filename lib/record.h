@@ -101,6 +101,8 @@ typedef struct ompb__record {
     size_t n_warnings;
     bool failed;
     char error[512];           /* why the instance failed */
+    bool interrupted;          /* failed because a signal stopped the run: not a
+                                  result (left out of a partial report) */
     const ompb__record_region *region; /* an application region; NULL for a benchmark */
     /* Distributed runs (include/ompbench/distribution.h): the ranks that ran
      * every round together (0: one process). start_ns/end_ns then hold the

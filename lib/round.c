@@ -32,6 +32,7 @@
 #include "dist.h"
 #include "error.h"
 #include "fork_guard.h"
+#include "guard.h"
 #include "hooks/instrument.h"
 #include "pin_plan.h"
 #include "round_team.h"
@@ -334,6 +335,15 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
     uint64_t now = ompb__now_ns(), busy = slowest_busy(tm);
     if (ompb__dist())
         ok = agree_round(tm, ok, &start, &end, &busy, &now);
+    /* A signal (lib/guard.c; never caught in a distributed run, whose
+     * ranks must stop alike) ends the instance here, between rounds: it
+     * is no result, and the run stops after it. */
+    int sig = ompb__guard_signal();
+    if (ok && sig) {
+        ompb__team_fail(tm, "%s: interrupted by %s", tm->inst->name, ompb__guard_signal_name(sig));
+        rec->interrupted = true;
+        ok = false;
+    }
     if (!ok) {
         tm->phase = PHASE_DONE;
         return;
@@ -434,12 +444,14 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
     /* The timed loop reads this thread's counters around its window
      * (lib/state.c); the reduction's barrier that follows publishes them
      * to the master, which copies them in ompb__team_after_round. */
+    atomic_store_explicit(&s->in_body, true, memory_order_relaxed);
     b->fn(s);
     /* Deferred tasks the body created and did not wait for run here, after
      * its timed window and its counts, still watched; a thread that steals
      * them at the reduction's barrier is still watched too (the watch ends
      * in finish_round, after that barrier, which completes every task). */
 #pragma omp taskwait
+    atomic_store_explicit(&s->in_body, false, memory_order_relaxed);
     return measured;
 }
 
@@ -729,6 +741,7 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
         tm.states[0].counters = tm.groups;
         tm.states[0].n_counters = tm.threads;
     }
+    ompb__guard_team(tm.states, tm.timed);
     setup_sampling(&tm);
     if (ompb__dist() && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))
         ompb__team_fail(&tm, "%s: out of memory", inst->name);
@@ -753,6 +766,7 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
             inst->bench->teardown(&tm.states[0]);
     }
     ompb__team_close_counters(&tm);
+    ompb__guard_team(NULL, 0);
     free(tm.states);
     gather_ranks(&tm);
     check_clock_error(&tm);

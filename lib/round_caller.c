@@ -158,7 +158,9 @@ static void caller_round(ompb__team *tm)
      * team is counted over the caller's window: its share of the regions,
      * and whatever it does between and after them until the caller's end
      * time (libgomp's pool threads spin a while before they sleep). */
+    atomic_store_explicit(&s->in_body, true, memory_order_relaxed);
     b->fn(s);
+    atomic_store_explicit(&s->in_body, false, memory_order_relaxed);
     ompb__fork_watch_set(NULL);
     if (b->batch_teardown)
         b->batch_teardown(s);

@@ -19,6 +19,7 @@
 #include "dist.h"
 #include "dump.h"
 #include "error.h"
+#include "guard.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
 #include "pin_plan.h"
@@ -162,6 +163,8 @@ static size_t *last_slots(const ompb__slot *slots, size_t n, size_t instances)
     return last;
 }
 
+static _Noreturn void stop_on_signal(struct run *r, int sig);
+
 /* Runs one repetition into its result; returns 1 when it failed. */
 static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool keep_open,
                     uint32_t process)
@@ -172,7 +175,10 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
     ompb__sampling_reuse_size(&sampling, *calibrated);
     sampling.window_keep_open = keep_open;
     bool calibrates = sampling.sample_size == 0;
+    ompb__guard_slot_begin(slot->instance * r->reps + slot->repetition);
     int rc = ompb__round_run(inst, &sampling, r->plans[slot->instance], &res->rec);
+    /* From here to slot_done no stop (lib/guard.h) reads the result. */
+    ompb__guard_slot_end();
     res->process = process;
     if (rc == OMPB_ENOMEM) {
         res->rec.failed = true;
@@ -180,7 +186,9 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
                  inst->name, (unsigned long long)sampling.rounds);
     }
     res->rec.inst = inst;
-    if (res->rec.failed) {
+    if (res->rec.interrupted) {
+        /* Said once, with what did not run, when the run stops. */
+    } else if (res->rec.failed) {
         fprintf(stderr, "%s: %s\n", r->argv0, res->rec.error);
     } else {
         if (calibrates)
@@ -191,7 +199,9 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
     }
     for (size_t w = 0; w < res->rec.n_warnings; w++)
         ompb__context_warn(r->ctx, "%s", res->rec.warnings[w]);
-    return !analyze(r, res) || res->rec.failed;
+    int failed = !analyze(r, res) || res->rec.failed;
+    ompb__guard_slot_done();
+    return failed;
 }
 
 /* Runs this process's share of the repetitions in schedule order. Returns
@@ -213,14 +223,15 @@ static int run_share(run *r, uint32_t process)
         return -1;
     }
     int failures = 0;
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = 0; j < n && !ompb__guard_signal(); j++) {
         bool is_last = last[slots[j].instance] == j;
         progress(r, j, n, &slots[j]);
         /* Back to back (one CodSpeed window per instance), the window stays
          * open until the instance's last repetition. */
         failures += run_slot(r, &slots[j], &calibrated[slots[j].instance],
                              !r->interleave && !is_last, process);
-        if (is_last)
+        /* Interrupted: the instance's window closes now, with what it has. */
+        if (is_last || ompb__guard_signal())
             ompb__instrument_window_close(&r->sel[slots[j].instance]);
     }
     progress(r, 0, 0, NULL);
@@ -275,6 +286,10 @@ static int run_processes(run *r, ompb_error *err)
     };
     int rc = ompb__children_run(&sp, err);
     int failures = 0;
+    if (rc == 0 && sp.interrupted) {
+        free(why);
+        stop_on_signal(r, sp.interrupted);
+    }
     for (uint32_t k = 0; rc == 0 && k < r->processes; k++)
         mark_lost(r, k, why[k]);
     for (size_t i = 0; rc == 0 && i < r->n_sel * r->reps; i++)
@@ -284,15 +299,15 @@ static int run_processes(run *r, ompb_error *err)
 }
 
 /* The child of --processes: its records go to the parent, nothing to stdout. */
-static int write_dump(run *r, ompb_error *err)
+static int write_dump(run *r, const ompb__result *results, size_t total, ompb_error *err)
 {
     size_t n = 0;
-    const ompb__record **recs = malloc(r->n_sel * r->reps * sizeof *recs);
+    const ompb__record **recs = malloc((total ? total : 1) * sizeof *recs);
     if (!recs)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
-    for (size_t i = 0; i < r->n_sel * r->reps; i++)
-        if (r->results[i].rec.inst)
-            recs[n++] = &r->results[i].rec;
+    for (size_t i = 0; i < total; i++)
+        if (results[i].rec.inst)
+            recs[n++] = &results[i].rec;
     ompb__dump_out d = {.process = r->cfg.child_index, .sel = r->sel, .records = recs, .n = n,
                         .ctx = r->ctx};
     int rc = ompb__dump_write(r->cfg.child_path, &d, err);
@@ -525,37 +540,20 @@ static void gather_pin_maps(run *r)
     }
 }
 
-/* Measures (here, or in child processes), then reports. Returns the exit status. */
-static int measure_and_report(run *r, ompb_error *err)
+/* What this process hands on: a child's records to its parent, else the
+ * report and the CodSpeed results. Returns status, or the exit status of
+ * the failure (message printed). */
+static int hand_on(run *r, const ompb__result *results, size_t n, int status, ompb_error *err)
 {
-    r->results = calloc(r->n_sel * r->reps, sizeof *r->results);
-    if (!r->results) {
-        fprintf(stderr, "%s: out of memory\n", r->argv0);
-        return OMPB_EXIT_FAILED;
-    }
-    for (size_t i = 0; i < r->n_sel; i++)
-        ompb__context_add_plan(r->ctx, r->plans[i]);
-    gather_pin_maps(r);
-    bool parent = r->processes > 1 && !r->cfg.child;
-    int failures = parent ? run_processes(r, err)
-                          : run_share(r, r->cfg.child ? r->cfg.child_index : 0);
-    ompb__outfile_c_locale(); /* bodies may have called setlocale() */
-    if (failures < 0) {
-        fprintf(stderr, "%s: %s\n", r->argv0, failures == OMPB_EIO ? err->text : "out of memory");
-        return failures == OMPB_EIO ? OMPB_EXIT_USAGE : OMPB_EXIT_FAILED;
-    }
-    int status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
-    if (ompb__dist_rank() != 0)
-        return status; /* rank 0 reports for all */
     if (r->cfg.child) {
-        if (write_dump(r, err) != 0) {
+        if (write_dump(r, results, n, err) != 0) {
             fprintf(stderr, "%s: %s\n", r->argv0, err->text);
             return OMPB_EXIT_USAGE;
         }
         return status;
     }
     ompb__report report;
-    if (ompb__report_init(&report, r->ctx, r->results, r->n_sel * r->reps) != 0) {
+    if (ompb__report_init(&report, r->ctx, results, n) != 0) {
         fprintf(stderr, "%s: out of memory\n", r->argv0);
         return OMPB_EXIT_FAILED;
     }
@@ -569,6 +567,146 @@ static int measure_and_report(run *r, ompb_error *err)
         fprintf(stderr, "%s: warning: %s\n", r->argv0, err->text);
     ompb__report_release(&report);
     return status;
+}
+
+/* A run stopped early (`by`, lib/guard.h): hands on every completed
+ * repetition, with `failed` in place of slot `at` (none: SIZE_MAX), and
+ * names the instances left without any result in the context. */
+static int hand_on_partial(run *r, const char *by, size_t at, const ompb__result *failed,
+                           const char *said, ompb_error *err)
+{
+    size_t total = r->n_sel * r->reps, n = 0, n_missing = 0;
+    ompb__result *res = malloc((total ? total : 1) * sizeof *res);
+    const char **missing = malloc((r->n_sel ? r->n_sel : 1) * sizeof *missing);
+    int status = OMPB_EXIT_FAILED;
+    for (size_t i = 0; res && missing && i < r->n_sel; i++) {
+        size_t before = n;
+        for (uint32_t rep = 0; rep < r->reps; rep++) {
+            size_t k = i * r->reps + rep;
+            if (k == at && failed)
+                res[n++] = *failed;
+            else if (k != at && r->results[k].rec.inst && !r->results[k].rec.interrupted)
+                res[n++] = r->results[k];
+        }
+        if (n == before)
+            missing[n_missing++] = r->sel[i].name;
+    }
+    /* One line: what happened (said), and what has no result. */
+    fprintf(stderr, "%s", said);
+    for (size_t i = 0; res && missing && !r->cfg.child && i < n_missing; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "; not run: ", missing[i]);
+    fputc('\n', stderr);
+    if (res && missing) {
+        ompb__context_set_partial(r->ctx, by, missing, n_missing);
+        status = hand_on(r, res, n, OMPB_EXIT_FAILED, err);
+        ompb__context_set_partial(r->ctx, NULL, NULL, 0);
+    } else {
+        fprintf(stderr, "%s: out of memory\n", r->argv0);
+    }
+    free(missing);
+    free(res);
+    return status;
+}
+
+/* The guard's stop (lib/guard.h), on the thread that called exit() or on
+ * the guard's own (a timeout, a signal the master did not answer): the
+ * slot being measured fails with why (cut short by a signal, it is left
+ * out); the completed ones are handed on. */
+static void stop_run(void *arg, const char *by, const char *why)
+{
+    run *r = arg;
+    size_t at = ompb__guard_slot();
+    progress(r, 0, 0, NULL); /* the line of the slot that stopped */
+    ompb__result failed;
+    memset(&failed, 0, sizeof failed);
+    if (at != SIZE_MAX) {
+        const ompb__instance *inst = &r->sel[at / r->reps];
+        uint32_t rep = (uint32_t)(at % r->reps);
+        fail_result(&failed, inst, rep, r->cfg.child ? r->cfg.child_index : 0, why);
+        /* Shaped as the engine's failed records are (the parent of
+         * --processes checks the shape): what it was asked, no rounds. */
+        ompb__record *rec = &failed.rec;
+        rec->sampling = ompb__sampling_resolve(&r->cfg, inst, r->simulate, rep);
+        rec->caller_team = inst->bench->team == OMPB_TEAM_CALLER;
+        if (rec->sampling.counters)
+            rec->counters = *rec->sampling.counters;
+        if (ompb__record_alloc(rec, 1, inst->threads) == 0)
+            for (int t = 0; t < inst->threads; t++)
+                rec->thread_pu[t] = -1;
+    }
+    /* A signal's slot did not fail: it was cut short, and is left out. */
+    bool fails = at != SIZE_MAX && strncmp(by, "SIG", 3) != 0;
+    char said[OMPB_ERROR_TEXT_MAX + 1024];
+    char rank[32] = "";
+    if (ompb__dist_rank() != 0)
+        snprintf(rank, sizeof rank, "rank %d: ", ompb__dist_rank());
+    snprintf(said, sizeof said, "%s: %s%s%s%s; %s", r->argv0, rank,
+             at != SIZE_MAX ? r->sel[at / r->reps].name : "", at != SIZE_MAX ? ": " : "", why,
+             ompb__dist_rank() != 0 ? "this rank ends, and the launcher ends the job with it "
+                                      "(only rank 0 writes the report: none this time)"
+             : r->cfg.child ? "the completed repetitions go to the parent"
+                            : "the completed instances are written, marked partial");
+    ompb_error err = {0};
+    ompb__outfile_c_locale(); /* this thread's: bodies may have called setlocale() */
+    if (ompb__dist_rank() != 0)
+        fprintf(stderr, "%s\n", said);
+    else
+        (void)hand_on_partial(r, by, at, fails ? &failed : NULL, said, &err);
+    ompb__record_free(&failed.rec);
+}
+
+/* The master stopped measuring on a signal: it says so once, hands on the
+ * completed repetitions and ends the process of the signal. */
+static _Noreturn void stop_on_signal(run *r, int sig)
+{
+    const char *name = ompb__guard_signal_name(sig);
+    char said[256];
+    snprintf(said, sizeof said, "%s: interrupted by %s; %s", r->argv0, name,
+             r->cfg.child ? "the completed repetitions go to the parent"
+                          : "the completed instances are written, marked partial");
+    ompb_error err = {0};
+    if (ompb__dist_rank() == 0)
+        (void)hand_on_partial(r, name, SIZE_MAX, NULL, said, &err);
+    run_free(r);
+    ompb__guard_die_of(sig);
+}
+
+/* Measures (here, or in child processes), then reports. Returns the exit status. */
+static int measure_and_report(run *r, ompb_error *err)
+{
+    r->results = calloc(r->n_sel * r->reps, sizeof *r->results);
+    if (!r->results) {
+        fprintf(stderr, "%s: out of memory\n", r->argv0);
+        return OMPB_EXIT_FAILED;
+    }
+    for (size_t i = 0; i < r->n_sel; i++)
+        ompb__context_add_plan(r->ctx, r->plans[i]);
+    gather_pin_maps(r);
+    bool parent = r->processes > 1 && !r->cfg.child;
+    int failures;
+    if (parent) {
+        failures = run_processes(r, err);
+    } else {
+        /* Bodies run in this process: an exit() in one must not pass for
+         * success, a signal stops the run between rounds. The ranks of a
+         * distributed run must stop alike: there mpirun handles signals. */
+        ompb__guard_run_begin(stop_run, r, !ompb__dist(), r->cfg.timeout_ns);
+        failures = run_share(r, r->cfg.child ? r->cfg.child_index : 0);
+        int sig = ompb__guard_claim();
+        ompb__guard_run_end();
+        ompb__outfile_c_locale(); /* bodies may have called setlocale() */
+        if (sig)
+            stop_on_signal(r, sig);
+    }
+    ompb__outfile_c_locale();
+    if (failures < 0) {
+        fprintf(stderr, "%s: %s\n", r->argv0, failures == OMPB_EIO ? err->text : "out of memory");
+        return failures == OMPB_EIO ? OMPB_EXIT_USAGE : OMPB_EXIT_FAILED;
+    }
+    int status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
+    if (ompb__dist_rank() != 0)
+        return status; /* rank 0 reports for all */
+    return hand_on(r, r->results, r->n_sel * r->reps, status, err);
 }
 
 int ompb_main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #ifndef OMPB_STATE_H
 #define OMPB_STATE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,6 +43,7 @@ struct ompb_state {
      * none, and the loop pays one untaken branch at each end. */
     ompb__counter_group *counters;
     int n_counters;
+    atomic_bool in_body;       /* inside the body now (lib/guard.c names stuck threads) */
 };
 
 /* Prepares a state for thread t of a team of `threads`. */

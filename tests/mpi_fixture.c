@@ -67,3 +67,14 @@ OMPB_BENCH(steady, .setup = write_pid, .sample_size = 1)
         sleep_us(1000);
     }
 }
+
+/* The rank named by $OMPB_FIXTURE_EXIT_RANK calls exit(0) in its body
+ * (tests/mpi/hostile_exit.sh); unset, a body that does next to nothing. */
+OMPB_BENCH(exits, .setup = read_rank, .sample_size = 1)
+{
+    const char *v = getenv("OMPB_FIXTURE_EXIT_RANK");
+    OMPB_ITER(state) {
+        if (v && atoi(v) == rank)
+            exit(0);
+    }
+}

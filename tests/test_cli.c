@@ -48,7 +48,7 @@ static void test_all_options(void)
     setenv("OMP_NUM_THREADS", "3,2", 1);
     CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--filter", "^fib", "--threads=1,2,4", "--sample-count",
                                 "7", "--sample-size", "9", "--warmup-time", "500ms", "--min-time",
-                                "250us", "--max-time", "2s", "--format", "json", "--output",
+                                "250us", "--max-time", "2s", "--timeout", "90s", "--format", "json", "--output",
                                 "r.json", "--test", "--exact", "fib[5]", NULL), 0);
     CU_ASSERT_TRUE(cfg.has_filter);
     CU_ASSERT_EQUAL(regexec(&cfg.filter, "fibonacci[5]", 0, NULL, 0), 0);
@@ -60,6 +60,7 @@ static void test_all_options(void)
     CU_ASSERT_EQUAL(cfg.warmup_ns, 500000000ull);
     CU_ASSERT_EQUAL(cfg.min_time_ns, 250000ull);
     CU_ASSERT_EQUAL(cfg.max_time_ns, 2000000000ull);
+    CU_ASSERT_EQUAL(cfg.timeout_ns, 90000000000ull);
     CU_ASSERT_PTR_EQUAL(cfg.reporter, &ompb__reporter_json);
     CU_ASSERT_STRING_EQUAL(cfg.output, "r.json");
     CU_ASSERT_STRING_EQUAL(cfg.exact, "fib[5]");
@@ -133,6 +134,11 @@ static void test_bad_inputs(void)
     expect_rejected("--warmup-time", " 2s", "unit");
     expect_rejected("--max-time", "+2s", "unit");
     expect_rejected("--max-time", "0x10s", "unit");
+    expect_rejected("--timeout", "0s", "above zero");
+    expect_rejected("--timeout", "0", "above zero");
+    expect_rejected("--timeout", "10", "unit");
+    expect_rejected("--timeout", "soon", "unit");
+    expect_rejected("--timeout", NULL, "missing value");
 }
 
 /* --output next to an option that prints to stdout would be ignored. */

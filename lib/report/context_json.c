@@ -182,6 +182,18 @@ static json_t *ompbench_json(const ompb__context *ctx)
     return o;
 }
 
+static int set_partial(json_t *o, const ompb__context *ctx)
+{
+    json_t *names = json_array();
+    for (size_t i = 0; names && i < ctx->n_not_run; i++)
+        json_array_append_new(names, jstr(ctx->not_run[i]));
+    if (!names)
+        return -1;
+    return json_object_set_new(o, "partial", json_true()) != 0
+           || json_object_set_new(o, "interrupted_by", json_string(ctx->interrupted_by)) != 0
+           || json_object_set_new(o, "not_run", names) != 0 ? -1 : 0;
+}
+
 json_t *ompb__context_to_json(const ompb__context *ctx)
 {
     int cpus = ctx->num_cpus > 0 ? ctx->num_cpus : 1;
@@ -192,6 +204,12 @@ json_t *ompb__context_to_json(const ompb__context *ctx)
                      "load_avg", load_json(ctx), "library_build_type",
                      ctx->debug_build ? "debug" : "release", "json_schema_version",
                      OMPB__JSON_SCHEMA_VERSION, "ompbench", ompbench_json(ctx));
+    /* A run that stopped early says so at the top: readers that compare
+     * files must not take a missing instance for a removed one. */
+    if (o && ctx->interrupted_by && set_partial(o, ctx) != 0) {
+        json_decref(o);
+        return NULL;
+    }
     /* A distributed run says its shape at the top, beside num_cpus. */
     if (o && ctx->ranks > 0
         && (json_object_set_new(o, "ranks", json_integer(ctx->ranks)) != 0

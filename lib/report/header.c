@@ -109,6 +109,23 @@ static void print_ranks(FILE *out, const ompb__context *ctx)
     fputc('\n', out);
 }
 
+/* A run that stopped early: what stopped it and what is missing. */
+static void print_partial(FILE *out, const ompb__context *ctx)
+{
+    if (!ctx->interrupted_by)
+        return;
+    fprintf(out, "partial:    the run was stopped early (%s); ", ctx->interrupted_by);
+    if (ctx->n_not_run == 0)
+        fprintf(out, "every instance has a result\n");
+    for (size_t i = 0; i < ctx->n_not_run; i++) {
+        char name[1024];
+        ompb__utf8_escape_controls(ctx->not_run[i], name, sizeof name);
+        fprintf(out, "%s%s", i ? ", " : "not run: ", name);
+    }
+    if (ctx->n_not_run)
+        fputc('\n', out);
+}
+
 void ompb__context_print_header(FILE *out, const ompb__context *ctx)
 {
     print_machine(out, ctx);
@@ -116,4 +133,5 @@ void ompb__context_print_header(FILE *out, const ompb__context *ctx)
     print_placement(out, ctx);
     print_ranks(out, ctx);
     print_repetitions(out, ctx);
+    print_partial(out, ctx);
 }

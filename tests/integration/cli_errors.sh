@@ -49,6 +49,8 @@ expect_usage_error "'zzz_nothing'" X=1 -- --filter zzz_nothing
 expect_usage_error "'nope[1]'" X=1 -- --exact 'nope[1]'
 expect_usage_error "'yaml'" X=1 -- --format yaml
 expect_usage_error "'soon'" X=1 -- --max-time soon
+expect_usage_error "--timeout: invalid duration '0s'" X=1 -- --timeout 0s
+expect_usage_error "--timeout: invalid duration '5'" X=1 -- --timeout 5
 expect_usage_error "'cpus:abc'" X=1 -- --pin cpus:abc
 # Issue 14, item 11: what strtol/strtod would have let through.
 expect_usage_error "'100'" X=1 -- --max-time 100

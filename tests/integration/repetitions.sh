@@ -69,8 +69,9 @@ timeout 60 "$bin" --filter '^count_set_bits' --processes 2 --test > /dev/null
 no_temp_left
 
 # Ctrl-C (SIGINT to the whole process group, as a terminal sends it): the
-# run dies of it, no temporary file, no output file. A SIGTERM to the parent
-# alone is passed on to the running child. (A background job of a script
+# run writes what the children handed over, marked partial, and dies of it;
+# no temporary file. A SIGTERM to the parent alone is passed on to the
+# running child. (A background job of a script
 # starts with SIGINT ignored; the wrapper restores the default a terminal's
 # foreground job has, in a process group of its own.)
 long=(--filter '^count_set_bits' --processes 3 --max-time 2s --sample-count 1000)
@@ -95,7 +96,12 @@ for sig in INT TERM; do
   want=$((128 + $(kill -l "$sig")))
   [ "$status" = "$want" ] || fail "SIG$sig: exit status $status, expected $want"
   no_temp_left
-  [ ! -e "$tmp/never.json" ] || fail "SIG$sig left an output file"
+  "$py" - "$tmp/never.json" "SIG$sig" <<'PY' || fail "SIG$sig: the output file is not the partial report"
+import json, sys
+ctx = json.load(open(sys.argv[1]))["context"]
+assert ctx.get("partial") is True and ctx.get("interrupted_by") == sys.argv[2], ctx
+PY
+  rm -f "$tmp/never.json"
 done
 
 # A child that dies: reported, its repetitions failed, the run goes on with
