@@ -468,6 +468,10 @@ void ompb__config_release(ompb__config *cfg)
 
 void ompb__config_usage(const char *argv0, void *stream)
 {
+    char warmup[32], min_time[32], max_time[32];
+    ompb__format_duration((double)OMPB__DEFAULT_WARMUP_NS, warmup, sizeof warmup);
+    ompb__format_duration((double)OMPB__DEFAULT_MIN_TIME_NS, min_time, sizeof min_time);
+    ompb__format_duration((double)OMPB__DEFAULT_MAX_TIME_NS, max_time, sizeof max_time);
     fprintf((FILE *)stream,
             "Usage: %s [OPTION]...\n"
             "Runs the benchmarks of this binary; each round is an OpenMP parallel region.\n"
@@ -484,11 +488,11 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --show-plan          print each instance's thread -> core/PU map and exit\n"
             "  --topology-xml FILE  export the machine's hwloc topology as XML\n"
             "Sampling:\n"
-            "  --sample-count N     measured rounds per instance (default %d, at most 1000000)\n"
+            "  --sample-count N     measured rounds per instance (default %d, at most %d)\n"
             "  --sample-size N      iterations per round per thread (default: calibrated)\n"
-            "  --warmup-time D      warm-up per instance (default 100ms)\n"
-            "  --min-time D         minimum round time when calibrating (default 1ms)\n"
-            "  --max-time D         time budget per instance (default 5s)\n"
+            "  --warmup-time D      warm-up per instance (default %s)\n"
+            "  --min-time D         minimum round time when calibrating (default %s)\n"
+            "  --max-time D         time budget per instance (default %s)\n"
             "  --test               run every selected instance for one short round\n"
             "  --timeout D          a repetition of an instance that runs longer (a hung\n"
             "                       body) fails and ends the run: the completed results\n"
@@ -512,6 +516,7 @@ void ompb__config_usage(const char *argv0, void *stream)
             "Durations: a number and a unit, ns, us, ms, s or m (500ms, 2s; the unit is\n"
             "required).\n"
             "Exit status: 0 ok, 1 a benchmark failed, 2 bad option or input.\n",
-            argv0, OMPB__DEFAULT_SAMPLE_COUNT, ompb__reporter_names(),
+            argv0, OMPB__DEFAULT_SAMPLE_COUNT, OMPB__MAX_SAMPLE_COUNT,
+            warmup, min_time, max_time, ompb__reporter_names(),
             ompb__reporter_default()->name);
 }
