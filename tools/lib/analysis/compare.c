@@ -58,9 +58,9 @@ typedef struct side_runs {
     size_t files;                       /* files that have it */
     size_t reps;                        /* repetitions read */
     double *unit;                       /* per process: mean log of its repetitions */
-    size_t n_units;
+    size_t n_units, cap_units;
     double *rep;                        /* per repetition: log of its value */
-    size_t n_rep;
+    size_t n_rep, cap_rep;
     bool aggregates;                    /* a file reports it by aggregates only */
     ompb__sample_summary agg;           /* their summary, with one such file */
 } side_runs;
@@ -81,13 +81,8 @@ static bool usable_value(double v)
 static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
 {
     size_t n = in->n_reps;
-    double *unit = realloc(s->unit, (s->n_units + n + 1) * sizeof *unit);
-    double *rep = realloc(s->rep, (s->n_rep + n + 1) * sizeof *rep);
-    if (unit)
-        s->unit = unit;
-    if (rep)
-        s->rep = rep;
-    if (!unit || !rep)
+    if (!ompb__grow((void **)&s->unit, &s->cap_units, s->n_units + n + 1, sizeof *s->unit, 8) ||
+        !ompb__grow((void **)&s->rep, &s->cap_rep, s->n_rep + n + 1, sizeof *s->rep, 8))
         return OMPB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         if (!usable_value(in->reps[i].value_ns)) {
@@ -124,10 +119,8 @@ static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
  * log-variance log(1 + cv^2)). */
 static int add_aggregate_runs(side_runs *s, const ompb__rf_instance *in)
 {
-    double *unit = realloc(s->unit, (s->n_units + 1) * sizeof *unit);
-    if (!unit)
+    if (!ompb__grow((void **)&s->unit, &s->cap_units, s->n_units + 1, sizeof *s->unit, 8))
         return OMPB_ENOMEM;
-    s->unit = unit;
     if (!usable_value(in->value_ns) || !usable_value(in->agg_mean_ns)) {
         s->zero = true;
         return 0;
