@@ -23,17 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 [ -x "$tool" ] || { echo "names.sh: no $tool (build first)" >&2; exit 2; }
 
 make_file() { # make_file N SCALE PATH
-  python3 - "$@" <<'PY'
-import json, sys
-n, scale, path = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-bench = []
-for i in range(n // 2):
-    for t in (1, 2):
-        bench.append({"name": "bench_%d[%d, t=%d]" % (i, i % 97, t), "run_type": "iteration",
-                      "threads": t, "iterations": 1000, "time_unit": "ns",
-                      "real_time": scale * (100.0 + i % 13) / t, "cpu_time": 1.0})
-json.dump({"context": {"json_schema_version": 1}, "benchmarks": bench}, open(path, "w"))
-PY
+  python3 "$(dirname "$0")/names_file.py" "$@"
 }
 
 # seconds CMD...: the median wall time of 3 runs (1 with --test).

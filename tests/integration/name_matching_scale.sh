@@ -11,6 +11,7 @@
 # Usage: name_matching_scale.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
+src=$2
 tool=$build/tools/ompbench
 py=/usr/bin/python3
 limit=30
@@ -21,17 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 [ -x "$tool" ] || { echo "FAIL: $tool not built" >&2; exit 1; }
 
 make_file() { # make_file N SCALE PATH: N/2 benchmarks at two thread counts
-  "$py" - "$@" <<'PY'
-import json, sys
-n, scale, path = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-bench = []
-for i in range(n // 2):
-    for t in (1, 2):
-        bench.append({"name": "bench_%d[%d, t=%d]" % (i, i % 97, t), "run_type": "iteration",
-                      "threads": t, "iterations": 1000, "time_unit": "ns",
-                      "real_time": scale * (100.0 + i % 13) / t, "cpu_time": 1.0})
-json.dump({"context": {"json_schema_version": 1}, "benchmarks": bench}, open(path, "w"))
-PY
+  "$py" "$src/benches/names_file.py" "$@"
 }
 
 # micros CMD...: the median wall time of 3 runs, in microseconds.
