@@ -49,7 +49,12 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool armed;
 static ompb__guard_stop_fn stop_fn;
 static void *stop_arg;
-static bool registered;
+/* Exit handlers registered so far. glibc takes each handler off its list
+ * before running it, so a thread that calls exit() while another runs ours
+ * finds it gone: one registration per thread that may call exit() at once. */
+static int registered;
+/* A stop has begun: it ends the process, whatever else happens. */
+static atomic_bool stopping;
 
 /* Under the lock: the slot running, since when, and its team. */
 static size_t current = SIZE_MAX;
@@ -102,6 +107,7 @@ static void restore_handlers(void)
  * second signal then ends it as it would have, temporary files removed). */
 static _Noreturn void stop_locked(const char *by, const char *why, int sig)
 {
+    atomic_store(&stopping, true);
     if (sig)
         restore_handlers();
     if (atomic_exchange(&armed, false) && stop_fn)
@@ -123,8 +129,14 @@ static _Noreturn void stop(const char *by, const char *why, int sig)
 static void on_process_exit_status(int status, void *arg)
 {
     (void)arg;
-    if (!atomic_load(&armed))
+    if (!atomic_load(&armed)) {
+        /* Another thread is stopping the run (and holds the lock until it
+         * ends the process): this exit() must not go on to end it with
+         * the code's status meanwhile. */
+        if (atomic_load(&stopping))
+            pthread_mutex_lock(&lock);
         return;
+    }
     char why[96];
     snprintf(why, sizeof why, "the benchmark called exit(%d) while it was being measured",
              status);
@@ -136,6 +148,8 @@ static void on_process_exit(void)
 {
     if (atomic_load(&armed))
         stop("exit", "the benchmark called exit() while it was being measured", 0);
+    if (atomic_load(&stopping))
+        pthread_mutex_lock(&lock); /* as on_process_exit_status */
 }
 #endif
 
@@ -259,17 +273,20 @@ static void *guard_thread(void *arg)
         }
         if (atomic_load(&quit))
             break;
+        /* The time is read under the lock, so that no slot can have begun
+         * after it (its start would lie in this reading's future). */
+        pthread_mutex_lock(&lock);
         uint64_t now = ompb__now_ns();
         if (caught && !caught_at)
             caught_at = now;
-        pthread_mutex_lock(&lock);
         check_deadlines(now, caught_at);
         pthread_mutex_unlock(&lock);
     }
     return NULL;
 }
 
-void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint64_t timeout_ns)
+void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint64_t timeout_ns,
+                           int max_threads)
 {
     pthread_mutex_lock(&lock);
     stop_fn = fn;
@@ -277,13 +294,16 @@ void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint
     current = SIZE_MAX;
     caught = 0;
     timeout = timeout_ns;
-    /* Exit handlers cannot be removed: registered once, they check armed. */
-    if (!registered) {
+    /* Exit handlers cannot be removed: registered once each, they check
+     * armed. One for each thread of the widest team, and the guard's. */
+    for (; registered < max_threads + 1; registered++) {
 #ifdef __GLIBC__
-        registered = on_exit(on_process_exit_status, NULL) == 0;
+        if (on_exit(on_process_exit_status, NULL) != 0)
+            break;
 #else
         (void)on_process_exit_status;
-        registered = atexit(on_process_exit) == 0;
+        if (atexit(on_process_exit) != 0)
+            break;
 #endif
     }
     atomic_store(&armed, true);

@@ -32,9 +32,10 @@ typedef void (*ompb__guard_stop_fn)(void *arg, const char *by, const char *why);
  *   grace second is taken to be stuck: stop is called from the guard's
  *   thread;
  * - timeout_ns > 0: a slot that runs longer calls stop ("timeout").
- * end restores the signal actions that begin found. */
+ * max_threads: the widest team the run will use (as many threads may call
+ * exit() at once). end restores the signal actions that begin found. */
 void ompb__guard_run_begin(ompb__guard_stop_fn stop, void *arg, bool signals,
-                           uint64_t timeout_ns);
+                           uint64_t timeout_ns, int max_threads);
 void ompb__guard_run_end(void);
 
 /* The signal caught since run_begin, 0 none. Cheap: one volatile read. */

@@ -690,7 +690,10 @@ static int measure_and_report(run *r, ompb_error *err)
         /* Bodies run in this process: an exit() in one must not pass for
          * success, a signal stops the run between rounds. The ranks of a
          * distributed run must stop alike: there mpirun handles signals. */
-        ompb__guard_run_begin(stop_run, r, !ompb__dist(), r->cfg.timeout_ns);
+        int widest = 1;
+        for (size_t i = 0; i < r->n_sel; i++)
+            widest = r->sel[i].threads > widest ? r->sel[i].threads : widest;
+        ompb__guard_run_begin(stop_run, r, !ompb__dist(), r->cfg.timeout_ns, widest);
         failures = run_share(r, r->cfg.child ? r->cfg.child_index : 0);
         int sig = ompb__guard_claim();
         ompb__guard_run_end();

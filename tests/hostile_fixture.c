@@ -3,7 +3,8 @@
  * The fixture of tests/integration/hostile_stop.sh: bodies that work
  * against the run, each only when its environment variable is set (so the
  * --test smoke run of this binary passes):
- * - `exits`: thread 1 of its team calls exit($OMPB_HOSTILE_EXIT);
+ * - `exits`: thread 1 of its team calls exit($OMPB_HOSTILE_EXIT) (every
+ *   thread, at once, with $OMPB_HOSTILE_EXIT_ALL set);
  * - `slow`: creates the file $OMPB_HOSTILE_MARK when its rounds start,
  *   then each iteration sleeps 10 ms (a run the test interrupts);
  * - `hangs`: thread 1 of its team never returns from its first
@@ -37,8 +38,9 @@ OMPB_BENCH(quick)
 OMPB_BENCH(exits, OMPB_THREADS(2))
 {
     const char *code = getenv("OMPB_HOSTILE_EXIT");
+    bool all = getenv("OMPB_HOSTILE_EXIT_ALL") != NULL;
     OMPB_ITER(state) {
-        if (code && ompb_thread_index(state) == 1)
+        if (code && (all || ompb_thread_index(state) == 1))
             exit(atoi(code));
         ompb_black_box_u64(ompb_opaque_u64(3) * 7);
     }

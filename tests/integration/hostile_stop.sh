@@ -78,6 +78,19 @@ for code in 0 3; do
   check_json "$tmp/exit$code.json" exit "quick|ok" "exits[t=2]|failed:called exit($code)" "slow|absent" ||
     fails=$((fails + 1))
 done
+# Every thread of the team calls exit(0) at once (glibc runs each exit
+# handler once, so a second exiting thread must not find the run's handler
+# gone and end the process with status 0): still status 1, the report, no
+# temporary file. Five tries, as the threads race.
+for try in 1 2 3 4 5; do
+  OMPB_HOSTILE_EXIT=0 OMPB_HOSTILE_EXIT_ALL=1 timeout 60 "$bin" --filter '^(quick|exits)' \
+    "${short[@]}" --format json --output "$tmp/all.json" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  [ $rc -eq 1 ] || { fail "exit() on every thread, try $try: exit status $rc, want 1"; cat "$tmp/err"; }
+  check_json "$tmp/all.json" exit "quick|ok" "exits[t=2]|failed:called exit(0)" || fails=$((fails + 1))
+  ls "$tmp" | grep -q '\.tmp\.' && fail "exit() on every thread, try $try: a temporary file is left"
+  rm -f "$tmp/all.json"
+done
 # The console report says it too.
 OMPB_HOSTILE_EXIT=0 timeout 60 "$bin" --filter '^(quick|exits)' "${short[@]}" > "$tmp/console" 2> "$tmp/err"
 rc=$?
