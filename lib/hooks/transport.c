@@ -727,6 +727,8 @@ int ompb__transport_send_markers(ompb__transport *t, int32_t pid, const uint64_t
     if (rounds > (SIZE_MAX - n_tail) / 2)
         return ompb__error_set(err, OMPB_EINVAL, "cannot send %zu marker pairs at once", rounds);
     /* On the stack: one batch and its acks (~8 KB), however many rounds. */
+    if (rounds == 0 && n_tail == 0)
+        return 0; /* nothing to send: no wait, no deadline */
     pipeline pl = {.pid = pid, .start_ns = start_ns, .end_ns = end_ns, .rounds = rounds,
                    .tail = tail, .n = 2 * rounds + n_tail};
     return flush(t, &pl, err);
