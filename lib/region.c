@@ -791,7 +791,7 @@ static bool lane_new_player(thread_state *ts, ompb__region *r, const char *name,
                                 "per team; give each its own region name", file, line, who,
                                 other);
         atomic_store_explicit(&g->dead, true, memory_order_relaxed);
-        atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);
+        atomic_store_explicit(&ln->occupant, 0, memory_order_release);
         push_ignored(ts, r, name, g, file, line);
         return false;
     }
@@ -828,7 +828,7 @@ static void begin_too_deep(thread_state *ts, ompb__region_group *g, const team *
 static void drop_frame(frame *f)
 {
     if (f->lane)
-        atomic_store_explicit(&f->lane->occupant, 0, memory_order_relaxed);
+        atomic_store_explicit(&f->lane->occupant, 0, memory_order_release);
     f->lane = NULL;
 }
 
@@ -935,7 +935,7 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
         return;
     }
     if (unlikely(!ln->ring) && !ompb__region_lane_make_room(g, ln)) {
-        atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);
+        atomic_store_explicit(&ln->occupant, 0, memory_order_release);
         push_ignored(ts, r, name, g, file, line);
         return;
     }
@@ -985,11 +985,14 @@ static void record(const thread_state *ts, frame *f, uint64_t now)
     __builtin_prefetch(&ln->ring[(k + 16) & ln->mask], 1);
     ln->count = k + 1;
     atomic_store_explicit(&ln->published, k + 1, memory_order_release);
-    atomic_store_explicit(&ln->occupant, 0, memory_order_relaxed);
     if (unlikely(k + 1 >= ln->next_try))
         ompb__region_group_try_reduce(f->group, ln);
     if (unlikely(k + 1 == OMPB__REGION_RING_HOT))
         ompb__region_lane_heat(f->group, ln);
+    /* Last: the lane is handed back only once this thread's writes to it
+     * (count, ring, the ring's growth) are done, and released with them to
+     * whoever claims it next (the claim's compare-and-swap acquires). */
+    atomic_store_explicit(&ln->occupant, 0, memory_order_release);
 }
 
 void ompb_region_end_at(const char *name, const char *file, int line)
