@@ -110,15 +110,38 @@ static void test_request_reply(void)
     hooks_peer_destroy(&p);
 }
 
-static void test_pipelined_flush(void)
+/* A collector stand-in with a benchmark window open (handshake and
+ * StartBenchmark sent), for the flush tests. */
+static ompb__transport *open_window(hooks_peer *p)
 {
-    hooks_peer p;
-    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
-    hooks_peer_start_thread(&p);
-    ompb__transport *t = connect_to(&p, long_timeout());
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(p, PEER_COLLECTOR), 0);
+    hooks_peer_start_thread(p);
+    ompb__transport *t = connect_to(p, long_timeout());
     ompb__cmd hello[] = {ompb__cmd_set_version(2), ompb__cmd_set_integration("t", "1"),
                          ompb__cmd_simple(OMPB__CMD_START_BENCHMARK)};
     CU_ASSERT_EQUAL(ompb__transport_send_all(t, hello, 3, NULL), 0);
+    return t;
+}
+
+/* After the stand-in stopped: it saw one window named uri holding the
+ * bounds base, base + 1, ... (2 * FLUSH_PAIRS of them) and no violation. */
+static void check_flush_window(const hooks_peer *p, const char *uri, uint64_t base)
+{
+    size_t nw;
+    const ompb__collector_window *w = ompb__collector_windows(p->collector, &nw);
+    CU_ASSERT_EQUAL_FATAL(nw, 1);
+    CU_ASSERT_EQUAL(w[0].pid, 7);
+    CU_ASSERT_STRING_EQUAL(w[0].uri, uri);
+    CU_ASSERT_EQUAL_FATAL(w[0].n_bounds, 2 * FLUSH_PAIRS);
+    for (size_t i = 0; i < w[0].n_bounds; i++)
+        CU_ASSERT_EQUAL(w[0].bounds[i], base + i);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p->collector), 0);
+}
+
+static void test_pipelined_flush(void)
+{
+    hooks_peer p;
+    ompb__transport *t = open_window(&p);
     size_t n = 2 * FLUSH_PAIRS + 2;
     ompb__cmd *cmds = calloc(n, sizeof *cmds);
     uint64_t base = ompb__now_ns();
@@ -129,14 +152,7 @@ static void test_pipelined_flush(void)
     cmds[n - 1] = ompb__cmd_current_benchmark(7, "t.c::flush");
     CU_ASSERT_EQUAL(ompb__transport_send_all(t, cmds, n, NULL), 0);
     hooks_peer_stop(&p);
-    size_t nw;
-    const ompb__collector_window *w = ompb__collector_windows(p.collector, &nw);
-    CU_ASSERT_EQUAL_FATAL(nw, 1);
-    CU_ASSERT_EQUAL(w[0].n_bounds, 2 * FLUSH_PAIRS);
-    CU_ASSERT_STRING_EQUAL(w[0].uri, "t.c::flush");
-    for (size_t i = 0; i < w[0].n_bounds; i++)
-        CU_ASSERT_EQUAL(w[0].bounds[i], base + i);
-    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    check_flush_window(&p, "t.c::flush", base);
     free(cmds);
     ompb__transport_close(t);
     hooks_peer_destroy(&p);
@@ -148,12 +164,7 @@ static void test_pipelined_flush(void)
 static void test_markers_from_arrays(void)
 {
     hooks_peer p;
-    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
-    hooks_peer_start_thread(&p);
-    ompb__transport *t = connect_to(&p, long_timeout());
-    ompb__cmd hello[] = {ompb__cmd_set_version(2), ompb__cmd_set_integration("t", "1"),
-                         ompb__cmd_simple(OMPB__CMD_START_BENCHMARK)};
-    CU_ASSERT_EQUAL(ompb__transport_send_all(t, hello, 3, NULL), 0);
+    ompb__transport *t = open_window(&p);
     uint64_t *start = calloc(FLUSH_PAIRS, sizeof *start), *end = calloc(FLUSH_PAIRS, sizeof *end);
     uint64_t base = ompb__now_ns();
     for (size_t r = 0; r < FLUSH_PAIRS; r++) {
@@ -164,15 +175,7 @@ static void test_markers_from_arrays(void)
                         ompb__cmd_current_benchmark(7, "t.c::arrays")};
     CU_ASSERT_EQUAL(ompb__transport_send_markers(t, 7, start, end, FLUSH_PAIRS, tail, 2, NULL), 0);
     hooks_peer_stop(&p);
-    size_t nw;
-    const ompb__collector_window *w = ompb__collector_windows(p.collector, &nw);
-    CU_ASSERT_EQUAL_FATAL(nw, 1);
-    CU_ASSERT_EQUAL(w[0].pid, 7);
-    CU_ASSERT_STRING_EQUAL(w[0].uri, "t.c::arrays");
-    CU_ASSERT_EQUAL_FATAL(w[0].n_bounds, 2 * FLUSH_PAIRS);
-    for (size_t i = 0; i < w[0].n_bounds; i++)
-        CU_ASSERT_EQUAL(w[0].bounds[i], base + i);
-    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    check_flush_window(&p, "t.c::arrays", base);
     free(start);
     free(end);
     ompb__transport_close(t);
