@@ -93,6 +93,14 @@ _Noreturn void ompb__guard_die_of(int sig)
     _exit(128 + sig);
 }
 
+void ompb__guard_ignore_repeats(int sig)
+{
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(sig, &ign, NULL);
+}
+
 static void restore_handlers(void)
 {
     for (size_t i = 0; i < N_SIGNALS; i++)
@@ -103,13 +111,16 @@ static void restore_handlers(void)
 
 /* The first stop reports, then the process ends; a second one (another
  * thread calling exit() meanwhile) blocks on the lock until it does. A
- * signal's report is written under the signal actions the run found (a
- * second signal then ends it as it would have, temporary files removed). */
+ * signal's report is written under the signal actions the run found,
+ * except for that signal itself, whose repeats are ignored (a different
+ * signal then ends it as it would have, temporary files removed). */
 static _Noreturn void stop_locked(const char *by, const char *why, int sig)
 {
     atomic_store(&stopping, true);
-    if (sig)
+    if (sig) {
         restore_handlers();
+        ompb__guard_ignore_repeats(sig);
+    }
     if (atomic_exchange(&armed, false) && stop_fn)
         stop_fn(stop_arg, by, why);
     if (sig)

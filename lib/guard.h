@@ -46,6 +46,13 @@ int ompb__guard_signal(void);
  * return if the guard's thread is already stopping the run. */
 int ompb__guard_claim(void);
 
+/* While the report of a run stopped by sig is written: further deliveries
+ * of sig are ignored. They repeat the request being honoured: timeout(1)
+ * sends its signal to the child and again to its process group, a
+ * terminal's Ctrl-C reaches a --processes child and its parent, which
+ * passes it on. Any other signal still ends the process. */
+void ompb__guard_ignore_repeats(int sig);
+
 /* Ends the process of sig, with its default action (the shell reports
  * 128 + sig). */
 _Noreturn void ompb__guard_die_of(int sig);

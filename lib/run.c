@@ -665,6 +665,7 @@ static _Noreturn void stop_on_signal(run *r, int sig)
              r->cfg.child ? "the completed repetitions go to the parent"
                           : "the completed instances are written, marked partial");
     ompb_error err = {0};
+    ompb__guard_ignore_repeats(sig);
     if (ompb__dist_rank() == 0)
         (void)hand_on_partial(r, name, SIZE_MAX, NULL, said, &err);
     run_free(r);

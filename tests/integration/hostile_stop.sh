@@ -143,10 +143,10 @@ interrupt() {
 }
 long=(--sample-count 1000 --warmup-time 0ns --min-time 100us --max-time 60s)
 interrupt SIGINT INT 130 /dev/null -- --filter '^(quick|slow)$' "${long[@]}" --format json --output "$tmp/int.json"
-check_json "$tmp/int.json" SIGINT "quick|ok" "slow|absent" || fails=$((fails + 1))
+check_json "$tmp/int.json" SIGINT "quick|ok" "slow|absent" || { fails=$((fails + 1)); cat "$tmp/err"; }
 grep -q 'not run: slow' "$tmp/err" || fail "SIGINT: the message does not name what did not run"
 interrupt SIGTERM TERM 143 /dev/null -- --filter '^(quick|slow)$' "${long[@]}" --format json --output "$tmp/term.json"
-check_json "$tmp/term.json" SIGTERM "quick|ok" "slow|absent" || fails=$((fails + 1))
+check_json "$tmp/term.json" SIGTERM "quick|ok" "slow|absent" || { fails=$((fails + 1)); cat "$tmp/err"; }
 interrupt console INT 130 "$tmp/console" -- --filter '^(quick|slow)$' "${long[@]}"
 grep -q '^partial: .*(SIGINT); not run: slow' "$tmp/console" || { fail "SIGINT, console: no partial line"; cat "$tmp/console"; }
 grep -q '^quick ' "$tmp/console" || fail "SIGINT, console: quick missing"
