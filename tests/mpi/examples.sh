@@ -38,13 +38,22 @@ errs = dist["clock_offset_error_ns"]
 assert errs[0] == 0 and errs[1] >= 0, errs
 assert dist["barrier_exit_skew_error_ns"] == float(sum(errs)), dist
 assert dist["barrier_exit_skew_ns"] >= 0, dist
-# Calibrated rounds (1 ms at least) are far longer than the clock error.
-assert not any("dominated by the clock error" in w for w in ctx["ompbench"]["warnings"]), ctx
+# An instance is warned about exactly when its median global round is
+# below 10x (skew + error); calibrated rounds usually are far longer, but
+# this run's budget is small and a sanitizer build on a loaded machine can
+# leave short rounds, so each instance is checked against the bound itself
+# (cases within 10% of it are left alone: the figure there is rounded).
+bound = 10 * (dist["barrier_exit_skew_ns"] + dist["barrier_exit_skew_error_ns"])
+warned = [w for w in ctx["ompbench"]["warnings"] if "dominated by the clock error" in w]
 seen = 0
 for b in d["benchmarks"]:
     o = b.get("ompbench")
     if not o:
         continue
+    med = sorted(o["samples"]["makespan_ns"])[len(o["samples"]["makespan_ns"]) // 2]
+    said = any(w.startswith(b["name"] + ":") for w in warned)
+    if med < 0.9 * bound or med > 1.1 * bound:
+        assert said == (med < bound), (b["name"], med, bound, warned)
     assert o["ranks"] == 2, b["name"]
     assert "r=2, t=" in b["name"], b["name"]
     s = o["samples"]
