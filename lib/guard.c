@@ -101,11 +101,20 @@ void ompb__guard_ignore_repeats(int sig)
     sigaction(sig, &ign, NULL);
 }
 
+/* The actions the run found, except for a signal already caught: the run
+ * is going to stop of it, and a repeat (see ompb__guard_ignore_repeats)
+ * must find no moment at which it would end the process first, so that
+ * one goes from our handler straight to ignored. */
 static void restore_handlers(void)
 {
-    for (size_t i = 0; i < N_SIGNALS; i++)
-        if (handlers_set[i])
+    for (size_t i = 0; i < N_SIGNALS; i++) {
+        if (!handlers_set[i])
+            continue;
+        if (caught_signals[i] == caught)
+            ompb__guard_ignore_repeats(caught);
+        else
             sigaction(caught_signals[i], &old_actions[i], NULL);
+    }
     memset(handlers_set, 0, sizeof handlers_set);
 }
 
