@@ -25,11 +25,12 @@ if ! run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters "$event
 fi
 python3 - "$tmp/r.json" <<'PY' || fail=1
 import json, sys
-o = json.load(open(sys.argv[1]))["benchmarks"][0]["ompbench"]
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+o = b["ompbench"]
 c = o["counters"]
 assert c["events"] == ["task-clock", "context-switches", "page-faults"], c["events"]
 assert c["units"] == ["ns", "count", "count"], c["units"]
-assert len(c["values"]) == o["rounds"] == 5
+assert len(c["values"]) == o["rounds"] == 5, (o["rounds"], b.get("error_message"), o.get("warnings"))
 for r in range(5):
     assert len(c["values"][r]) == 2 and all(len(v) == 3 for v in c["values"][r])
     assert len(c["time_enabled_ns"][r]) == 2 and len(c["time_running_ns"][r]) == 2
