@@ -115,6 +115,8 @@ static json_t *record_json(const ompb__record *rec, size_t index)
         {"bytes_per_iter", rec->bytes_per_iter}, {"items_per_iter", rec->items_per_iter},
         {"cpu_ns", rec->cpu_ns}, {"migrations", rec->migrations},
         {"nested_regions", rec->nested_regions},
+        {"measure_wall_ns", rec->measure_wall_ns}, {"recalibrations", rec->recalibrations},
+        {"other_width_regions", rec->other_width_regions},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         bad |= set(o, scalars[i].key, u64(scalars[i].v));
@@ -267,6 +269,8 @@ static int read_scalars(const reader *rd, const json_t *o, ompb__record *rec)
         {"bytes_per_iter", &rec->bytes_per_iter}, {"items_per_iter", &rec->items_per_iter},
         {"cpu_ns", &rec->cpu_ns}, {"migrations", &rec->migrations},
         {"nested_regions", &rec->nested_regions},
+        {"measure_wall_ns", &rec->measure_wall_ns}, {"recalibrations", &rec->recalibrations},
+        {"other_width_regions", &rec->other_width_regions},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
         int rc = get_u64(rd, o, scalars[i].key, scalars[i].dst);

@@ -40,6 +40,13 @@ typedef struct ompb__record_region {
  * context). Arrays are malloc'd and owned by the record; ompb__record_free
  * releases them. Per-thread arrays are row-major: [round * threads + thread].
  */
+/* One calibration round: its sample size and the slowest thread's busy time. */
+#define OMPB__CALIB_STEPS_MAX 24
+typedef struct ompb__calib_step {
+    uint64_t sample_size;
+    uint64_t busy_ns;
+} ompb__calib_step;
+
 /* Warnings the engine raises for one instance (the run forwards them to the
  * run context: stderr and the JSON context warnings). */
 #define OMPB__RECORD_WARNINGS 4
@@ -72,9 +79,28 @@ typedef struct ompb__record {
                                   caller team: thread t of the runtime's team) */
     uint64_t warmup_rounds, warmup_iters, warmup_ns;
     uint64_t calibration_rounds;
+    /* How the sample size was found (lib/round.c; docs/methodology.md,
+     * "Calibration"): every calibration round's sample size and the
+     * slowest thread's busy time in it (the first OMPB__CALIB_STEPS_MAX
+     * kept; calibration_rounds counts them all), the barrier cost
+     * estimate the round floor came from (0: T = 1 or a caller team, which
+     * run no barrier), how often the calibration was redone because the
+     * first measured rounds disagreed with it, and whether it was still
+     * disturbed after the last try (the instance is then marked). */
+    ompb__calib_step calib_steps[OMPB__CALIB_STEPS_MAX];
+    size_t n_calib_steps;
+    double barrier_cost_ns;
+    uint64_t recalibrations;
+    bool calibration_disturbed;
+    /* Why fewer measured rounds than sampling.rounds were measured, one
+     * line ("budget: body 18 ms per iteration", ...); "" when every round
+     * asked for was measured. */
+    char short_reason[160];
     uint64_t bytes_per_iter;   /* team sum of ompb_set_bytes, 0 if unset */
     uint64_t items_per_iter;
     uint64_t cpu_ns;           /* process CPU time over the measured rounds */
+    uint64_t measure_wall_ns;  /* wall time over which cpu_ns was taken: the
+                                  team's CPU share is cpu_ns / (threads x this) */
     uint64_t migrations;       /* PU changes seen at round boundaries (lib/topology) */
     int *thread_pu;            /* [threads] PU each thread ran on at the end, -1 unknown */
     /* Involuntary context switches of each thread (getrusage RUSAGE_THREAD)
@@ -97,6 +123,9 @@ typedef struct ompb__record {
     /* Parallel regions the body opened inside harness-team rounds, all
      * rounds counted (each one is nested), as the fork guard saw them. */
     uint64_t nested_regions;
+    /* Caller teams: the code's parallel regions that asked for another
+     * width than T (each one is not a t=T figure). */
+    uint64_t other_width_regions;
     char warnings[OMPB__RECORD_WARNINGS][OMPB__RECORD_WARNING_MAX];
     size_t n_warnings;
     bool failed;

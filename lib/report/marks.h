@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Marks: the reasons a number cannot be vouched for, decided once per
+ * repetition and per instance from the record and the run context, and
+ * shown where people read the number (console row, CSV column, JSON entry,
+ * compare and scaling). A mark is a row of one table: a bit, a short code
+ * for files, one letter for the console's marks column and a one-line
+ * legend. Reporters iterate the table; none decides a mark itself.
+ */
+#ifndef OMPB_MARKS_H
+#define OMPB_MARKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "context.h"
+#include "record.h"
+
+/* Below this CPU share (the team's CPU time over threads x wall time of the
+ * measured rounds) the team did not have its CPUs. */
+#define OMPB__CPU_SHARE_LOW 0.8
+/* Fewer measured rounds than this is marked even when asked for. */
+#define OMPB__MARK_MIN_ROUNDS 5
+
+typedef enum ompb__mark {
+    OMPB__MARK_FEW_ROUNDS = 1u << 0,   /* fewer rounds than asked, or < 5 */
+    OMPB__MARK_CPU_SHARE = 1u << 1,    /* the team did not have its CPUs */
+    OMPB__MARK_OVERSUB = 1u << 2,      /* more threads than usable PUs */
+    OMPB__MARK_NESTED = 1u << 3,       /* the body opened nested regions */
+    OMPB__MARK_WIDTH = 1u << 4,        /* a caller team's regions at another width */
+    OMPB__MARK_UNOPTIMIZED = 1u << 5,  /* the benchmark's TU built without optimization */
+    OMPB__MARK_ONE_VALUE = 1u << 6,    /* a region instance seen once: no spread */
+    OMPB__MARK_CALIBRATION = 1u << 7,  /* calibration still disturbed after its retries */
+} ompb__mark;
+
+/* One row of the table. */
+typedef struct ompb__mark_row {
+    unsigned bit;
+    const char *code;   /* in JSON and CSV: "few_rounds", "cpu_share", ... */
+    char letter;        /* in the console's marks column */
+    const char *legend; /* one line under the console table */
+} ompb__mark_row;
+
+/* The table, in the order marks are printed. */
+extern const ompb__mark_row ompb__mark_rows[];
+extern const size_t ompb__n_mark_rows;
+
+/* The marks of one repetition's record; ctx may be NULL (no oversubscription
+ * known). */
+unsigned ompb__marks_of_record(const ompb__record *rec, const ompb__context *ctx);
+
+/* The team's CPU share over the measured rounds; NAN when not measured. */
+double ompb__cpu_share(const ompb__record *rec);
+
+#endif
