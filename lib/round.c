@@ -43,18 +43,52 @@
  * what brackets it (two clock reads, and a barrier, whose release latency
  * shows up as start skew in the makespan), so that harness cost stays below
  * 1% of the makespan; and at least the sampling's min_round_ns (--min-time,
- * 1 ms by default). */
+ * 1 ms by default). The floor never asks for rounds longer than the budget
+ * can hold: at most half the budget over the rounds asked for (the other
+ * half is calibration and warm-up), so that a barrier estimate taken on a
+ * busy machine cannot size the rounds beyond what --sample-count can get. */
 #define FLOOR_FACTOR 100.0
-/* Growth per calibration round is bounded so a noisy first round cannot
- * overshoot by orders of magnitude. */
+#define FLOOR_BUDGET_SHARE 2
+/* Calibration (docs/methodology.md, "Calibration"). A round shorter than
+ * 1/TRUST_SHARE of the target is too short to say what an iteration costs:
+ * the sample size grows by MAX_GROWTH. From a longer one, the time per
+ * iteration is the lowest such figure seen over at least MIN_TRUSTED
+ * rounds (load only adds time, so the lowest is the least disturbed), and
+ * the next size is predicted with Google Benchmark's 40% margin, still
+ * growing by at most MAX_GROWTH. */
 #define MAX_GROWTH 10.0
-/* The barrier cost: the lowest per-barrier time over up to this many
- * batches of BARRIER_COST_REPS barriers, as many as fit in a share of the
- * instance's budget (it only sets the calibration floor, so a rough figure
- * from fewer barriers will do). */
-#define BARRIER_COST_REPS 200
-#define BARRIER_COST_BATCHES 5
-#define BARRIER_COST_BUDGET_SHARE 10   /* at most 1/10 of the budget */
+#define TRUST_SHARE 10
+#define MIN_TRUSTED 2
+#define PREDICT_MARGIN 1.4
+/* The first CHECK_ROUNDS measured rounds check the calibration: when their
+ * median is below the target / CHECK_SHORT (the size was estimated from
+ * disturbed rounds), or even their shortest is above CHECK_LONG x the
+ * target (it overshot), the sample size is predicted again from them and
+ * the rounds are measured anew, at most MAX_RECALIBRATIONS times; after
+ * that the instance is marked. Load alone lengthens rounds, and the long
+ * check uses the shortest round, so a busy machine does not shrink the
+ * sample size. */
+#define CHECK_ROUNDS OMPB__CALIB_CHECK_ROUNDS
+#define CHECK_SHORT 3.0
+#define CHECK_LONG 10.0
+#define MAX_RECALIBRATIONS 2
+/* The barrier cost: the lowest of up to BARRIER_PROBES single barriers,
+ * each timed by the master right after the barrier before it (so it holds
+ * the release of that one and the arrival at this one: what a round's start
+ * costs), after one that wakes the team. Load only adds to a barrier, and
+ * on a busy machine a batch of barriers almost never runs with the whole
+ * team on its PUs, while single ones often do: the lowest single one is the
+ * cost of the barrier itself. At least BARRIER_MIN_PROBES run whatever the
+ * limit, so the estimate is never one sample; the rest as long as the limit
+ * (a share of the budget, at most BARRIER_LIMIT_MAX_NS) lasts. It is the
+ * harness's time, not the instance's: it counts against no budget.
+ * Complete measurements are kept per T; from BARRIER_CACHED of them on,
+ * their lowest is used without measuring again. */
+#define BARRIER_PROBES 64
+#define BARRIER_MIN_PROBES 8
+#define BARRIER_LIMIT_SHARE 10
+#define BARRIER_LIMIT_MAX_NS UINT64_C(50000000)
+#define BARRIER_CACHED 3
 #define BARRIER_COST_CACHE (OMPB__MAX_THREADS + 1) /* thread counts cached */
 
 typedef ompb__team team;
@@ -83,68 +117,69 @@ void ompb__team_fail(team *tm, const char *fmt, ...)
 /* The barrier measurement's progress, kept by the master. */
 typedef struct barrier_probe {
     uint64_t begin, limit_ns;
-    double probe, best;        /* per barrier: the first batch's, the others' lowest */
-    int batches, full;         /* batches after the first, and those of full size */
+    double best;               /* the lowest single barrier */
+    int probes;                /* timed barriers so far */
 } barrier_probe;
 
-/* After a batch of n barriers that took ns: the size of the next batch,
- * 0 when the measurement is complete or no barrier would fit in what is
- * left of the limit. A batch is sized to half of what is left, so that an
- * estimate made in a quiet moment still fits when the machine gets busy. */
-static int next_batch(barrier_probe *bp, int n, uint64_t ns, uint64_t now)
+/* After a barrier that took ns (the first: none, it wakes the team): true
+ * while the measurement goes on. */
+static bool probe_more(barrier_probe *bp, bool timed, uint64_t ns, uint64_t now)
 {
-    double per = (double)ns / n;
-    if (bp->probe == 0)
-        bp->probe = per > 0 ? per : 1;
-    else {
-        bp->best = per < bp->best ? per : bp->best;
-        bp->batches++;
-        bp->full += n == BARRIER_COST_REPS;
+    if (timed) {
+        bp->best = (double)ns < bp->best ? (double)ns : bp->best;
+        bp->probes++;
     }
-    uint64_t elapsed = now - bp->begin;
-    if (bp->batches >= BARRIER_COST_BATCHES || elapsed >= bp->limit_ns)
-        return 0;
-    double fit = (double)(bp->limit_ns - elapsed) / 2 / (per > 0 ? per : 1);
-    return fit >= BARRIER_COST_REPS ? BARRIER_COST_REPS : (int)fit;
+    if (bp->probes < BARRIER_MIN_PROBES)
+        return true;
+    return bp->probes < BARRIER_PROBES && now - bp->begin < bp->limit_ns;
 }
 
-double ompb__barrier_cost_ns(int threads, uint64_t limit_ns)
+/* The probe itself: a team of `threads` in which the master times one
+ * barrier after another. It says after each whether the team goes on;
+ * every thread reads that after the next barrier. */
+static void probe_barriers(int threads, barrier_probe *bp)
 {
-    static double cache[BARRIER_COST_CACHE];
-    if (threads <= 1)
-        return 0; /* a team of one runs no barrier */
-    if (threads < BARRIER_COST_CACHE && cache[threads] > 0)
-        return cache[threads];
-    omp_set_dynamic(0);
-    barrier_probe bp = {.begin = ompb__now_ns(), .limit_ns = limit_ns, .best = 1e30};
-    /* One barrier first, which gives the estimate that sizes the others.
-     * The master sets each batch's size before the barrier that starts it;
-     * every thread reads it after that barrier, and 0 ends the team. */
-    int batch = 1;
+    bool more = true, woken = false;
 #pragma omp parallel num_threads(threads)
     {
         for (;;) {
             uint64_t t0 = 0;
 #pragma omp barrier
-            int n = batch;
-            if (n == 0)
+            if (!more)
                 break;
 #pragma omp master
             t0 = ompb__now_ns();
-            for (int i = 0; i < n; i++) {
 #pragma omp barrier
-            }
 #pragma omp master
             {
                 uint64_t now = ompb__now_ns();
-                batch = next_batch(&bp, n, now - t0, now);
+                more = probe_more(bp, woken, now - t0, now);
+                woken = true;
             }
         }
     }
-    double cost = bp.batches ? bp.best : bp.probe;
-    /* A measurement cut short is rough: good for this instance only. */
-    if (threads < BARRIER_COST_CACHE && bp.full == BARRIER_COST_BATCHES)
+}
+
+double ompb__barrier_cost_ns(int threads, uint64_t limit_ns)
+{
+    static double cache[BARRIER_COST_CACHE];
+    static int cached[BARRIER_COST_CACHE];
+    if (threads <= 1)
+        return 0; /* a team of one runs no barrier */
+    bool keep = threads < BARRIER_COST_CACHE;
+    if (keep && cached[threads] >= BARRIER_CACHED)
+        return cache[threads];
+    omp_set_dynamic(0);
+    barrier_probe bp = {.begin = ompb__now_ns(), .limit_ns = limit_ns, .best = 1e30};
+    probe_barriers(threads, &bp);
+    double cost = bp.best;
+    if (keep && cached[threads] > 0 && cache[threads] < cost)
+        cost = cache[threads];
+    /* A measurement the limit cut short is good for this instance only. */
+    if (keep && bp.probes >= BARRIER_PROBES) {
         cache[threads] = cost;
+        cached[threads]++;
+    }
     return cost;
 }
 
@@ -247,36 +282,122 @@ static void begin_measuring(team *tm)
     tm->rec->items_per_iter = items;
     tm->rec->sample_size = tm->sample_size;
     tm->phase = PHASE_MEASURE;
-    tm->instrumented = true;
     /* StartBenchmark waits for the runner's ack: that wait is the runner's
-     * time, not the instance's, and must not cut the measured rounds short. */
+     * time, not the instance's, and must not cut the measured rounds short.
+     * A recalibrated instance measures again in the window it opened. */
     uint64_t t0 = ompb__now_ns();
-    ompb__instrument_instance_begin(tm->inst);
-    tm->runner_ns += ompb__now_ns() - t0;
+    if (!tm->instrumented)
+        ompb__instrument_instance_begin(tm->inst);
+    tm->instrumented = true;
+    tm->t_measure = ompb__now_ns();
+    tm->runner_ns += tm->t_measure - t0;
     tm->cpu_begin = ompb__process_cpu_ns();
 }
 
-/* Grows the sample size until the slowest thread's sample reaches the target,
- * or half the budget is gone (then the last size stands). */
+static void set_sample_size(team *tm, double next)
+{
+    tm->sample_size = next >= (double)OMPB__MAX_SAMPLE_SIZE ? OMPB__MAX_SAMPLE_SIZE
+                      : next < 1 ? 1 : (uint64_t)next;
+}
+
+static void end_calibration(team *tm, uint64_t now)
+{
+    tm->phase = PHASE_WARMUP;
+    tm->t_warmup = now;
+}
+
+/* One calibration round of the slowest thread's busy time: grows the
+ * sample size until the lowest trusted time per iteration says it reaches
+ * the target, or half the budget is gone (then the last size stands, and
+ * the first measured rounds check it). */
 static void calibrate_step(team *tm, uint64_t busy, uint64_t spent, uint64_t now)
 {
     ompb__record *rec = tm->rec;
+    if (rec->n_calib_steps < OMPB__CALIB_STEPS_MAX)
+        rec->calib_steps[rec->n_calib_steps++] = (ompb__calib_step){tm->sample_size, busy};
     rec->calibration_rounds++;
-    if (busy >= tm->target_ns || spent >= tm->sp->budget_ns / 2) {
-        tm->phase = PHASE_WARMUP;
-        tm->t_warmup = now;
+    uint64_t n = tm->sample_size;
+    if (busy >= tm->target_ns / TRUST_SHARE && busy > 0) {
+        double per = (double)busy / (double)n;
+        tm->per_iter_ns = tm->trusted++ == 0 || per < tm->per_iter_ns ? per : tm->per_iter_ns;
+    }
+    bool reached = tm->trusted > 0 && (double)n * tm->per_iter_ns >= (double)tm->target_ns;
+    /* A fixed sample size (no target) runs one round, which warms up. */
+    if (tm->target_ns == 0 || (reached && tm->trusted >= MIN_TRUSTED)
+        || spent >= tm->sp->budget_ns / 2) {
+        end_calibration(tm, now);
         return;
     }
-    if (tm->sample_size >= OMPB__MAX_SAMPLE_SIZE) {
+    if (n >= OMPB__MAX_SAMPLE_SIZE) {
         ompb__team_fail(tm, "%s: %" PRIu64 " iterations took only %" PRIu64 " ns: the round "
                         "time does not grow with the sample size (does the body ignore "
-                        "ompb_iter_begin()'s count?)", tm->inst->name, tm->sample_size, busy);
+                        "ompb_iter_begin()'s count?)", tm->inst->name, n, busy);
         return;
     }
-    double growth = busy ? 1.2 * (double)tm->target_ns / (double)busy : MAX_GROWTH;
-    growth = growth < 2 ? 2 : growth > MAX_GROWTH ? MAX_GROWTH : growth;
-    double next = (double)tm->sample_size * growth;
-    tm->sample_size = next >= (double)OMPB__MAX_SAMPLE_SIZE ? OMPB__MAX_SAMPLE_SIZE : (uint64_t)next;
+    if (reached)
+        return; /* one more round at this size, for a second figure */
+    double next = tm->trusted ? PREDICT_MARGIN * (double)tm->target_ns / tm->per_iter_ns
+                              : MAX_GROWTH * (double)n;
+    double most = MAX_GROWTH * (double)n;
+    set_sample_size(tm, next > most ? most : next);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* After the first CHECK_ROUNDS measured rounds of a calibrated instance:
+ * true when they disagree with the calibration and it is redone, from a
+ * size predicted from them (the rounds measured so far are dropped); marks
+ * the instance when they disagree and the retries or half the budget are
+ * spent. */
+static bool recalibrate(team *tm, uint64_t spent)
+{
+    ompb__record *rec = tm->rec;
+    uint64_t b[CHECK_ROUNDS];
+    memcpy(b, tm->check_busy, sizeof b);
+    qsort(b, CHECK_ROUNDS, sizeof b[0], cmp_u64);
+    double target = (double)tm->target_ns, median = (double)b[CHECK_ROUNDS / 2];
+    double basis = median * CHECK_SHORT < target ? median
+                   : (double)b[0] > CHECK_LONG * target ? (double)b[0] : 0;
+    if (basis == 0)
+        return false;
+    if (rec->recalibrations >= MAX_RECALIBRATIONS || spent >= tm->sp->budget_ns / 2) {
+        rec->calibration_disturbed = true;
+        return false;
+    }
+    rec->recalibrations++;
+    double n = (double)tm->sample_size, next = n * PREDICT_MARGIN * target / (basis > 1 ? basis : 1);
+    next = next > MAX_GROWTH * n ? MAX_GROWTH * n : next < n / MAX_GROWTH ? n / MAX_GROWTH : next;
+    set_sample_size(tm, next);
+    tm->trusted = 0;
+    tm->round = 0;
+    rec->rounds = 0;
+    tm->phase = PHASE_CALIBRATE;
+    return true;
+}
+
+/* Why fewer rounds than asked were measured, for the record. */
+static void explain_short(team *tm, uint64_t spent)
+{
+    ompb__record *rec = tm->rec;
+    if (rec->rounds >= tm->sp->rounds)
+        return;
+    uint64_t per_round = 0;
+    for (size_t r = 0; r < rec->rounds; r++)
+        per_round += ompb__record_makespan(rec, r) / rec->rounds;
+    if (rec->calibration_disturbed)
+        snprintf(rec->short_reason, sizeof rec->short_reason, "calibration disturbed: its "
+                 "rounds disagreed with it after %d tries", MAX_RECALIBRATIONS + 1);
+    else if (tm->sample_size == 1 && per_round > tm->sp->budget_ns / 2 / tm->sp->rounds)
+        snprintf(rec->short_reason, sizeof rec->short_reason, "budget: body %.3g ms per "
+                 "iteration", (double)per_round / 1e6);
+    else
+        snprintf(rec->short_reason, sizeof rec->short_reason, "budget: %.3g ms spent, %.3g ms "
+                 "per round of %" PRIu64 " iterations", (double)spent / 1e6,
+                 (double)per_round / 1e6, tm->sample_size);
 }
 
 void ompb__team_round_begin(team *tm)
@@ -316,13 +437,13 @@ static bool agree_round(team *tm, bool ok, uint64_t *start, uint64_t *end, uint6
     *start = tm->dist_exit + (uint64_t)r.start_rel;
     *end = tm->dist_exit + (uint64_t)r.end_rel;
     *busy = r.busy_ns;
-    *now = tm->t_instance + tm->runner_ns + r.elapsed_ns - tm->charged_ns;
+    *now = tm->t_instance + tm->runner_ns + r.elapsed_ns;
     return !r.failed;
 }
 
 uint64_t ompb__team_spent_ns(const team *tm, uint64_t now)
 {
-    uint64_t gross = now - tm->t_instance + tm->charged_ns;
+    uint64_t gross = now - tm->t_instance;
     return gross > tm->runner_ns ? gross - tm->runner_ns : 0;
 }
 
@@ -354,8 +475,8 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
         calibrate_step(tm, busy, spent, now);
         if (rec->failed)
             tm->phase = PHASE_DONE;
-        else if (tm->phase == PHASE_WARMUP && sp->warmup_ns == 0)
-            begin_measuring(tm);
+        else if (tm->phase == PHASE_WARMUP && (sp->warmup_ns == 0 || tm->instrumented))
+            begin_measuring(tm); /* no warm-up, or warm already: a recalibration */
         break;
     case PHASE_WARMUP:
         rec->warmup_rounds++;
@@ -365,9 +486,17 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
             begin_measuring(tm);
         break;
     case PHASE_MEASURE:
+        if (tm->target_ns && tm->round < CHECK_ROUNDS)
+            tm->check_busy[tm->round] = busy;
         record_measured(tm, start, end);
+        if (tm->target_ns && tm->round == CHECK_ROUNDS && sp->rounds > CHECK_ROUNDS
+            && recalibrate(tm, spent))
+            break;
         if (tm->round >= sp->rounds || spent >= sp->budget_ns) {
+            uint64_t t = ompb__now_ns();
             rec->cpu_ns = ompb__process_cpu_ns() - tm->cpu_begin;
+            rec->measure_wall_ns = t - tm->t_measure;
+            explain_short(tm, spent);
             tm->phase = PHASE_DONE;
         }
         break;
@@ -540,7 +669,6 @@ static int run_team(team *tm)
     size_t saved_size = 0;
     cpu_set_t *saved = ompb__team_save_affinity(tm, &saved_size);
     omp_set_dynamic(0);
-    tm->t_instance = ompb__now_ns();
 #pragma omp parallel num_threads(tm->threads)
     {
         int t = omp_get_thread_num();
@@ -549,6 +677,12 @@ static int run_team(team *tm)
          * wake (~300 ns here): skip them. */
         bool multi = tm->threads > 1;
         if (join_team(tm, t)) {
+            /* The budget's clock starts once the team is placed and whole. */
+            if (multi) {
+#pragma omp barrier
+            }
+#pragma omp master
+            tm->t_instance = ompb__now_ns();
             for (;;) {
 #pragma omp master
                 ompb__team_round_begin(tm);
@@ -630,12 +764,6 @@ static void gather_ranks(team *tm)
     tm->own_bounds = NULL;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Rank 0 warns when the median global round is within a few times what
  * the ranks' exits from the round-start barrier may be apart: the global
  * bounds of such rounds say more about the clocks than about the code.
@@ -681,12 +809,14 @@ static void setup_sampling(team *tm)
     if (sp->sample_size || sp->mode != OMPB__SAMPLING_MEASURE)
         return;
     /* A caller team's round is bracketed by the caller's clock reads only.
-     * Measuring the barrier is the instance's time: it counts against the
-     * budget, of which it takes at most a share (and one barrier). */
-    uint64_t t0 = ompb__now_ns(), limit = sp->budget_ns / BARRIER_COST_BUDGET_SHARE;
+     * Measuring the barrier is the harness's time, not the instance's. */
+    uint64_t limit = sp->budget_ns / BARRIER_LIMIT_SHARE;
+    limit = limit < BARRIER_LIMIT_MAX_NS ? limit : BARRIER_LIMIT_MAX_NS;
     double barrier = tm->rec->caller_team ? 0 : ompb__barrier_cost_ns(tm->threads, limit);
-    tm->charged_ns = ompb__now_ns() - t0;
+    tm->rec->barrier_cost_ns = barrier;
     double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + barrier);
+    double most = (double)sp->budget_ns / FLOOR_BUDGET_SHARE / (double)(sp->rounds ? sp->rounds : 1);
+    floor_ns = floor_ns < most ? floor_ns : most;
     tm->target_ns = sp->min_round_ns > floor_ns ? sp->min_round_ns : (uint64_t)floor_ns;
     /* Ranks calibrate together, to the highest floor of any of them. */
     int64_t target = (int64_t)tm->target_ns;

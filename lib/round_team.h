@@ -26,6 +26,9 @@ typedef enum {
     OMPB__PHASE_CALIBRATE, OMPB__PHASE_WARMUP, OMPB__PHASE_MEASURE, OMPB__PHASE_DONE
 } ompb__phase;
 
+/* Measured rounds that check the calibration (lib/round.c). */
+#define OMPB__CALIB_CHECK_ROUNDS 3
+
 typedef struct ompb__team {
     const ompb__instance *inst;
     const ompb__sampling *sp;
@@ -46,12 +49,18 @@ typedef struct ompb__team {
     uint64_t sample_size;
 
     /* Master-only bookkeeping. The budget's clock: the time since
-     * t_instance, plus charged_ns spent on the instance before it (the
-     * barrier-cost measurement), minus runner_ns spent in instrument calls
-     * (waiting for the runner's acks is never the instance's time). */
-    uint64_t t_instance, t_warmup, cpu_begin;
-    uint64_t charged_ns, runner_ns;
+     * t_instance (the first round's start: starting and placing the team
+     * is not the instance's time), minus runner_ns spent in instrument
+     * calls (waiting for the runner's acks is never its time either). */
+    uint64_t t_instance, t_warmup, cpu_begin, t_measure;
+    uint64_t runner_ns;
     uint64_t target_ns;
+    /* Calibration (lib/round.c): the lowest time per iteration of the
+     * rounds long enough to tell it, how many there were, and the slowest
+     * thread's busy time in the first measured rounds, which check it. */
+    double per_iter_ns;
+    int trusted;
+    uint64_t check_busy[OMPB__CALIB_CHECK_ROUNDS];
     size_t round;              /* measured rounds recorded so far */
     bool instrumented;         /* instance_begin was called */
     /* Distributed runs: this round's barrier exit on this rank's clock, and

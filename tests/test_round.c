@@ -219,6 +219,112 @@ static void test_calibration_reaches_target(void)
     ompb__record_free(&rec);
 }
 
+static uint64_t sleep_per_iteration_ns;
+
+static void sleeping_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+        struct timespec ts = {0, (long)sleep_per_iteration_ns};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* The calibration's record: every step kept, growth from one step to the
+ * next at most 10x, at least two rounds long enough to tell the time per
+ * iteration (a tenth of the target) before it stops, the barrier estimate
+ * of a team of two, and every round asked for with no reason given. */
+static void test_calibration_steps_bounded(void)
+{
+    ompb_benchmark b = {.name = "counting", .fn = counting_body};
+    ompb__instance inst = make_instance(&b, 2);
+    ompb__sampling sp = base_sampling(inst.threads);
+    sp.sample_size = 0;
+    sp.min_round_ns = 1000000;
+    sp.rounds = 10;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(rec.n_calib_steps, rec.calibration_rounds);
+    CU_ASSERT_TRUE(rec.barrier_cost_ns > 0);
+    size_t trusted = 0;
+    for (size_t i = 0; i < rec.n_calib_steps; i++) {
+        trusted += rec.calib_steps[i].busy_ns >= rec.round_target_ns / 10;
+        if (i > 0)
+            CU_ASSERT_TRUE(rec.calib_steps[i].sample_size <= 10 * rec.calib_steps[i - 1].sample_size);
+    }
+    CU_ASSERT_TRUE(trusted >= 2);
+    if (rec.recalibrations == 0)
+        CU_ASSERT_EQUAL(rec.calib_steps[rec.n_calib_steps - 1].sample_size, rec.sample_size);
+    CU_ASSERT_EQUAL(rec.rounds, sp.rounds);
+    CU_ASSERT_STRING_EQUAL(rec.short_reason, "");
+    CU_ASSERT_TRUE(rec.measure_wall_ns > 0);
+    ompb__record_free(&rec);
+}
+
+/* A calibration disturbed by the machine: thread 0's first rounds each
+ * stall for a while (as when a team thread loses its PU), so the time per
+ * iteration looks far larger than it is and the size comes out too small.
+ * The first measured rounds, far below the target, redo the calibration. */
+static atomic_int stalled_rounds;
+#define STALLS 3
+
+static void stalling_body(ompb_state *s)
+{
+    uint64_t acc = 0;
+    if (ompb_thread_index(s) == 0 && atomic_fetch_add(&stalled_rounds, 1) < STALLS) {
+        OMPB_ITER(s) {
+            struct timespec ts = {0, 4000000};
+            nanosleep(&ts, NULL);
+            acc += ompb_opaque_u64(acc) + 1;
+        }
+    } else {
+        OMPB_ITER(s) {
+            acc += ompb_opaque_u64(acc) + 1;
+        }
+    }
+    ompb_black_box_u64(acc);
+}
+
+static void test_calibration_redone_when_disturbed(void)
+{
+    ompb_benchmark b = {.name = "stalling", .fn = stalling_body};
+    ompb__instance inst = make_instance(&b, 1);
+    ompb__sampling sp = base_sampling(inst.threads);
+    sp.sample_size = 0;
+    sp.min_round_ns = 1000000;
+    sp.rounds = 10;
+    atomic_store(&stalled_rounds, 0);
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_TRUE(rec.recalibrations >= 1);
+    CU_ASSERT_EQUAL(rec.rounds, sp.rounds);
+    /* The stalls made the first size 1: it grew again afterwards. */
+    CU_ASSERT_TRUE(rec.sample_size > rec.calib_steps[0].sample_size * 10);
+    ompb__record_free(&rec);
+}
+
+/* A body whose one iteration takes more than the budget allows per round:
+ * the rounds it got, and a reason that says so. */
+static void test_short_rounds_say_why(void)
+{
+    ompb_benchmark b = {.name = "sleeping", .fn = sleeping_body};
+    ompb__instance inst = make_instance(&b, 1);
+    ompb__sampling sp = base_sampling(inst.threads);
+    sp.sample_size = 0;
+    sp.rounds = 10;
+    sp.budget_ns = 20000000;
+    sleep_per_iteration_ns = 8000000;
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_TRUE(rec.rounds < sp.rounds);
+    CU_ASSERT_EQUAL(rec.sample_size, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.short_reason, "budget: body "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(rec.short_reason, " ms per iteration"));
+    ompb__record_free(&rec);
+}
+
 static void test_max_time_bounds_rounds(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
@@ -385,11 +491,18 @@ static void test_batch_hooks_outside_timed_windows(void)
     ompb__record_free(&rec);
 }
 
+/* Each complete measurement can only lower the estimate of a width (load
+ * only adds to a barrier); after three, the lowest stands unmeasured. */
 static void test_barrier_cost_cached(void)
 {
-    double a = ompb__barrier_cost_ns(2, UINT64_MAX);
-    CU_ASSERT_TRUE(a > 0);
-    CU_ASSERT_DOUBLE_EQUAL(ompb__barrier_cost_ns(2, UINT64_MAX), a, 0);
+    double prev = ompb__barrier_cost_ns(2, UINT64_MAX);
+    CU_ASSERT_TRUE(prev > 0);
+    for (int i = 0; i < 3; i++) {
+        double next = ompb__barrier_cost_ns(2, UINT64_MAX);
+        CU_ASSERT_TRUE(next <= prev);
+        prev = next;
+    }
+    CU_ASSERT_DOUBLE_EQUAL(ompb__barrier_cost_ns(2, UINT64_MAX), prev, 0);
 }
 
 /* Many more threads than this machine has PUs (fine: oversubscribed, a
@@ -434,20 +547,10 @@ static void test_barrier_cost_within_limit(void)
         fprintf(stderr, "    %" PRIu64 " ns for a limit of %" PRIu64 " ns\n", took, limit);
 }
 
-static uint64_t sleep_per_iteration_ns;
-
-static void sleeping_body(ompb_state *s)
-{
-    OMPB_ITER(s) {
-        struct timespec ts = {0, (long)sleep_per_iteration_ns};
-        nanosleep(&ts, NULL);
-    }
-}
-
 /* A calibrated instance of a wide team whose one iteration fills the
  * budget: one calibration round, one measured round, and before them the
- * barrier measurement, which must fit in its share of the budget and
- * count against it. Sleeping threads do not compete for the PUs, so the
+ * barrier measurement, which must fit in its share of the budget (it
+ * counts against none). Sleeping threads do not compete for the PUs, so the
  * rounds last about the sleep (2 budgets in all, bound: 6); the fixed 1000
  * barriers would add some 300 units, the budget being 10. */
 static void test_barrier_cost_within_budget(void)
@@ -936,6 +1039,9 @@ static void test_caller_team_warnings(void)
 static const ompb_test_case cases[] = {
     {"round_invariants", test_round_invariants},
     {"calibration_reaches_target", test_calibration_reaches_target},
+    {"calibration_steps_bounded", test_calibration_steps_bounded},
+    {"calibration_redone_when_disturbed", test_calibration_redone_when_disturbed},
+    {"short_rounds_say_why", test_short_rounds_say_why},
     {"max_time_bounds_rounds", test_max_time_bounds_rounds},
     {"test_mode_runs_one_round", test_test_mode_runs_one_round},
     {"sampling_split", test_sampling_split},
