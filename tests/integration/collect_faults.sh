@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Runners that misbehave: absent, silent, dying mid-run, answering Err,
 # answering garbage, refusing protocol version 2, or leaving stale acks in
-# the pipe. Each time the benchmarks must complete (exit 0) with a complete
+# the pipe (tests/runner_peer.py). Each time the benchmarks must complete (exit 0) with a complete
 # local JSON report, without a hang (a bounded OMPB_HOOKS_TIMEOUT_MS, a
 # generous outer timeout), and with exactly one warning saying why the
 # runner was dropped (none when there is nothing wrong). The runner is a
@@ -22,42 +22,6 @@ export OMP_NUM_THREADS=1 OMPB_HOOKS_TIMEOUT_MS=300
 export OMPB_RUNNER_CTL_FIFO="$tmp/ctl.fifo" OMPB_RUNNER_ACK_FIFO="$tmp/ack.fifo"
 warning='no longer talking to the CodSpeed runner'
 
-cat > "$tmp/peer.py" <<'PY'
-import os, struct, sys
-import time
-ctl, ack, behavior, limit, ready = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-delay = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
-c, a = os.open(ctl, os.O_RDWR), os.open(ack, os.O_RDWR)
-def frame(tag, extra=b""):
-    payload = struct.pack("<I", tag) + extra
-    return struct.pack("<I", len(payload)) + payload
-if behavior == "stale":
-    os.write(a, frame(6) + frame(10, struct.pack("<I", 2)) + b"\x07\x00")
-open(ready, "w").close()
-buf, n = b"", 0
-while True:
-    buf += os.read(c, 65536)
-    while len(buf) >= 4 and len(buf) >= 4 + struct.unpack("<I", buf[:4])[0]:
-        size = struct.unpack("<I", buf[:4])[0]
-        tag = struct.unpack("<I", buf[4:8])[0]
-        buf, n = buf[4 + size:], n + 1
-        if 0 <= limit < n:
-            os._exit(0)                      # the runner dies
-        if behavior == "silent":
-            continue
-        if behavior == "slow" or (behavior == "slow_start" and tag == 1):
-            time.sleep(delay)
-        if behavior == "err":
-            os.write(a, frame(6))
-        elif behavior == "garbage":
-            os.write(a, b"\xff\xff\xff\x7f\xde\xad\xbe\xef")
-        elif tag == 9:
-            os.write(a, frame(10, struct.pack("<I", 0)))
-        elif tag == 8 and behavior == "refuse":
-            os.write(a, frame(6))
-        else:
-            os.write(a, frame(3))
-PY
 
 # start_peer BEHAVIOR LIMIT [DELAY_S]
 start_peer() {
@@ -65,7 +29,7 @@ start_peer() {
   peer_pid=
   if [ "$1" != absent ]; then
     mkfifo "$tmp/ctl.fifo" "$tmp/ack.fifo"
-    python3 "$tmp/peer.py" "$tmp/ctl.fifo" "$tmp/ack.fifo" "$1" "$2" "$tmp/ready" "${3:-0}" &
+    python3 "$(dirname "$0")/../runner_peer.py" "$tmp/ctl.fifo" "$tmp/ack.fifo" "$1" "$2" "$tmp/ready" "${3:-0}" &
     peer_pid=$!
     for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
   fi
