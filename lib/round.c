@@ -389,8 +389,9 @@ static void explain_short(team *tm, uint64_t spent)
     for (size_t r = 0; r < rec->rounds; r++)
         per_round += ompb__record_makespan(rec, r) / rec->rounds;
     if (rec->calibration_disturbed)
-        snprintf(rec->short_reason, sizeof rec->short_reason, "calibration disturbed: its "
-                 "rounds disagreed with it after %d tries", MAX_RECALIBRATIONS + 1);
+        snprintf(rec->short_reason, sizeof rec->short_reason, "calibration disturbed: the "
+                 "measured rounds disagreed with it after %" PRIu64 " recalibrations",
+                 rec->recalibrations);
     else if (tm->sample_size == 1 && per_round > tm->sp->budget_ns / 2 / tm->sp->rounds)
         snprintf(rec->short_reason, sizeof rec->short_reason, "budget: body %.3g ms per "
                  "iteration", (double)per_round / 1e6);
