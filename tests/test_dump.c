@@ -276,7 +276,7 @@ static void test_reader_checks(void)
 {
     static const struct { const char *from, *to, *want; } cases[] = {
         {"\"process\":1", "\"process\":0", "not the records of process 1"},
-        {"\"ompbench_dump\":2", "\"ompbench_dump\":1", "not the records of process 1"},
+        {"\"ompbench_dump\":3", "\"ompbench_dump\":2", "not the records of process 1"},
         {"\"repetition\":1", "\"repetition\":2", "holds a repetition this process was not given"},
         {"\"repetitions\":4", "\"repetitions\":5", "holds a repetition this process was not"},
         {"\"repetition\":1", "\"repetition\":7", "\"sampling\" holds an impossible value"},
