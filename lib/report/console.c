@@ -80,7 +80,6 @@ static int rate_width(const ompb__report *rep)
 }
 
 #define SHARE_WIDTH 9  /* "CPU share" */
-#define MARKS_WIDTH 5
 
 static void marks_header(FILE *out, const ompb__report *rep)
 {
@@ -103,13 +102,13 @@ static void marks_cells(FILE *out, const ompb__report *rep, unsigned marks, doub
     }
     if (!shown)
         return;
-    char letters[MARKS_WIDTH + 16] = "";
+    char letters[16] = "";
     size_t k = 0;
     for (size_t i = 0; i < ompb__n_mark_rows && k + 1 < sizeof letters; i++)
         if (marks & ompb__mark_rows[i].bit)
             letters[k++] = ompb__mark_rows[i].letter;
     letters[k] = '\0';
-    fprintf(out, " %-*s", MARKS_WIDTH, k ? letters : "-");
+    fprintf(out, " %s", k ? letters : "-"); /* the last column: not padded */
 }
 
 /* One line per mark shown, then why each short repetition stopped early. */
