@@ -161,6 +161,12 @@ static void test_each_mark_alone(void)
     res.rec = clean;
     res.rec.other_width_regions = 3;
     CU_ASSERT_EQUAL(ompb__marks_of_record(&res.rec, NULL), 0u);
+    /* A caller team's low share may be the code's own serial parts. */
+    res.rec = clean;
+    res.rec.caller_team = true;
+    cpu_share_low(&res);
+    CU_ASSERT_EQUAL(ompb__marks_of_record(&res.rec, NULL), 0u);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__cpu_share(&res.rec), 0.5, 1e-12);
     res.rec = clean;
     /* Fewer than 5 rounds, even when that is what was asked. */
     res.rec.rounds = res.rec.sampling.rounds = 4;

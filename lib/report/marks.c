@@ -70,8 +70,11 @@ static unsigned measure_marks(const ompb__record *rec)
     unsigned m = 0;
     if (rec->rounds < rec->sampling.rounds || rec->rounds < OMPB__MARK_MIN_ROUNDS)
         m |= OMPB__MARK_FEW_ROUNDS;
+    /* A caller team's share also drops when the code leaves the runtime's
+     * threads idle (serial parts past their spin time): low there does not
+     * say that other work took the CPUs, so it is shown but not marked. */
     double share = ompb__cpu_share(rec);
-    if (!isnan(share) && share < OMPB__CPU_SHARE_LOW)
+    if (!rec->caller_team && !isnan(share) && share < OMPB__CPU_SHARE_LOW)
         m |= OMPB__MARK_CPU_SHARE;
     if (rec->calibration_disturbed)
         m |= OMPB__MARK_CALIBRATION;

@@ -24,7 +24,7 @@
 
 typedef enum ompb__mark {
     OMPB__MARK_FEW_ROUNDS = 1u << 0,   /* fewer rounds than asked, or < 5 */
-    OMPB__MARK_CPU_SHARE = 1u << 1,    /* the team did not have its CPUs */
+    OMPB__MARK_CPU_SHARE = 1u << 1,    /* the team did not have its CPUs (harness teams) */
     OMPB__MARK_OVERSUB = 1u << 2,      /* more threads than usable PUs */
     OMPB__MARK_NESTED = 1u << 3,       /* the body opened nested regions */
     OMPB__MARK_WIDTH = 1u << 4,        /* a caller team's regions at another width */
