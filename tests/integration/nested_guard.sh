@@ -5,8 +5,9 @@
 # own) is warned at T=1 and T=2, by name and in the words, on
 # stderr and in the JSON context, and marked nested_region in its entries;
 # the same function in a caller team, and a body that forks nothing, are
-# not. Linked statically and against a shared libompbench. A shared libompbench found after libgomp sees no fork
-# and says so. The example suite raises no nested-region warning.
+# not. Linked statically and against a shared libompbench. A shared
+# libompbench found after libgomp sees no fork and says so. The example
+# suite raises no nested-region warning.
 set -uo pipefail
 build=$1 src=$2
 tmp=$(mktemp -d)
