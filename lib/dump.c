@@ -6,10 +6,12 @@
  * copied, so a damaged file is an error, never a short or garbled record.
  * A caller team's per-thread round arrays have one column (the caller's);
  * its counters have one per thread of the code's team, as in the record.
+ * The one fraction, the barrier cost estimate, is a finite number >= 0.
  */
 #include "dump.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +23,10 @@
 #include "outfile.h"
 #include "utf8.h"
 
-/* 2: caller_team, nested_regions, involuntary_switches and --counters. */
-#define DUMP_VERSION 2
+/* 2: caller_team, nested_regions, involuntary_switches and --counters.
+ * 3: the calibration (steps, barrier estimate, retries, disturbed), the
+ * short-round reason, the measuring wall time and caller-team widths. */
+#define DUMP_VERSION 3
 #define ESCAPED_MAX (4 * OMPB__NAME_MAX + 1)
 
 /* ---- writing ------------------------------------------------------------ */
@@ -72,6 +76,26 @@ static json_t *sampling_json(const ompb__sampling *sp)
                      "repetitions", (json_int_t)sp->repetitions);
 }
 
+/* The calibration: its rounds as [sample_size, busy_ns] pairs, and the
+ * rest of what the engine says of it. */
+static json_t *calibration_json(const ompb__record *rec)
+{
+    json_t *steps = json_array();
+    int bad = !steps;
+    size_t n = rec->n_calib_steps < OMPB__CALIB_STEPS_MAX ? rec->n_calib_steps
+                                                          : OMPB__CALIB_STEPS_MAX;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad |= json_array_append_new(steps, json_pack("[I, I]",
+                                                      (json_int_t)rec->calib_steps[i].sample_size,
+                                                      (json_int_t)rec->calib_steps[i].busy_ns));
+    json_t *o = json_object();
+    bad |= set(o, "steps", steps);
+    bad |= set(o, "barrier_cost_ns", json_real(rec->barrier_cost_ns));
+    bad |= set(o, "disturbed", json_boolean(rec->calibration_disturbed));
+    bad |= set(o, "short_reason", escaped(rec->short_reason));
+    return bad ? (json_decref(o), NULL) : o;
+}
+
 /* --counters: the events as the engine resolved them, and the raw values. */
 static json_t *counters_json(const ompb__record *rec)
 {
@@ -108,6 +132,7 @@ static json_t *record_json(const ompb__record *rec, size_t index)
     bad |= set(o, "sampling", sampling_json(&rec->sampling));
     bad |= set(o, "failed", json_boolean(rec->failed));
     bad |= set(o, "error", escaped(rec->error));
+    bad |= set(o, "calibration", calibration_json(rec));
     const struct { const char *key; uint64_t v; } scalars[] = {
         {"sample_size", rec->sample_size}, {"round_target_ns", rec->round_target_ns},
         {"warmup_rounds", rec->warmup_rounds}, {"warmup_iters", rec->warmup_iters},
@@ -285,6 +310,35 @@ static int read_scalars(const reader *rd, const json_t *o, ompb__record *rec)
     return 0;
 }
 
+static int read_calibration(const reader *rd, const json_t *o, ompb__record *rec)
+{
+    const json_t *c = json_object_get(o, "calibration");
+    const json_t *steps = json_object_get(c, "steps"), *cost = json_object_get(c, "barrier_cost_ns");
+    const json_t *disturbed = json_object_get(c, "disturbed"), *why = json_object_get(c, "short_reason");
+    if (!json_is_object(c) || !json_is_array(steps) ||
+        json_array_size(steps) > OMPB__CALIB_STEPS_MAX || !json_is_number(cost) ||
+        !(json_number_value(cost) >= 0) || !isfinite(json_number_value(cost)) ||
+        !json_is_boolean(disturbed) || !json_is_string(why))
+        return bad(rd, "\"calibration\" is not an object with at most "
+                       OMPB__STR(OMPB__CALIB_STEPS_MAX) " steps, a barrier cost >= 0, "
+                       "\"disturbed\" and \"short_reason\"");
+    for (size_t i = 0; i < json_array_size(steps); i++) {
+        const json_t *step = json_array_get(steps, i);
+        const json_t *size = json_array_get(step, 0), *busy = json_array_get(step, 1);
+        if (!json_is_array(step) || json_array_size(step) != 2 || !json_is_integer(size) ||
+            json_integer_value(size) < 0 || !json_is_integer(busy) || json_integer_value(busy) < 0)
+            return bad(rd, "\"calibration.steps\" holds a step that is not two non-negative "
+                           "integers");
+        rec->calib_steps[i] = (ompb__calib_step){(uint64_t)json_integer_value(size),
+                                                 (uint64_t)json_integer_value(busy)};
+    }
+    rec->n_calib_steps = json_array_size(steps);
+    rec->barrier_cost_ns = json_number_value(cost);
+    rec->calibration_disturbed = json_is_true(disturbed);
+    snprintf(rec->short_reason, sizeof rec->short_reason, "%s", json_string_value(why));
+    return 0;
+}
+
 static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
 {
     const json_t *start = json_object_get(o, "start_ns");
@@ -403,6 +457,7 @@ static int read_record(const reader *rd, const json_t *o, const ompb__instance *
     rec->caller_team = json_is_true(caller);
     rc = read_sampling(rd, json_object_get(o, "sampling"), &rec->sampling);
     rc = rc ? rc : read_scalars(rd, o, rec);
+    rc = rc ? rc : read_calibration(rd, o, rec);
     rc = rc ? rc : read_arrays(rd, o, rec);
     return rc ? rc : read_counters(rd, o, rec);
 }

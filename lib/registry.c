@@ -22,6 +22,10 @@
 
 static const ompb_benchmark **benches;
 static size_t n_benches, cap_benches;
+/* Descriptors registered from translation units built without optimization
+ * (ompb_note_unoptimized): few, so a list searched linearly. */
+static const ompb_benchmark **unoptimized;
+static size_t n_unoptimized, cap_unoptimized;
 /* The first rejected registration: constructors cannot report, so
  * ompb_main() does (exit 2). */
 static char first_error[256];
@@ -74,6 +78,28 @@ int ompb_register(const ompb_benchmark *bench)
     return 0;
 }
 
+void ompb_note_unoptimized(const ompb_benchmark *bench)
+{
+    /* A rejected or unknown descriptor has no instance to mark. Out of
+     * memory loses the mark only, never the benchmark. */
+    bool known = false;
+    for (size_t i = n_benches; i > 0 && !known; i--)
+        known = benches[i - 1] == bench;
+    if (!known || ompb__registry_unoptimized(bench) ||
+        !ompb__grow((void **)&unoptimized, &cap_unoptimized, n_unoptimized + 1,
+                    sizeof *unoptimized, 8))
+        return;
+    unoptimized[n_unoptimized++] = bench;
+}
+
+bool ompb__registry_unoptimized(const ompb_benchmark *bench)
+{
+    for (size_t i = 0; i < n_unoptimized; i++)
+        if (unoptimized[i] == bench)
+            return true;
+    return false;
+}
+
 size_t ompb__registry_count(void)
 {
     return n_benches;
@@ -90,6 +116,9 @@ void ompb__registry_clear(void)
     free(benches);
     benches = NULL;
     n_benches = cap_benches = 0;
+    free(unoptimized);
+    unoptimized = NULL;
+    n_unoptimized = cap_unoptimized = 0;
 }
 
 const char *ompb__uri_file(const char *file)
@@ -157,6 +186,7 @@ static int fill_instance(ompb__instance *inst, const ompb_benchmark *b, size_t a
     inst->bench = b;
     inst->threads = threads;
     inst->thread_variant = variant;
+    inst->unoptimized = ompb__registry_unoptimized(b);
     if (b->n_args > 0) {
         if (b->tuples) {
             inst->arity = b->arity < 1 ? 1 : b->arity > OMPB_MAX_ARITY ? OMPB_MAX_ARITY : b->arity;

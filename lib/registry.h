@@ -24,6 +24,8 @@ typedef struct ompb__instance {
     int arity;                  /* 0 when the benchmark takes no argument */
     int threads;                /* T */
     bool thread_variant;        /* T came from a list: name carries ", t=T" */
+    bool unoptimized;           /* its OMPB_BENCH expanded in a translation unit
+                                   compiled without optimization */
     char name[OMPB__NAME_MAX];  /* count_set_bits[42, t=2] */
     char uri[OMPB__URI_MAX];    /* benches/examples.c::count_set_bits[42, t=2] */
 } ompb__instance;
@@ -31,6 +33,9 @@ typedef struct ompb__instance {
 /* Number of registered benchmarks and the i-th one in registration order. */
 size_t ompb__registry_count(void);
 const ompb_benchmark *ompb__registry_get(size_t i);
+/* Whether bench was registered from a translation unit compiled without
+ * optimization (ompb_note_unoptimized). */
+bool ompb__registry_unoptimized(const ompb_benchmark *bench);
 /* Forget every registration (tests only). */
 void ompb__registry_clear(void);
 /* The first rejected registration ("benchmark 'x' (file): why"), or NULL. */

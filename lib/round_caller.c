@@ -184,6 +184,7 @@ static void report(ompb__team *tm)
                               "and first touch no longer hold%s", name, t,
                               tm->groups ? ", and its counters count the thread it replaced" : "");
     }
+    rec->other_width_regions = w->other_width;
     if (rec->failed)
         return;
     if (w->other_width > 0)

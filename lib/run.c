@@ -673,6 +673,27 @@ static _Noreturn void stop_on_signal(run *r, int sig)
 }
 
 /* Measures (here, or in child processes), then reports. Returns the exit status. */
+/* Once per run, like Google Benchmark's warning about its own debug build,
+ * but about the benchmark code: the library's build in the header says
+ * nothing of how the file that holds OMPB_BENCH was compiled (a CMake
+ * project without CMAKE_BUILD_TYPE builds it at -O0). */
+static void unoptimized_warning(const run *r)
+{
+    size_t n = 0, first = 0;
+    for (size_t i = 0; i < r->n_sel; i++)
+        if (r->sel[i].unoptimized && n++ == 0)
+            first = i;
+    if (n == 0)
+        return;
+    const ompb_benchmark *b = r->sel[first].bench;
+    ompb__context_warn(r->ctx, "benchmark code compiled without optimization (no -O where "
+                       "OMPB_BENCH expands): %zu instance%s, the first %s in %s; its figures "
+                       "are not an optimized build's (often several times slower): compile "
+                       "the benchmark file with -O2 (CMake: -DCMAKE_BUILD_TYPE=Release); "
+                       "marked unoptimized", n, ompb__plural((int)n), r->sel[first].name,
+                       ompb__uri_file(b->file));
+}
+
 static int measure_and_report(run *r, ompb_error *err)
 {
     r->results = calloc(r->n_sel * r->reps, sizeof *r->results);
@@ -683,6 +704,7 @@ static int measure_and_report(run *r, ompb_error *err)
     for (size_t i = 0; i < r->n_sel; i++)
         ompb__context_add_plan(r->ctx, r->plans[i]);
     gather_pin_maps(r);
+    unoptimized_warning(r);
     bool parent = r->processes > 1 && !r->cfg.child;
     int failures;
     if (parent) {

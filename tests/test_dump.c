@@ -76,6 +76,19 @@ static void make_record(ompb__record *rec, const ompb__instance *inst, uint32_t 
     rec->cpu_ns = 6000000;
     rec->migrations = 1;
     rec->nested_regions = caller ? 0 : 3;
+    rec->other_width_regions = caller ? 5 : 0;
+    /* The calibration as the engine reports it: 3 steps, a fractional
+     * barrier estimate, one retry; a short-round reason that needs
+     * escaping in JSON. */
+    rec->n_calib_steps = 3;
+    for (size_t i = 0; i < 3; i++)
+        rec->calib_steps[i] = (ompb__calib_step){10 * (i + 1) * (i + 1), 40000 * (i + 1) + rep};
+    rec->barrier_cost_ns = 312.75;
+    rec->recalibrations = 1;
+    rec->calibration_disturbed = rep == 3;
+    rec->measure_wall_ns = 3000007 + rep;
+    snprintf(rec->short_reason, sizeof rec->short_reason, "budget: body \"%u\" ms per iteration",
+             rep);
     int timed = ompb__record_timed_threads(rec);
     for (size_t r = 0; r < ROUNDS; r++) {
         rec->start_ns[r] = 1000000000000ull + r * 2000000 + rep;
@@ -150,6 +163,14 @@ static void same_record(const ompb__record *a, const ompb__record *b)
     CU_ASSERT_PTR_EQUAL(a->inst, b->inst);
     CU_ASSERT_EQUAL(a->caller_team, b->caller_team);
     CU_ASSERT_EQUAL(a->nested_regions, b->nested_regions);
+    CU_ASSERT_EQUAL(a->other_width_regions, b->other_width_regions);
+    CU_ASSERT_EQUAL(a->measure_wall_ns, b->measure_wall_ns);
+    CU_ASSERT_EQUAL(a->recalibrations, b->recalibrations);
+    CU_ASSERT_EQUAL(a->calibration_disturbed, b->calibration_disturbed);
+    CU_ASSERT_DOUBLE_EQUAL(a->barrier_cost_ns, b->barrier_cost_ns, 0);
+    CU_ASSERT_STRING_EQUAL(a->short_reason, b->short_reason);
+    CU_ASSERT_EQUAL_FATAL(a->n_calib_steps, b->n_calib_steps);
+    CU_ASSERT_EQUAL(memcmp(a->calib_steps, b->calib_steps, a->n_calib_steps * sizeof *a->calib_steps), 0);
     CU_ASSERT_EQUAL(memcmp(&a->sampling, &b->sampling, sizeof a->sampling), 0);
     CU_ASSERT_EQUAL(a->threads, b->threads);
     CU_ASSERT_EQUAL(a->rounds, b->rounds);
@@ -276,7 +297,7 @@ static void test_reader_checks(void)
 {
     static const struct { const char *from, *to, *want; } cases[] = {
         {"\"process\":1", "\"process\":0", "not the records of process 1"},
-        {"\"ompbench_dump\":2", "\"ompbench_dump\":1", "not the records of process 1"},
+        {"\"ompbench_dump\":3", "\"ompbench_dump\":2", "not the records of process 1"},
         {"\"repetition\":1", "\"repetition\":2", "holds a repetition this process was not given"},
         {"\"repetitions\":4", "\"repetitions\":5", "holds a repetition this process was not"},
         {"\"repetition\":1", "\"repetition\":7", "\"sampling\" holds an impossible value"},
@@ -300,6 +321,14 @@ static void test_reader_checks(void)
         {"\"time_enabled_ns\":[", "\"time_enabled_ns\":[-1,", "\"time_enabled_ns\" is not an"},
         {"\"time_running_ns\":[5000", "\"time_running_ns\":[9999",
          "a counter ran longer than it was enabled"},
+        {"\"steps\":[[10,", "\"steps\":[[-10,", "holds a step that is not two non-negative"},
+        {"\"steps\":[[10,40001]", "\"steps\":[[10]", "holds a step that is not two"},
+        {"\"barrier_cost_ns\":312.75", "\"barrier_cost_ns\":-1.5",
+         "\"calibration\" is not an object with at most 24 steps, a barrier cost >= 0"},
+        {"\"disturbed\":false", "\"disturbed\":0", "\"calibration\" is not an object"},
+        {"\"short_reason\":\"budget", "\"short_reason\":7,\"x\":\"budget",
+         "\"calibration\" is not an object"},
+        {"\"calibration\":{", "\"calibration\":7,\"y\":{", "\"calibration\" is not an object"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *text = read_text(edited(cases[i].from, cases[i].to), OMPB_EINVAL);

@@ -131,6 +131,14 @@ typedef struct ompb_benchmark {
  * constructor. Returns 0, or OMPB_EINVAL for a descriptor without name/fn. */
 OMPB_API int ompb_register(const ompb_benchmark *bench);
 
+/* Notes that bench, registered just before, comes from a translation unit
+ * compiled without optimization: its instances are then marked
+ * "unoptimized" in every report and the run warns once. OMPB_BENCH calls it
+ * from its constructor only where __OPTIMIZE__ is undefined (gcc and clang
+ * at -O0), so binaries built with optimization never reference it. A
+ * descriptor that was not registered is ignored. */
+OMPB_API void ompb_note_unoptimized(const ompb_benchmark *bench);
+
 /* ---- Option macros for OMPB_BENCH ---------------------------------------- */
 
 /* Scalar arguments: OMPB_ARGS(0, 42, 255). */
@@ -160,6 +168,14 @@ OMPB_API int ompb_register(const ompb_benchmark *bench);
 #error "ompbench needs __attribute__((constructor)) (GCC or Clang)"
 #endif
 
+/* __OPTIMIZE__ is the user's translation unit's, where OMPB_BENCH expands:
+ * the build of the benchmark code, not the library's. */
+#ifdef __OPTIMIZE__
+#define OMPB__NOTE_BUILD(desc) ((void)0)
+#else
+#define OMPB__NOTE_BUILD(desc) ompb_note_unoptimized(desc)
+#endif
+
 /*
  * OMPB_BENCH(name, options...) { body }: declares `static void name(ompb_state
  * *state)` and registers it. Options are the macros above or designated
@@ -171,7 +187,8 @@ OMPB_API int ompb_register(const ompb_benchmark *bench);
     static const ompb_benchmark ompb__desc_##name_ = {                        \
         .name = #name_, .file = __FILE__, .fn = name_, __VA_ARGS__};          \
     OMPB__CONSTRUCTOR(ompb__register_##name_) {                               \
-        ompb_register(&ompb__desc_##name_);                                   \
+        if (ompb_register(&ompb__desc_##name_) == 0)                          \
+            OMPB__NOTE_BUILD(&ompb__desc_##name_);                            \
     }                                                                         \
     static void name_(ompb_state *state)
 

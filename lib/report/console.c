@@ -7,7 +7,10 @@
  * median, the figure that says how far two runs may differ (when they ran
  * in several processes; the legend says which it is). The
  * involuntary switches and --counters add columns to both kinds of line
- * (lib/report/counters.c).
+ * (lib/report/counters.c). Suspect rows get letters in a marks column, the
+ * CPU share gets a column when it is low somewhere, and one legend line per
+ * mark shown says what it means (lib/report/marks.c); both columns appear
+ * only when something is marked, so a clean run reads as before.
  */
 #include "report/report.h"
 
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "report/marks.h"
 #include "utf8.h"
 
 #define MIN_NAME_WIDTH 24
@@ -59,11 +63,74 @@ static void format_imbalance(double imbalance, char *buf, size_t len)
         snprintf(buf, len, "%6.2f", imbalance);
 }
 
-/* The rate column is padded when counter columns follow it, so that they
+/* Every mark some instance has. */
+static unsigned shown_marks(const ompb__report *rep)
+{
+    unsigned m = 0;
+    for (size_t i = 0; i < rep->n_instances; i++)
+        m |= rep->instances[i].marks;
+    return m;
+}
+
+/* The rate column is padded when other columns follow it, so that they
  * line up; else a line ends with the rate. */
 static int rate_width(const ompb__report *rep)
 {
-    return ompb__console_counter_columns(rep) ? 14 : 0;
+    return ompb__console_counter_columns(rep) || shown_marks(rep) ? 14 : 0;
+}
+
+#define SHARE_WIDTH 9  /* "CPU share" */
+
+static void marks_header(FILE *out, const ompb__report *rep)
+{
+    unsigned m = shown_marks(rep);
+    if (m & OMPB__MARK_CPU_SHARE)
+        fprintf(out, " %*s", SHARE_WIDTH, "CPU share");
+    if (m)
+        fprintf(out, " %s", "marks");
+}
+
+/* The CPU share (when its column is shown) and the row's mark letters. */
+static void marks_cells(FILE *out, const ompb__report *rep, unsigned marks, double share)
+{
+    unsigned shown = shown_marks(rep);
+    if (shown & OMPB__MARK_CPU_SHARE) {
+        if (isnan(share))
+            fprintf(out, " %*s", SHARE_WIDTH, "-");
+        else
+            fprintf(out, " %*.0f%%", SHARE_WIDTH - 1, 100.0 * share);
+    }
+    if (!shown)
+        return;
+    char letters[16] = "";
+    size_t k = 0;
+    for (size_t i = 0; i < ompb__n_mark_rows && k + 1 < sizeof letters; i++)
+        if (marks & ompb__mark_rows[i].bit)
+            letters[k++] = ompb__mark_rows[i].letter;
+    letters[k] = '\0';
+    fprintf(out, " %s", k ? letters : "-"); /* the last column: not padded */
+}
+
+/* One line per mark shown, then why each short repetition stopped early. */
+static void marks_legend(FILE *out, const ompb__report *rep)
+{
+    unsigned shown = shown_marks(rep);
+    for (size_t i = 0; i < ompb__n_mark_rows; i++)
+        if (shown & ompb__mark_rows[i].bit)
+            fprintf(out, "%c %s: %s\n", ompb__mark_rows[i].letter, ompb__mark_rows[i].code,
+                    ompb__mark_rows[i].legend);
+    for (size_t i = 0; i < rep->n; i++) {
+        const ompb__record *rec = &rep->results[i].rec;
+        if (rec->failed || !rec->short_reason[0])
+            continue;
+        char name[SHOWN_NAME_MAX], why[4 * sizeof rec->short_reason];
+        shown_name(rec, name);
+        ompb__utf8_escape_controls(rec->short_reason, why, sizeof why);
+        fprintf(out, "%s", name);
+        if (rec->sampling.repetitions > 1)
+            fprintf(out, " (repetition %u)", rec->sampling.repetition + 1);
+        fprintf(out, ": %zu of %" PRIu64 " rounds: %s\n", rec->rounds, rec->sampling.rounds, why);
+    }
 }
 
 /* One repetition: the spread column is the rounds' stdev / mean. */
@@ -96,6 +163,7 @@ static void print_row(FILE *out, int width, const ompb__report *rep,
     fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %-*s", width,
             name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate_width(rep), rate);
     ompb__console_counter_cells(out, rep, &rec->counters, &res->counts);
+    marks_cells(out, rep, res->marks, res->cpu_share);
     fputc('\n', out);
 }
 
@@ -175,6 +243,7 @@ static void print_instance(FILE *out, int width, const ompb__report *rep,
             ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate_width(rep),
             rate);
     ompb__console_counter_cells(out, rep, ir->counters, &ir->counts);
+    marks_cells(out, rep, ir->marks, ir->cpu_share);
     fputc('\n', out);
 }
 
@@ -202,22 +271,26 @@ static int render_console(FILE *out, const ompb__report *rep)
                 "T", "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal",
                 rate_width(rep), "rate");
         ompb__console_counter_header(out, rep);
+        marks_header(out, rep);
         fputc('\n', out);
         for (size_t i = 0; i < rep->n_instances; i++)
             print_row(out, width, rep, rep->instances[i].reps);
         ompb__console_counter_notes(out, rep);
+        marks_legend(out, rep);
         return ferror(out) ? OMPB_EIO : 0;
     }
     fprintf(out, "%-*s %3s %11s %7s %11s %11s %11s %20s %6s  %-*s", width, "benchmark", "T",
             "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal",
             rate_width(rep), "rate");
     ompb__console_counter_header(out, rep);
+    marks_header(out, rep);
     fputc('\n', out);
     for (size_t i = 0; i < rep->n_instances; i++)
         print_instance(out, width, rep, &rep->instances[i]);
     fprintf(out, "median: of the repetitions' medians; ±run: their stdev / mean (%s); mean, "
                  "min, max: over all rounds\n", spread_legend(rep));
     ompb__console_counter_notes(out, rep);
+    marks_legend(out, rep);
     return ferror(out) ? OMPB_EIO : 0;
 }
 

@@ -2,12 +2,16 @@
 /*
  * CSV report: a header row, then one row per repetition of each instance
  * (one per instance without --repetitions), times in ns per iteration.
- * Names are quoted (they contain commas: "name[42, t=2]").
+ * Names are quoted (they contain commas: "name[42, t=2]"). The last two
+ * columns are the repetition's marks (codes joined by ';', empty when none)
+ * and its CPU share.
  */
 #include "report/report.h"
 
 #include <inttypes.h>
 #include <math.h>
+
+#include "report/marks.h"
 
 static void put_quoted(FILE *out, const char *s)
 {
@@ -30,7 +34,20 @@ static void put_number(FILE *out, double v)
         fputc(',', out);
 }
 
-static int write_csv(FILE *out, const ompb__report *rep)
+/* ",code;code": the marks in the table's order. */
+static void put_marks(FILE *out, unsigned marks)
+{
+    const char *sep = "";
+    fputc(',', out);
+    for (size_t i = 0; i < ompb__n_mark_rows; i++) {
+        if (!(marks & ompb__mark_rows[i].bit))
+            continue;
+        fprintf(out, "%s%s", sep, ompb__mark_rows[i].code);
+        sep = ";";
+    }
+}
+
+static int render_csv(FILE *out, const ompb__report *rep)
 {
     const ompb__result *res = rep->results;
     size_t n = rep->n;
@@ -38,7 +55,7 @@ static int write_csv(FILE *out, const ompb__report *rep)
           "q1_ns,q3_ns,ci95_low_ns,ci95_high_ns,iqr_outliers,stdev_outliers,mean_skew_ns,"
           "mean_imbalance,bytes_per_second,items_per_second,migrations,error", out);
     ompb__csv_counter_header(out, rep);
-    fputc('\n', out);
+    fputs(",marks,cpu_share\n", out);
     for (size_t i = 0; i < n; i++) {
         const ompb__record *rec = &res[i].rec;
         const ompb__stats *st = &res[i].stats;
@@ -60,9 +77,22 @@ static int write_csv(FILE *out, const ompb__report *rep)
         fprintf(out, ",%" PRIu64 ",", rec->migrations);
         put_quoted(out, rec->failed ? rec->error : "");
         ompb__csv_counter_fields(out, rep, &res[i]);
+        put_marks(out, res[i].marks);
+        put_number(out, res[i].cpu_share);
         fputc('\n', out);
     }
     return ferror(out) ? OMPB_EIO : 0;
+}
+
+/* Through the view: the marks are set when the summaries are made. */
+static int write_csv(FILE *out, const ompb__report *given)
+{
+    ompb__report tmp;
+    const ompb__report *rep = ompb__report_view(given, &tmp);
+    int rc = rep ? render_csv(out, rep) : OMPB_ENOMEM;
+    if (rep)
+        ompb__report_view_release(rep, &tmp);
+    return rc;
 }
 
 const ompb__reporter ompb__reporter_csv = {"csv", write_csv};

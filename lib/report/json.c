@@ -12,6 +12,8 @@
 #include <jansson.h>
 #include <ompbench/error.h>
 
+#include "report/marks.h"
+
 /* Every builder below returns NULL when any part of its value could not be
  * made (out of memory, invalid UTF-8); set() propagates that by failing, so
  * an incomplete report is an error, never a silently shorter file. */
@@ -156,6 +158,44 @@ static json_t *region_json(const ompb__record *rec)
     return checked(o, bad);
 }
 
+/* The codes of the marks (docs/json.md), in the table's order; [] when
+ * none. */
+static json_t *marks_json(unsigned marks)
+{
+    json_t *a = json_array();
+    int bad = !a;
+    for (size_t i = 0; i < ompb__n_mark_rows && !bad; i++)
+        if (marks & ompb__mark_rows[i].bit)
+            bad |= json_array_append_new(a, json_string(ompb__mark_rows[i].code));
+    return checked(a, bad);
+}
+
+/* How the engine found the sample size: the target, the barrier estimate
+ * the round floor came from, its retries and every calibration round kept. */
+static json_t *calibration_json(const ompb__record *rec)
+{
+    json_t *o = json_object(), *steps = json_array();
+    int bad = set(o, "round_target_ns", json_integer((json_int_t)rec->round_target_ns));
+    bad |= set(o, "barrier_cost_ns", real(rec->barrier_cost_ns));
+    bad |= set(o, "recalibrations", json_integer((json_int_t)rec->recalibrations));
+    bad |= set(o, "disturbed", json_boolean(rec->calibration_disturbed));
+    size_t n = rec->n_calib_steps < OMPB__CALIB_STEPS_MAX ? rec->n_calib_steps
+                                                          : OMPB__CALIB_STEPS_MAX;
+    for (size_t i = 0; i < n && steps; i++)
+        bad |= json_array_append_new(steps, json_pack("{s:I, s:I}", "sample_size",
+                                                      (json_int_t)rec->calib_steps[i].sample_size,
+                                                      "busy_ns",
+                                                      (json_int_t)rec->calib_steps[i].busy_ns));
+    bad |= set(o, "steps", steps);
+    return checked(o, bad);
+}
+
+/* What makes the numbers suspect, on every entry an instance has. */
+static int add_marks(json_t *o, unsigned marks, double cpu_share)
+{
+    return set(o, "marks", marks_json(marks)) | set(o, "cpu_share", real(cpu_share));
+}
+
 static json_t *ompbench_json(const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
@@ -174,6 +214,11 @@ static json_t *ompbench_json(const ompb__result *res)
     bad |= set(o, "warmup_rounds", json_integer((json_int_t)rec->warmup_rounds));
     bad |= set(o, "warmup_iters", json_integer((json_int_t)rec->warmup_iters));
     bad |= set(o, "calibration_rounds", json_integer((json_int_t)rec->calibration_rounds));
+    if (!rec->region)
+        bad |= set(o, "calibration", calibration_json(rec));
+    bad |= add_marks(o, res->marks, res->cpu_share);
+    if (rec->short_reason[0])
+        bad |= set(o, "short_reason", json_string(rec->short_reason));
     bad |= set(o, "migrations", json_integer((json_int_t)rec->migrations));
     if (rec->involuntary_switches)
         bad |= set(o, "involuntary_switches",
@@ -260,6 +305,10 @@ static json_t *aggregate_entry(const ompb__instance_result *ir, const char *agg,
     bad |= set(e, "iterations", json_integer((json_int_t)count));
     bad |= set(e, "real_time", real(value));
     bad |= set(e, "cpu_time", real(cpu));
+    /* The instance's marks: a reader of the aggregates alone sees them too. */
+    json_t *o = json_object();
+    bad |= add_marks(o, ir->marks, ir->cpu_share);
+    bad |= set(e, "ompbench", o);
     return checked(e, bad);
 }
 

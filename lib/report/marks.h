@@ -24,7 +24,7 @@
 
 typedef enum ompb__mark {
     OMPB__MARK_FEW_ROUNDS = 1u << 0,   /* fewer rounds than asked, or < 5 */
-    OMPB__MARK_CPU_SHARE = 1u << 1,    /* the team did not have its CPUs */
+    OMPB__MARK_CPU_SHARE = 1u << 1,    /* the team did not have its CPUs (harness teams) */
     OMPB__MARK_OVERSUB = 1u << 2,      /* more threads than usable PUs */
     OMPB__MARK_NESTED = 1u << 3,       /* the body opened nested regions */
     OMPB__MARK_WIDTH = 1u << 4,        /* a caller team's regions at another width */
@@ -46,10 +46,14 @@ extern const ompb__mark_row ompb__mark_rows[];
 extern const size_t ompb__n_mark_rows;
 
 /* The marks of one repetition's record; ctx may be NULL (no oversubscription
- * known). */
+ * known). A failed record has none. few_rounds, cpu_share and calibration
+ * only in measure mode (test and simulation ask for one short round). */
 unsigned ompb__marks_of_record(const ompb__record *rec, const ompb__context *ctx);
 
-/* The team's CPU share over the measured rounds; NAN when not measured. */
+/* The team's CPU share over the measured rounds: cpu_ns / (threads x
+ * measure_wall_ns), or over the span from the first measured round's start
+ * to the last one's end when the engine left measure_wall_ns 0. NAN when not
+ * measured (a failure, an application region, no rounds, no CPU time). */
 double ompb__cpu_share(const ompb__record *rec);
 
 #endif

@@ -63,6 +63,12 @@ typedef struct ompb__result {
      * of a rate, used by every reporter); 0 when the body set none. */
     double bytes_per_second, items_per_second;
     ompb__counter_figures counts; /* --counters and involuntary switches */
+    /* Why the numbers are suspect (lib/report/marks.h: OMPB__MARK_* bits)
+     * and the team's CPU share (NAN: not measured): set by
+     * ompb__result_analyze without the run context, and in a report's
+     * results by ompb__report_init with it. */
+    unsigned marks;
+    double cpu_share;
 } ompb__result;
 
 /* Measured round r's count of event e per iteration, summed over the team
@@ -121,6 +127,12 @@ typedef struct ompb__instance_result {
      * none) and the counter figures over the repetitions. */
     const ompb__counter_set *counters;
     ompb__counter_figures counts;
+    /* The marks of any repetition (OR), and the lowest CPU share of the
+     * repetitions that have one: one starved repetition is reason enough
+     * to doubt the summary, and the figure then says how starved (NAN:
+     * none measured). */
+    unsigned marks;
+    double cpu_share;
 } ompb__instance_result;
 
 /* What a reporter renders: the run context (may be NULL, e.g. in tests),
@@ -130,14 +142,20 @@ typedef struct ompb__instance_result {
 typedef struct ompb__report {
     const ompb__context *ctx;
     const ompb__result *results;
+    ompb__result *own;         /* ompb__report_init's copy, which results then
+                                  points to (NULL in a report filled by hand) */
     size_t n;
     ompb__instance_result *instances;
     size_t n_instances;
 } ompb__report;
 
 /* Fills rep from results[n]: consecutive results of the same instance are
- * its repetitions, summarized once here. Returns 0 or OMPB_ENOMEM; release
- * with ompb__report_release (results and ctx are borrowed). */
+ * its repetitions, summarized once here. rep->results is then the report's
+ * own copy of them (shallow: the records' arrays stay the caller's) in
+ * which each result's marks and CPU share are set from its record and ctx
+ * (oversubscription is the run's plan, which ompb__result_analyze does not
+ * know). Returns 0 or OMPB_ENOMEM; release with ompb__report_release
+ * (results and ctx are borrowed). */
 int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
                       const ompb__result *results, size_t n);
 void ompb__report_release(ompb__report *rep);

@@ -15,6 +15,8 @@
 
 #include <ompbench/error.h>
 
+#include "report/marks.h"
+
 int ompb__result_analyze(ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
@@ -22,6 +24,10 @@ int ompb__result_analyze(ompb__result *res)
     res->mean_skew_ns = res->mean_imbalance = res->total_time_s = 0;
     res->real_time_ns = res->cpu_time_ns = 0;
     res->bytes_per_second = res->items_per_second = 0;
+    /* Without the run context (ompb__report_init adds it) no plan says
+     * whether the width was oversubscribed. */
+    res->marks = ompb__marks_of_record(rec, NULL);
+    res->cpu_share = ompb__cpu_share(rec);
     if (ompb__result_counters(res) != 0)
         return OMPB_ENOMEM;
     if (n == 0 || rec->failed)
@@ -198,16 +204,37 @@ static int summarize(const ompb__result *reps, size_t n, ompb__instance_result *
     return 0;
 }
 
+/* The marks of each repetition, then of the instance over them. */
+static void mark_instance(ompb__result *reps, size_t n, const ompb__context *ctx,
+                          ompb__instance_result *ir)
+{
+    ir->marks = 0;
+    ir->cpu_share = NAN;
+    for (size_t i = 0; i < n; i++) {
+        reps[i].marks = ompb__marks_of_record(&reps[i].rec, ctx);
+        reps[i].cpu_share = ompb__cpu_share(&reps[i].rec);
+        ir->marks |= reps[i].marks;
+        if (!isnan(reps[i].cpu_share) && !(ir->cpu_share <= reps[i].cpu_share))
+            ir->cpu_share = reps[i].cpu_share;
+    }
+}
+
 int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
-                      const ompb__result *results, size_t n)
+                      const ompb__result *given, size_t n)
 {
     memset(rep, 0, sizeof *rep);
     rep->ctx = ctx;
-    rep->results = results;
     rep->n = n;
+    rep->own = malloc((n ? n : 1) * sizeof *rep->own);
     rep->instances = malloc((n ? n : 1) * sizeof *rep->instances);
-    if (!rep->instances)
+    if (!rep->own || !rep->instances) {
+        ompb__report_release(rep);
         return OMPB_ENOMEM;
+    }
+    if (n)
+        memcpy(rep->own, given, n * sizeof *rep->own);
+    ompb__result *results = rep->own;
+    rep->results = results;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && results[j].rec.inst == results[i].rec.inst)
@@ -217,6 +244,7 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
             ompb__report_release(rep);
             return OMPB_ENOMEM;
         }
+        mark_instance(&results[i], j - i, ctx, ir);
         i = j;
     }
     return 0;
@@ -225,7 +253,9 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
 void ompb__report_release(ompb__report *rep)
 {
     free(rep->instances);
+    free(rep->own);
     rep->instances = NULL;
+    rep->own = NULL;
     rep->n_instances = 0;
 }
 

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The table of marks and the one place that decides them. A mark says that
+ * a number cannot be vouched for and why; every reporter shows the same
+ * marks from this table (console letters and legend, CSV and JSON codes),
+ * so a new mark is a row here and a test in ompb__marks_of_record, never
+ * code in a reporter. docs/methodology.md ("Marks") explains each one.
+ */
+#include "report/marks.h"
+
+#include <math.h>
+#include <stdbool.h>
+
+const ompb__mark_row ompb__mark_rows[] = {
+    {OMPB__MARK_FEW_ROUNDS, "few_rounds", 'R',
+     "fewer measured rounds than asked for, or fewer than 5: the statistics rest on too few "
+     "rounds; give the instance more time (--max-time) or find why (the note names it)"},
+    {OMPB__MARK_CPU_SHARE, "cpu_share", 'C',
+     "the team had its CPUs less than 80% of the time (CPU share column): other work ran on "
+     "them; rerun on a quiet machine or on PUs nothing else uses"},
+    {OMPB__MARK_OVERSUB, "oversubscribed", 'O',
+     "more threads than usable PUs: threads share PUs and rounds include time slicing; use "
+     "at most as many threads as PUs (--threads, taskset)"},
+    {OMPB__MARK_NESTED, "nested_region", 'N',
+     "the body opened nested parallel regions (one thread each): not the code's parallel "
+     "figure; declare it with .team = OMPB_TEAM_CALLER"},
+    {OMPB__MARK_WIDTH, "team_width", 'W',
+     "a caller team's code opened regions of another width than T: not a t=T figure; drop "
+     "num_threads/omp_set_num_threads from the code under test"},
+    {OMPB__MARK_UNOPTIMIZED, "unoptimized", 'U',
+     "the benchmark's own source was compiled without optimization (no -O): the figure is "
+     "not an optimized build's; compile it with -O2 (CMake: -DCMAKE_BUILD_TYPE=Release)"},
+    {OMPB__MARK_ONE_VALUE, "one_value", '1',
+     "a region instance seen once: its statistics are one value, with no spread; run the "
+     "region more often"},
+    {OMPB__MARK_CALIBRATION, "calibration", 'D',
+     "the calibration was still disturbed after its retries: the sample size may be far off; "
+     "rerun on a quiet machine, or fix it with --sample-size"},
+};
+const size_t ompb__n_mark_rows = sizeof ompb__mark_rows / sizeof ompb__mark_rows[0];
+
+double ompb__cpu_share(const ompb__record *rec)
+{
+    if (rec->failed || rec->region || rec->rounds == 0 || rec->threads < 1 || rec->cpu_ns == 0)
+        return NAN;
+    /* The engine says over which wall time it took cpu_ns; a record that
+     * does not (measure_wall_ns 0) is taken over its measured rounds, from
+     * the first start to the last end, which the CPU time spans too. */
+    uint64_t wall = rec->measure_wall_ns;
+    if (wall == 0)
+        wall = rec->end_ns[rec->rounds - 1] - rec->start_ns[0];
+    if (wall == 0)
+        return NAN;
+    return (double)rec->cpu_ns / ((double)rec->threads * (double)wall);
+}
+
+/* The run's plan for this width says whether its threads share PUs. */
+static bool oversubscribed(const ompb__record *rec, const ompb__context *ctx)
+{
+    for (size_t i = 0; ctx && i < ctx->n_plans; i++)
+        if (ctx->plans[i].threads == rec->threads)
+            return ctx->plans[i].oversubscribed;
+    return false;
+}
+
+/* Marks that only a measuring run can earn: test and simulation modes ask
+ * for one short round on purpose. */
+static unsigned measure_marks(const ompb__record *rec)
+{
+    unsigned m = 0;
+    if (rec->rounds < rec->sampling.rounds || rec->rounds < OMPB__MARK_MIN_ROUNDS)
+        m |= OMPB__MARK_FEW_ROUNDS;
+    /* A caller team's share also drops when the code leaves the runtime's
+     * threads idle (serial parts past their spin time): low there does not
+     * say that other work took the CPUs, so it is shown but not marked. */
+    double share = ompb__cpu_share(rec);
+    if (!rec->caller_team && !isnan(share) && share < OMPB__CPU_SHARE_LOW)
+        m |= OMPB__MARK_CPU_SHARE;
+    if (rec->calibration_disturbed)
+        m |= OMPB__MARK_CALIBRATION;
+    return m;
+}
+
+unsigned ompb__marks_of_record(const ompb__record *rec, const ompb__context *ctx)
+{
+    if (rec->failed)
+        return 0; /* a failure is shown as such, not as a suspect number */
+    unsigned m = rec->sampling.mode == OMPB__SAMPLING_MEASURE ? measure_marks(rec) : 0;
+    if (oversubscribed(rec, ctx))
+        m |= OMPB__MARK_OVERSUB;
+    if (!rec->caller_team && rec->nested_regions > 0)
+        m |= OMPB__MARK_NESTED;
+    if (rec->caller_team && rec->other_width_regions > 0)
+        m |= OMPB__MARK_WIDTH;
+    if (rec->inst && rec->inst->unoptimized)
+        m |= OMPB__MARK_UNOPTIMIZED;
+    if (rec->region && rec->region->instances == 1)
+        m |= OMPB__MARK_ONE_VALUE;
+    return m;
+}
