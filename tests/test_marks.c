@@ -513,6 +513,32 @@ static void test_repetitions(void)
         ompb__record_free(&res[i].rec);
 }
 
+/* Repetitions split the rounds asked for: "fewer than 5" is judged over
+ * the instance's pooled rounds, never per repetition; "fewer than asked"
+ * stays per repetition. */
+static void test_few_rounds_pooled(void)
+{
+    ompb__instance inst;
+    make_instance(&inst, "m", 1);
+    ompb__result res[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        make_clean(&res[i], &inst, 2);
+        res[i].rec.sampling.repetition = i;
+        res[i].rec.sampling.repetitions = 3;
+        res[i].marks = ompb__marks_of_record(&res[i].rec, NULL);
+        CU_ASSERT_EQUAL(res[i].marks, 0u);
+    }
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, res, 3), 0);
+    CU_ASSERT_EQUAL(rep.instances[0].marks, 0u); /* 6 rounds pooled */
+    ompb__report_release(&rep);
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, res, 2), 0);
+    CU_ASSERT_EQUAL(rep.instances[0].marks, OMPB__MARK_FEW_ROUNDS); /* 4 pooled */
+    ompb__report_release(&rep);
+    for (int i = 0; i < 3; i++)
+        ompb__record_free(&res[i].rec);
+}
+
 /* A region seen once is marked in every report; one seen twice is not. */
 static void test_one_value_region(void)
 {
@@ -582,6 +608,7 @@ static const ompb_test_case cases[] = {
     {"csv", test_csv},
     {"json", test_json},
     {"repetitions", test_repetitions},
+    {"few_rounds_pooled", test_few_rounds_pooled},
     {"one_value_region", test_one_value_region},
     {"unoptimized_registration", test_unoptimized_registration},
     {NULL, NULL},

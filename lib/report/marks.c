@@ -68,7 +68,10 @@ static bool oversubscribed(const ompb__record *rec, const ompb__context *ctx)
 static unsigned measure_marks(const ompb__record *rec)
 {
     unsigned m = 0;
-    if (rec->rounds < rec->sampling.rounds || rec->rounds < OMPB__MARK_MIN_ROUNDS)
+    /* Repetitions split the rounds: fewer than 5 is judged over the
+     * instance's pooled rounds (ompb__report_init), not per repetition. */
+    if (rec->rounds < rec->sampling.rounds
+        || (rec->sampling.repetitions <= 1 && rec->rounds < OMPB__MARK_MIN_ROUNDS))
         m |= OMPB__MARK_FEW_ROUNDS;
     /* A caller team's share also drops when the code leaves the runtime's
      * threads idle (serial parts past their spin time): low there does not

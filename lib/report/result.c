@@ -217,6 +217,9 @@ static void mark_instance(ompb__result *reps, size_t n, const ompb__context *ctx
         if (!isnan(reps[i].cpu_share) && !(ir->cpu_share <= reps[i].cpu_share))
             ir->cpu_share = reps[i].cpu_share;
     }
+    bool measured = n > 0 && reps[0].rec.sampling.mode == OMPB__SAMPLING_MEASURE;
+    if (measured && !ir->failure && ir->rounds < OMPB__MARK_MIN_ROUNDS)
+        ir->marks |= OMPB__MARK_FEW_ROUNDS;
 }
 
 int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
