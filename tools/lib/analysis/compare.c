@@ -213,14 +213,38 @@ static double lower_bound(const ompb__compare_opts *opts)
 }
 
 /* Runs per side that would put the interval clear of the nearer threshold
- * bound, at the spread seen: the standard error shrinking as 1 / sqrt(n). */
-static size_t runs_needed(const ompb__welch_result *w, size_t runs_now,
+ * bound, at the spread seen: the standard error shrinking as 1 / sqrt(n).
+ * The estimate assumes balanced sides and Welch's degrees of freedom at
+ * their best; with unbalanced sides or very different spreads it can come
+ * out at a count the comparison already had without deciding, and a note
+ * must never ask for what was already given: at least one more than the
+ * larger side. */
+static size_t runs_needed(const ompb__welch_result *w, size_t base_runs, size_t head_runs,
                           const ompb__compare_opts *opts)
 {
     double bound = w->diff >= 0.0 ? upper_bound(opts) : lower_bound(opts);
     double gap = isinf(bound) ? INFINITY : fabs(w->diff - bound);
-    return ompb__units_needed(w->se, runs_now, gap, opts->alpha, OMPB__COMPARE_TRIM,
-                              OMPB__COMPARE_MAX_RUNS);
+    size_t had = base_runs > head_runs ? base_runs : head_runs;
+    size_t n = ompb__units_needed(w->se, (base_runs + head_runs + 1) / 2, gap, opts->alpha,
+                                  OMPB__COMPARE_TRIM, OMPB__COMPARE_MAX_RUNS);
+    return n > had ? n : had + 1;
+}
+
+/* A noisy row whose interval clears the threshold was held back by
+ * Benjamini-Hochberg alone: it counts when q <= alpha, that is when
+ * p <= alpha p / q, so the interval the decision used is the one at level
+ * 1 - alpha p / q, which the report shows beside the printed one. */
+static void held_back_interval(ompb__compare_row *r, double alpha)
+{
+    r->bh_level = r->bh_low = r->bh_high = NAN;
+    if (r->verdict != OMPB__VERDICT_NOISY || r->runs_needed || !(r->q > 0.0) ||
+        isnan(r->welch.se))
+        return;
+    double a = alpha * r->p / r->q, lo, hi;
+    ompb__welch_ci(&r->welch, a, &lo, &hi);
+    r->bh_level = 1.0 - a;
+    r->bh_low = expm1(lo);
+    r->bh_high = expm1(hi);
 }
 
 /* Fills the figures of a pair both sides have; the verdict waits for the
@@ -248,6 +272,7 @@ static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_
     row->base_spread = sb.spread;
     row->head_spread = sh.spread;
     ompb__welch_result w = ompb__welch(sb, sh);
+    row->welch = w;
     double lo, hi;
     ompb__welch_ci(&w, opts->alpha, &lo, &hi);
     row->ci_low = expm1(lo);
@@ -257,7 +282,7 @@ static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_
     if (lo >= lower_bound(opts) && hi <= upper_bound(opts))
         row->verdict = OMPB__VERDICT_UNTOUCHED;
     else if (lo <= upper_bound(opts) && hi >= lower_bound(opts))
-        row->runs_needed = runs_needed(&w, (b->n_units + h->n_units + 1) / 2, opts);
+        row->runs_needed = runs_needed(&w, b->n_units, h->n_units, opts);
     /* An interval already clear of the threshold needs no more width: it is
      * noisy only if Benjamini-Hochberg does not confirm it (the note says). */
 }
@@ -279,6 +304,8 @@ static int judge(ompb__compare_row *row, const ompb__compare_side *base,
     row->head_reps = h.reps;
     row->base_ns = row->head_ns = row->change = row->ci_low = row->ci_high = NAN;
     row->base_spread = row->head_spread = row->p = row->q = NAN;
+    row->bh_level = row->bh_low = row->bh_high = NAN;
+    row->welch = (ompb__welch_result){NAN, NAN, NAN};
     row->basis = OMPB__BASIS_NONE;
     row->verdict = by_presence(&b, &h);
     bool usable_b = b.present && !b.failed, usable_h = h.present && !h.failed;
@@ -322,6 +349,7 @@ static int settle_verdicts(ompb__comparison *cmp)
             r->verdict = r->change > 0.0 ? OMPB__VERDICT_REGRESSED : OMPB__VERDICT_IMPROVED;
             r->runs_needed = 0;
         }
+        held_back_interval(r, cmp->opts.alpha);
     }
     free(p);
     return rc;

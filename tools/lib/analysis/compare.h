@@ -29,6 +29,7 @@
 #include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
+#include "analysis/welch.h"
 
 #define OMPB__COMPARE_DEFAULT_THRESHOLD 0.05
 #define OMPB__COMPARE_DEFAULT_ALPHA 0.05
@@ -109,7 +110,14 @@ typedef struct ompb__compare_row {
     double q;                   /* its Benjamini-Hochberg adjustment */
     size_t runs_needed;         /* noisy with an interval across a threshold
                                    bound: runs per side that would decide at
-                                   this spread (MAX_RUNS + 1: more); else 0 */
+                                   this spread, always more than either side
+                                   had (MAX_RUNS + 1: more); else 0 */
+    /* Noisy although the (1 - alpha) interval clears the threshold: the
+     * interval at the level Benjamini-Hochberg decided at, 1 - alpha p / q
+     * (it reaches the threshold, or the row would have counted); NAN
+     * otherwise. */
+    double bh_level, bh_low, bh_high;
+    ompb__welch_result welch;   /* the test's figures (se NAN when untested) */
     ompb__verdict verdict;
     ompb__basis basis;
 } ompb__compare_row;

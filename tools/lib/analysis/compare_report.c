@@ -20,7 +20,7 @@
 #include "analysis/metric.h"
 #include "analysis/units.h"
 
-#define OMPB__NOTE_MAX 320
+#define OMPB__NOTE_MAX 640
 #define OMPB__NAME_COL_MAX 60
 #define OMPB__ENV_WARNING "different runtime environments"
 
@@ -105,7 +105,39 @@ static void spread_text(const ompb__compare_row *r, char *buf, size_t cap)
     snprintf(buf, cap, "spread %.1f%%/%.1f%%", 100.0 * r->base_spread, 100.0 * r->head_spread);
 }
 
-static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
+/* The level of an interval, "95%" or "99.88%": enough digits that a level
+ * just short of 100% does not print as 100%. */
+static void level_text(char *buf, size_t cap, double level)
+{
+    double miss = 100.0 * (1.0 - level);
+    int digits = miss >= 1.0 ? 0 : miss >= 0.1 ? 1 : miss >= 0.01 ? 2 : 3;
+    snprintf(buf, cap, "%.*f%%", digits, 100.0 * level);
+}
+
+/* Noisy although the printed interval lies beyond the threshold: the row
+ * says that Benjamini-Hochberg held it back, and which interval the decision
+ * used (at the adjusted level it reaches the threshold). */
+static void held_back_note(const ompb__comparison *cmp, const ompb__compare_row *r,
+                           const char *spread, char *buf, size_t cap)
+{
+    char level[16], used[16], lo[OMPB__UNIT_TEXT_MAX], hi[OMPB__UNIT_TEXT_MAX];
+    level_text(level, sizeof level, 1.0 - cmp->opts.alpha);
+    if (isnan(r->bh_level)) {
+        snprintf(buf, cap, "%s: the %s interval clears the threshold, but Benjamini-Hochberg "
+                 "over the %zu judged instances held it back (q=%.2f)", spread, level,
+                 cmp->judged, r->q);
+        return;
+    }
+    level_text(used, sizeof used, r->bh_level);
+    snprintf(buf, cap, "%s: the %s interval clears the threshold, but Benjamini-Hochberg over "
+             "the %zu judged instances held it back (q=%.2f): the decision used the %s "
+             "interval, %s..%s, which does not", spread, level, cmp->judged, r->q, used,
+             ompb__format_change(lo, sizeof lo, r->bh_low),
+             ompb__format_change(hi, sizeof hi, r->bh_high));
+}
+
+static void judged_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
+                        size_t cap)
 {
     char spread[64], q[32] = "";
     spread_text(r, spread, sizeof spread);
@@ -114,8 +146,7 @@ static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
     if (r->verdict != OMPB__VERDICT_NOISY)
         snprintf(buf, cap, "%s%s", q, spread);
     else if (r->runs_needed == 0)
-        snprintf(buf, cap, "%s: the interval clears the threshold, but not after "
-                 "Benjamini-Hochberg over the judged instances (q=%.2f)", spread, r->q);
+        held_back_note(cmp, r, spread, buf, cap);
     else if (r->runs_needed > OMPB__COMPARE_MAX_RUNS)
         snprintf(buf, cap, "%s: more than %d runs per side would be needed at this threshold",
                  spread, OMPB__COMPARE_MAX_RUNS);
@@ -148,7 +179,7 @@ static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, ch
                  r->basis == OMPB__BASIS_AGGREGATES ? " (from aggregates)" : "",
                  100.0 * r->base_spread, 100.0 * r->head_spread);
     else if (r->basis != OMPB__BASIS_NONE)
-        judged_note(r, buf, cap);
+        judged_note(cmp, r, buf, cap);
 }
 
 /* "+1.2%..+8.9%", or "-" without an interval. */
@@ -379,6 +410,14 @@ static json_t *json_row(const ompb__comparison *cmp, const ompb__compare_row *r)
                                                    : json_integer((json_int_t)r->runs_needed))
                                             : json_null(),
                              "note", note);
+    /* The interval Benjamini-Hochberg decided on, for a row it held back. */
+    json_t *used = isnan(r->bh_level) ? json_null()
+                 : json_pack("{s:f, s:f, s:f}", "level", r->bh_level, "low_pct",
+                             r->bh_low * 100.0, "high_pct", r->bh_high * 100.0);
+    if (more && json_object_set_new(more, "decision_interval", used) != 0) {
+        json_decref(more);
+        more = NULL;
+    }
     if (!o || !more || json_object_update(o, more) != 0) {
         json_decref(o);
         o = NULL;
