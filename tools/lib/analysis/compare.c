@@ -61,6 +61,8 @@ typedef struct side_runs {
     size_t n_units, cap_units;
     double *rep;                        /* per repetition: log of its value */
     size_t n_rep, cap_rep;
+    unsigned marks;                     /* union of the files' marks */
+    size_t marked;                      /* repetitions with a mark */
     bool aggregates;                    /* a file reports it by aggregates only */
     ompb__sample_summary agg;           /* their summary, with one such file */
 } side_runs;
@@ -145,6 +147,8 @@ static int collect_side(const ompb__compare_side *side, const char *name, side_r
             s->first = in;
         s->present = true;
         s->files++;
+        s->marks |= in->marks;
+        s->marked += in->marked_reps;
         if (in->failed) {
             /* The first failure is the one the report names. */
             if (!s->failed)
@@ -302,6 +306,10 @@ static int judge(ompb__compare_row *row, const ompb__compare_side *base,
     row->head = h.first;
     row->base_reps = b.reps;
     row->head_reps = h.reps;
+    row->base_marks = b.marks;
+    row->head_marks = h.marks;
+    row->base_marked = b.marked;
+    row->head_marked = h.marked;
     row->base_ns = row->head_ns = row->change = row->ci_low = row->ci_high = NAN;
     row->base_spread = row->head_spread = row->p = row->q = NAN;
     row->bh_level = row->bh_low = row->bh_high = NAN;
@@ -616,6 +624,11 @@ int ompb__compare_runs(const ompb__compare_side *base, const ompb__compare_side 
     int rc = make_rows(out);
     rc = rc ? rc : settle_verdicts(out);
     for (size_t i = 0; i < out->n && !rc; i++) {
+        const ompb__compare_row *r = &out->rows[i];
+        bool gates = r->verdict == OMPB__VERDICT_REGRESSED || r->verdict == OMPB__VERDICT_FAILED;
+        out->marks |= r->base_marks | r->head_marks;
+        out->marked += (r->base_marks | r->head_marks) != 0;
+        out->marked_gating += gates && (r->base_marks | r->head_marks);
         out->counts[out->rows[i].verdict]++;
         out->in_process += out->rows[i].basis == OMPB__BASIS_REPETITIONS ||
                            out->rows[i].basis == OMPB__BASIS_AGGREGATES;
@@ -648,6 +661,24 @@ static const char *build_id(const ompb__resultfile *rf)
     return json_is_string(id) ? json_string_value(id) : NULL;
 }
 
+static bool same_number(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+/* Field by field: the struct has padding, which memcmp would read. NAN
+ * values (failed repetitions) are equal when both are NAN. */
+static bool same_reps(const ompb__rf_instance *x, const ompb__rf_instance *y)
+{
+    for (size_t i = 0; i < x->n_reps; i++) {
+        const ompb__rf_rep *a = &x->reps[i], *b = &y->reps[i];
+        if (!same_number(a->value_ns, b->value_ns) || !same_number(a->imbalance, b->imbalance) ||
+            a->process != b->process || a->index != b->index || a->marks != b->marks)
+            return false;
+    }
+    return true;
+}
+
 /* Same context and same repetitions for every instance: the same file. */
 static bool same_results(const ompb__resultfile *a, const ompb__resultfile *b)
 {
@@ -655,8 +686,7 @@ static bool same_results(const ompb__resultfile *a, const ompb__resultfile *b)
         return false;
     for (size_t i = 0; i < a->n; i++) {
         const ompb__rf_instance *x = &a->inst[i], *y = &b->inst[i];
-        if (strcmp(x->name, y->name) != 0 || x->n_reps != y->n_reps ||
-            (x->n_reps && memcmp(x->reps, y->reps, x->n_reps * sizeof *x->reps) != 0))
+        if (strcmp(x->name, y->name) != 0 || x->n_reps != y->n_reps || !same_reps(x, y))
             return false;
     }
     return true;

@@ -118,6 +118,12 @@ typedef struct ompb__compare_row {
      * otherwise. */
     double bh_level, bh_low, bh_high;
     ompb__welch_result welch;   /* the test's figures (se NAN when untested) */
+    /* The marks of each side (analysis/marks.h): the union over its files'
+     * repetitions, and how many of its repetitions carry any. A marked side
+     * is suspect: the verdict stands (and gates --fail-on-regression) but
+     * every report says so in the row. */
+    unsigned base_marks, head_marks;
+    size_t base_marked, head_marked;
     ompb__verdict verdict;
     ompb__basis basis;
 } ompb__compare_row;
@@ -139,6 +145,9 @@ typedef struct ompb__comparison {
                                    sides: regressed, improved, noisy, untouched
                                    (the BH family) */
     size_t in_process;          /* noise unknown, with in-process repetitions */
+    size_t marked;              /* rows with a marked side */
+    size_t marked_gating;       /* regressed or failed rows with a marked side */
+    unsigned marks;             /* union of every row's marks, for the legend */
     double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
                                    with both times > 0; NAN if there is none */
     size_t geomean_excluded;    /* pairs left out of it for a time of 0 */
