@@ -76,8 +76,10 @@ typedef struct ompb__resultfile {
  * the file cannot be read, OMPB_EINVAL when it is not valid JSON, not a
  * result file, or holds no instance at all, when the repetitions of an
  * instance disagree on their count, repeat a repetition_index or fall short
- * of their count, when "ompbench.marks" is not an array of strings, or when a run reported by aggregates only lacks its
- * "_mean" or "_stddev" (err->text: "PATH: what is wrong"), OMPB_ENOMEM. Times must be finite in nanoseconds, and the raw
+ * of their count, when "ompbench.marks" is not an array of strings, or
+ * when a run reported by aggregates only lacks its "_mean" or "_stddev"
+ * (err->text: "PATH: what is wrong"), OMPB_ENOMEM. Times must be finite in
+ * nanoseconds, and the raw
  * makespan_ns and busy_ns values whole numbers below 2^64. On success the
  * caller releases rf with ompb__resultfile_free; on failure rf holds nothing.
  */
