@@ -23,8 +23,16 @@
  *                   inside an "outer", then ompb_regions_report() called
  *                   inside "held": no runner window opens, and no runner
  *                   command goes out, from inside a region
+ *   split           a team of 2 splits an `omp for` of two iterations 3:1
+ *                   (150 us and 50 us of spinning on the clock), 60
+ *                   instances: "barrier" ends after the loop's implicit
+ *                   barrier, "nowait" before it (then an explicit barrier)
+ *   once            "single_shot" entered once by a team of 2 and once
+ *                   serially: one value, no spread
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
+
+#include <time.h>
 
 #include <omp.h>
 #include <pthread.h>
@@ -177,6 +185,53 @@ static int inside(void)
     return rc == 0 && rc2 == 0 ? 0 : 1;
 }
 
+/* Spins for us microseconds of wall time: a share of work whose length
+ * does not depend on the machine's speed. */
+static void spin_us(long us)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < us * 1000L);
+}
+
+/* schedule(static, 1) over two iterations: thread 0 gets the 150 us one,
+ * thread 1 the 50 us one. */
+static int split(void)
+{
+#pragma omp parallel num_threads(2)
+    for (int k = 0; k < 60; k++) {
+        ompb_region_begin("barrier");
+#pragma omp for schedule(static, 1)
+        for (int i = 0; i < 2; i++)
+            spin_us(i == 0 ? 150 : 50);
+        ompb_region_end("barrier");
+
+        ompb_region_begin("nowait");
+#pragma omp for schedule(static, 1) nowait
+        for (int i = 0; i < 2; i++)
+            spin_us(i == 0 ? 150 : 50);
+        ompb_region_end("nowait");
+#pragma omp barrier
+    }
+    return 0;
+}
+
+static int once(void)
+{
+#pragma omp parallel num_threads(2)
+    {
+        ompb_region_begin("single_shot");
+        spin_us(100);
+        ompb_region_end("single_shot");
+    }
+    ompb_region_begin("single_shot");
+    spin_us(100);
+    ompb_region_end("single_shot");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     printf("main\n");
@@ -198,7 +253,11 @@ int main(int argc, char **argv)
         return overlap();
     if (strcmp(mode, "inside") == 0)
         return inside();
+    if (strcmp(mode, "split") == 0)
+        return split();
+    if (strcmp(mode, "once") == 0)
+        return once();
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
-            "phases|overlap|inside\n");
+            "phases|overlap|inside|split|once\n");
     return 2;
 }

@@ -527,14 +527,17 @@ static void check_order(const char *text, const char *a, const char *b)
     CU_ASSERT(pa && pb && pa < pb);
 }
 
-/* The note of one row, as the JSON report gives it. */
-static const char *note_of(const ompb__compare_row *r)
+/* The note of one row of cmp (its options and judged count), as the JSON
+ * report gives it. */
+static const char *note_in(const ompb__comparison *cmp, const ompb__compare_row *r)
 {
     static char text[4096];
     json_t *doc;
     FILE *f = tmpfile();
     ompb__comparison one = {0};
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    one.opts = cmp->opts;
+    one.judged = cmp->judged;
     one.rows = (ompb__compare_row *)r;
     one.n = 1;
     CU_ASSERT_EQUAL(ompb__compare_print(f, &one, OMPB__REPORT_JSON), 0);
@@ -547,6 +550,13 @@ static const char *note_of(const ompb__compare_row *r)
     json_decref(doc);
     free(json);
     return text;
+}
+
+/* The note of one row, as the JSON report gives it. */
+static const char *note_of(const ompb__compare_row *r)
+{
+    static const ompb__comparison none = {0};
+    return note_in(&none, r);
 }
 
 /* ---- compare ------------------------------------------------------------- */
@@ -894,8 +904,155 @@ static void test_bh_family(void)
     CU_ASSERT_DOUBLE_EQUAL(c->q, fmin(1.0, r->p * 41), 1e-12);
     CU_ASSERT_EQUAL(c->verdict, OMPB__VERDICT_NOISY);
     CU_ASSERT_EQUAL(crowd.cmp.counts[OMPB__VERDICT_UNTOUCHED], 40);
+    /* Its printed interval lies beyond +5%: the note says Benjamini-Hochberg
+     * held it back and shows the interval the decision used, which reaches
+     * the threshold at the level 1 - alpha p / q. */
+    CU_ASSERT(c->ci_low > 0.05);
+    CU_ASSERT_DOUBLE_EQUAL(c->bh_level, 1.0 - 0.05 * c->p / c->q, 1e-12);
+    CU_ASSERT(c->bh_low <= 0.05 && c->bh_low < c->ci_low && c->bh_high > c->ci_high);
+    char want[160], lo[32], hi[32];
+    snprintf(want, sizeof want, "the decision used the %.1f%% interval, %s..%s, which does not",
+             100.0 * c->bh_level, ompb__format_change(lo, sizeof lo, c->bh_low),
+             ompb__format_change(hi, sizeof hi, c->bh_high));
+    const char *note = note_in(&crowd.cmp, c);
+    CU_ASSERT_PTR_NOT_NULL(strstr(note, "the 95% interval clears the threshold, but "
+                                        "Benjamini-Hochberg over the 41 judged instances held "
+                                        "it back (q="));
+    CU_ASSERT_PTR_NOT_NULL(strstr(note, want));
+    CU_ASSERT_PTR_NULL(strstr(note, "runs per side"));
+    char *text = render(&crowd, OMPB__REPORT_JSON);
+    json_t *doc = json_loads(text, 0, NULL), *used = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    size_t i;
+    json_t *inst;
+    json_array_foreach(json_object_get(doc, "instances"), i, inst)
+        if (strcmp(json_string_value(json_object_get(inst, "name")), "x") == 0)
+            used = json_object_get(inst, "decision_interval");
+        else
+            CU_ASSERT_TRUE(json_is_null(json_object_get(inst, "decision_interval")));
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(used, "level")), c->bh_level, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(used, "low_pct")), 100 * c->bh_low,
+                           1e-6);
+    json_decref(doc);
+    free(text);
     release(&alone);
     release(&crowd);
+}
+
+/* "~N runs per side would decide" never names a count the comparison
+ * already had: ten tight BASE runs against three loose HEAD ones straddling
+ * +5% make the balanced-sides estimate come out below ten. */
+static void test_runs_needed_beyond_had(void)
+{
+    const double b[] = {1000, 1001, 999, 1000, 1002, 998, 1000, 1001, 999, 1000};
+    const double h[] = {1080, 1110, 1140};
+    pair p;
+    compare_entries(runs_of("lopsided", b, 10), runs_of("lopsided", h, 3), &p);
+    const ompb__compare_row *r = &p.cmp.rows[0];
+    CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_NOISY);
+    CU_ASSERT(r->ci_low < 0.05 && r->ci_high > 0.05);
+    CU_ASSERT(r->runs_needed > 10);
+    CU_ASSERT(isnan(r->bh_level));
+    unsigned long n = 0;
+    const char *at = strstr(note_of(r), ": ~");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    CU_ASSERT_EQUAL(sscanf(at, ": ~%lu runs per side would decide", &n), 1);
+    CU_ASSERT(n > 10);
+    release(&p);
+}
+
+/* marks_*.json: "ompbench.marks" per repetition. A marked side is named
+ * in the row of every format, with a legend of the marks that appear; the
+ * verdict stands (it still gates --fail-on-regression); an unknown code is
+ * "other"; entries without marks carry none. */
+static void test_marks(void)
+{
+    pair p;
+    compare_files(DATA "marks_base.json", DATA "marks_head.json", 0.05, &p);
+    const ompb__compare_row *r = row(&p.cmp, "crowded[t=4]");
+    CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_REGRESSED);
+    CU_ASSERT_EQUAL(r->base_marks, 0);
+    CU_ASSERT_EQUAL(r->head_marks, OMPB__RF_MARK_OVERSUBSCRIBED | OMPB__RF_MARK_CPU_SHARE);
+    CU_ASSERT_EQUAL(r->head_marked, 3);
+    r = row(&p.cmp, "short[t=2]");
+    CU_ASSERT_EQUAL(r->base_marks, OMPB__RF_MARK_FEW_ROUNDS);
+    CU_ASSERT_EQUAL(r->base_marked, 1);
+    CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_UNTOUCHED);
+    CU_ASSERT_EQUAL(row(&p.cmp, "future[t=2]")->head_marks, OMPB__RF_MARK_OTHER);
+    r = row(&p.cmp, "clean[t=2]");
+    CU_ASSERT_EQUAL(r->base_marks | r->head_marks, 0);
+    CU_ASSERT_EQUAL(p.cmp.marked, 3);
+    CU_ASSERT_EQUAL(p.cmp.marked_gating, 1);
+
+    char *text = render(&p, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "; 3 with a marked side; geometric mean change"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "regressed      HEAD marked oversubscribed, cpu_share "
+                                        "(3 of 3 repetitions): suspect; q="));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "BASE marked few_rounds (1 of 3 repetitions): suspect; "
+                                        "spread"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "HEAD marked other (1 of 3 repetitions): suspect;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nMarks (a marked side is suspect: its number may not "
+                                        "be the code's; the verdict still counts for "
+                                        "--fail-on-regression, and some regressed or failed "
+                                        "rows have one):\n  oversubscribed: more threads"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n  few_rounds: "));
+    CU_ASSERT_PTR_NULL(strstr(text, "\n  unoptimized: ")); /* only marks that appear */
+    const char *clean = strstr(text, "\nclean[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(clean);
+    const char *end = strchr(clean + 1, '\n'), *mark = strstr(clean, "marked");
+    CU_ASSERT(end && mark && mark > end); /* the unmarked row says nothing */
+    free(text);
+
+    text = render(&p, OMPB__REPORT_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| **regressed** | HEAD marked oversubscribed, cpu_share "
+                                        "(3 of 3 repetitions): suspect; "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n> Marks (a marked side is suspect"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n> - `oversubscribed`: more threads"));
+    free(text);
+
+    text = render(&p, OMPB__REPORT_JSON);
+    json_t *doc = json_loads(text, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    json_t *summary = json_object_get(doc, "summary");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "marked")), 3);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(summary, "marked_regressed_or_failed")), 1);
+    json_t *first = json_array_get(json_object_get(doc, "instances"), 0);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(first, "name")), "crowded[t=4]");
+    json_t *hm = json_object_get(first, "head_marks");
+    CU_ASSERT_EQUAL(json_array_size(hm), 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(hm, 0)), "oversubscribed");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(first, "base_marks")), 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(first, "head_marked_repetitions")), 3);
+    json_decref(doc);
+    free(text);
+    release(&p);
+
+    /* Without marks anywhere: no count in the header, no legend. */
+    compare_files(DATA "runs_base.json", DATA "runs_head.json", 0.05, &p);
+    text = render(&p, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NULL(strstr(text, "marked"));
+    CU_ASSERT_PTR_NULL(strstr(text, "Marks ("));
+    free(text);
+    release(&p);
+}
+
+/* "ompbench.marks" that is not an array of strings is refused, naming it. */
+static void test_marks_malformed(void)
+{
+    static const char *const bad[] = {"\"oversubscribed\"", "[1]", "{}", "[\"few_rounds\", null]"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        ompb__resultfile rf;
+        ompb_error err = {0};
+        snprintf(text, sizeof text, "{\"benchmarks\": [{\"name\": \"a\", \"run_type\": "
+                 "\"iteration\", \"real_time\": 5, \"time_unit\": \"ns\", \"ompbench\": "
+                 "{\"sample_size\": 1, \"samples\": {\"makespan_ns\": [5]}, \"marks\": %s}}]}",
+                 bad[i]);
+        CU_ASSERT_EQUAL(ompb__resultfile_parse(text, "m.json", &rf, &err), OMPB_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "m.json: "));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "\"ompbench.marks\" is not an array of mark "
+                                                "codes"));
+    }
 }
 
 /* One of five HEAD runs slowed fourfold by another job: the 20% change
@@ -1501,6 +1658,9 @@ static const ompb_test_case cases[] = {
     {"alpha", test_alpha},
     {"bh_family", test_bh_family},
     {"disturbed_run", test_disturbed_run},
+    {"marks", test_marks},
+    {"marks_malformed", test_marks_malformed},
+    {"runs_needed_beyond_had", test_runs_needed_beyond_had},
     {"min_runs", test_min_runs},
     {"gbench", test_gbench},
     {"gbench_aggregates_only", test_gbench_aggregates_only},

@@ -59,14 +59,15 @@ static void test_family_name(void)
 
 static void test_point_fill(void)
 {
-    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2}, pt = {4, 500.0, 0, 0, NAN, 0, 4};
+    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2, 0};
+    ompb__scaling_point pt = {4, 500.0, 0, 0, NAN, 0, 4, 0};
     ompb__scaling_point_fill(&base, &base);
     ompb__scaling_point_fill(&pt, &base);
     CU_ASSERT_EQUAL(base.speedup, 1.0);
     CU_ASSERT_EQUAL(base.efficiency, 1.0);
     CU_ASSERT_DOUBLE_EQUAL(pt.speedup, 1.6, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(pt.efficiency, 0.8, 1e-12); /* 1.6 * 2 / 4 */
-    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8};
+    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8, 0};
     ompb__scaling_point_fill(&zero, &base);
     CU_ASSERT_TRUE(isnan(zero.speedup));
 }
@@ -247,10 +248,84 @@ static void test_svg(void)
     ompb__resultfile_free(&rf);
 }
 
+/* scaling_marks.json: triad at 1, 2 (cpu_share), 4 and 8 threads
+ * (oversubscribed); plain without marks. Oversubscribed points have no
+ * speedup or efficiency, are hollow in the plot and not joined into the
+ * measured line; a marked point is drawn in another colour and its marks are
+ * in the table's marks column, which an unmarked family does not get. */
+static void test_marks(void)
+{
+    ompb__resultfile rf;
+    ompb__scaling s;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(ompb__resultfile_load(OMPB_TEST_DATA_DIR "/compare/scaling_marks.json",
+                                                &rf, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build(&rf, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.n, 2);
+    const ompb__scaling_family *triad = &s.families[0];
+    CU_ASSERT_EQUAL_FATAL(triad->n, 4);
+    CU_ASSERT_EQUAL(triad->points[1].marks, OMPB__RF_MARK_CPU_SHARE);
+    CU_ASSERT_DOUBLE_EQUAL(triad->points[1].speedup, 1000.0 / 520.0, 1e-12);
+    for (size_t i = 2; i < 4; i++) {
+        CU_ASSERT_TRUE(ompb__scaling_point_not_real(&triad->points[i]));
+        CU_ASSERT_TRUE(isnan(triad->points[i].speedup));
+        CU_ASSERT_TRUE(isnan(triad->points[i].efficiency));
+    }
+    CU_ASSERT_EQUAL(s.families[1].marks, 0);
+
+    char *text = render(&s, ompb__scaling_print, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, " threads        median   speedup  efficiency  imbalance"
+                                        "  marks\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "       2      520.0 ns     1.92x       96.2%          -  "
+                                        "cpu_share\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "       4      480.0 ns         -           -          -  "
+                                        "oversubscribed\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "       1      800.0 ns     1.00x      100.0%          "
+                                        "-\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nMarks (a marked point is suspect"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n  cpu_share: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nAn oversubscribed point (or any point against an "
+                                        "oversubscribed base) has no speedup"));
+    free(text);
+    text = render(&s, ompb__scaling_print, OMPB__REPORT_MARKDOWN);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| Imbalance | Marks |\n|--:|--:|--:|--:|--:|:--|\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| 8 | 470.0 ns | - | - | - | oversubscribed, few_rounds "
+                                        "|\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n> - `oversubscribed`: "));
+    free(text);
+    text = render(&s, ompb__scaling_print, OMPB__REPORT_JSON);
+    json_t *root = json_loads(text, 0, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *pts = json_object_get(json_array_get(json_object_get(root, "families"), 0), "points");
+    json_t *p4 = json_array_get(pts, 2);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(json_object_get(p4, "marks"), 0)),
+                           "oversubscribed");
+    CU_ASSERT_TRUE(json_is_null(json_object_get(p4, "speedup")));
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(json_array_get(pts, 0), "marks")), 0);
+    json_decref(root);
+    free(text);
+
+    char *svg = render(&s, svg_render, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-measured"), 2);   /* 1 and 2 threads */
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-ideal"), 4);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-efficiency-measured"), 2);
+    CU_ASSERT_EQUAL(count(svg, "<circle class=\"oversubscribed\""), 2); /* time panel only */
+    CU_ASSERT_EQUAL(count(svg, "<circle class=\"marked\""), 2);         /* time, efficiency */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<title>4 threads: 480.0 ns, speedup -, efficiency -; "
+                                       "marked: oversubscribed (no speedup: threads took "
+                                       "turns)</title>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">oversubscribed (no speedup)</text>"));
+    CU_ASSERT_EQUAL(polyline_points(svg, "f1-time-measured"), 2);
+    free(svg);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
 /* Names are escaped; an empty report is still a valid document. */
 static void test_svg_escaping_and_empty(void)
 {
-    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN, 0, 1}, {2, 60.0, 0, 0, NAN, 0, 2}};
+    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN, 0, 1, 0},
+                                  {2, 60.0, 0, 0, NAN, 0, 2, 0}};
     ompb__scaling_point_fill(&pts[1], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"a<b>&\"c", .points = pts, .n = 2};
     ompb__scaling s = {.families = &fam, .n = 1};
@@ -313,8 +388,9 @@ static void test_svg_extreme_values(void)
 
     /* Built by hand, beyond what a file gives: an infinite speedup, and
      * thread counts 1 to 2^20 (a twenty-decade ideal line). */
-    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN, 0, 1}, {2, DBL_MIN, 0, 0, NAN, 0, 2},
-                                  {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20}};
+    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN, 0, 1, 0},
+                                  {2, DBL_MIN, 0, 0, NAN, 0, 2, 0},
+                                  {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20, 0}};
     for (int i = 0; i < 3; i++)
         ompb__scaling_point_fill(&pts[i], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"wild", .points = pts, .n = 3};
@@ -463,6 +539,7 @@ static const ompb_test_case cases[] = {
     {"build", test_build},
     {"tables", test_tables},
     {"svg", test_svg},
+    {"marks", test_marks},
     {"svg_escaping_and_empty", test_svg_escaping_and_empty},
     {"svg_extreme_values", test_svg_extreme_values},
     {"svg_control_characters", test_svg_control_characters},

@@ -221,6 +221,13 @@ static int run(const compare_args *a, const ompb__compare_side *base,
                         "(no ratio); --fail-on-regression does not fail on %s\n",
                 no_ratio, no_ratio == 1 ? "" : "s",
                 cmp.metric ? "a value of 0" : "a time of 0", no_ratio == 1 ? "it" : "them");
+    /* A marked side still gates (docs/guide.md): the report names it in the
+     * row, and the log says the verdict rests on a suspect side. */
+    if (a->fail_on_regression && cmp.marked_gating)
+        fprintf(stderr, OMPB__TOOL ": warning: %zu regressed or failed instance%s %s a marked "
+                        "side (see the report's marks); --fail-on-regression still fails on "
+                        "%s\n", cmp.marked_gating, cmp.marked_gating == 1 ? "" : "s",
+                cmp.marked_gating == 1 ? "has" : "have", cmp.marked_gating == 1 ? "it" : "them");
     int status = write_report(a, &cmp);
     /* A benchmark that fails in HEAD is at least as bad as a slower one. */
     if (status == 0 && a->fail_on_regression

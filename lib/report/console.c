@@ -138,7 +138,8 @@ static void print_row(FILE *out, int width, const ompb__report *rep,
                       const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
-    const ompb__stats *st = &res->stats;
+    ompb__stats shown;
+    const ompb__stats *st = ompb__result_shown_stats(res, &shown);
     char name[SHOWN_NAME_MAX];
     shown_name(rec, name);
     if (rec->failed) {
@@ -157,11 +158,15 @@ static void print_row(FILE *out, int width, const ompb__report *rep,
     else
         snprintf(iters, sizeof iters, "%zu x %" PRIu64, rec->rounds, rec->sample_size);
     print_rate(rate, sizeof rate, res->bytes_per_second, res->items_per_second);
-    double rel = st->mean > 0 ? 100.0 * st->stdev / st->mean : 0;
+    /* One value (a region instance seen once) has no spread: "-". */
+    char spread[16] = "      -";
+    if (!isnan(st->stdev))
+        snprintf(spread, sizeof spread, "±%5.1f%%",
+                 st->mean > 0 ? 100.0 * st->stdev / st->mean : 0.0);
     char imbal[16];
     format_imbalance(res->mean_imbalance, imbal, sizeof imbal);
-    fprintf(out, "%-*s %3d %11s %11s ±%5.1f%% %11s %11s %16s %6s  %-*s", width,
-            name, rec->threads, med, mean, rel, mn, mx, iters, imbal, rate_width(rep), rate);
+    fprintf(out, "%-*s %3d %11s %11s %s %11s %11s %16s %6s  %-*s", width,
+            name, rec->threads, med, mean, spread, mn, mx, iters, imbal, rate_width(rep), rate);
     ompb__console_counter_cells(out, rep, &rec->counters, &res->counts);
     marks_cells(out, rep, res->marks, res->cpu_share);
     fputc('\n', out);

@@ -58,7 +58,8 @@ static int render_csv(FILE *out, const ompb__report *rep)
     fputs(",marks,cpu_share\n", out);
     for (size_t i = 0; i < n; i++) {
         const ompb__record *rec = &res[i].rec;
-        const ompb__stats *st = &res[i].stats;
+        ompb__stats shown;
+        const ompb__stats *st = ompb__result_shown_stats(&res[i], &shown);
         put_quoted(out, rec->inst->name);
         fputc(',', out);
         put_quoted(out, rec->inst->uri);

@@ -115,7 +115,8 @@ static int add_ranks_json(json_t *o, const ompb__record *rec)
 
 static json_t *stats_json(const ompb__result *res)
 {
-    const ompb__stats *st = &res->stats;
+    ompb__stats shown;
+    const ompb__stats *st = ompb__result_shown_stats(res, &shown);
     const struct { const char *key; double v; } reals[] = {
         {"min_ns", st->min}, {"max_ns", st->max}, {"mean_ns", st->mean},
         {"stdev_ns", st->stdev}, {"q1_ns", st->q1}, {"median_ns", st->median},
@@ -321,6 +322,10 @@ static int append_instance(json_t *list, const ompb__instance_result *ir)
         return bad;
     bad |= json_array_append_new(list, aggregate_entry(ir, "mean", ir->agg_mean_ns, ir->agg_cpu_mean_ns));
     bad |= json_array_append_new(list, aggregate_entry(ir, "median", ir->agg_median_ns, ir->agg_cpu_median_ns));
+    /* One value has no spread: no _stddev and _cv at all, rather than 0s
+     * that read as a perfectly tight measurement. */
+    if (ir->n_reps == 1 && ompb__result_one_value(&ir->reps[0]))
+        return bad;
     bad |= json_array_append_new(list, aggregate_entry(ir, "stddev", ir->agg_stddev_ns, ir->agg_cpu_stddev_ns));
     bad |= json_array_append_new(list, aggregate_entry(ir, "cv", ir->agg_cv, ir->agg_cpu_cv));
     return bad;

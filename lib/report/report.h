@@ -99,6 +99,19 @@ void ompb__rank_figures_release(ompb__rank_figures *f);
 /* Fills every derived figure of res from res->rec. Returns 0 or OMPB_ENOMEM. */
 int ompb__result_analyze(ompb__result *res);
 
+/* A region entry whose instance was seen once: one value, no spread. */
+bool ompb__result_one_value(const ompb__result *res);
+
+/*
+ * The statistics a reporter shows for res: res->stats, except that one
+ * value (ompb__result_one_value) has no standard deviation and no
+ * confidence interval, so those are NAN (null in JSON, empty in CSV, "-"
+ * on the console) rather than a 0 and a zero-width interval that would
+ * read as a measured, perfectly tight spread. Returns buf, filled. The
+ * CodSpeed results file keeps res->stats (its stdev_ns must be a number).
+ */
+const ompb__stats *ompb__result_shown_stats(const ompb__result *res, ompb__stats *buf);
+
 /*
  * One instance over its repetitions: what the console prints on one line,
  * the JSON aggregates and the CodSpeed results entry. With one repetition

@@ -274,3 +274,16 @@ void ompb__report_view_release(const ompb__report *view, ompb__report *tmp)
     if (view == tmp)
         ompb__report_release(tmp);
 }
+
+bool ompb__result_one_value(const ompb__result *res)
+{
+    return res->rec.region && res->rec.region->instances == 1;
+}
+
+const ompb__stats *ompb__result_shown_stats(const ompb__result *res, ompb__stats *buf)
+{
+    *buf = res->stats;
+    if (ompb__result_one_value(res))
+        buf->stdev = buf->ci_low = buf->ci_high = NAN;
+    return buf;
+}

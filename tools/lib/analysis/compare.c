@@ -61,6 +61,8 @@ typedef struct side_runs {
     size_t n_units, cap_units;
     double *rep;                        /* per repetition: log of its value */
     size_t n_rep, cap_rep;
+    unsigned marks;                     /* union of the files' marks */
+    size_t marked;                      /* repetitions with a mark */
     bool aggregates;                    /* a file reports it by aggregates only */
     ompb__sample_summary agg;           /* their summary, with one such file */
 } side_runs;
@@ -145,6 +147,8 @@ static int collect_side(const ompb__compare_side *side, const char *name, side_r
             s->first = in;
         s->present = true;
         s->files++;
+        s->marks |= in->marks;
+        s->marked += in->marked_reps;
         if (in->failed) {
             /* The first failure is the one the report names. */
             if (!s->failed)
@@ -213,14 +217,38 @@ static double lower_bound(const ompb__compare_opts *opts)
 }
 
 /* Runs per side that would put the interval clear of the nearer threshold
- * bound, at the spread seen: the standard error shrinking as 1 / sqrt(n). */
-static size_t runs_needed(const ompb__welch_result *w, size_t runs_now,
+ * bound, at the spread seen: the standard error shrinking as 1 / sqrt(n).
+ * The estimate assumes balanced sides and Welch's degrees of freedom at
+ * their best; with unbalanced sides or very different spreads it can come
+ * out at a count the comparison already had without deciding, and a note
+ * must never ask for what was already given: at least one more than the
+ * larger side. */
+static size_t runs_needed(const ompb__welch_result *w, size_t base_runs, size_t head_runs,
                           const ompb__compare_opts *opts)
 {
     double bound = w->diff >= 0.0 ? upper_bound(opts) : lower_bound(opts);
     double gap = isinf(bound) ? INFINITY : fabs(w->diff - bound);
-    return ompb__units_needed(w->se, runs_now, gap, opts->alpha, OMPB__COMPARE_TRIM,
-                              OMPB__COMPARE_MAX_RUNS);
+    size_t had = base_runs > head_runs ? base_runs : head_runs;
+    size_t n = ompb__units_needed(w->se, (base_runs + head_runs + 1) / 2, gap, opts->alpha,
+                                  OMPB__COMPARE_TRIM, OMPB__COMPARE_MAX_RUNS);
+    return n > had ? n : had + 1;
+}
+
+/* A noisy row whose interval clears the threshold was held back by
+ * Benjamini-Hochberg alone: it counts when q <= alpha, that is when
+ * p <= alpha p / q, so the interval the decision used is the one at level
+ * 1 - alpha p / q, which the report shows beside the printed one. */
+static void held_back_interval(ompb__compare_row *r, double alpha)
+{
+    r->bh_level = r->bh_low = r->bh_high = NAN;
+    if (r->verdict != OMPB__VERDICT_NOISY || r->runs_needed || !(r->q > 0.0) ||
+        isnan(r->welch.se))
+        return;
+    double a = alpha * r->p / r->q, lo, hi;
+    ompb__welch_ci(&r->welch, a, &lo, &hi);
+    r->bh_level = 1.0 - a;
+    r->bh_low = expm1(lo);
+    r->bh_high = expm1(hi);
 }
 
 /* Fills the figures of a pair both sides have; the verdict waits for the
@@ -248,6 +276,7 @@ static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_
     row->base_spread = sb.spread;
     row->head_spread = sh.spread;
     ompb__welch_result w = ompb__welch(sb, sh);
+    row->welch = w;
     double lo, hi;
     ompb__welch_ci(&w, opts->alpha, &lo, &hi);
     row->ci_low = expm1(lo);
@@ -257,7 +286,7 @@ static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_
     if (lo >= lower_bound(opts) && hi <= upper_bound(opts))
         row->verdict = OMPB__VERDICT_UNTOUCHED;
     else if (lo <= upper_bound(opts) && hi >= lower_bound(opts))
-        row->runs_needed = runs_needed(&w, (b->n_units + h->n_units + 1) / 2, opts);
+        row->runs_needed = runs_needed(&w, b->n_units, h->n_units, opts);
     /* An interval already clear of the threshold needs no more width: it is
      * noisy only if Benjamini-Hochberg does not confirm it (the note says). */
 }
@@ -277,8 +306,14 @@ static int judge(ompb__compare_row *row, const ompb__compare_side *base,
     row->head = h.first;
     row->base_reps = b.reps;
     row->head_reps = h.reps;
+    row->base_marks = b.marks;
+    row->head_marks = h.marks;
+    row->base_marked = b.marked;
+    row->head_marked = h.marked;
     row->base_ns = row->head_ns = row->change = row->ci_low = row->ci_high = NAN;
     row->base_spread = row->head_spread = row->p = row->q = NAN;
+    row->bh_level = row->bh_low = row->bh_high = NAN;
+    row->welch = (ompb__welch_result){NAN, NAN, NAN};
     row->basis = OMPB__BASIS_NONE;
     row->verdict = by_presence(&b, &h);
     bool usable_b = b.present && !b.failed, usable_h = h.present && !h.failed;
@@ -322,6 +357,7 @@ static int settle_verdicts(ompb__comparison *cmp)
             r->verdict = r->change > 0.0 ? OMPB__VERDICT_REGRESSED : OMPB__VERDICT_IMPROVED;
             r->runs_needed = 0;
         }
+        held_back_interval(r, cmp->opts.alpha);
     }
     free(p);
     return rc;
@@ -588,6 +624,11 @@ int ompb__compare_runs(const ompb__compare_side *base, const ompb__compare_side 
     int rc = make_rows(out);
     rc = rc ? rc : settle_verdicts(out);
     for (size_t i = 0; i < out->n && !rc; i++) {
+        const ompb__compare_row *r = &out->rows[i];
+        bool gates = r->verdict == OMPB__VERDICT_REGRESSED || r->verdict == OMPB__VERDICT_FAILED;
+        out->marks |= r->base_marks | r->head_marks;
+        out->marked += (r->base_marks | r->head_marks) != 0;
+        out->marked_gating += gates && (r->base_marks | r->head_marks);
         out->counts[out->rows[i].verdict]++;
         out->in_process += out->rows[i].basis == OMPB__BASIS_REPETITIONS ||
                            out->rows[i].basis == OMPB__BASIS_AGGREGATES;
@@ -620,6 +661,24 @@ static const char *build_id(const ompb__resultfile *rf)
     return json_is_string(id) ? json_string_value(id) : NULL;
 }
 
+static bool same_number(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+/* Field by field: the struct has padding, which memcmp would read. NAN
+ * values (failed repetitions) are equal when both are NAN. */
+static bool same_reps(const ompb__rf_instance *x, const ompb__rf_instance *y)
+{
+    for (size_t i = 0; i < x->n_reps; i++) {
+        const ompb__rf_rep *a = &x->reps[i], *b = &y->reps[i];
+        if (!same_number(a->value_ns, b->value_ns) || !same_number(a->imbalance, b->imbalance) ||
+            a->process != b->process || a->index != b->index || a->marks != b->marks)
+            return false;
+    }
+    return true;
+}
+
 /* Same context and same repetitions for every instance: the same file. */
 static bool same_results(const ompb__resultfile *a, const ompb__resultfile *b)
 {
@@ -627,8 +686,7 @@ static bool same_results(const ompb__resultfile *a, const ompb__resultfile *b)
         return false;
     for (size_t i = 0; i < a->n; i++) {
         const ompb__rf_instance *x = &a->inst[i], *y = &b->inst[i];
-        if (strcmp(x->name, y->name) != 0 || x->n_reps != y->n_reps ||
-            (x->n_reps && memcmp(x->reps, y->reps, x->n_reps * sizeof *x->reps) != 0))
+        if (strcmp(x->name, y->name) != 0 || x->n_reps != y->n_reps || !same_reps(x, y))
             return false;
     }
     return true;

@@ -29,6 +29,7 @@
 #include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
+#include "analysis/welch.h"
 
 #define OMPB__COMPARE_DEFAULT_THRESHOLD 0.05
 #define OMPB__COMPARE_DEFAULT_ALPHA 0.05
@@ -109,7 +110,20 @@ typedef struct ompb__compare_row {
     double q;                   /* its Benjamini-Hochberg adjustment */
     size_t runs_needed;         /* noisy with an interval across a threshold
                                    bound: runs per side that would decide at
-                                   this spread (MAX_RUNS + 1: more); else 0 */
+                                   this spread, always more than either side
+                                   had (MAX_RUNS + 1: more); else 0 */
+    /* Noisy although the (1 - alpha) interval clears the threshold: the
+     * interval at the level Benjamini-Hochberg decided at, 1 - alpha p / q
+     * (it reaches the threshold, or the row would have counted); NAN
+     * otherwise. */
+    double bh_level, bh_low, bh_high;
+    ompb__welch_result welch;   /* the test's figures (se NAN when untested) */
+    /* The marks of each side (analysis/marks.h): the union over its files'
+     * repetitions, and how many of its repetitions carry any. A marked side
+     * is suspect: the verdict stands (and gates --fail-on-regression) but
+     * every report says so in the row. */
+    unsigned base_marks, head_marks;
+    size_t base_marked, head_marked;
     ompb__verdict verdict;
     ompb__basis basis;
 } ompb__compare_row;
@@ -131,6 +145,9 @@ typedef struct ompb__comparison {
                                    sides: regressed, improved, noisy, untouched
                                    (the BH family) */
     size_t in_process;          /* noise unknown, with in-process repetitions */
+    size_t marked;              /* rows with a marked side */
+    size_t marked_gating;       /* regressed or failed rows with a marked side */
+    unsigned marks;             /* union of every row's marks, for the legend */
     double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
                                    with both times > 0; NAN if there is none */
     size_t geomean_excluded;    /* pairs left out of it for a time of 0 */

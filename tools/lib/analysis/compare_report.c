@@ -17,10 +17,11 @@
 #include <ompbench/error.h>
 
 #include "analysis/compare.h"
+#include "analysis/marks.h"
 #include "analysis/metric.h"
 #include "analysis/units.h"
 
-#define OMPB__NOTE_MAX 320
+#define OMPB__NOTE_MAX 640
 #define OMPB__NAME_COL_MAX 60
 #define OMPB__ENV_WARNING "different runtime environments"
 
@@ -105,7 +106,39 @@ static void spread_text(const ompb__compare_row *r, char *buf, size_t cap)
     snprintf(buf, cap, "spread %.1f%%/%.1f%%", 100.0 * r->base_spread, 100.0 * r->head_spread);
 }
 
-static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
+/* The level of an interval, "95%" or "99.88%": enough digits that a level
+ * just short of 100% does not print as 100%. */
+static void level_text(char *buf, size_t cap, double level)
+{
+    double miss = 100.0 * (1.0 - level);
+    int digits = miss >= 1.0 ? 0 : miss >= 0.1 ? 1 : miss >= 0.01 ? 2 : 3;
+    snprintf(buf, cap, "%.*f%%", digits, 100.0 * level);
+}
+
+/* Noisy although the printed interval lies beyond the threshold: the row
+ * says that Benjamini-Hochberg held it back, and which interval the decision
+ * used (at the adjusted level it reaches the threshold). */
+static void held_back_note(const ompb__comparison *cmp, const ompb__compare_row *r,
+                           const char *spread, char *buf, size_t cap)
+{
+    char level[16], used[16], lo[OMPB__UNIT_TEXT_MAX], hi[OMPB__UNIT_TEXT_MAX];
+    level_text(level, sizeof level, 1.0 - cmp->opts.alpha);
+    if (isnan(r->bh_level)) {
+        snprintf(buf, cap, "%s: the %s interval clears the threshold, but Benjamini-Hochberg "
+                 "over the %zu judged instances held it back (q=%.2f)", spread, level,
+                 cmp->judged, r->q);
+        return;
+    }
+    level_text(used, sizeof used, r->bh_level);
+    snprintf(buf, cap, "%s: the %s interval clears the threshold, but Benjamini-Hochberg over "
+             "the %zu judged instances held it back (q=%.2f): the decision used the %s "
+             "interval, %s..%s, which does not", spread, level, cmp->judged, r->q, used,
+             ompb__format_change(lo, sizeof lo, r->bh_low),
+             ompb__format_change(hi, sizeof hi, r->bh_high));
+}
+
+static void judged_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
+                        size_t cap)
 {
     char spread[64], q[32] = "";
     spread_text(r, spread, sizeof spread);
@@ -114,8 +147,7 @@ static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
     if (r->verdict != OMPB__VERDICT_NOISY)
         snprintf(buf, cap, "%s%s", q, spread);
     else if (r->runs_needed == 0)
-        snprintf(buf, cap, "%s: the interval clears the threshold, but not after "
-                 "Benjamini-Hochberg over the judged instances (q=%.2f)", spread, r->q);
+        held_back_note(cmp, r, spread, buf, cap);
     else if (r->runs_needed > OMPB__COMPARE_MAX_RUNS)
         snprintf(buf, cap, "%s: more than %d runs per side would be needed at this threshold",
                  spread, OMPB__COMPARE_MAX_RUNS);
@@ -124,9 +156,39 @@ static void judged_note(const ompb__compare_row *r, char *buf, size_t cap)
                  r->runs_needed);
 }
 
+/* "HEAD marked oversubscribed (10 of 10 repetitions): suspect; " before the
+ * rest of the note, so a verdict never reads as the code's own when a side's
+ * time was not; "" for unmarked sides. Returns the length written. */
+static size_t marks_note(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    const unsigned marks[2] = {r->base_marks, r->head_marks};
+    const size_t marked[2] = {r->base_marked, r->head_marked};
+    const size_t reps[2] = {r->base_reps, r->head_reps};
+    static const char *const side[2] = {"BASE", "HEAD"};
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < 2 && len < cap; s++) {
+        char codes[160];
+        if (!marks[s])
+            continue;
+        int n = snprintf(buf + len, cap - len, "%s%s marked %s (%zu of %zu repetitions)",
+                         len ? ", " : "", side[s],
+                         ompb__marks_text(codes, sizeof codes, marks[s]), marked[s], reps[s]);
+        len += n > 0 ? (size_t)n : 0;
+    }
+    if (len && len < cap) {
+        int n = snprintf(buf + len, cap - len, ": suspect; ");
+        len += n > 0 ? (size_t)n : 0;
+    }
+    return len < cap ? len : cap - 1;
+}
+
 static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
                      size_t cap)
 {
+    size_t lead = marks_note(r, buf, cap);
+    buf += lead;
+    cap -= lead;
     buf[0] = '\0';
     if (r->verdict == OMPB__VERDICT_FAILED)
         failed_note(r, buf, cap);
@@ -148,7 +210,7 @@ static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, ch
                  r->basis == OMPB__BASIS_AGGREGATES ? " (from aggregates)" : "",
                  100.0 * r->base_spread, 100.0 * r->head_spread);
     else if (r->basis != OMPB__BASIS_NONE)
-        judged_note(r, buf, cap);
+        judged_note(cmp, r, buf, cap);
 }
 
 /* "+1.2%..+8.9%", or "-" without an interval. */
@@ -189,6 +251,8 @@ static void summary_line(FILE *out, const ompb__comparison *cmp, const char *str
             c[OMPB__VERDICT_FAILED] ? strong : "");
     if (c[OMPB__VERDICT_NO_RATIO])
         fprintf(out, ", %zu no ratio (%s)", c[OMPB__VERDICT_NO_RATIO], zero_text(cmp));
+    if (cmp->marked)
+        fprintf(out, "; %s%zu with a marked side%s", strong, cmp->marked, strong);
     fprintf(out, "; geometric mean change %s", ompb__format_change(gm, sizeof gm,
                                                                     cmp->geomean_change));
     if (cmp->geomean_excluded)
@@ -223,6 +287,19 @@ static void method_line(FILE *out, const ompb__comparison *cmp)
         fprintf(out, "%zu instance(s) have %s on a side: no ratio exists, so they are not "
                      "judged, and --fail-on-regression does not fail on them.\n",
                 cmp->counts[OMPB__VERDICT_NO_RATIO], zero_text(cmp));
+}
+
+/* The legend of the marks that appear. A marked side still gates
+ * --fail-on-regression (a regression measured on a suspect side is still
+ * not a pass), but the row says the side is suspect. */
+static void marks_legend(FILE *out, const ompb__comparison *cmp, bool markdown)
+{
+    if (!cmp->marks)
+        return;
+    fprintf(out, "%sMarks (a marked side is suspect: its number may not be the code's; the "
+                 "verdict still counts for --fail-on-regression%s):\n", markdown ? "> " : "",
+            cmp->marked_gating ? ", and some regressed or failed rows have one" : "");
+    ompb__marks_legend(out, cmp->marks, markdown);
 }
 
 static void put_paths(FILE *out, const ompb__compare_side *side, bool md)
@@ -287,6 +364,9 @@ static void print_console(FILE *out, const ompb__comparison *cmp, const sort_key
             "change", level, "runs", "verdict", "note");
     for (size_t i = 0; i < cmp->n; i++)
         console_row(out, cmp, keys[i].row, w);
+    if (cmp->marks)
+        fputc('\n', out);
+    marks_legend(out, cmp, false);
 }
 
 /* ---- markdown ----------------------------------------------------------- */
@@ -330,6 +410,10 @@ static void print_markdown(FILE *out, const ompb__comparison *cmp, const sort_ke
     for (size_t i = 0; i < cmp->n; i++)
         md_row(out, cmp, keys[i].row);
     fputc('\n', out);
+    if (cmp->marks) {
+        marks_legend(out, cmp, true);
+        fputc('\n', out);
+    }
     method_line(out, cmp);
     fputs("\nBASE ", out);
     put_paths(out, &cmp->base_side, true);
@@ -379,6 +463,20 @@ static json_t *json_row(const ompb__comparison *cmp, const ompb__compare_row *r)
                                                    : json_integer((json_int_t)r->runs_needed))
                                             : json_null(),
                              "note", note);
+    /* The interval Benjamini-Hochberg decided on, for a row it held back. */
+    json_t *used = isnan(r->bh_level) ? json_null()
+                 : json_pack("{s:f, s:f, s:f}", "level", r->bh_level, "low_pct",
+                             r->bh_low * 100.0, "high_pct", r->bh_high * 100.0);
+    if (more && (json_object_set_new(more, "decision_interval", used) != 0 ||
+                 json_object_set_new(more, "base_marks", ompb__marks_json(r->base_marks)) ||
+                 json_object_set_new(more, "head_marks", ompb__marks_json(r->head_marks)) ||
+                 json_object_set_new(more, "base_marked_repetitions",
+                                     json_integer((json_int_t)r->base_marked)) ||
+                 json_object_set_new(more, "head_marked_repetitions",
+                                     json_integer((json_int_t)r->head_marked)))) {
+        json_decref(more);
+        more = NULL;
+    }
     if (!o || !more || json_object_update(o, more) != 0) {
         json_decref(o);
         o = NULL;
@@ -402,6 +500,10 @@ static json_t *json_summary(const ompb__comparison *cmp)
                         ompb__json_number_or_null(cmp->geomean_change * 100.0));
     json_object_set_new(s, "geomean_excluded",
                         json_integer((json_int_t)cmp->geomean_excluded));
+    json_object_set_new(s, "marked", json_integer((json_int_t)cmp->marked));
+    json_object_set_new(s, "marked_regressed_or_failed",
+                        json_integer((json_int_t)cmp->marked_gating));
+    json_object_set_new(s, "marks", ompb__marks_json(cmp->marks));
     return s;
 }
 

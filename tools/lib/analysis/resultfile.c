@@ -252,12 +252,26 @@ static int read_failure(const json_t *e, ompb__rf_instance *in)
 }
 
 static int append_rep(ompb__rf_instance *in, double value, double imbalance, long long process,
-                      long long index)
+                      long long index, unsigned marks)
 {
     if (!ompb__grow((void **)&in->reps, &in->cap_reps, in->n_reps + 1, sizeof *in->reps, 8))
         return OMPB_ENOMEM;
-    in->reps[in->n_reps++] = (ompb__rf_rep){value, imbalance, process, index};
+    in->reps[in->n_reps++] = (ompb__rf_rep){value, imbalance, process, index, marks};
+    in->marks |= marks;
+    in->marked_reps += marks != 0;
     return 0;
+}
+
+/* "ompbench.marks": absent is no mark; anything but an array of strings is
+ * refused, so a broken file is not read as an unmarked one. */
+static int read_marks(const json_t *omp, const entry_ref *ref, unsigned *marks,
+                      ompb_error *err)
+{
+    if (!omp || ompb__marks_read(omp, marks) == 0)
+        return 0;
+    return failf(err, OMPB_EINVAL, ref->label,
+                 "%s: \"ompbench.marks\" is not an array of mark codes (strings such as "
+                 "\"oversubscribed\")", ref->where);
 }
 
 /* "repetitions" and "repetition_index" of one entry: the count must agree
@@ -313,6 +327,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
 {
     const json_t *omp = json_object_get(e, "ompbench");
     long long index = 0, process = 0;
+    unsigned marks = 0;
     int threads = 0;
     if (omp && !json_is_object(omp))
         return failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench\" is not an object",
@@ -324,6 +339,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     int rc = read_threads(e, omp, ref, &threads, err);
     rc = rc ? rc : read_rep_place(e, ref, in, &index, err);
     rc = rc ? rc : read_process(omp, ref, &process, err);
+    rc = rc ? rc : read_marks(omp, ref, &marks, err);
     if (rc)
         return rc;
     if (in->n_reps == 0)
@@ -332,7 +348,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     if (json_is_true(json_object_get(e, "error_occurred"))) {
         if (!in->failed && (rc = read_failure(e, in)))
             return rc;
-        return append_rep(in, NAN, NAN, process, index);
+        return append_rep(in, NAN, NAN, process, index, marks);
     }
     double real_ns = 0.0, value = NAN, imbalance = NAN;
     if ((rc = read_real_time(e, ref, &real_ns, err)))
@@ -347,7 +363,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
         drop_samples(in);
         value = imbalance = NAN;
     }
-    return append_rep(in, value, imbalance, process, index);
+    return append_rep(in, value, imbalance, process, index, marks);
 }
 
 static void instance_release(ompb__rf_instance *in)

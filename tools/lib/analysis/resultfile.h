@@ -16,6 +16,7 @@
 
 #include <ompbench/error.h>
 
+#include "analysis/marks.h"
 #include "analysis/nameindex.h"
 
 /* One repetition of an instance: one "run_type": "iteration" entry. */
@@ -27,6 +28,8 @@ typedef struct ompb__rf_rep {
     long long process;      /* "ompbench.process": which process of the run
                                measured it; 0 when the file does not say */
     long long index;        /* "repetition_index", else its position */
+    unsigned marks;         /* "ompbench.marks" as OMPB__RF_MARK_* bits
+                               (analysis/marks.h); 0 when absent */
 } ompb__rf_rep;
 
 /* One instance: its "run_type": "iteration" entries, one per repetition;
@@ -54,6 +57,8 @@ typedef struct ompb__rf_instance {
                                aggregate (no repetitions then); else NULL */
     double agg_mean_ns, agg_stddev_ns; /* aggregates only: "_mean" and
                                "_stddev" over the run's repetitions */
+    unsigned marks;         /* union of the repetitions' marks */
+    size_t marked_reps;     /* repetitions with any mark */
     bool failed;            /* "error_occurred" in some repetition: no value */
     char *error_message;    /* NULL unless failed */
 } ompb__rf_instance;
@@ -71,8 +76,10 @@ typedef struct ompb__resultfile {
  * the file cannot be read, OMPB_EINVAL when it is not valid JSON, not a
  * result file, or holds no instance at all, when the repetitions of an
  * instance disagree on their count, repeat a repetition_index or fall short
- * of their count, or when a run reported by aggregates only lacks its
- * "_mean" or "_stddev" (err->text: "PATH: what is wrong"), OMPB_ENOMEM. Times must be finite in nanoseconds, and the raw
+ * of their count, when "ompbench.marks" is not an array of strings, or
+ * when a run reported by aggregates only lacks its "_mean" or "_stddev"
+ * (err->text: "PATH: what is wrong"), OMPB_ENOMEM. Times must be finite in
+ * nanoseconds, and the raw
  * makespan_ns and busy_ns values whole numbers below 2^64. On success the
  * caller releases rf with ompb__resultfile_free; on failure rf holds nothing.
  */

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <ompbench/error.h>
 
+#include "analysis/marks.h"
 #include "analysis/nameindex.h"
 #include "analysis/units.h"
 #include "grow.h"
@@ -96,9 +97,22 @@ char *ompb__scaling_family_name(const char *instance_name)
     return family_of(instance_name, &ranks);
 }
 
+bool ompb__scaling_point_not_real(const ompb__scaling_point *pt)
+{
+    return (pt->marks & OMPB__RF_MARK_OVERSUBSCRIBED) != 0;
+}
+
+/* A speedup needs two real times: an oversubscribed point at either end
+ * would show the turn-taking of threads as the code's scaling. */
+static bool has_ratio(const ompb__scaling_point *pt, const ompb__scaling_point *base)
+{
+    return !ompb__scaling_point_not_real(pt) && !ompb__scaling_point_not_real(base);
+}
+
 void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point *base)
 {
-    pt->speedup = pt->median_ns > 0.0 ? base->median_ns / pt->median_ns : NAN;
+    pt->speedup = pt->median_ns > 0.0 && has_ratio(pt, base) ? base->median_ns / pt->median_ns
+                                                             : NAN;
     pt->efficiency = pt->speedup * (double)base->threads / (double)pt->threads;
 }
 
@@ -133,8 +147,10 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
     if (!ompb__grow((void **)&f->points, &f->cap, f->n + 1, sizeof *f->points, 8))
         return OMPB_ENOMEM;
     f->points[f->n++] = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance,
-                                              ranks, in->threads};
+                                              ranks, in->threads, in->marks};
     f->ranked |= ranks > 0;
+    f->marks |= in->marks;
+    s->marks |= in->marks;
     return 0;
 }
 
@@ -213,8 +229,9 @@ void ompb__scaling_set_metric(ompb__scaling *s, const char *metric, ompb__metric
         f->unit = unit;
         for (size_t k = 0; k < f->n; k++) {
             double v = f->points[k].median_ns;
-            f->points[k].speedup = base > 0.0 ? v / base : NAN;
-            f->points[k].efficiency = v > 0.0 ? base / v : NAN;
+            bool real = has_ratio(&f->points[k], &f->points[0]);
+            f->points[k].speedup = base > 0.0 && real ? v / base : NAN;
+            f->points[k].efficiency = v > 0.0 && real ? base / v : NAN;
         }
     }
 }
@@ -272,6 +289,18 @@ static const char *ranks_text(char *buf, size_t cap, const ompb__scaling_point *
     return buf;
 }
 
+/* The marks cell of a family that has a marks column: the codes, "-" for
+ * an unmarked point; then the line ends. */
+static void put_marks_cell(FILE *out, const ompb__scaling_family *f,
+                           const ompb__scaling_point *p, const char *lead, const char *tail)
+{
+    char codes[160];
+    if (f->marks)
+        fprintf(out, "%s%s%s", lead, p->marks ? ompb__marks_text(codes, sizeof codes, p->marks)
+                                              : "-", tail);
+    fputc('\n', out);
+}
+
 static void print_console_family(FILE *out, const ompb__scaling_family *f)
 {
     ompb__put_plain(out, f->name);
@@ -281,9 +310,9 @@ static void print_console_family(FILE *out, const ompb__scaling_family *f)
             f->metric ? f->metric : "");
     if (f->ranked)
         fprintf(out, "%6s  ", "ranks");
-    fprintf(out, "%8s  %12s  %8s  %10s  %9s\n", "threads", value_title(f),
+    fprintf(out, "%8s  %12s  %8s  %10s  %9s%s\n", "threads", value_title(f),
             f->metric ? "ratio" : "speedup", f->metric ? "work eff." : "efficiency",
-            "imbalance");
+            "imbalance", f->marks ? "  marks" : "");
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
         char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX], r[OMPB__UNIT_TEXT_MAX];
@@ -291,10 +320,11 @@ static void print_console_family(FILE *out, const ompb__scaling_family *f)
         imbalance_text(imb, sizeof imb, p->imbalance);
         if (f->ranked)
             fprintf(out, "%6s  ", ranks_text(r, sizeof r, p));
-        fprintf(out, "%8d  %12s  %8s  %10s  %9s\n", f->ranked ? p->threads_per_rank : p->threads,
+        fprintf(out, "%8d  %12s  %8s  %10s  %9s", f->ranked ? p->threads_per_rank : p->threads,
                 value_text(f, t, sizeof t, p->median_ns),
                 ompb__format_speedup(sp, sizeof sp, p->speedup),
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
+        put_marks_cell(out, f, p, "  ", "");
     }
 }
 
@@ -306,10 +336,10 @@ static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
     print_base(out, f);
     fprintf(out, "%s%s)\n\n", f->metric ? "; per iteration, team sum of " : "",
             f->metric ? f->metric : "");
-    fprintf(out, "|%s Threads | %s | %s | %s | Imbalance |\n|%s--:|--:|--:|--:|--:|\n",
+    fprintf(out, "|%s Threads | %s | %s | %s | Imbalance |%s\n|%s--:|--:|--:|--:|--:|%s\n",
             f->ranked ? " Ranks |" : "", f->metric ? f->metric : "Median",
             f->metric ? "Ratio" : "Speedup", f->metric ? "Work efficiency" : "Efficiency",
-            f->ranked ? "--:|" : "");
+            f->marks ? " Marks |" : "", f->ranked ? "--:|" : "", f->marks ? ":--|" : "");
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
         char t[OMPB__UNIT_TEXT_MAX], imb[OMPB__UNIT_TEXT_MAX], r[OMPB__UNIT_TEXT_MAX];
@@ -317,11 +347,12 @@ static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
         imbalance_text(imb, sizeof imb, p->imbalance);
         if (f->ranked)
             fprintf(out, "| %s ", ranks_text(r, sizeof r, p));
-        fprintf(out, "| %d | %s | %s | %s | %s |\n",
+        fprintf(out, "| %d | %s | %s | %s | %s |",
                 f->ranked ? p->threads_per_rank : p->threads,
                 value_text(f, t, sizeof t, p->median_ns),
                 ompb__format_speedup(sp, sizeof sp, p->speedup),
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
+        put_marks_cell(out, f, p, " ", " |");
     }
 }
 
@@ -334,6 +365,10 @@ static json_t *json_point(const ompb__scaling_family *f, const ompb__scaling_poi
                           f->metric ? "work_efficiency" : "efficiency",
                           ompb__json_number_or_null(p->efficiency), "imbalance",
                           ompb__json_number_or_null(p->imbalance));
+    if (o && json_object_set_new(o, "marks", ompb__marks_json(p->marks)) != 0) {
+        json_decref(o);
+        return NULL;
+    }
     if (o && f->ranked
         && (json_object_set_new(o, "ranks", p->ranks > 0 ? json_integer(p->ranks)
                                                          : json_null()) != 0
@@ -370,6 +405,21 @@ static int print_json(FILE *out, const ompb__scaling *s)
     return rc == 0 && fputc('\n', out) != EOF ? 0 : OMPB_EIO;
 }
 
+/* The marks that appear, and what an oversubscribed point does to the
+ * table: no speedup or efficiency. */
+static void marks_legend(FILE *out, const ompb__scaling *s, bool markdown)
+{
+    if (!s->marks)
+        return;
+    fprintf(out, "\n%sMarks (a marked point is suspect: its time may not be the code's):\n",
+            markdown ? "> " : "");
+    ompb__marks_legend(out, s->marks, markdown);
+    if (s->marks & OMPB__RF_MARK_OVERSUBSCRIBED)
+        fprintf(out, "%sAn oversubscribed point (or any point against an oversubscribed "
+                     "base) has no speedup or efficiency: threads took turns on the PUs, "
+                     "which is not the code's scaling.\n", markdown ? ">\n> " : "");
+}
+
 int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format fmt)
 {
     if (fmt == OMPB__REPORT_JSON)
@@ -390,5 +440,6 @@ int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format f
     if (s->duplicates)
         fprintf(out, "\n(%zu point%s found again in a later entry or file: the first stands)\n",
                 s->duplicates, s->duplicates == 1 ? "" : "s");
+    marks_legend(out, s, fmt == OMPB__REPORT_MARKDOWN);
     return ferror(out) ? OMPB_EIO : 0;
 }

@@ -32,6 +32,11 @@ typedef struct ompb__scaling_point {
     double imbalance;       /* mean max busy / mean busy; NAN when unknown */
     int ranks;              /* R of "name[r=R, t=T]"; 0: not a distributed run */
     int threads_per_rank;   /* T: the instance's own thread count */
+    unsigned marks;         /* the instance's marks (analysis/marks.h); an
+                               oversubscribed point (or one against an
+                               oversubscribed base) has no speedup or
+                               efficiency (NAN): its time is not the code's
+                               scaling */
 } ompb__scaling_point;
 
 typedef struct ompb__scaling_family {
@@ -41,6 +46,7 @@ typedef struct ompb__scaling_family {
     ompb__scaling_point *points; /* ascending width (then ranks), at least two */
     size_t n, cap;
     bool ranked;            /* some point has ranks: R and T are shown apart */
+    unsigned marks;         /* union of the points' marks */
 } ompb__scaling_family;
 
 typedef struct ompb__scaling {
@@ -49,7 +55,12 @@ typedef struct ompb__scaling {
     size_t single;          /* benchmarks measured at one thread count only */
     size_t duplicates;      /* points found again in a later entry or file
                                (same family, ranks and width): the first stands */
+    unsigned marks;         /* union over the families, for the legend */
 } ompb__scaling;
+
+/* Whether a point's time is no measure of the code's scaling: threads took
+ * turns on the PUs (oversubscribed). */
+bool ompb__scaling_point_not_real(const ompb__scaling_point *pt);
 
 /*
  * The family name of an instance name, malloc'd (the caller frees it): the
@@ -60,8 +71,9 @@ typedef struct ompb__scaling {
  */
 char *ompb__scaling_family_name(const char *instance_name);
 
-/* Point i of a family from its medians (speedup, efficiency filled in).
- * Exposed for tests: base is the point at the smallest thread count. */
+/* Point i of a family from its medians (speedup, efficiency filled in;
+ * NAN when pt or base is not real). Exposed for tests: base is the point at
+ * the smallest thread count. */
 void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point *base);
 
 /*
@@ -82,7 +94,9 @@ int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out);
 void ompb__scaling_set_metric(ompb__scaling *s, const char *metric, ompb__metric_unit unit);
 void ompb__scaling_free(ompb__scaling *s);
 
-/* The table, one block per family. Returns 0, OMPB_ENOMEM or OMPB_EIO. */
+/* The table, one block per family; a family with marked points gets a
+ * marks column, and a legend of the marks that appear follows the tables.
+ * Returns 0, OMPB_ENOMEM or OMPB_EIO. */
 int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format fmt);
 
 /*
@@ -94,7 +108,11 @@ int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format f
  * whatever the data: the time axis to OMPB__SVG_TIME_MARGIN_DECADES around
  * the ideal line, the efficiency axis to OMPB__SVG_EFFICIENCY_MAX; a point
  * beyond is drawn on the edge as a triangle of class "off-axis" whose title
- * gives its value. At most about ten ticks per axis, on a 1-2-5 step.
+ * gives its value. A marked point is drawn in another colour (class
+ * "marked", its title lists the marks); an oversubscribed one is a hollow
+ * circle (class "oversubscribed"), left out of the measured time line and
+ * absent from the efficiency panel (it has no efficiency). At most about ten
+ * ticks per axis, on a 1-2-5 step.
  * Control characters in names (which XML 1.0 forbids even as references)
  * are written as '?'. Returns 0 or OMPB_EIO.
  */

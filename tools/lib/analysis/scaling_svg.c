@@ -10,7 +10,9 @@
  * axis are marked on its edge. With --metric the left panel shows the
  * counter per iteration summed over the team, whose ideal is the same count
  * at every width (the same work), and the right one the work efficiency
- * (base count / count).
+ * (base count / count). Marked points are drawn in another colour, and an
+ * oversubscribed one hollow and outside the measured line: its time is not
+ * the code's scaling, so it has no efficiency to plot.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -18,6 +20,7 @@
 
 #include <ompbench/error.h>
 
+#include "analysis/marks.h"
 #include "analysis/scaling.h"
 #include "analysis/units.h"
 
@@ -36,6 +39,7 @@
 #define OMPB__COLOR_MEASURED "#1f77b4"
 #define OMPB__COLOR_IDEAL "#7f7f7f"
 #define OMPB__COLOR_OFF_AXIS "#d62728"
+#define OMPB__COLOR_MARKED "#ff7f0e"
 
 /* The value plotted for point i of a family. */
 typedef double (*value_fn)(const ompb__scaling_family *f, size_t i);
@@ -340,19 +344,31 @@ static void series(FILE *out, const panel *p, const ompb__scaling_family *f, siz
         double v = value(f, i);
         if (placement(p, v) == PLACE_NONE || (p->ylog && v <= 0.0))
             continue;
+        /* Joining an oversubscribed time would draw turn-taking as scaling. */
+        if (!ideal && ompb__scaling_point_not_real(&f->points[i]))
+            continue;
         fprintf(out, "%s%.1f,%.1f", sep, px(p, f->points[i].threads), py(p, v));
         sep = " ";
     }
     fputs("\"/>\n", out);
 }
 
-/* A point inside the axis is a circle; one beyond it a triangle just inside
- * the edge, its tip on the edge, pointing the way the value lies. */
-static void marker_shape(FILE *out, double x, double y, place at)
+/* A point inside the axis is a circle: filled, in the marked colour when
+ * the point has marks, hollow when it is oversubscribed (not real); one
+ * beyond the axis a triangle just inside the edge, its tip on the edge,
+ * pointing the way the value lies. */
+static void marker_shape(FILE *out, const ompb__scaling_point *pt, double x, double y, place at)
 {
+    if (at == PLACE_IN && ompb__scaling_point_not_real(pt)) {
+        fprintf(out, "<circle class=\"oversubscribed\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+                     "fill=\"white\" stroke=\"%s\" stroke-width=\"1.5\">", x, y,
+                OMPB__COLOR_MARKED);
+        return;
+    }
     if (at == PLACE_IN) {
-        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\">", x, y,
-                OMPB__COLOR_MEASURED);
+        fprintf(out, "<circle%s cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\">",
+                pt->marks ? " class=\"marked\"" : "", x, y,
+                pt->marks ? OMPB__COLOR_MARKED : OMPB__COLOR_MEASURED);
         return;
     }
     double base = at == PLACE_ABOVE ? y + 10.0 : y - 10.0;
@@ -369,20 +385,44 @@ static void markers(FILE *out, const panel *p, const ompb__scaling_family *f, va
         place at = placement(p, v);
         if (at == PLACE_NONE)
             continue;
-        marker_shape(out, px(p, pt->threads), py(p, v), at);
-        fprintf(out, "<title>%d threads: %s, %s %s, %s %s%s</title></%s>\n",
+        char codes[160] = "";
+        if (pt->marks)
+            ompb__marks_text(codes, sizeof codes, pt->marks);
+        marker_shape(out, pt, px(p, pt->threads), py(p, v), at);
+        fprintf(out, "<title>%d threads: %s, %s %s, %s %s%s%s%s%s</title></%s>\n",
                 pt->threads, value_label(f, t, sizeof t, pt->median_ns, false),
                 f->metric ? "ratio" : "speedup",
                 ompb__format_speedup(sp, sizeof sp, pt->speedup),
                 f->metric ? "work efficiency" : "efficiency",
                 ompb__format_efficiency(eff, sizeof eff, pt->efficiency),
-                at == PLACE_IN ? "" : " (off the axis)", at == PLACE_IN ? "circle" : "polygon");
+                at == PLACE_IN ? "" : " (off the axis)", pt->marks ? "; marked: " : "", codes,
+                ompb__scaling_point_not_real(pt) ? " (no speedup: threads took turns)" : "",
+                at == PLACE_IN ? "circle" : "polygon");
     }
+}
+
+/* The legend entries of marked and oversubscribed points, below the
+ * others, when the family has such points. */
+static void marks_legend(FILE *out, const ompb__scaling_family *f, double x, double y)
+{
+    bool hollow = (f->marks & OMPB__RF_MARK_OVERSUBSCRIBED) != 0;
+    bool other = false;
+    for (size_t i = 0; i < f->n; i++)
+        other |= f->points[i].marks && !ompb__scaling_point_not_real(&f->points[i]);
+    if (other) {
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/><text x=\"%.1f\" "
+                     "y=\"%.1f\">marked</text>\n", x + 10, y, OMPB__COLOR_MARKED, x + 26, y + 4);
+        y += 16;
+    }
+    if (hollow)
+        fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"white\" stroke=\"%s\" "
+                     "stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%.1f\">oversubscribed (no "
+                     "speedup)</text>\n", x + 10, y, OMPB__COLOR_MARKED, x + 26, y + 4);
 }
 
 /* Top right for time (it falls to the right), bottom left for efficiency (it
  * starts at 100%): where the curves usually are not. */
-static void legend(FILE *out, const panel *p, bool top_right)
+static void legend(FILE *out, const panel *p, const ompb__scaling_family *f, bool top_right)
 {
     double x = top_right ? p->x + p->w - 110 : p->x + 14;
     double y = top_right ? p->y + 14 : p->y + p->h - 30;
@@ -393,6 +433,8 @@ static void legend(FILE *out, const panel *p, bool top_right)
                  "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/><text x=\"%.1f\" "
                  "y=\"%.1f\">ideal</text>\n",
             x, y + 16, x + 20, y + 16, OMPB__COLOR_IDEAL, x + 26, y + 20);
+    if (top_right)
+        marks_legend(out, f, x, y + 32);
 }
 
 static void time_panel(FILE *out, const ompb__scaling_family *f, size_t fi, double top)
@@ -410,7 +452,7 @@ static void time_panel(FILE *out, const ompb__scaling_family *f, size_t fi, doub
     series(out, &p, f, fi, "time-ideal", ideal_time, true);
     series(out, &p, f, fi, "time-measured", measured_time, false);
     markers(out, &p, f, measured_time);
-    legend(out, &p, true);
+    legend(out, &p, f, true);
     fputs("</g>\n", out);
 }
 
@@ -427,7 +469,7 @@ static void efficiency_panel(FILE *out, const ompb__scaling_family *f, size_t fi
     series(out, &p, f, fi, "efficiency-ideal", ideal_efficiency, true);
     series(out, &p, f, fi, "efficiency-measured", measured_efficiency, false);
     markers(out, &p, f, measured_efficiency);
-    legend(out, &p, false);
+    legend(out, &p, f, false);
     fputs("</g>\n", out);
 }
 
