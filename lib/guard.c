@@ -8,6 +8,9 @@
  *   status the code chose, 0 included, and no report);
  * - SIGINT/SIGTERM/SIGHUP: the handler only sets a flag (and posts a
  *   semaphore, async-signal-safe) that the master reads between rounds;
+ *   a body that blocks every signal on every thread of its team would keep
+ *   the handler from ever running, so a watcher thread (lib/sigwatch.h)
+ *   takes the signal then and does the same;
  * - a slot that does not end (--timeout), or a master that does not answer
  *   a signal: the guard's own thread (not an OpenMP thread) sleeps until
  *   the next deadline, then stops the run itself, naming the threads still
@@ -33,6 +36,7 @@
 #include <ompbench/run.h>
 
 #include "clock.h"
+#include "sigwatch.h"
 #include "state.h"
 
 /* How long the master may take, after a signal, to reach a round's end. */
@@ -71,6 +75,7 @@ static volatile sig_atomic_t thread_running; /* read by the handler */
 static atomic_bool quit;
 static pthread_t thread;
 static uint64_t timeout;
+static ompb__sigwatch watcher;
 
 const char *ompb__guard_signal_name(int sig)
 {
@@ -180,6 +185,8 @@ static void on_process_exit(void)
  * business (GRACE_NS). */
 static void on_signal(int sig)
 {
+    /* Also the watcher's callback, on its own thread (the same steps are
+     * safe there). */
     if (caught)
         return;
     caught = sig;
@@ -193,15 +200,24 @@ static void on_signal(int sig)
 static void install_handlers(void)
 {
     struct sigaction sa;
+    sigset_t set;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
+    sigemptyset(&set);
     for (size_t i = 0; i < N_SIGNALS; i++) {
         if (sigaction(caught_signals[i], NULL, &old_actions[i]) != 0
             || (!(old_actions[i].sa_flags & SA_SIGINFO) && old_actions[i].sa_handler == SIG_IGN))
             continue;
         handlers_set[i] = sigaction(caught_signals[i], &sa, NULL) == 0;
+        if (handlers_set[i])
+            sigaddset(&set, caught_signals[i]);
     }
+    /* The signals whose handler is ours: taken by the watcher when every
+     * other thread blocks them. */
+    if (!sigisemptyset(&set) && !ompb__sigwatch_start(&watcher, &set, on_signal))
+        fprintf(stderr, "ompbench: warning: the guard's signal thread could not be started: a "
+                "body that blocks every signal also keeps Ctrl-C from stopping the run\n");
 }
 
 /* "thread 1 of 2 still in the body", "threads 0, 3 of 4 ...", or what
@@ -358,6 +374,9 @@ int ompb__guard_claim(void)
 
 void ompb__guard_run_end(void)
 {
+    /* Before the handlers go: once they are the run's again, a signal the
+     * watcher took would be lost. */
+    ompb__sigwatch_stop(&watcher);
     pthread_mutex_lock(&lock);
     atomic_store(&armed, false);
     restore_handlers();
