@@ -358,6 +358,21 @@ void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint
     pthread_mutex_unlock(&lock);
 }
 
+int ompb__guard_handler_replaced(void)
+{
+    static bool told[N_SIGNALS];
+    for (size_t i = 0; i < N_SIGNALS; i++) {
+        struct sigaction now;
+        if (!handlers_set[i] || told[i] || sigaction(caught_signals[i], NULL, &now) != 0)
+            continue;
+        if ((now.sa_flags & SA_SIGINFO) || now.sa_handler != on_signal) {
+            told[i] = true;
+            return caught_signals[i];
+        }
+    }
+    return 0;
+}
+
 int ompb__guard_signal(void)
 {
     return caught;

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "guard.h"
 #include "outfile.h"
@@ -27,11 +28,21 @@ static const int watched[] = {SIGINT, SIGTERM, SIGHUP};
 
 static volatile sig_atomic_t caught;
 static ompb__sigwatch watcher;
+static pid_t watcher_pid;
 
 /* Async-signal-safe: the first signal goes to the watcher; repeats (a
- * Ctrl-C reaching the process twice) add nothing. */
+ * Ctrl-C reaching the process twice) add nothing. A fork child has no
+ * watcher (and reports no regions): the signal does what it would have. */
 static void on_signal(int sig)
 {
+    if (getpid() != watcher_pid) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+        raise(sig);
+        return;
+    }
     if (caught)
         return;
     caught = sig;
@@ -61,6 +72,7 @@ void ompb__regions_signals_init(void)
     for (size_t i = 0; i < N_WATCHED; i++)
         if (ompb__outfile_signal_unclaimed(watched[i]))
             sigaddset(&set, watched[i]);
+    watcher_pid = getpid();
     if (sigisemptyset(&set) || !ompb__sigwatch_start(&watcher, &set, on_watched))
         return;
     for (size_t i = 0; i < N_WATCHED; i++)

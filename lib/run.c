@@ -199,6 +199,11 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
     }
     for (size_t w = 0; w < res->rec.n_warnings; w++)
         ompb__context_warn(r->ctx, "%s", res->rec.warnings[w]);
+    int replaced = ompb__guard_handler_replaced();
+    if (replaced)
+        ompb__context_warn(r->ctx, "%s: the benchmark installed its own %s handler: that signal "
+                           "is the benchmark's until the run ends (it no longer stops the run)",
+                           inst->name, ompb__guard_signal_name(replaced));
     int failed = !analyze(r, res) || res->rec.failed;
     ompb__guard_slot_done();
     return failed;

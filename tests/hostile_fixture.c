@@ -16,6 +16,8 @@
  * - `blocks`: with $OMPB_HOSTILE_BLOCK set, every thread of its team blocks
  *   every signal in thread_setup, marks like `slow` and sleeps 10 ms per
  *   iteration (the guard must still hear SIGINT/SIGTERM);
+ * - `handles`: with $OMPB_HOSTILE_HANDLER set, its setup installs a SIGINT
+ *   handler of its own (the run warns that SIGINT is the body's);
  * - `jumps`: with $OMPB_HOSTILE_JUMP set, thread 1 of its team longjmps
  *   from its first iteration to a setjmp of its own body (before the
  *   loop), which leaves the loop early;
@@ -144,6 +146,30 @@ OMPB_BENCH(blocks, OMPB_THREADS(2), .setup = mark_start, .thread_setup = block_a
     OMPB_ITER(state) {
         if (sleepy)
             nap_ms(10);
+        ompb_black_box_u64(ompb_opaque_u64(3) * 7);
+    }
+}
+
+static void count_signal(int sig)
+{
+    (void)sig;
+}
+
+static int own_handler(ompb_state *state)
+{
+    (void)state;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = count_signal;
+    sigemptyset(&sa.sa_mask);
+    if (getenv("OMPB_HOSTILE_HANDLER"))
+        sigaction(SIGINT, &sa, NULL);
+    return 0;
+}
+
+OMPB_BENCH(handles, .setup = own_handler)
+{
+    OMPB_ITER(state) {
         ompb_black_box_u64(ompb_opaque_u64(3) * 7);
     }
 }

@@ -7,9 +7,11 @@
  * blocks every signal first (only the library's watcher can take them);
  * with `handled`, the application installs its own SIGTERM handler before
  * its first region (which then stays its own: it ends the loop and main
- * returns, and the report at exit is complete).
+ * returns, and the report at exit is complete). With `fork`, a fork child
+ * made after the regions writes its process id to MARK and sleeps: a
+ * SIGTERM must end it as it would any process (status 0 when it did).
  *
- * Usage: region_signal_app MARK [blocked|handled]
+ * Usage: region_signal_app MARK [blocked|handled|fork]
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -19,6 +21,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +39,27 @@ static void nap_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+/* The child sleeps until a signal ends it (at most a minute). */
+static int forked(const char *mark)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char tmp[4200], text[24];
+        snprintf(tmp, sizeof tmp, "%s.tmp", mark);
+        FILE *fp = fopen(tmp, "w");
+        snprintf(text, sizeof text, "%ld\n", (long)getpid());
+        if (fp && fputs(text, fp) >= 0 && fclose(fp) == 0)
+            rename(tmp, mark);
+        for (int i = 0; i < 6000; i++)
+            nap_ms(10);
+        _exit(1);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return 1;
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -68,6 +92,8 @@ int main(int argc, char **argv)
 #pragma omp barrier
         ompb_region_end("team");
     }
+    if (strcmp(how, "fork") == 0)
+        return forked(argv[1]);
     close(open(argv[1], O_WRONLY | O_CREAT, 0644));
     for (int i = 0; i < 6000 && !stop; i++) {
         ompb_region_begin("spin");

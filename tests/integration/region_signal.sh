@@ -6,7 +6,8 @@
 # (interrupted_by), "done" with its 5 and "team" with its 4 instances and no
 # failed entry; the same when every thread blocks every signal; an
 # application that handles SIGTERM itself keeps it (exit 0, a complete
-# report at exit, not partial).
+# report at exit, not partial); a fork child of a region application dies
+# of a SIGTERM as any process would.
 # Usage: region_signal.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$(cd "$1" && pwd)
@@ -76,6 +77,17 @@ grep -q 'interrupted by SIGTERM; the region report' "$tmp/err" || fail "SIGTERM:
 case_ SIGINT INT 130 SIGINT
 case_ "every signal blocked" TERM 143 SIGTERM blocked
 case_ "own SIGTERM handler" TERM 0 - handled
+
+# A fork child: SIGTERM ends it (the parent exits 0 when it died of it).
+rm -f "$tmp/mark"
+OMPB_REGIONS_OUTPUT="$tmp/f.json" timeout $((60 * mult)) "$app" "$tmp/mark" fork > /dev/null 2> "$tmp/err" &
+pid=$!
+for i in $(seq $((600 * mult))); do [ -s "$tmp/mark" ] && break; sleep 0.05; done
+[ -s "$tmp/mark" ] && kill -TERM "$(cat "$tmp/mark")" || fail "fork: the child never started"
+wait "$pid"
+rc=$?
+pid=
+[ $rc -eq 0 ] || { fail "fork: the child did not die of SIGTERM (parent status $rc)"; cat "$tmp/err"; }
 
 [ $fails -eq 0 ] && echo "region_signal: a signalled region application writes its partial report"
 [ $fails -eq 0 ]

@@ -12,7 +12,8 @@
 #   (no runner), so the fake runner hears nothing and every repetition is
 #   a result;
 # - a body whose team blocks every signal: SIGTERM still stops the run (exit
-#   143, the report marked partial);
+#   143, the report marked partial); one that installs its own SIGINT
+#   handler keeps it, and the run warns;
 # - a longjmp out of the OMPB_ITER loop back into the body: exit 1 and one
 #   line, every time.
 # Usage: signal_child.sh BUILD_DIR SOURCE_DIR
@@ -153,6 +154,13 @@ doc = json.load(open(sys.argv[1]))
 names = [b["name"] for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
 sys.exit(0 if doc["context"].get("interrupted_by") == "SIGTERM" and names == ["quick"] else 1)
 PY
+
+# A body that installs its own SIGINT handler keeps it; the run says so.
+OMPB_HOSTILE_HANDLER=1 timeout $((60 * mult)) "$bin" --filter '^handles$' --sample-count 5 \
+  --warmup-time 0ns --min-time 100us --max-time 200ms > /dev/null 2> "$tmp/err" ||
+  fail "own handler: exit status $?"
+grep -q 'handles: the benchmark installed its own SIGINT handler' "$tmp/err" ||
+  { fail "own handler: no warning"; cat "$tmp/err"; }
 
 # ---- 10: longjmp out of the OMPB_ITER loop ---------------------------------
 for try in 1 2 3 4 5 6 7 8; do
