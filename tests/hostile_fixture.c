@@ -18,9 +18,10 @@
  *   iteration (the guard must still hear SIGINT/SIGTERM);
  * - `handles`: with $OMPB_HOSTILE_HANDLER set, its setup installs a SIGINT
  *   handler of its own (the run warns that SIGINT is the body's);
- * - `jumps`: with $OMPB_HOSTILE_JUMP set, thread 1 of its team longjmps
- *   from its first iteration to a setjmp of its own body (before the
- *   loop), which leaves the loop early;
+ * - `jumps`: thread $OMPB_HOSTILE_JUMP (0 or 1) of its team longjmps from
+ *   its first iteration to a setjmp of its own body (before the loop),
+ *   which leaves the loop early (the one longjmp out of the loop that C
+ *   and OpenMP define: docs/guide.md);
  * - `hangs`: thread 1 of its team never returns from its first
  *   iteration when $OMPB_HOSTILE_HANG is set (it creates
  *   $OMPB_HOSTILE_MARK too).
@@ -177,7 +178,8 @@ OMPB_BENCH(handles, .setup = own_handler)
 OMPB_BENCH(jumps, OMPB_THREADS(2))
 {
     static _Thread_local jmp_buf back;
-    volatile bool jump = getenv("OMPB_HOSTILE_JUMP") && ompb_thread_index(state) == 1;
+    const char *who = getenv("OMPB_HOSTILE_JUMP");
+    volatile bool jump = who && ompb_thread_index(state) == atoi(who);
     if (setjmp(back))
         return;
     OMPB_ITER(state) {
