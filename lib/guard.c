@@ -185,13 +185,24 @@ static void on_process_exit(void)
  * business (GRACE_NS). */
 static void on_signal(int sig)
 {
-    /* Also the watcher's callback, on its own thread (the same steps are
-     * safe there). */
+    /* Also called on the watcher's thread (the same steps are safe there). */
     if (caught)
         return;
     caught = sig;
     if (thread_running)
         sem_post(&wake);
+}
+
+/* The watcher's callback. A different signal than the one being honoured
+ * does what the action now in place says (a different signal ends a
+ * stopping run at once, once the run's own actions are back), as it
+ * would have on any other thread. */
+static void on_watched(int sig)
+{
+    if (caught && caught != sig)
+        ompb__sigwatch_deliver(sig);
+    else
+        on_signal(sig);
 }
 
 /* The signals left to their default or handled by someone else (the
@@ -215,7 +226,7 @@ static void install_handlers(void)
     }
     /* The signals whose handler is ours: taken by the watcher when every
      * other thread blocks them. */
-    if (!sigisemptyset(&set) && !ompb__sigwatch_start(&watcher, &set, on_signal))
+    if (!sigisemptyset(&set) && !ompb__sigwatch_start(&watcher, &set, on_watched))
         fprintf(stderr, "ompbench: warning: the guard's signal thread could not be started: a "
                 "body that blocks every signal also keeps Ctrl-C from stopping the run\n");
 }

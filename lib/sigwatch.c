@@ -57,6 +57,16 @@ void ompb__sigwatch_stop(ompb__sigwatch *w)
     w->running = false;
 }
 
+void ompb__sigwatch_deliver(int sig)
+{
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+    raise(sig); /* delivered before raise returns */
+    pthread_sigmask(SIG_BLOCK, &one, NULL);
+}
+
 void ompb__sigwatch_forward(const ompb__sigwatch *w, int sig)
 {
     if (w->running)

@@ -38,6 +38,12 @@ bool ompb__sigwatch_start(ompb__sigwatch *w, const sigset_t *set, ompb__sigwatch
  * meanwhile is not passed to fn. */
 void ompb__sigwatch_stop(ompb__sigwatch *w);
 
+/* On the watcher's thread (in fn): sig does what the process's action for
+ * it now says, as if another thread had taken it (the watcher unblocks it
+ * for the moment and raises it; a default action ends the process). For a
+ * signal that the owner no longer means to take. */
+void ompb__sigwatch_deliver(int sig);
+
 /* Async-signal-safe: hands sig to the watcher (a handler that runs on
  * another thread forwards with it, when the watcher must act). */
 void ompb__sigwatch_forward(const ompb__sigwatch *w, int sig);
