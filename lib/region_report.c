@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Reporting application regions: ompb_regions_report(), the report at
- * exit and the partial one of a process stopped by a signal. A report folds every complete instance, checks what only the end
- * of the program can tell (regions still open, threads of a team that
- * entered a region a different number of times), hands the CodSpeed runner
- * what it gets, and renders every (region, team size) entry through the
- * benchmarks' reporters: the entries become ompb__result values in
+ * exit and the partial one of a process stopped by a signal. A report
+ * folds every complete instance, checks what only the end of the program
+ * can tell (regions still open, threads of a team that entered a region a
+ * different number of times), hands the CodSpeed runner what it gets, and
+ * renders every (region, team size) entry through the benchmarks'
+ * reporters: the entries become ompb__result values in
  * entry_result(), the one adapter between regions and the reporters.
  */
 #include "region.h"
