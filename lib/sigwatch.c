@@ -6,8 +6,6 @@
  */
 #include "sigwatch.h"
 
-#include <errno.h>
-#include <string.h>
 
 static void *watch(void *arg)
 {
