@@ -6,7 +6,6 @@
  */
 #include "sigwatch.h"
 
-
 static void *watch(void *arg)
 {
     ompb__sigwatch *w = arg;
