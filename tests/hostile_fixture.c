@@ -22,6 +22,10 @@
  *   its first iteration to a setjmp of its own body (before the loop),
  *   which leaves the loop early (the one longjmp out of the loop that C
  *   and OpenMP define: docs/guide.md);
+ * - `jumps_stale`: thread $OMPB_HOSTILE_JUMP_STALE of its team longjmps to
+ *   a jmp_buf its setup set, whose frame has returned: undefined behaviour,
+ *   which docs/guide.md documents as unsupported (this reproduces what it
+ *   measured; no test runs it);
  * - `hangs`: thread 1 of its team never returns from its first
  *   iteration when $OMPB_HOSTILE_HANG is set (it creates
  *   $OMPB_HOSTILE_MARK too).
@@ -185,6 +189,28 @@ OMPB_BENCH(jumps, OMPB_THREADS(2))
     OMPB_ITER(state) {
         if (jump)
             longjmp(back, 1);
+        ompb_black_box_u64(ompb_opaque_u64(3) * 7);
+    }
+}
+
+/* Set in jumps_stale's setup, which then returns: every jump to it is
+ * undefined behaviour. */
+static jmp_buf stale;
+
+static int stale_setup(ompb_state *state)
+{
+    (void)state;
+    (void)setjmp(stale);
+    return 0;
+}
+
+OMPB_BENCH(jumps_stale, OMPB_THREADS(2), .setup = stale_setup)
+{
+    const char *who = getenv("OMPB_HOSTILE_JUMP_STALE");
+    bool jump = who && ompb_thread_index(state) == atoi(who);
+    OMPB_ITER(state) {
+        if (jump)
+            longjmp(stale, 1);
         ompb_black_box_u64(ompb_opaque_u64(3) * 7);
     }
 }
