@@ -189,9 +189,10 @@ static bool collect(ompb__children *sp, uint32_t k, const char *path, int status
     if (signalled) {
         sp->partial[k] = true;
         snprintf(why, OMPB__CHILDREN_WHY_MAX, "was %s before it completed this repetition", how);
+        size_t all = given(sp, k);
         fprintf(stderr, "ompbench: process %" PRIu32 " of %" PRIu32 " was %s and handed over "
-                "%zu of its %zu repetitions; the others count as failed\n", k + 1,
-                sp->processes, how, c.n, given(sp, k));
+                "%zu of its %zu repetitions%s\n", k + 1, sp->processes, how, c.n, all,
+                c.n < all ? "; the others count as failed" : "");
     }
     return true;
 }
