@@ -142,22 +142,57 @@ static int run_child(const ompb__children *sp, uint32_t k, const char *path, cha
     return status;
 }
 
-/* Reads child k's records; false (why set) when it handed over nothing usable. */
-static bool collect(const ompb__children *sp, uint32_t k, const char *path, int status, char *why)
+/* Counts the records read back on their way to the caller's take. */
+typedef struct counted {
+    const ompb__children *sp;
+    size_t n;
+} counted;
+
+static int take_counted(void *arg, size_t instance, ompb__record *rec, ompb_error *err)
+{
+    counted *c = arg;
+    c->n++;
+    return c->sp->take(c->sp->arg, instance, rec, err);
+}
+
+/* The repetitions child k was given: those r with r % processes == k. */
+static size_t given(const ompb__children *sp, uint32_t k)
+{
+    uint32_t reps = k < sp->repetitions ? (sp->repetitions - k - 1) / sp->processes + 1 : 0;
+    return sp->n_sel * reps;
+}
+
+/* Reads child k's records; false (why set) when it handed over nothing
+ * usable. A child that a signal ended (sent to it alone, or raised by a
+ * body) wrote what it completed before it died of it, as it does when its
+ * parent passes a signal on: that file is read like any other, and why
+ * then says what became of the rest (partial[k]). */
+static bool collect(ompb__children *sp, uint32_t k, const char *path, int status, char *why)
 {
     char how[96];
     ompb_error err = {0};
     describe_status(status, how, sizeof how);
+    bool signalled = WIFSIGNALED(status);
     /* Exit 0, or 1 (a benchmark failed: its records say which), leave records. */
-    if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {
+    if ((signalled && access(path, F_OK) != 0) ||
+        (!signalled && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {
         snprintf(why, OMPB__CHILDREN_WHY_MAX, "%s without results", how);
         return false;
     }
+    counted c = {sp, 0};
     if (ompb__dump_read(path, k, sp->processes, sp->repetitions, sp->sel, sp->n_sel, sp->ctx,
-                        sp->take, sp->arg, &err) != 0) {
+                        take_counted, &c, &err) != 0) {
         snprintf(why, OMPB__CHILDREN_WHY_MAX, "%.60s, but its results are unusable: %.100s", how,
                  err.text);
         return false;
+    }
+    if (signalled) {
+        sp->partial[k] = true;
+        snprintf(why, OMPB__CHILDREN_WHY_MAX, "was %s before it completed this repetition", how);
+        size_t all = given(sp, k);
+        fprintf(stderr, "ompbench: process %" PRIu32 " of %" PRIu32 " was %s and handed over "
+                "%zu of its %zu repetitions%s\n", k + 1, sp->processes, how, c.n, all,
+                c.n < all ? "; the others count as failed" : "");
     }
     return true;
 }

@@ -18,6 +18,7 @@
 #ifndef OMPB_CHILDREN_H
 #define OMPB_CHILDREN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,12 @@ typedef struct ompb__children {
     /* Out: why[k] says why process k handed over nothing ("" when it did);
      * [processes], allocated by the caller. */
     char (*why)[OMPB__CHILDREN_WHY_MAX];
+    /* Out: partial[k] is true when process k died of a signal that reached
+     * it alone (or that a body raised) after it handed over its completed
+     * repetitions; why[k] then says what became of the others ("was killed
+     * by signal 15 (Terminated) before it completed this repetition").
+     * [processes], allocated by the caller, all false. */
+    bool *partial;
     /* Out: the signal that interrupted the run (0: none). */
     int interrupted;
 } ompb__children;
@@ -50,7 +57,8 @@ typedef struct ompb__children {
 /*
  * Runs the P children one after another. Returns 0 when every child ran
  * (a child that lost its records is reported in why[k] and on stderr, and
- * the run goes on with the next one); OMPB_EIO when the temporary
+ * the run goes on with the next one; one that a signal ended hands over
+ * what it completed, see partial); OMPB_EIO when the temporary
  * directory cannot be made (err set). On SIGINT, SIGTERM or SIGHUP it
  * passes the signal to the running child, takes the records that child
  * handed over before it died (its completed repetitions), starts no other,

@@ -8,6 +8,9 @@
  *   status the code chose, 0 included, and no report);
  * - SIGINT/SIGTERM/SIGHUP: the handler only sets a flag (and posts a
  *   semaphore, async-signal-safe) that the master reads between rounds;
+ *   a body that blocks every signal on every thread of its team would keep
+ *   the handler from ever running, so a watcher thread (lib/sigwatch.h)
+ *   takes the signal then and does the same;
  * - a slot that does not end (--timeout), or a master that does not answer
  *   a signal: the guard's own thread (not an OpenMP thread) sleeps until
  *   the next deadline, then stops the run itself, naming the threads still
@@ -33,6 +36,7 @@
 #include <ompbench/run.h>
 
 #include "clock.h"
+#include "sigwatch.h"
 #include "state.h"
 
 /* How long the master may take, after a signal, to reach a round's end. */
@@ -71,6 +75,7 @@ static volatile sig_atomic_t thread_running; /* read by the handler */
 static atomic_bool quit;
 static pthread_t thread;
 static uint64_t timeout;
+static ompb__sigwatch watcher;
 
 const char *ompb__guard_signal_name(int sig)
 {
@@ -180,11 +185,24 @@ static void on_process_exit(void)
  * business (GRACE_NS). */
 static void on_signal(int sig)
 {
+    /* Also called on the watcher's thread (the same steps are safe there). */
     if (caught)
         return;
     caught = sig;
     if (thread_running)
         sem_post(&wake);
+}
+
+/* The watcher's callback. A different signal than the one being honoured
+ * does what the action now in place says (a different signal ends a
+ * stopping run at once, once the run's own actions are back), as it
+ * would have on any other thread. */
+static void on_watched(int sig)
+{
+    if (caught && caught != sig)
+        ompb__sigwatch_deliver(sig);
+    else
+        on_signal(sig);
 }
 
 /* The signals left to their default or handled by someone else (the
@@ -193,15 +211,24 @@ static void on_signal(int sig)
 static void install_handlers(void)
 {
     struct sigaction sa;
+    sigset_t set;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
+    sigemptyset(&set);
     for (size_t i = 0; i < N_SIGNALS; i++) {
         if (sigaction(caught_signals[i], NULL, &old_actions[i]) != 0
             || (!(old_actions[i].sa_flags & SA_SIGINFO) && old_actions[i].sa_handler == SIG_IGN))
             continue;
         handlers_set[i] = sigaction(caught_signals[i], &sa, NULL) == 0;
+        if (handlers_set[i])
+            sigaddset(&set, caught_signals[i]);
     }
+    /* The signals whose handler is ours: taken by the watcher when every
+     * other thread blocks them. */
+    if (!sigisemptyset(&set) && !ompb__sigwatch_start(&watcher, &set, on_watched))
+        fprintf(stderr, "ompbench: warning: the guard's signal thread could not be started: a "
+                "body that blocks every signal also keeps Ctrl-C from stopping the run\n");
 }
 
 /* "thread 1 of 2 still in the body", "threads 0, 3 of 4 ...", or what
@@ -342,6 +369,21 @@ void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint
     pthread_mutex_unlock(&lock);
 }
 
+int ompb__guard_handler_replaced(void)
+{
+    static bool told[N_SIGNALS];
+    for (size_t i = 0; i < N_SIGNALS; i++) {
+        struct sigaction now;
+        if (!handlers_set[i] || told[i] || sigaction(caught_signals[i], NULL, &now) != 0)
+            continue;
+        if ((now.sa_flags & SA_SIGINFO) || now.sa_handler != on_signal) {
+            told[i] = true;
+            return caught_signals[i];
+        }
+    }
+    return 0;
+}
+
 int ompb__guard_signal(void)
 {
     return caught;
@@ -358,6 +400,9 @@ int ompb__guard_claim(void)
 
 void ompb__guard_run_end(void)
 {
+    /* Before the handlers go: once they are the run's again, a signal the
+     * watcher took would be lost. */
+    ompb__sigwatch_stop(&watcher);
     pthread_mutex_lock(&lock);
     atomic_store(&armed, false);
     restore_handlers();

@@ -38,6 +38,12 @@ void ompb__guard_run_begin(ompb__guard_stop_fn stop, void *arg, bool signals,
                            uint64_t timeout_ns, int max_threads);
 void ompb__guard_run_end(void);
 
+/* The master, after a slot: a signal whose handler is no longer the
+ * guard's (a body installed its own: that signal is then the body's until
+ * the run ends, when the action the run found is restored), each signal
+ * told once per process; 0 none. */
+int ompb__guard_handler_replaced(void);
+
 /* The signal caught since run_begin, 0 none. Cheap: one volatile read. */
 int ompb__guard_signal(void);
 

@@ -89,6 +89,13 @@ static void install_cleanup(void)
     }
 }
 
+bool ompb__outfile_signal_unclaimed(int sig)
+{
+    struct sigaction old;
+    return sigaction(sig, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+           (old.sa_handler == SIG_DFL || old.sa_handler == on_fatal_signal);
+}
+
 static void block_cleanup_signals(sigset_t *old)
 {
     sigset_t set;

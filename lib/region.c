@@ -488,6 +488,7 @@ static void make_key(void)
 {
     key_made = pthread_key_create(&thread_key, thread_exit) == 0;
     ompb__region_runner_init();
+    ompb__regions_signals_init();
 }
 
 static thread_state *thread_first_use(void)

@@ -256,6 +256,7 @@ bool ompb__regions_open_here(char *buf, size_t len);
 
 /* The report at process exit (registered with atexit at load time). */
 void ompb__regions_exit_report(void);
+
 /* At process exit: fails the calling thread's open regions. */
 void ompb__regions_close_own_frames(void);
 
@@ -317,6 +318,19 @@ void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *slot
  * every instance is kept, else exact moments and extremes with quantiles,
  * median interval and outlier counts from the histogram. */
 int ompb__region_entry_stats(const ompb__region_entry *e, ompb__stats *out);
+
+/* ---- region_signal.c ------------------------------------------------------ */
+
+/* First use of regions in an application (not a benchmark binary): SIGINT,
+ * SIGTERM and SIGHUP still at their default action write the partial
+ * report and then end the process of the signal. */
+void ompb__regions_signals_init(void);
+/* In lib/region_report.c; on the signal watcher's thread: writes the
+ * report of the completed instances marked partial (interrupted by sig;
+ * the instances in flight are left out, not failed), then ends the
+ * process of sig. Does nothing but end it when the report at exit has
+ * begun (that one is complete). */
+_Noreturn void ompb__regions_stop_on_signal(int sig);
 
 /* ---- region_runner.c ------------------------------------------------------ */
 

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reporting application regions: ompb_regions_report() and the report at
- * exit. A report folds every complete instance, checks what only the end
- * of the program can tell (regions still open, threads of a team that
- * entered a region a different number of times), hands the CodSpeed runner
- * what it gets, and renders every (region, team size) entry through the
- * benchmarks' reporters: the entries become ompb__result values in
+ * Reporting application regions: ompb_regions_report(), the report at
+ * exit and the partial one of a process stopped by a signal. A report
+ * folds every complete instance, checks what only the end of the program
+ * can tell (regions still open, threads of a team that entered a region a
+ * different number of times), hands the CodSpeed runner what it gets, and
+ * renders every (region, team size) entry through the benchmarks'
+ * reporters: the entries become ompb__result values in
  * entry_result(), the one adapter between regions and the reporters.
  */
 #include "region.h"
 
 #include <errno.h> /* program_invocation_name */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "clock.h"
 #include "context.h"
 #include "error.h"
+#include "guard.h"
 #include "outfile.h"
 #include "pin.h"
 #include "registry.h"
@@ -528,6 +531,36 @@ int ompb_regions_report(const char *path, const char *format)
     return rc;
 }
 
+/* Set when the report at exit begins: a signal then only ends the process
+ * (lib/region_signal.c), it does not write a partial report over it. */
+static atomic_bool exiting;
+
+_Noreturn void ompb__regions_stop_on_signal(int sig)
+{
+    size_t n;
+    ompb__regions_all(&n);
+    const char *path = ompb__regions_output();
+    int rc;
+    const ompb__reporter *rep = reporter_for(NULL, path, &rc);
+    bool report = !atomic_load(&exiting) && !ompb__regions_forked() && n > 0 && rep;
+    ompb__guard_ignore_repeats(sig);
+    if (report)
+        fprintf(stderr, "ompbench: interrupted by %s; the region report of the completed "
+                "instances is written, marked partial\n", ompb__guard_signal_name(sig));
+    /* Held until the process ends: no report at exit starts meanwhile. */
+    ompb__regions_lock();
+    ompb__context *ctx = report ? region_context() : NULL;
+    if (ctx) {
+        ompb__context_set_partial(ctx, ompb__guard_signal_name(sig), NULL, 0);
+        /* The runner's last window closes with what it has; no other opens. */
+        ompb__region_runner_flush(true, ctx);
+        rc = report_locked(path, rep, false, false);
+        if (rc == OMPB_EIO && path)
+            report_locked(NULL, ompb__reporter_default(), false, false);
+    }
+    ompb__guard_die_of(sig);
+}
+
 void ompb__regions_exit_report(void)
 {
     size_t n;
@@ -535,6 +568,7 @@ void ompb__regions_exit_report(void)
     ompb__regions_all(&n);
     if (ompb__regions_forked() || n == 0)
         return;
+    atomic_store(&exiting, true);
     ompb__regions_close_own_frames();
     const char *path = ompb__regions_output();
     const ompb__reporter *rep = reporter_for(NULL, path, &rc);

@@ -199,6 +199,11 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
     }
     for (size_t w = 0; w < res->rec.n_warnings; w++)
         ompb__context_warn(r->ctx, "%s", res->rec.warnings[w]);
+    int replaced = ompb__guard_handler_replaced();
+    if (replaced)
+        ompb__context_warn(r->ctx, "%s: the benchmark installed its own %s handler: that signal "
+                           "is the benchmark's until the run ends (it no longer stops the run)",
+                           inst->name, ompb__guard_signal_name(replaced));
     int failed = !analyze(r, res) || res->rec.failed;
     ompb__guard_slot_done();
     return failed;
@@ -258,13 +263,13 @@ static int take_record(void *arg, size_t instance, ompb__record *rec, ompb_error
 }
 
 /* The repetitions of process k that it did not hand over, or all of them
- * when its records are unusable (why set). */
-static void mark_lost(run *r, uint32_t k, const char *why)
+ * when its records are unusable (why set, not partial). */
+static void mark_lost(run *r, uint32_t k, const char *why, bool partial)
 {
     for (size_t i = 0; i < r->n_sel; i++)
         for (uint32_t rep = k; rep < r->reps; rep += r->processes) {
             ompb__result *res = result_at(r, i, rep);
-            if (why[0] || !res->rec.inst) {
+            if ((why[0] && !partial) || !res->rec.inst) {
                 char text[OMPB__CHILDREN_WHY_MAX + 64];
                 snprintf(text, sizeof text, "process %u of %u %s", k + 1, r->processes,
                          why[0] ? why : "handed over no result for it");
@@ -277,24 +282,30 @@ static void mark_lost(run *r, uint32_t k, const char *why)
 static int run_processes(run *r, ompb_error *err)
 {
     char (*why)[OMPB__CHILDREN_WHY_MAX] = calloc(r->processes, sizeof *why);
-    if (!why)
+    bool *partial = calloc(r->processes, sizeof *partial);
+    if (!why || !partial) {
+        free(why);
+        free(partial);
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
+    }
     ompb__children sp = {
         .argc = r->argc, .argv = r->argv, .processes = r->processes, .repetitions = r->reps,
         .seed = r->seed, .sel = r->sel, .n_sel = r->n_sel, .ctx = r->ctx, .take = take_record,
-        .arg = r, .why = why,
+        .arg = r, .why = why, .partial = partial,
     };
     int rc = ompb__children_run(&sp, err);
     int failures = 0;
     if (rc == 0 && sp.interrupted) {
         free(why);
+        free(partial);
         stop_on_signal(r, sp.interrupted);
     }
     for (uint32_t k = 0; rc == 0 && k < r->processes; k++)
-        mark_lost(r, k, why[k]);
+        mark_lost(r, k, why[k], partial[k]);
     for (size_t i = 0; rc == 0 && i < r->n_sel * r->reps; i++)
         failures += r->results[i].rec.failed;
     free(why);
+    free(partial);
     return rc ? rc : failures;
 }
 
@@ -754,8 +765,12 @@ int ompb_main(int argc, char **argv)
         run_free(&r);
         return status;
     }
-    /* Only rank 0 talks to the CodSpeed runner and prints warnings. */
-    if (ompb__dist_rank() == 0)
+    /* Only rank 0 talks to the CodSpeed runner and prints warnings. A child
+     * of --processes never looks for one: its parent made children only
+     * because it found none (plan_repetitions), and a runner that appeared
+     * since would make the child re-decide its share of the repetitions
+     * (all of them, back to back) and talk to a runner its parent does not. */
+    if (ompb__dist_rank() == 0 && !r.cfg.child)
         ompb__instrument_init();
     /* A child's warnings reach the user through its parent, once. */
     ompb__context_set_quiet(r.cfg.child || ompb__dist_rank() != 0);
