@@ -60,14 +60,14 @@
 #define TRUST_SHARE 10
 #define MIN_TRUSTED 2
 #define PREDICT_MARGIN 1.4
-/* The first CHECK_ROUNDS measured rounds check the calibration: when their
- * median is below the target / CHECK_SHORT (the size was estimated from
- * disturbed rounds), or even their shortest is above CHECK_LONG x the
- * target (it overshot), the sample size is predicted again from them and
- * the rounds are measured anew, at most MAX_RECALIBRATIONS times; after
- * that the instance is marked. Load alone lengthens rounds, and the long
- * check uses the shortest round, so a busy machine does not shrink the
- * sample size. */
+/* The first CHECK_ROUNDS measured rounds check the calibration: when the
+ * shortest of them (load only lengthens rounds: the shortest is the least
+ * disturbed) is below the target / CHECK_SHORT (the size was estimated
+ * from disturbed rounds) or above CHECK_LONG x the target (it overshot),
+ * the sample size is predicted again from it and the rounds are measured
+ * anew, at most MAX_RECALIBRATIONS times; after that the instance is
+ * marked. So is one whose measured rounds end up with a median below the
+ * target / CHECK_SHORT, checked or not. */
 #define CHECK_ROUNDS OMPB__CALIB_CHECK_ROUNDS
 #define CHECK_SHORT 3.0
 #define CHECK_LONG 10.0
@@ -359,10 +359,8 @@ static bool recalibrate(team *tm, uint64_t spent)
     uint64_t b[CHECK_ROUNDS];
     memcpy(b, tm->check_busy, sizeof b);
     qsort(b, CHECK_ROUNDS, sizeof b[0], cmp_u64);
-    double target = (double)tm->target_ns, median = (double)b[CHECK_ROUNDS / 2];
-    double basis = median * CHECK_SHORT < target ? median
-                   : (double)b[0] > CHECK_LONG * target ? (double)b[0] : 0;
-    if (basis == 0)
+    double target = (double)tm->target_ns, basis = (double)b[0];
+    if (basis * CHECK_SHORT >= target && basis <= CHECK_LONG * target)
         return false;
     if (rec->recalibrations >= MAX_RECALIBRATIONS || spent >= tm->sp->budget_ns / 2) {
         rec->calibration_disturbed = true;
@@ -377,6 +375,27 @@ static bool recalibrate(team *tm, uint64_t spent)
     rec->rounds = 0;
     tm->phase = PHASE_CALIBRATE;
     return true;
+}
+
+/* After the last measured round: marks a calibrated instance whose rounds'
+ * median (of the slowest thread's busy time) stayed far below the target,
+ * whether or not the check ran (the budget may end the rounds before it). */
+static void check_measured(team *tm)
+{
+    ompb__record *rec = tm->rec;
+    size_t n = rec->rounds, T = (size_t)tm->timed;
+    uint64_t *slowest = n && tm->target_ns ? malloc(n * sizeof *slowest) : NULL;
+    if (!slowest)
+        return;
+    for (size_t r = 0; r < n; r++) {
+        slowest[r] = 0;
+        for (size_t t = 0; t < T; t++)
+            slowest[r] = rec->busy_ns[r * T + t] > slowest[r] ? rec->busy_ns[r * T + t] : slowest[r];
+    }
+    qsort(slowest, n, sizeof *slowest, cmp_u64);
+    if ((double)slowest[n / 2] * CHECK_SHORT < (double)tm->target_ns)
+        rec->calibration_disturbed = true;
+    free(slowest);
 }
 
 /* Why fewer rounds than asked were measured, for the record. */
@@ -497,6 +516,7 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
             uint64_t t = ompb__now_ns();
             rec->cpu_ns = ompb__process_cpu_ns() - tm->cpu_begin;
             rec->measure_wall_ns = t - tm->t_measure;
+            check_measured(tm);
             explain_short(tm, spent);
             tm->phase = PHASE_DONE;
         }

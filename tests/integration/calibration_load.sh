@@ -57,7 +57,8 @@ for i in (1, 2, 3):
         busy = [max(t) for t in o["samples"]["busy_ns"]]
         if statistics.median(busy) * 3 < target and "calibration" not in o["marks"]:
             bad.append(f"{name}: median busy {statistics.median(busy):.0f} ns for a target "
-                       f"of {target} ns, not marked")
+                       f"of {target} ns, not marked: rounds {o['rounds']}, marks "
+                       f"{o['marks']}, reason {o.get('short_reason')!r}, calibration {cal}")
 for line in bad:
     print("FAIL:", line)
 sys.exit(1 if bad else 0)
