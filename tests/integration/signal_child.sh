@@ -96,32 +96,14 @@ rc=$?
 check_entries "$tmp/raise.json" 2 2 "killed by signal 2" || { fails=$((fails + 1)); cat "$tmp/err"; }
 
 # ---- 2: a runner that appears between the parent's start and a child's -------
-cat > "$tmp/peer.py" <<'PY'
-import os, struct, sys
-ctl, ack, ready, count = sys.argv[1:5]
-c, a = os.open(ctl, os.O_RDWR), os.open(ack, os.O_RDWR)
-def frame(tag, extra=b""):
-    payload = struct.pack("<I", tag) + extra
-    return struct.pack("<I", len(payload)) + payload
-open(ready, "w").close()
-buf, n = b"", 0
-while True:
-    buf += os.read(c, 65536)
-    while len(buf) >= 4 and len(buf) >= 4 + struct.unpack("<I", buf[:4])[0]:
-        size = struct.unpack("<I", buf[:4])[0]
-        tag = struct.unpack("<I", buf[4:8])[0]
-        buf, n = buf[4 + size:], n + 1
-        with open(count, "w") as f:
-            f.write("%d\n" % n)
-        os.write(a, frame(10, struct.pack("<I", 0)) if tag == 9 else frame(3))
-PY
 OMPB_HOSTILE_MARK="$tmp/mark3" OMPB_HOSTILE_GATE="$tmp/gate" timeout $((120 * mult)) "$bin" \
   --filter '^(quick|slow)$' --repetitions 2 --processes 2 --sample-count 5 --warmup-time 0ns \
   --min-time 100us --max-time 1s --format json --output "$tmp/runner.json" > /dev/null 2> "$tmp/err" &
 pid=$!
 [ -n "$(wait_mark "$tmp/mark3")" ] || fail "runner appears: the first child never started slow"
 mkfifo "$tmp/ctl.fifo" "$tmp/ack.fifo"
-python3 "$tmp/peer.py" "$tmp/ctl.fifo" "$tmp/ack.fifo" "$tmp/ready" "$tmp/frames" &
+python3 "$(dirname "$0")/../runner_peer.py" "$tmp/ctl.fifo" "$tmp/ack.fifo" ok -1 "$tmp/ready" 0 \
+  "$tmp/frames" &
 peer=$!
 for _ in $(seq $((200 * mult))); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
 [ -e "$tmp/ready" ] || fail "runner appears: the fake runner did not start"
