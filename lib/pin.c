@@ -2,7 +2,8 @@
 /*
  * The pin policy table and the --pin value. compact fills cores one PU at a
  * time, spread spreads threads evenly over packages, NUMA nodes, caches and
- * cores, cpus:LIST takes the PUs as written, none binds nothing. Each
+ * cores, cpus:LIST takes the PUs as written, a LIKWID-style domain
+ * expression (lib/pin_domain.c) the PUs it names, none binds nothing. Each
  * policy's order function walks the usable view of the hwloc topology
  * (lib/topology.h); plans (lib/pin_plan.c) wrap threads over that order.
  */
@@ -16,6 +17,7 @@
 
 #include "cpulist.h"
 #include "error.h"
+#include "pin_domain.h"
 
 /* Room for the usable PU set in a cpus:LIST message. */
 #define USABLE_TEXT_MAX 128
@@ -196,10 +198,12 @@ static int list_order(const ompb__topology *t, const ompb__pin_spec *spec, int w
 /* The table: the first row is the default; messages list the rows in this
  * order. */
 static const ompb__pin_policy policies[] = {
-    {"compact", "compact", parse_bare, compact_order},
-    {"spread", "spread", parse_bare, spread_order},
-    {"none", "none", parse_bare, NULL},
-    {"cpus", "cpus:LIST (e.g. cpus:0,2,4-7)", parse_cpus, list_order},
+    {"compact", NULL, "compact", parse_bare, compact_order},
+    {"spread", NULL, "spread", parse_bare, spread_order},
+    {"none", NULL, "none", parse_bare, NULL},
+    {"cpus", NULL, "cpus:LIST (e.g. cpus:0,2,4-7)", parse_cpus, list_order},
+    {"domains", ompb__pin_domain_match, OMPB__PIN_DOMAIN_SYNTAX, ompb__pin_domain_parse,
+     ompb__pin_domain_order},
 };
 
 #define N_POLICIES (sizeof policies / sizeof policies[0])
@@ -208,6 +212,12 @@ static const ompb__pin_policy policies[] = {
 static const ompb__pin_policy *find(const char *value, const char **arg)
 {
     for (size_t i = 0; i < N_POLICIES; i++) {
+        if (policies[i].match) {
+            if (!policies[i].match(value))
+                continue;
+            *arg = value;
+            return &policies[i];
+        }
         size_t len = strlen(policies[i].name);
         if (strncmp(value, policies[i].name, len) != 0
             || (value[len] != '\0' && value[len] != ':'))
@@ -242,6 +252,7 @@ void ompb__pin_spec_release(ompb__pin_spec *spec)
         return;
     free(spec->text);
     free(spec->pus);
+    free(spec->domains);
     memset(spec, 0, sizeof *spec);
 }
 

@@ -23,7 +23,7 @@ expect_refused() {   # expect_refused VALUE WORD...
   fi
 }
 
-accepted="accepted: compact, spread, none, cpus:LIST (e.g. cpus:0,2,4-7)"
+accepted="accepted: compact, spread, none, cpus:LIST (e.g. cpus:0,2,4-7), S<n>:LIST, M<n>:LIST, C<n>:LIST or N:LIST joined with @ (LIKWID domains, e.g. S0:0-7@S1:0-7)"
 expect_refused "nearest" "$accepted"
 expect_refused "cpus" "$accepted"
 expect_refused "cpus:" "a PU number is missing" "$accepted"
