@@ -44,6 +44,16 @@ static const char *kind_name(char kind)
     }
 }
 
+/* "socket S1", "node N": how messages name a domain. */
+static const char *label(const struct ompb__pin_domain *d, char *buf, size_t len)
+{
+    if (d->kind == 'N')
+        snprintf(buf, len, "node N");
+    else
+        snprintf(buf, len, "%s %c%d", kind_name(d->kind), d->kind, d->number);
+    return buf;
+}
+
 /* Reads "N:" or "X<number>:" at s into *d; returns the list's start or NULL. */
 static const char *read_domain(const char *s, struct ompb__pin_domain *d)
 {
@@ -117,8 +127,8 @@ int ompb__pin_domain_parse(const char *value, const char *arg, ompb__pin_spec *s
     for (const char *s = arg; *s; s++)
         items += *s == '@';
     if (items > MAX_ITEMS)
-        return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value: %zu items joined with "
-                               "@ (accepted: at most %d)", items, MAX_ITEMS);
+        return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%.40s...': %zu items "
+                               "joined with @ (accepted: at most %d)", value, items, MAX_ITEMS);
     spec->domains = calloc(items, sizeof *spec->domains);
     if (!spec->domains)
         return ompb__error_set(err, OMPB_ENOMEM, "--pin: out of memory");
@@ -173,32 +183,37 @@ static int domain_pus(hwloc_topology_t view, hwloc_const_cpuset_t set, int *pus)
     }
 }
 
-/* Appends item d's PUs to order at *n. */
+/* Appends item d's PUs to order at *n; taken collects the PUs so far, since
+ * two items naming one PU would put two threads on it unannounced. */
 static int item_order(const ompb__topology *t, const ompb__pin_spec *spec,
                       const struct ompb__pin_domain *d, hwloc_bitmap_t set, int *dom,
-                      int *order, int *n, ompb_error *err)
+                      hwloc_bitmap_t taken, int *order, int *n, ompb_error *err)
 {
-    char usable[USABLE_TEXT_MAX];
+    char usable[USABLE_TEXT_MAX], name[ITEM_TEXT_MAX];
     hwloc_topology_t view = ompb__topology_usable_view(t);
     hwloc_obj_t obj = domain_obj(ompb__topology_machine_view(t), d);
     if (!obj)
         return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%s': there is no %s "
-                               "%c%d on this machine", spec->text, kind_name(d->kind), d->kind,
-                               d->number);
+                               "on this machine", spec->text, label(d, name, sizeof name));
     hwloc_bitmap_and(set, obj->cpuset, hwloc_get_root_obj(view)->cpuset);
     int size = domain_pus(view, set, dom);
     ompb__topology_usable_text(t, usable, sizeof usable);
     if (size == 0)
-        return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%s': %s %c%d has no PU "
-                               "this process may use (usable PUs: %s)", spec->text,
-                               kind_name(d->kind), d->kind, d->number, usable);
+        return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%s': %s has no PU this "
+                               "process may use (usable PUs: %s)", spec->text,
+                               label(d, name, sizeof name), usable);
     for (int i = 0; i < d->count; i++) {
         int idx = spec->pus[d->first + i];
         if (idx >= size)
             return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%s': index %d is "
-                                   "past %s %c%d, which has %d usable PU%s (indexes 0-%d; usable "
-                                   "PUs: %s)", spec->text, idx, kind_name(d->kind), d->kind,
-                                   d->number, size, ompb__plural(size), size - 1, usable);
+                                   "past %s, which has %d usable PU%s (indexes 0-%d; usable PUs: "
+                                   "%s)", spec->text, idx, label(d, name, sizeof name), size,
+                                   ompb__plural(size), size - 1, usable);
+        if (hwloc_bitmap_isset(taken, (unsigned)dom[idx]))
+            return ompb__error_set(err, OMPB_EINVAL, "--pin: invalid value '%s': PU %d is named "
+                                   "twice (index %d of %s is a PU an earlier item took)",
+                                   spec->text, dom[idx], idx, label(d, name, sizeof name));
+        hwloc_bitmap_set(taken, (unsigned)dom[idx]);
         order[(*n)++] = dom[idx];
     }
     return 0;
@@ -208,12 +223,13 @@ int ompb__pin_domain_order(const ompb__topology *t, const ompb__pin_spec *spec, 
                            int *order, int *n, ompb_error *err)
 {
     int *dom = malloc((size_t)ompb__topology_usable_pus(t) * sizeof *dom);
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    int rc = dom && set ? 0 : ompb__error_set(err, OMPB_ENOMEM, "--pin: out of memory");
+    hwloc_bitmap_t set = hwloc_bitmap_alloc(), taken = hwloc_bitmap_alloc();
+    int rc = dom && set && taken ? 0 : ompb__error_set(err, OMPB_ENOMEM, "--pin: out of memory");
     (void)want;
     *n = 0;
     for (int i = 0; rc == 0 && i < spec->n_domains; i++)
-        rc = item_order(t, spec, &spec->domains[i], set, dom, order, n, err);
+        rc = item_order(t, spec, &spec->domains[i], set, dom, taken, order, n, err);
+    hwloc_bitmap_free(taken);
     hwloc_bitmap_free(set);
     free(dom);
     return rc;

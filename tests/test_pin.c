@@ -325,6 +325,8 @@ static void test_domain_expressions(void)
         {"S1:4", "--pin: invalid value 'S1:4': index 4 is past socket S1, which has 4 usable "
                  "PUs (indexes 0-3; usable PUs: 6-7,14-15)"},
         {"M2:0", "--pin: invalid value 'M2:0': there is no NUMA domain M2 on this machine"},
+        {"S1:0-1@N:1", "--pin: invalid value 'S1:0-1@N:1': PU 7 is named twice (index 1 of "
+                       "node N is a PU an earlier item took)"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         CU_ASSERT_EQUAL_FATAL(ompb__pin_parse(refused[i].value, &pin, NULL), 0);

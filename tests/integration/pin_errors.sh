@@ -35,5 +35,11 @@ expect_refused "cpus:x" "unexpected 'x'" "$accepted"
 expect_refused "cpus:99999999" "PU number above" "$accepted"
 # Well formed, but no process has PU 1048576 in its mask.
 expect_refused "cpus:1048576" "PU 1048576 is not usable by this process (usable PUs: "
+# LIKWID-style domain expressions: malformed ones name the item, and ones
+# this machine cannot satisfy name the domain (host-independent values).
+expect_refused "S0:0@" "item '': expected N:, S<n>:, M<n>: or C<n>: before the list"
+expect_refused "S0:1,1" "item 'S0:1,1': index 1 is listed twice"
+expect_refused "S99999:0" "there is no socket S99999 on this machine"
+expect_refused "N:1048575" "index 1048575 is past node N, which has"
 [ $fail -eq 0 ] && echo "pin_errors: every bad --pin refused with exit 2"
 exit $fail
