@@ -34,14 +34,16 @@ if [ "$rc" != 0 ] || grep -q 'first touch' "$tmp/right.err"; then
   echo "FAIL: shares written by their threads: rc=$rc"; cat "$tmp/right.err"; fail=1
 fi
 rc=$(run untouched OMPB_PAGES_FIXTURE_UNTOUCHED=1)
-want="triad[t=2]: first touch: 100% of thread 0's declared pages are not touched yet"
-if [ "$rc" != 0 ] || ! grep -qF "$want" "$tmp/untouched.err"; then
-  echo "FAIL: untouched shares: rc=$rc, want a warning with: $want"; cat "$tmp/untouched.err"; fail=1
+# Nearly all: an allocator may keep its own data in a share's first page
+# (ASan's does).
+want="triad\[t=2\]: first touch: (9[0-9]|100)% of thread 0's declared pages are not touched yet"
+if [ "$rc" != 0 ] || ! grep -qE "$want" "$tmp/untouched.err"; then
+  echo "FAIL: untouched shares: rc=$rc, want a warning matching: $want"; cat "$tmp/untouched.err"; fail=1
 fi
 python3 - "$tmp/untouched.json" "$want" <<'PY' || fail=1
-import json, sys
+import json, re, sys
 warnings = json.load(open(sys.argv[1]))["context"]["ompbench"]["warnings"]
-if not any(sys.argv[2] in w and "2 of 2 threads" in w for w in warnings):
+if not any(re.search(sys.argv[2], w) and "2 of 2 threads" in w for w in warnings):
     sys.exit("FAIL: JSON context warnings %r lack the first-touch warning" % warnings)
 PY
 [ $fail -eq 0 ] && echo "pages_check: shares in place stay quiet, untouched ones are named"
