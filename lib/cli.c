@@ -24,6 +24,7 @@
 #include "filter.h"
 #include "parse.h"
 #include "pin.h"
+#include "slurm.h"
 #include "report/reporters.h"
 
 #define THREADS_ACCEPTED "N, N,M,... (no repeats), A..B (powers of two plus the ends) or max, with 1 <= N <= " OMPB__STR(OMPB__MAX_THREADS)
@@ -339,7 +340,11 @@ static int default_threads_from_env(ompb__config *cfg, ompb_error *err)
     const char *env = getenv("OMP_NUM_THREADS"), *p = env;
     uint64_t first = 0, v;
     if (!env) {
-        cfg->default_threads = omp_get_max_threads();
+        /* In a Slurm job the team is as wide as the task's CPUs, even when
+         * srun did not bind the task to them (--cpu-bind=none). */
+        int slurm = ompb__slurm_cpus_per_task();
+        cfg->default_threads = slurm > 0 && slurm <= OMPB__MAX_THREADS ? slurm
+                                                                  : omp_get_max_threads();
         return 0;
     }
     while ((p = omp_threads_element(p, &v)) != NULL) {
@@ -482,9 +487,11 @@ void ompb__config_usage(const char *argv0, void *stream)
             "  --exact NAME         run the instance with exactly this name\n"
             "Round width and placement:\n"
             "  --threads LIST       thread counts: 4 | 1,2,4 | 1..8 (powers of two plus\n"
-            "                       the ends) | max; default OMP_NUM_THREADS, else the\n"
+            "                       the ends) | max; default OMP_NUM_THREADS, else\n"
+            "                       SLURM_CPUS_PER_TASK in a Slurm job, else the\n"
             "                       OpenMP default, for benchmarks listing no counts\n"
-            "  --pin POLICY         compact (default) | spread | cpus:LIST | none\n"
+            "  --pin POLICY         compact (default) | spread | cpus:LIST | none |\n"
+            "                       LIKWID domains, e.g. S0:0-7@S1:0-7\n"
             "  --show-plan          print each instance's thread -> core/PU map and exit\n"
             "  --topology-xml FILE  export the machine's hwloc topology as XML\n"
             "Sampling:\n"

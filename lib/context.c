@@ -18,11 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <hwloc.h>
 #include <omp.h>
 #include <ompbench/version.h>
 
 #include "fork_guard.h"
 #include "grow.h"
+#include "slurm.h"
 #include "utf8.h"
 
 #ifndef OMPB_BUILD_TYPE
@@ -504,6 +506,24 @@ void ompb__context_set_partial(ompb__context *ctx, const char *by,
     ctx->n_not_run = n_not_run;
 }
 
+/* Inside a Slurm job step: the header's line, and a warning when srun bound
+ * the task to other PUs than the process may use. */
+static void slurm_context(ompb__context *ctx)
+{
+    ompb__slurm_step step;
+    char text[OMPB__CONTEXT_SLURM_MAX];
+    ompb__slurm_read(&step);
+    hwloc_bitmap_t usable = step.in_job && ctx->topo.this_system ? hwloc_bitmap_alloc() : NULL;
+    if (!usable || hwloc_bitmap_list_sscanf(usable, ctx->topo.usable_cpuset) != 0) {
+        hwloc_bitmap_free(usable);
+        return;
+    }
+    ompb__slurm_describe(&step, usable, ctx->slurm, sizeof ctx->slurm);
+    if (ompb__slurm_mismatch(&step, usable, text, sizeof text))
+        ompb__context_warn(ctx, "%s", text);
+    hwloc_bitmap_free(usable);
+}
+
 void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo)
 {
     if (!ctx || !topo)
@@ -513,6 +533,7 @@ void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo)
     if (ctx->topo.cpu_model[0] && strcmp(ctx->cpu_model, "unknown") == 0)
         snprintf(ctx->cpu_model, sizeof ctx->cpu_model, "%s", ctx->topo.cpu_model);
     load_warning(ctx);
+    slurm_context(ctx);
     size_t n = ompb__topology_caches(topo, ctx->caches, OMPB__CONTEXT_MAX_CACHES);
     ctx->n_caches = n < OMPB__CONTEXT_MAX_CACHES ? n : OMPB__CONTEXT_MAX_CACHES;
 }

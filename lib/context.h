@@ -51,6 +51,9 @@ typedef struct ompb__plan_summary {
  * ompb__context_free (the static strings excepted, as marked). A context
  * filled by hand (tests) is rendered the same way; it needs no /proc.
  */
+/* Room for the header's slurm line. */
+#define OMPB__CONTEXT_SLURM_MAX 512
+
 typedef struct ompb__context {
     /* the run */
     char date[40];              /* ISO 8601 with offset: 2026-11-29T17:30:00+01:00 */
@@ -98,6 +101,7 @@ typedef struct ompb__context {
     bool pin_given;
     ompb__binder binder;        /* who binds (the last plan's binder once plans exist) */
     char placement[OMPB__PLACEMENT_TEXT_MAX]; /* who binds and why */
+    char slurm[OMPB__CONTEXT_SLURM_MAX]; /* the Slurm job step (ompb__slurm_describe), "" outside */
     ompb__plan_summary *plans;  /* [n_plans], in the order first seen */
     size_t n_plans, cap_plans;
     /* a distributed run (lib/dist.h): ranks = 0 alone; dist is borrowed

@@ -2,7 +2,8 @@
 /*
  * The pin policy table and the --pin value. compact fills cores one PU at a
  * time, spread spreads threads evenly over packages, NUMA nodes, caches and
- * cores, cpus:LIST takes the PUs as written, none binds nothing. Each
+ * cores (both take the most performant kind of core first on hybrid CPUs), cpus:LIST takes the PUs as written, a LIKWID-style domain
+ * expression (lib/pin_domain.c) the PUs it names, none binds nothing. Each
  * policy's order function walks the usable view of the hwloc topology
  * (lib/topology.h); plans (lib/pin_plan.c) wrap threads over that order.
  */
@@ -16,6 +17,7 @@
 
 #include "cpulist.h"
 #include "error.h"
+#include "pin_domain.h"
 
 /* Room for the usable PU set in a cpus:LIST message. */
 #define USABLE_TEXT_MAX 128
@@ -50,35 +52,68 @@ static int parse_cpus(const char *value, const char *arg, ompb__pin_spec *spec,
     return 0;
 }
 
-static int count(hwloc_topology_t topo, hwloc_obj_type_t type)
+static void free_kinds(hwloc_bitmap_t *sets, int n);
+
+/* The CPU kinds of view from the most performant down (hwloc ranks them
+ * the other way), as cpusets in *sets (freed with free_kinds): P-cores before
+ * E-cores on hybrid machines, whatever their numbering (Apple's E-cores come
+ * first on Asahi Linux). One set, the whole view, when hwloc knows no kinds.
+ * Returns the number of sets, 0 when out of memory. */
+static int kinds_by_performance(hwloc_topology_t view, hwloc_bitmap_t **sets)
 {
-    int n = hwloc_get_nbobjs_by_type(topo, type);
-    return n < 0 ? 0 : n;
+    int nr = hwloc_cpukinds_get_nr(view, 0), n = nr > 1 ? nr : 1;
+    *sets = calloc((size_t)n, sizeof **sets);
+    for (int i = 0; *sets && i < n; i++) {
+        if (!((*sets)[i] = hwloc_bitmap_alloc())) {
+            free_kinds(*sets, i);
+            return 0;
+        }
+        if (nr > 1)
+            hwloc_cpukinds_get_info(view, (unsigned)(nr - 1 - i), (*sets)[i], NULL, NULL, NULL,
+                                    0);
+        else
+            hwloc_bitmap_copy((*sets)[i], hwloc_get_root_obj(view)->cpuset);
+    }
+    return *sets ? n : 0;
+}
+
+static void free_kinds(hwloc_bitmap_t *sets, int n)
+{
+    for (int i = 0; sets && i < n; i++)
+        hwloc_bitmap_free(sets[i]);
+    free(sets);
 }
 
 /* compact: the k-th usable PU of every core, core by core, for k = 0, 1, ...
- * so SMT siblings are used only once every core has a thread. Without Core
- * objects, each PU counts as a core. */
+ * so SMT siblings are used only once every core has a thread; within each
+ * k, the cores of the most performant kind first. Without Core objects,
+ * each PU counts as a core. */
 static int compact_order(const ompb__topology *t, const ompb__pin_spec *spec, int want,
                          int *order, int *n, ompb_error *err)
 {
     hwloc_topology_t view = ompb__topology_usable_view(t);
     hwloc_obj_type_t unit = (hwloc_obj_type_t)ompb__topology_unit_type(view);
-    int units = count(view, unit), got = 0;
+    hwloc_bitmap_t *kinds;
+    int nk = kinds_by_performance(view, &kinds), got = 0;
     (void)spec;
-    (void)err;
-    for (int k = 0; got < want; k++) {
+    if (nk == 0)
+        return ompb__error_set(err, OMPB_ENOMEM, "--pin compact: out of memory");
+    for (unsigned k = 0; got < want; k++) {
         int before = got;
-        for (int u = 0; u < units && got < want; u++) {
-            hwloc_obj_t obj = hwloc_get_obj_by_type(view, unit, (unsigned)u);
-            hwloc_obj_t pu = hwloc_get_obj_inside_cpuset_by_type(view, obj->cpuset,
-                                                                 HWLOC_OBJ_PU, (unsigned)k);
-            if (pu)
-                order[got++] = (int)pu->os_index;
+        for (int i = 0; i < nk; i++) {
+            hwloc_obj_t u = NULL;
+            while (got < want
+                   && (u = hwloc_get_next_obj_inside_cpuset_by_type(view, kinds[i], unit, u))) {
+                hwloc_obj_t pu = hwloc_get_obj_inside_cpuset_by_type(view, u->cpuset,
+                                                                     HWLOC_OBJ_PU, k);
+                if (pu)
+                    order[got++] = (int)pu->os_index;
+            }
         }
         if (got == before)
             break;
     }
+    free_kinds(kinds, nk);
     *n = got;
     return 0;
 }
@@ -114,21 +149,21 @@ static void share(const int *cap, int m, int n, int *quota)
     }
 }
 
-/* Units below set that have a k-th usable PU (k = 0: all of them). */
+/* Units below set and of the kind within that have a k-th usable PU. */
 static int units_with(hwloc_topology_t topo, hwloc_const_cpuset_t set, hwloc_obj_type_t unit,
-                      int k)
+                      int k, hwloc_const_cpuset_t within)
 {
     int n = 0;
     hwloc_obj_t u = NULL;
     while ((u = hwloc_get_next_obj_inside_cpuset_by_type(topo, set, unit, u)) != NULL)
-        n += hwloc_bitmap_weight(u->cpuset) > k;
+        n += hwloc_bitmap_weight(u->cpuset) > k && hwloc_bitmap_isincluded(u->cpuset, within);
     return n;
 }
 
-/* Appends the k-th PU of n units below obj, spread level by level
- * (packages, NUMA groups, caches, cores) with share(). */
+/* Appends the k-th PU of n units of the kind within below obj, spread level
+ * by level (packages, NUMA groups, caches, cores) with share(). */
 static int spread_below(hwloc_topology_t topo, hwloc_obj_type_t unit, hwloc_obj_t obj, int n,
-                        int k, int *order, int *got)
+                        int k, hwloc_const_cpuset_t within, int *order, int *got)
 {
     if (obj->type == unit) {
         hwloc_obj_t pu = hwloc_get_obj_inside_cpuset_by_type(topo, obj->cpuset, HWLOC_OBJ_PU,
@@ -143,33 +178,40 @@ static int spread_below(hwloc_topology_t topo, hwloc_obj_type_t unit, hwloc_obj_
         return OMPB_ENOMEM;
     int *quota = cap + m;
     for (int i = 0; i < m; i++)
-        cap[i] = units_with(topo, obj->children[i]->cpuset, unit, k);
+        cap[i] = units_with(topo, obj->children[i]->cpuset, unit, k, within);
     share(cap, m, n, quota);
     for (int i = 0; rc == 0 && i < m; i++)
         if (quota[i] > 0)
-            rc = spread_below(topo, unit, obj->children[i], quota[i], k, order, got);
+            rc = spread_below(topo, unit, obj->children[i], quota[i], k, within, order, got);
     free(cap);
     return rc;
 }
 
 /* spread: one thread per core, spread evenly over packages, NUMA nodes and
  * caches; once every core has one, the second PUs (SMT siblings) of the
- * cores are spread the same way, then the third, ... */
+ * cores are spread the same way, then the third, ... Within each of these
+ * rounds the cores of the most performant kind come first. */
 static int spread_order(const ompb__topology *t, const ompb__pin_spec *spec, int want,
                         int *order, int *n, ompb_error *err)
 {
     hwloc_topology_t view = ompb__topology_usable_view(t);
     hwloc_obj_type_t unit = (hwloc_obj_type_t)ompb__topology_unit_type(view);
     hwloc_obj_t root = hwloc_get_root_obj(view);
-    int rc = 0;
+    hwloc_bitmap_t *kinds;
+    int nk = kinds_by_performance(view, &kinds), rc = nk ? 0 : OMPB_ENOMEM, more = 1;
     (void)spec;
     *n = 0;
-    for (int k = 0; rc == 0 && *n < want; k++) {
-        int avail = units_with(view, root->cpuset, unit, k);
-        if (avail == 0)
-            break;
-        rc = spread_below(view, unit, root, want - *n < avail ? want - *n : avail, k, order, n);
+    for (int k = 0; rc == 0 && more && *n < want; k++) {
+        more = 0;
+        for (int i = 0; rc == 0 && i < nk && *n < want; i++) {
+            int avail = units_with(view, root->cpuset, unit, k, kinds[i]);
+            more |= avail > 0;
+            if (avail > 0)
+                rc = spread_below(view, unit, root, want - *n < avail ? want - *n : avail, k,
+                                  kinds[i], order, n);
+        }
     }
+    free_kinds(kinds, nk);
     return rc == 0 ? 0 : ompb__error_set(err, OMPB_ENOMEM, "--pin spread: out of memory");
 }
 
@@ -196,10 +238,12 @@ static int list_order(const ompb__topology *t, const ompb__pin_spec *spec, int w
 /* The table: the first row is the default; messages list the rows in this
  * order. */
 static const ompb__pin_policy policies[] = {
-    {"compact", "compact", parse_bare, compact_order},
-    {"spread", "spread", parse_bare, spread_order},
-    {"none", "none", parse_bare, NULL},
-    {"cpus", "cpus:LIST (e.g. cpus:0,2,4-7)", parse_cpus, list_order},
+    {"compact", NULL, "compact", parse_bare, compact_order},
+    {"spread", NULL, "spread", parse_bare, spread_order},
+    {"none", NULL, "none", parse_bare, NULL},
+    {"cpus", NULL, "cpus:LIST (e.g. cpus:0,2,4-7)", parse_cpus, list_order},
+    {"domains", ompb__pin_domain_match, OMPB__PIN_DOMAIN_SYNTAX, ompb__pin_domain_parse,
+     ompb__pin_domain_order},
 };
 
 #define N_POLICIES (sizeof policies / sizeof policies[0])
@@ -208,6 +252,12 @@ static const ompb__pin_policy policies[] = {
 static const ompb__pin_policy *find(const char *value, const char **arg)
 {
     for (size_t i = 0; i < N_POLICIES; i++) {
+        if (policies[i].match) {
+            if (!policies[i].match(value))
+                continue;
+            *arg = value;
+            return &policies[i];
+        }
         size_t len = strlen(policies[i].name);
         if (strncmp(value, policies[i].name, len) != 0
             || (value[len] != '\0' && value[len] != ':'))
@@ -242,6 +292,7 @@ void ompb__pin_spec_release(ompb__pin_spec *spec)
         return;
     free(spec->text);
     free(spec->pus);
+    free(spec->domains);
     memset(spec, 0, sizeof *spec);
 }
 

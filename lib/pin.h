@@ -18,10 +18,15 @@
 #include "topology.h"
 
 typedef struct ompb__pin_spec ompb__pin_spec;
+struct ompb__pin_domain;
 
 /* One pin policy, a row of the table (static storage). */
 typedef struct ompb__pin_policy {
     const char *name;    /* --pin name, or its prefix for name:ARG ("cpus") */
+    /* Recognizes the row's values when they do not start with its name
+     * (domain expressions, "S0:0-7"); the whole value is then the argument.
+     * NULL: matched by name. */
+    bool (*match)(const char *value);
     const char *syntax;  /* as the accepted values list it, e.g. "cpus:LIST (e.g. cpus:0,2,4-7)" */
     /* Parses the argument: the text after "name:", NULL when value is the
      * bare name. Fills spec's argument fields. Returns 0 or OMPB_EINVAL /
@@ -44,8 +49,12 @@ typedef struct ompb__pin_policy {
 struct ompb__pin_spec {
     const ompb__pin_policy *policy; /* the row; NULL: --pin not given */
     char *text;                     /* the value as given, e.g. "cpus:0,2"; NULL: not given */
-    int *pus;                       /* cpus:LIST: the PUs as written, else NULL */
+    int *pus;                       /* cpus:LIST: the PUs as written; a domain expression
+                                     * (lib/pin_domain.h): every item's indexes in its
+                                     * domain, concatenated; else NULL */
     int n_pus;
+    struct ompb__pin_domain *domains; /* a domain expression's items, else NULL */
+    int n_domains;
 };
 
 /* Parses a --pin value into *out (overwritten; released by the caller with

@@ -34,6 +34,7 @@
 #include "fork_guard.h"
 #include "guard.h"
 #include "hooks/instrument.h"
+#include "pages.h"
 #include "pin_plan.h"
 #include "round_team.h"
 #include "state.h"
@@ -645,8 +646,12 @@ static bool join_team(team *tm, int t)
     }
 #pragma omp barrier
 #pragma omp master
-    if (tm->rec->failed)
-        tm->phase = PHASE_DONE;
+    {
+        /* Every share declared in thread_setup is in place now. */
+        ompb__pages_report(tm->states, tm->threads, tm->rec);
+        if (tm->rec->failed)
+            tm->phase = PHASE_DONE;
+    }
     return true;
 }
 

@@ -29,6 +29,7 @@
 #include "clock.h"
 #include "counters.h"
 #include "fork_guard.h"
+#include "pages.h"
 #include "round_team.h"
 
 /* What the rounds change in the caller, restored when they are over. */
@@ -110,6 +111,8 @@ static void place_team(ompb__team *tm)
     if (got != tm->threads)
         ompb__team_fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d "
                         "(OMP_THREAD_LIMIT?)", tm->inst->name, got, tm->threads);
+    else
+        ompb__pages_report(tm->states, tm->threads, tm->rec);
 }
 
 /* Between rounds: every slot of the runtime's team checks in (a team of one

@@ -14,6 +14,7 @@
 #include <ompbench/bench.h>
 #include "counters.h"
 #include "fork_guard.h"
+#include "pages.h"
 #include "registry.h"
 
 #define OMPB__CACHE_LINE 64
@@ -44,6 +45,7 @@ struct ompb_state {
     ompb__counter_group *counters;
     int n_counters;
     atomic_bool in_body;       /* inside the body now (lib/guard.c names stuck threads) */
+    ompb__pages_tally pages;   /* what this thread's ompb_declare_buffer calls found */
 };
 
 /* Prepares a state for thread t of a team of `threads`. */

@@ -389,6 +389,11 @@ struct hwloc_topology *ompb__topology_usable_view(const ompb__topology *topo)
     return topo->topo;
 }
 
+struct hwloc_topology *ompb__topology_machine_view(const ompb__topology *topo)
+{
+    return topo->machine;
+}
+
 int ompb__topology_unit_type(struct hwloc_topology *view)
 {
     return (int)unit_type(view);

@@ -97,6 +97,9 @@ int ompb__topology_export_xml(const ompb__topology *topo, const char *path, ompb
 /* The hwloc topology restricted to the usable PUs, the one policies walk
  * (owned by topo, read-only). */
 struct hwloc_topology *ompb__topology_usable_view(const ompb__topology *topo);
+/* The whole machine, PUs outside the process mask included (owned by topo,
+ * read-only): domain numbers that must not shift under a cpuset. */
+struct hwloc_topology *ompb__topology_machine_view(const ompb__topology *topo);
 /* What one thread per unit means on view, as an hwloc_obj_type_t: Core, or
  * PU when hwloc found no cores. The summary counts cores the same way. */
 int ompb__topology_unit_type(struct hwloc_topology *view);

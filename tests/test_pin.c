@@ -13,10 +13,11 @@
 #include "cli.h"
 #include "cpulist.h"
 #include "pin.h"
+#include "pin_domain.h"
 #include "suite.h"
 #include "topology.h"
 
-#define ACCEPTED "accepted: compact, spread, none, cpus:LIST (e.g. cpus:0,2,4-7)"
+#define ACCEPTED "accepted: compact, spread, none, cpus:LIST (e.g. cpus:0,2,4-7), S<n>:LIST, M<n>:LIST, C<n>:LIST or N:LIST joined with @ (LIKWID domains, e.g. S0:0-7@S1:0-7)"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -84,11 +85,12 @@ static void test_accepted_lists_the_table(void)
 {
     size_t n;
     const ompb__pin_policy *rows = ompb__pin_policies(&n);
-    CU_ASSERT_EQUAL_FATAL(n, 4);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
     CU_ASSERT_STRING_EQUAL(rows[0].name, "compact");
     CU_ASSERT_STRING_EQUAL(rows[1].name, "spread");
     CU_ASSERT_STRING_EQUAL(rows[2].name, "none");
     CU_ASSERT_STRING_EQUAL(rows[3].name, "cpus");
+    CU_ASSERT_STRING_EQUAL(rows[4].name, "domains");
     CU_ASSERT_STRING_EQUAL(ompb__pin_accepted(), ACCEPTED);
 
     ompb_error err = {0};
@@ -98,7 +100,12 @@ static void test_accepted_lists_the_table(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(listed);
     for (size_t i = 0; i < n; i++) {
         CU_ASSERT_PTR_NOT_NULL(strstr(listed, rows[i].syntax));
-        CU_ASSERT_TRUE(strncmp(rows[i].syntax, rows[i].name, strlen(rows[i].name)) == 0);
+        /* A row matched by name shows its name; one with its own match
+         * (domain expressions) shows an example it matches. */
+        const char *eg = strstr(rows[i].syntax, "e.g. ");
+        CU_ASSERT_TRUE(rows[i].match ? eg && rows[i].match(eg + 5)
+                                     : strncmp(rows[i].syntax, rows[i].name,
+                                               strlen(rows[i].name)) == 0);
     }
     /* The first row is the default; only none binds nothing. */
     CU_ASSERT_PTR_EQUAL(ompb__pin_row(NULL), &rows[0]);
@@ -287,7 +294,92 @@ static void test_cpulist(void)
     CU_ASSERT_EQUAL(n, 65536);
 }
 
+/* LIKWID numbering: inside a domain, the first PU of every core, then the
+ * SMT siblings; items in the order written. The machine numbers its PUs as
+ * Linux does on x86 (core c's siblings are c and c + 16), so index i of a
+ * domain and PU i differ once SMT threads are reached. */
+static void test_domain_expressions(void)
+{
+    ompb__topology *t = synth("pack:2 numa:2 l3:2 core:2 pu:2(indexes=2*16:1*2)");
+    check_order(t, "N:0-3", 4, "0 1 2 3");
+    check_order(t, "N:15-17", 3, "15 16 17");
+    check_order(t, "S1:0-9", 10, "8 9 10 11 12 13 14 15 24 25");
+    check_order(t, "S0:0@S1:0", 2, "0 8");
+    check_order(t, "M1:0-3", 4, "4 5 6 7");
+    check_order(t, "M3:4-7", 4, "28 29 30 31");
+    check_order(t, "C2:0-3", 4, "4 5 20 21");
+    check_order(t, "C0:0@C1:0@C2:0@C3:0", 4, "0 2 4 6");
+    ompb__topology_close(t);
+
+    /* A cpuset of socket 1's last two cores: S1 keeps its number, its indexes
+     * count only the usable PUs, and S0 has none. */
+    t = synth("pack:2 core:4 pu:2(indexes=2*8:1*2)");
+    CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, "6-7,14-15", NULL), 0);
+    check_order(t, "S1:0-3", 4, "6 7 14 15");
+    ompb__pin_spec pin;
+    ompb_error err = {0};
+    int order[8], n = 0;
+    static const struct { const char *value, *text; } refused[] = {
+        {"S0:0", "--pin: invalid value 'S0:0': socket S0 has no PU this process may use "
+                 "(usable PUs: 6-7,14-15)"},
+        {"S1:4", "--pin: invalid value 'S1:4': index 4 is past socket S1, which has 4 usable "
+                 "PUs (indexes 0-3; usable PUs: 6-7,14-15)"},
+        {"M2:0", "--pin: invalid value 'M2:0': there is no NUMA domain M2 on this machine"},
+        {"S1:0-1@N:1", "--pin: invalid value 'S1:0-1@N:1': PU 7 is named twice (index 1 of "
+                       "node N is a PU an earlier item took)"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        CU_ASSERT_EQUAL_FATAL(ompb__pin_parse(refused[i].value, &pin, NULL), 0);
+        CU_ASSERT_EQUAL(pin.policy->order(t, &pin, 1, order, &n, &err), OMPB_EINVAL);
+        CU_ASSERT_STRING_EQUAL(err.text, refused[i].text);
+        ompb__pin_spec_release(&pin);
+    }
+    ompb__topology_close(t);
+}
+
+/* The expression is parsed once into items; bad ones are refused naming
+ * the item and the syntax. */
+static void test_domain_parse(void)
+{
+    ompb__pin_spec pin;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(ompb__pin_parse("S1:0-2@N:7", &pin, &err), 0);
+    CU_ASSERT_STRING_EQUAL(pin.policy->name, "domains");
+    CU_ASSERT_EQUAL_FATAL(pin.n_domains, 2);
+    CU_ASSERT_EQUAL(pin.domains[0].kind, 'S');
+    CU_ASSERT_EQUAL(pin.domains[0].number, 1);
+    CU_ASSERT_EQUAL(pin.domains[1].kind, 'N');
+    CU_ASSERT_EQUAL(pin.domains[1].first, 3);
+    char got[64];
+    join_ints(pin.pus, pin.n_pus, got, sizeof got);
+    CU_ASSERT_STRING_EQUAL(got, "0 1 2 7");
+    CU_ASSERT_TRUE(ompb__pin_binds(&pin));
+    ompb__pin_spec_release(&pin);
+    CU_ASSERT_PTR_NULL(pin.domains);
+
+    static const struct { const char *value, *why; } bad[] = {
+        {"S0:0@", "item '': expected N:, S<n>:, M<n>: or C<n>: before the list"},
+        {"S0:0@@S1:0", "item '': expected"},
+        {"S0@S1:0", "item 'S0': expected"},
+        {"N0:1", NULL},
+        {"S0:", "item 'S0:': a PU number is missing at the end"},
+        {"S0:1,1", "item 'S0:1,1': index 1 is listed twice"},
+        {"M1:3-1", "item 'M1:3-1': range 3-1 is reversed"},
+        {"C99999999:0", "item 'C99999999:0': expected"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(ompb__pin_parse(bad[i].value, &pin, &err), OMPB_EINVAL);
+        CU_ASSERT_PTR_NULL(pin.domains);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, bad[i].value));
+        if (bad[i].why && !strstr(err.text, bad[i].why))
+            fprintf(stderr, "\n%s: '%s' lacks '%s'\n", bad[i].value, err.text, bad[i].why);
+        CU_ASSERT_TRUE(!bad[i].why || strstr(err.text, bad[i].why));
+    }
+}
+
 static const ompb_test_case cases[] = {
+    {"domain_expressions", test_domain_expressions},
+    {"domain_parse", test_domain_parse},
     {"accepted_lists_the_table", test_accepted_lists_the_table},
     {"parse_rows", test_parse_rows},
     {"bad_pin_values", test_bad_pin_values},

@@ -5,12 +5,17 @@
 set -euo pipefail
 
 # openmpi-bin, libopenmpi-dev: ompbench::mpi and the MPI tests (tests/mpi/).
+# slurm-wlm: slurmctld, slurmd and the clients for tests/integration/slurm.sh
+# (a private one-node cluster with auth/none: munge comes as a dependency
+# but is never started).
+# libnuma-dev is not needed either: the NUMA page check calls move_pages(2)
+# directly (lib/pages.c).
 # locales: the sources localedef needs for tests/integration/hostile_bodies.sh
 # (a comma-decimal locale made in a temporary directory, nothing installed).
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
       python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev
-      openmpi-bin libopenmpi-dev)
+      openmpi-bin libopenmpi-dev slurm-wlm)
 
 missing=()
 for p in "${pkgs[@]}"; do

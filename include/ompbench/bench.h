@@ -241,6 +241,20 @@ OMPB_API void *ompb_thread_data(const ompb_state *state);
 OMPB_API void ompb_set_bytes(ompb_state *state, uint64_t bytes_per_iteration);
 OMPB_API void ompb_set_items(ompb_state *state, uint64_t items_per_iteration);
 
+/* ---- Pages where the threads are ----------------------------------------- */
+
+/* Declares [ptr, ptr + bytes) as the calling thread's share of the data. Call
+ * it in .thread_setup, after this thread wrote its share (first touch): once
+ * every thread's setup is done, ompbench checks on which NUMA node the pages
+ * of each share are (move_pages(2) in query mode, at most 4096 pages looked
+ * up per call) and warns when a thread's share lies mostly on another node
+ * than the one of the PU it runs on, or is mostly untouched; the check is
+ * skipped where the kernel refuses the query. May be called several times
+ * (the shares add up). Returns 0, OMPB_EINVAL (state NULL, or ptr NULL with
+ * bytes > 0) or OMPB_ENOMEM. Only harness and caller teams' thread_setup
+ * are checked; a call elsewhere is counted but never reported. */
+OMPB_API int ompb_declare_buffer(ompb_state *state, const void *ptr, size_t bytes);
+
 /* ---- Keeping the compiler honest ------------------------------------------ */
 
 /* Consumes a value: the compiler must compute it, but may not see it used. */

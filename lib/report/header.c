@@ -77,6 +77,8 @@ static void print_placement(FILE *out, const ompb__context *ctx)
         fprintf(out, "places:     %s (proc_bind %s)\n", ctx->omp_places,
                 ompb__proc_bind_name(ctx->omp_proc_bind));
     print_maps(out, ctx);
+    if (ctx->slurm[0])
+        fprintf(out, "slurm:      %s\n", ctx->slurm);
 }
 
 /* Only for repeated runs: a single run's header stays as it was. */

@@ -5,6 +5,7 @@
  */
 #include "report/plan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "binder.h"
@@ -22,13 +23,29 @@ static void print_summary(FILE *out, const ompb__topology *topo)
             s.usable_cpuset);
 }
 
-static void print_binder(FILE *out, const ompb__pin_spec *pin)
+static const char *env_or_unset(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] ? v : "(unset)";
+}
+
+static void print_binder(FILE *out, const ompb__topology *topo, const ompb__pin_spec *pin)
 {
     char text[OMPB__PLACEMENT_TEXT_MAX], places[OMPB__PLACES_TEXT_MAX];
+    ompb__topology_summary s;
     ompb__binder_describe(pin, text, sizeof text);
     fprintf(out, "pin:      %s\n", text);
     if (ompb__binder_for(pin) != OMPB__BINDER_RUNTIME)
         return;
+    ompb__topology_summarize(topo, &s);
+    if (!s.this_system) {
+        /* The runtime's places are this machine's PUs, not the previewed
+         * machine's: showing them would describe the wrong machine. */
+        fprintf(out, "places:   OMP_PLACES=%s OMP_PROC_BIND=%s (the OpenMP runtime applies "
+                "them to this machine, not to the previewed topology)\n",
+                env_or_unset("OMP_PLACES"), env_or_unset("OMP_PROC_BIND"));
+        return;
+    }
     ompb__omp_places_text(places, sizeof places);
     fprintf(out, "places:   %s (proc_bind %s)\n", places,
             ompb__proc_bind_name(ompb__omp_proc_bind()));
@@ -63,7 +80,7 @@ void ompb__report_plan(FILE *out, const ompb__topology *topo, const ompb__pin_sp
         if ((int)strlen(inst[i].name) > width)
             width = (int)strlen(inst[i].name);
     print_summary(out, topo);
-    print_binder(out, pin);
+    print_binder(out, topo, pin);
     fprintf(out, "%-*s  %3s  %s\n", width, "instance", "T", "thread->PU/core");
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%-*s  %3d  ", width, inst[i].name, inst[i].threads);

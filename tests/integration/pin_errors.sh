@@ -23,7 +23,7 @@ expect_refused() {   # expect_refused VALUE WORD...
   fi
 }
 
-accepted="accepted: compact, spread, none, cpus:LIST (e.g. cpus:0,2,4-7)"
+accepted="accepted: compact, spread, none, cpus:LIST (e.g. cpus:0,2,4-7), S<n>:LIST, M<n>:LIST, C<n>:LIST or N:LIST joined with @ (LIKWID domains, e.g. S0:0-7@S1:0-7)"
 expect_refused "nearest" "$accepted"
 expect_refused "cpus" "$accepted"
 expect_refused "cpus:" "a PU number is missing" "$accepted"
@@ -35,5 +35,11 @@ expect_refused "cpus:x" "unexpected 'x'" "$accepted"
 expect_refused "cpus:99999999" "PU number above" "$accepted"
 # Well formed, but no process has PU 1048576 in its mask.
 expect_refused "cpus:1048576" "PU 1048576 is not usable by this process (usable PUs: "
+# LIKWID-style domain expressions: malformed ones name the item, and ones
+# this machine cannot satisfy name the domain (host-independent values).
+expect_refused "S0:0@" "item '': expected N:, S<n>:, M<n>: or C<n>: before the list"
+expect_refused "S0:1,1" "item 'S0:1,1': index 1 is listed twice"
+expect_refused "S99999:0" "there is no socket S99999 on this machine"
+expect_refused "N:1048575" "index 1048575 is past node N, which has"
 [ $fail -eq 0 ] && echo "pin_errors: every bad --pin refused with exit 2"
 exit $fail
