@@ -127,6 +127,20 @@ static int fail_errno(ompb_error *err, const char *path, int errnum)
     return ompb__error_set(err, OMPB_EIO, "cannot write '%s': %s", path, strerror(errnum));
 }
 
+/* The temporary file beside target could not be made: the reason is about
+ * its directory, not the file (a file of /proc or /sys exists, but no new
+ * file can be made beside it), so the message says which it is. */
+static int fail_temp(ompb_error *err, const char *path, const char *file, int errnum)
+{
+    const char *slash = strrchr(file, '/'), *dir = slash ? file : ".";
+    int len = !slash ? 1 : slash == file ? 1 : (int)(slash - file);
+    return ompb__error_set(err, OMPB_EIO, "cannot write '%s': a file is replaced in one step, "
+                           "through a new temporary file beside it, and none can be created in "
+                           "'%.*s': %s (accepted: a file in a directory where files can be "
+                           "created, a device, a FIFO or /dev/stdout)", path, len, dir,
+                           strerror(errnum));
+}
+
 /* Digits only, at most INT_MAX; -1 otherwise. */
 static int parse_fd(const char *s)
 {
@@ -340,7 +354,7 @@ static int open_regular(ompb__outfile *of, target *t, ompb_error *err)
         int e = errno;
         free(of->tmp);
         of->tmp = NULL;
-        return fail_errno(err, of->path, e);
+        return fail_temp(err, of->path, of->target, e);
     }
     set_mode(fd, t);
     fd = above_stdio(fd);
@@ -472,6 +486,24 @@ int ompb__outfile_probe(const char *path, ompb_error *err)
     free(t.path);
     ompb__outfile_abort(&of);
     return rc;
+}
+
+int ompb__outfile_check_inputs(const char *opt, const char *path,
+                               const ompb__outfile_input *inputs, size_t n, ompb_error *err)
+{
+    struct stat out, in;
+    /* A terminal or /dev/null may well be both: writing it replaces nothing. */
+    if (stat(path, &out) != 0 || S_ISCHR(out.st_mode) || S_ISBLK(out.st_mode))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!inputs[i].path || stat(inputs[i].path, &in) != 0)
+            continue;
+        if (in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return ompb__error_set(err, OMPB_EINVAL, "%s: '%s' is the same file as %s '%s', "
+                                   "which would be replaced (accepted: a file that is none of "
+                                   "the inputs)", opt, path, inputs[i].label, inputs[i].path);
+    }
+    return 0;
 }
 
 void ompb__outfile_abort(ompb__outfile *of)

@@ -201,8 +201,8 @@ void ompb__region_entry_fail(ompb__region_entry *e, const char *fmt, ...)
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     /* Call sites are the caller's __FILE__: whatever bytes, the message
-     * ends up in JSON. */
-    ompb__utf8_escape(raw, text, sizeof text);
+     * ends up in JSON and on one line of standard error. */
+    ompb__utf8_escape_controls(raw, text, sizeof text);
     pthread_mutex_lock(&e->lock);
     bool first = !e->failed;
     e->misuse++;
@@ -220,7 +220,7 @@ void ompb__region_entry_fail(ompb__region_entry *e, const char *fmt, ...)
 /* Bad settings stop the program here, before main(): nothing is lost yet. */
 __attribute__((noreturn)) static void bad_setting(const char *text)
 {
-    fprintf(stderr, "ompbench: %s\n", text);
+    ompb__error_print(stderr, "ompbench: %s", text);
     exit(OMPB_EXIT_USAGE);
 }
 

@@ -316,8 +316,8 @@ static const ompb__reporter *reporter_for(const char *format, const char *path, 
     if (format) {
         const ompb__reporter *rep = ompb__reporter_find(format);
         if (!rep) {
-            fprintf(stderr, "ompbench: ompb_regions_report: invalid format '%s' (accepted: "
-                    "%s)\n", format, ompb__reporter_names());
+            ompb__error_print(stderr, "ompbench: ompb_regions_report: invalid format '%s' "
+                              "(accepted: %s)", format, ompb__reporter_names());
             *rc = OMPB_EINVAL;
         }
         return rep;
@@ -341,9 +341,12 @@ static int write_to(const char *path, const ompb__reporter *rep, const ompb__rep
         fprintf(stderr, "ompbench: region report: %s\n", err.text);
         return OMPB_EIO;
     }
+    errno = 0; /* what a failed write leaves here is the reason */
     if (rep->write(of.fp, report) != 0) {
+        int e = errno ? errno : EIO;
         ompb__outfile_abort(&of);
-        fprintf(stderr, "ompbench: region report: cannot write '%s'\n", path);
+        ompb__error_print(stderr, "ompbench: region report: cannot write '%s': %s", path,
+                          strerror(e));
         return OMPB_EIO;
     }
     if (ompb__outfile_commit(&of, &err) != 0) {
