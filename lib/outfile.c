@@ -134,11 +134,9 @@ static int fail_temp(ompb_error *err, const char *path, const char *file, int er
 {
     const char *slash = strrchr(file, '/'), *dir = slash ? file : ".";
     int len = !slash ? 1 : slash == file ? 1 : (int)(slash - file);
-    return ompb__error_set(err, OMPB_EIO, "cannot write '%s': a file is replaced in one step, "
-                           "through a new temporary file beside it, and none can be created in "
-                           "'%.*s': %s (accepted: a file in a directory where files can be "
-                           "created, a device, a FIFO or /dev/stdout)", path, len, dir,
-                           strerror(errnum));
+    return ompb__error_set(err, OMPB_EIO, "cannot write '%s': no temporary file can be created "
+                           "beside it in '%.*s' (a file is replaced in one step): %s", path, len,
+                           dir, strerror(errnum));
 }
 
 /* Digits only, at most INT_MAX; -1 otherwise. */

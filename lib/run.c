@@ -338,12 +338,12 @@ static int write_report(run *r, const ompb__report *report, ompb_error *err)
     errno = 0; /* what a failed write leaves here is the reason */
     if (r->cfg.reporter->write(fp, report) != 0) {
         int e = errno ? errno : EIO;
-        if (r->cfg.output)
-            ompb__outfile_abort(&r->out);
-        else if (ompb__outfile_flush_stdout(err) != 0)
-            return OMPB_EIO; /* it says why, "it is closed" included */
+        if (!r->cfg.output)
+            return ompb__error_set(err, OMPB_EIO, "cannot write standard output: %s",
+                                   e == EBADF ? "it is closed" : strerror(e));
+        ompb__outfile_abort(&r->out);
         return ompb__error_set(err, OMPB_EIO, "cannot write the report to %s: %s",
-                               r->cfg.output ? r->cfg.output : "standard output", strerror(e));
+                               r->cfg.output, strerror(e));
     }
     if (r->cfg.output)
         return ompb__outfile_commit(&r->out, err);
