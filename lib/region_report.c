@@ -134,9 +134,10 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
     res->mean_imbalance = e->n ? e->imbalance_sum / (double)e->n : 0.0;
     res->total_time_s = (double)e->total_ns * 1e-9;
     /* One iteration per instance: real_time is the mean makespan. CPU time
-     * is not measured for regions (a system call per instance): null. */
-    res->real_time_ns = e->n ? (double)e->total_ns / (double)e->n : NAN;
-    res->cpu_time_ns = NAN;
+     * is not measured for regions (a system call per instance): 0, as
+     * docs/json.md says, for Google Benchmark's readers need a number. */
+    res->real_time_ns = e->n ? (double)e->total_ns / (double)e->n : 0.0;
+    res->cpu_time_ns = 0.0;
     /* Regions count no perf events (rec->counters is empty): the figures
      * say so (NAN, not 0, so no report shows a column of zeros). */
     if (ompb__result_counters(res) != 0)
