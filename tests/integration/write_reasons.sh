@@ -26,10 +26,12 @@ says() {
   fi
 }
 
-says 2 "OMPB_REGIONS_OUTPUT: cannot write '/proc/self/status': no temporary file can be created beside it in '/proc/self'" \
+# Only root may write the file (mode 0444); anyone else is told that.
+why="no temporary file can be created beside it in '/proc/self'"
+[ "$(id -u)" = 0 ] || why="Permission denied"
+says 2 "OMPB_REGIONS_OUTPUT: cannot write '/proc/self/status': $why" \
   env OMPB_REGIONS_OUTPUT=/proc/self/status "$app" first-use
-says 2 "cannot write '/proc/self/status': no temporary file can be created beside it in '/proc/self'" \
-  "$bin" --test --output /proc/self/status
+says 2 "cannot write '/proc/self/status': $why" "$bin" --test --output /proc/self/status
 # The JSON of every instance is far beyond stdio's buffer: the write fails
 # while the report is written, not only at the final flush.
 says 2 "cannot write the report to /dev/full: No space left on device" \
