@@ -286,6 +286,15 @@ static void test_output_is_an_input(void)
     CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--output", other, inputs, 2, &err), 0);
     write_text(other, "another file");
     CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--output", other, inputs, 2, &err), 0);
+    /* Two outputs not written yet, one a dangling link to the other. */
+    char new_out[128], new_link[128];
+    in_dir(new_out, sizeof new_out, "new.txt");
+    in_dir(new_link, sizeof new_link, "new-link.svg");
+    CU_ASSERT_EQUAL_FATAL(symlink("new.txt", new_link), 0);
+    const ompb__outfile_input outputs[] = {{"--output", new_out}};
+    CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--svg", new_link, outputs, 1, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "is the same file as --output"));
+    CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--svg", other, outputs, 1, &err), 0);
     const ompb__outfile_input devices[] = {{"the input", "/dev/null"}};
     CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--output", "/dev/null", devices, 1, &err), 0);
     char text[16];

@@ -58,6 +58,11 @@ refused "--output: '$tmp/x.xml' $same --topology-xml" \
 if [ -e "$tmp/keep.xml" ] && ! cmp -s "$tmp/x.xml" "$tmp/keep.xml"; then
   echo "FAIL: the --topology-xml file was changed"; fails=$((fails + 1))
 fi
+# Two outputs not written yet, one a dangling link to the other.
+ln -s new-table.txt "$tmp/new-link.svg"
+refused "--svg: '$tmp/new-link.svg' $same --output" \
+  "$tool" scaling --output "$tmp/new-table.txt" --svg "$tmp/new-link.svg" "$tmp/s.json"
+[ -e "$tmp/new-table.txt" ] && { echo "FAIL: a refused run wrote its table"; fails=$((fails + 1)); }
 # Not an input: written as before.
 timeout 60 "$tool" compare --output "$tmp/report.txt" "$tmp/a.json" "$tmp/link.json" > /dev/null \
   || { echo "FAIL: compare into a new file"; fails=$((fails + 1)); }
