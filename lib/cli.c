@@ -251,7 +251,7 @@ static int opt_string(ompb__config *cfg, const char *opt, const char *value, omp
     return 0;
 }
 
-/* --pin is parsed here, once; a second --pin replaces the first. */
+/* --pin is parsed here, once (a second --pin is refused before this). */
 static int opt_pin(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
     ompb__pin_spec pin;
@@ -302,9 +302,11 @@ static const option_def options[] = {
     {"--seed", ARG_REQUIRED, opt_seed},       {OMPB__CHILD_OPTION, ARG_REQUIRED, opt_child},
 };
 
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
 static const option_def *find_option(const char *arg, size_t name_len)
 {
-    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+    for (size_t i = 0; i < N_OPTIONS; i++)
         if (strlen(options[i].name) == name_len && strncmp(arg, options[i].name, name_len) == 0)
             return &options[i];
     return NULL;
@@ -425,8 +427,26 @@ static int check_repetitions(ompb__config *cfg, ompb_error *err)
     return 0;
 }
 
+/* No option with a value accumulates: a second one would silently replace
+ * the first (a second --output, a second --counters list), so both are
+ * named and refused. Flags may repeat; they mean the same each time. */
+static int check_repeat(const option_def *o, const char *value, const char **given,
+                        ompb_error *err)
+{
+    const char **first = &given[o - options];
+    if (o->arg != ARG_REQUIRED)
+        return 0;
+    if (*first)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: given twice, '%s' and '%s' (accepted: "
+                               "the option once; it takes a single value, a list where it "
+                               "accepts one)", o->name, *first, value);
+    *first = value;
+    return 0;
+}
+
 int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err)
 {
+    const char *given[N_OPTIONS] = {0};
     set_defaults(cfg);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -448,7 +468,7 @@ int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err
             ompb__config_release(cfg);
             return ompb__error_set(err, OMPB_EINVAL, "%s takes no value (got '%s')", o->name, eq + 1);
         }
-        if (o->apply(cfg, o->name, value, err) != 0) {
+        if (check_repeat(o, value, given, err) != 0 || o->apply(cfg, o->name, value, err) != 0) {
             ompb__config_release(cfg);
             return OMPB_EINVAL;
         }

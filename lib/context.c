@@ -474,11 +474,12 @@ static bool record_warning(ompb__context *ctx, const char *text)
 
 void ompb__context_warn(ompb__context *ctx, const char *fmt, ...)
 {
-    char text[WARNING_MAX];
+    char raw[WARNING_MAX], text[WARNING_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    ompb__utf8_escape_controls(raw, text, sizeof text);
     if ((ctx && !record_warning(ctx, text)) || quiet)
         return;
     fprintf(stderr, "ompbench: warning: %s\n", text);

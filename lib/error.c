@@ -10,6 +10,8 @@
 
 #include <ompbench/error.h>
 
+#include "utf8.h"
+
 const char *ompb_strerror(int code)
 {
     switch (code) {
@@ -26,14 +28,34 @@ const char *ompb_strerror(int code)
     }
 }
 
+/* fmt and ap into out[OMPB_ERROR_TEXT_MAX], escaped. Escaping is
+ * idempotent ("\x0a" has no control character), so a message built from
+ * another one's text is not escaped twice. */
+static void format_line(char *out, const char *fmt, va_list ap)
+{
+    char raw[OMPB_ERROR_TEXT_MAX];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    ompb__utf8_escape_controls(raw, out, OMPB_ERROR_TEXT_MAX);
+}
+
 int ompb__error_set(ompb_error *err, int code, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->text, sizeof err->text, fmt, ap);
+        format_line(err->text, fmt, ap);
         va_end(ap);
         err->code = code;
     }
     return code;
+}
+
+void ompb__error_print(void *stream, const char *fmt, ...)
+{
+    char text[OMPB_ERROR_TEXT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    format_line(text, fmt, ap);
+    va_end(ap);
+    fprintf((FILE *)stream, "%s\n", text);
 }

@@ -14,9 +14,14 @@
  */
 #include "filter.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "error.h"
 
@@ -30,6 +35,10 @@
 /* Nesting of groups: glibc's parser recurses per level and overflows an
  * 8 MB stack near 50000 levels; names need a handful. */
 #define MAX_DEPTH 256
+/* CPU seconds a trial regcomp may take (see trial_compile): ordinary
+ * patterns take microseconds, the largest the estimate accepts well under
+ * a second. */
+#define TRIAL_CPU_S 2
 
 /* What a subexpression X costs glibc. Its parse tree is expanded (copies
  * of X for X{m,n}), and then every node gets its epsilon closure: the nodes
@@ -67,6 +76,7 @@ typedef struct scanner {
     bool backref;
     uint64_t copies;    /* copies made by repeat(), each at least one node
                            of the expansion: past the limit, so is it */
+    bool nullable_loop; /* a repetition of a part that can match empty */
 } scanner;
 
 static uint64_t add(uint64_t a, uint64_t b)
@@ -238,6 +248,8 @@ static cost piece(scanner *s)
     bool open;
     for (;;) {
         char c = *s->p;
+        if ((c == '*' || c == '+' || c == '{') && x.nullable)
+            s->nullable_loop = true;
         if (c == '*') {
             x = star(x);
             s->p++;
@@ -292,6 +304,34 @@ uint64_t ompb__filter_cost(const char *pattern)
     return estimate(pattern, &s);
 }
 
+/*
+ * glibc computes epsilon closures by a recursion that is not memoized
+ * across loops: repeating a part that can match empty inside another
+ * repetition costs time exponential in the nesting, with little memory
+ * ('^f*+++++' and '(f*|g*)++++' run for minutes, '^f*++++' 0.04 s), which
+ * the estimate above does not model. Such a pattern is first compiled in a
+ * child process limited to TRIAL_CPU_S seconds of CPU (load does not
+ * count, CPU time does). False when the child ran out of time; true when
+ * it finished, or when no child could be made (then regcomp runs here).
+ */
+static bool trial_compile(const char *pattern)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit cpu = {TRIAL_CPU_S, TRIAL_CPU_S + 1}, core = {0, 0};
+        regex_t re;
+        setrlimit(RLIMIT_CORE, &core);
+        setrlimit(RLIMIT_CPU, &cpu);
+        _exit(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    if (pid < 0)
+        return true;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        continue;
+    return !(WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL));
+}
+
 int ompb__filter_compile(regex_t *re, const char *pattern, const char *opt, ompb_error *err)
 {
     scanner s;
@@ -313,6 +353,12 @@ int ompb__filter_compile(regex_t *re, const char *pattern, const char *opt, ompb
                                "back-reference, whose matching time has no bound (accepted: POSIX "
                                "extended regex, which has none)", opt, pattern,
                                strlen(pattern) > 80 ? "..." : "");
+    if (s.nullable_loop && !trial_compile(pattern))
+        return ompb__error_set(err, OMPB_EINVAL, "%s: regular expression '%.80s%s' takes regcomp "
+                               "more than %d s of CPU to compile (accepted: POSIX extended regex "
+                               "with few repetitions of parts that can match empty, such as "
+                               "(a*)+ or (a|b*){2,}, nested in other repetitions)", opt, pattern,
+                               strlen(pattern) > 80 ? "..." : "", TRIAL_CPU_S);
     int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
     if (rc == 0)
         return 0;

@@ -8,7 +8,9 @@
  * '.{0,20000}' 3 GB and 10 s; optional parts inside bounds chain the
  * epsilon closures of every copy: '(((a?){1,20}){1,20}){1,20}' 1.5 GB. Back-references (a glibc extension to EREs)
  * make matching exponential in the name's length. Both are refused before
- * regcomp runs.
+ * regcomp runs. Repetitions of parts that can match empty, nested, cost
+ * regcomp time exponential in the nesting ('^f*+++++'): a pattern with one
+ * is compiled first in a child limited in CPU time.
  */
 #ifndef OMPB_FILTER_H
 #define OMPB_FILTER_H

@@ -53,6 +53,15 @@ __attribute__((noinline)) static void note(ompb__fork_watch *w, unsigned num_thr
     }
 }
 
+/* A host `teams` construct: libgomp 9+ runs the league's teams one after
+ * another on this thread (no thread is created), so it is counted apart
+ * from the forks, for the engine to say what it was. */
+__attribute__((noinline)) static void note_teams(ompb__fork_watch *w, unsigned num_teams)
+{
+    w->host_teams++;
+    w->last_num_teams = num_teams;
+}
+
 /* The next definition of name after this object's: the runtime's. */
 static void *resolve(void *_Atomic *slot, const char *name)
 {
@@ -73,9 +82,13 @@ static void *resolve(void *_Atomic *slot, const char *name)
 typedef void (*body_fn)(void *);
 
 /* OMPB__ENTRY(ret, name, (params), (args), nthreads): the implementation
- * guard_<name> and the exported weak alias name. POSIX lets a dlsym result
- * be used as a function pointer; memcpy keeps -Wpedantic quiet about it. */
-#define OMPB__ENTRY(ret, name, params, args, nthreads, ret_kw)                \
+ * guard_<name>, which calls note(w, nthreads) for a watched thread, and the
+ * exported weak alias name; OMPB__ENTRY_NOTE names another note. POSIX lets
+ * a dlsym result be used as a function pointer; memcpy keeps -Wpedantic
+ * quiet about it. */
+#define OMPB__ENTRY(ret, name, params, args, nthreads, ret_kw) \
+    OMPB__ENTRY_NOTE(note, ret, name, params, args, nthreads, ret_kw)
+#define OMPB__ENTRY_NOTE(note_fn, ret, name, params, args, nthreads, ret_kw)  \
     typedef ret (*name##_fn) params;                                          \
     static void *_Atomic real_##name;                                         \
     static ret guard_##name params;                                           \
@@ -86,7 +99,7 @@ typedef void (*body_fn)(void *);
     {                                                                         \
         ompb__fork_watch *w = watch;                                          \
         if (__builtin_expect(w != NULL, 0))                                   \
-            note(w, nthreads);                                                \
+            note_fn(w, nthreads);                                             \
         void *p = resolve(&real_##name, #name);                               \
         name##_fn real;                                                       \
         memcpy(&real, &p, sizeof real);                                       \
@@ -137,6 +150,12 @@ OMPB__ENTRY(void, GOMP_parallel_loop_guided_start, (FN, LOOP_ARGS, long chunk),
             (fn, data, n, start, end, incr, chunk), n, NO_RETURN)
 OMPB__ENTRY(void, GOMP_parallel_loop_runtime_start, (FN, LOOP_ARGS),
             (fn, data, n, start, end, incr), n, NO_RETURN)
+
+/* GCC >= 9: `#pragma omp teams` outside a target region. */
+OMPB__ENTRY_NOTE(note_teams, void, GOMP_teams_reg,
+                 (body_fn fn, void *data, unsigned num_teams, unsigned thread_limit,
+                  unsigned flags), (fn, data, num_teams, thread_limit, flags), num_teams,
+                 NO_RETURN)
 
 ompb__fork_coverage ompb__fork_guard_coverage(void)
 {

@@ -3,7 +3,8 @@
  * The fork guard: which parallel regions a thread opens while the round
  * engine watches it. libompbench defines the OpenMP runtime's fork entry
  * points (GOMP_parallel and the other combined-construct entries of the
- * GNU ABI), counts the calls made by a watched thread and forwards every
+ * GNU ABI, and the host `teams` construct's), counts the calls made by a
+ * watched thread and forwards every
  * call to the runtime's own entry point (dlsym RTLD_NEXT). The engine
  * watches:
  * - each harness-team thread while it runs the body and the body's
@@ -28,6 +29,10 @@ typedef struct ompb__fork_watch {
                                  than width: a num_threads (or if) clause, or
                                  without one while nthreads-var differed from it */
     unsigned last_other;      /* the width the last of those asked for */
+    uint64_t host_teams;      /* `teams` constructs outside target (GOMP_teams_reg):
+                                 libgomp runs their teams one after another on
+                                 this thread, so they are no fork */
+    unsigned last_num_teams;  /* num_teams of the last of those; 0: the default */
 } ompb__fork_watch;
 
 /* Starts (w) or stops (NULL) watching the calling thread. w must stay valid

@@ -134,6 +134,18 @@ static int fail_errno(ompb_error *err, const char *path, int errnum)
     return ompb__error_set(err, OMPB_EIO, "cannot write '%s': %s", path, strerror(errnum));
 }
 
+/* The temporary file beside target could not be made: the reason is about
+ * its directory, not the file (a file of /proc or /sys exists, but no new
+ * file can be made beside it), so the message says which it is. */
+static int fail_temp(ompb_error *err, const char *path, const char *file, int errnum)
+{
+    const char *slash = strrchr(file, '/'), *dir = slash ? file : ".";
+    int len = !slash ? 1 : slash == file ? 1 : (int)(slash - file);
+    return ompb__error_set(err, OMPB_EIO, "cannot write '%s': no temporary file can be created "
+                           "beside it in '%.*s' (a file is replaced in one step): %s", path, len,
+                           dir, strerror(errnum));
+}
+
 /* Digits only, at most INT_MAX; -1 otherwise. */
 static int parse_fd(const char *s)
 {
@@ -347,7 +359,7 @@ static int open_regular(ompb__outfile *of, target *t, ompb_error *err)
         int e = errno;
         free(of->tmp);
         of->tmp = NULL;
-        return fail_errno(err, of->path, e);
+        return fail_temp(err, of->path, of->target, e);
     }
     set_mode(fd, t);
     fd = above_stdio(fd);
@@ -479,6 +491,63 @@ int ompb__outfile_probe(const char *path, ompb_error *err)
     free(t.path);
     ompb__outfile_abort(&of);
     return rc;
+}
+
+/* The name of the file path would create, once symbolic links (dangling
+ * ones too) are followed, its directory made absolute: two names of one
+ * file that does not exist yet give one string. NULL when path names an
+ * existing node or cannot be resolved. Caller frees. */
+static char *new_file_name(const char *path)
+{
+    target t;
+    char *dir = NULL, *real = NULL, *name = NULL;
+    if (classify(path, &t) == 0 && t.kind == TARGET_REGULAR && !t.exists) {
+        const char *slash = strrchr(t.path, '/');
+        dir = slash ? strndup(t.path, slash == t.path ? 1 : (size_t)(slash - t.path)) : strdup(".");
+        real = dir ? realpath(dir, NULL) : NULL;
+        if (real && asprintf(&name, "%s/%s", real, slash ? slash + 1 : t.path) < 0)
+            name = NULL;
+    }
+    free(t.path);
+    free(dir);
+    free(real);
+    return name;
+}
+
+/* Whether input names the file at path: by device and inode when path
+ * exists (out), else by the name both would create (an output not
+ * written yet, checked against another output). */
+static bool same_file(const struct stat *out, const char *out_name, const char *input)
+{
+    struct stat in;
+    if (!input)
+        return false;
+    if (out)
+        return stat(input, &in) == 0 && in.st_dev == out->st_dev && in.st_ino == out->st_ino;
+    char *in_name = out_name ? new_file_name(input) : NULL;
+    bool same = in_name && strcmp(in_name, out_name) == 0;
+    free(in_name);
+    return same;
+}
+
+int ompb__outfile_check_inputs(const char *opt, const char *path,
+                               const ompb__outfile_input *inputs, size_t n, ompb_error *err)
+{
+    struct stat out;
+    bool exists = stat(path, &out) == 0;
+    /* A terminal or /dev/null may well be both: writing it replaces nothing. */
+    if (exists && (S_ISCHR(out.st_mode) || S_ISBLK(out.st_mode)))
+        return 0;
+    char *out_name = exists ? NULL : new_file_name(path);
+    size_t i = 0;
+    while (i < n && !same_file(exists ? &out : NULL, out_name, inputs[i].path))
+        i++;
+    free(out_name);
+    if (i == n)
+        return 0;
+    return ompb__error_set(err, OMPB_EINVAL, "%s: '%s' is the same file as %s '%s', which "
+                           "would be replaced (accepted: a file that is none of the inputs)",
+                           opt, path, inputs[i].label, inputs[i].path);
 }
 
 void ompb__outfile_abort(ompb__outfile *of)

@@ -43,6 +43,25 @@ int ompb__outfile_commit(ompb__outfile *of, ompb_error *err);
  * device is not opened, so its reader sees nothing), so a run can refuse a
  * bad path before it starts. Returns 0 or OMPB_EIO. */
 int ompb__outfile_probe(const char *path, ompb_error *err);
+/* A file a command reads, named for messages: label is what the user
+ * gave it as ("the input", "--ctl", ...), path the name given. */
+typedef struct ompb__outfile_input {
+    const char *label;
+    const char *path;
+} ompb__outfile_input;
+
+/* Refuses an output path that names one of the inputs: the same device
+ * and inode once symbolic links (and /dev/fd/N) are followed, so a hard
+ * link or a link to an input counts too. An output that does not exist
+ * yet is one of the "inputs" when both would create the same file (a
+ * dangling link to the other): that is how two outputs of one command are
+ * checked against each other. Devices are never refused. Returns 0, or
+ * OMPB_EINVAL with err naming opt, both paths and what is accepted.
+ * Writing would replace the input after it was read: the next run would
+ * read the report instead. */
+int ompb__outfile_check_inputs(const char *opt, const char *path,
+                               const ompb__outfile_input *inputs, size_t n, ompb_error *err);
+
 /* Removes the temporary file without touching the target; releases *of. */
 void ompb__outfile_abort(ompb__outfile *of);
 

@@ -12,6 +12,8 @@
 
 #include <ompbench/error.h>
 
+#include "utf8.h"
+
 void ompb__record_free(ompb__record *rec)
 {
     free(rec->start_ns);
@@ -65,11 +67,12 @@ double ompb__record_counter_scaled(const ompb__record *rec, size_t r, int t, int
 
 void ompb__record_warn(ompb__record *rec, const char *fmt, ...)
 {
-    char text[OMPB__RECORD_WARNING_MAX];
+    char raw[OMPB__RECORD_WARNING_MAX], text[OMPB__RECORD_WARNING_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    ompb__utf8_escape_controls(raw, text, sizeof text);
     for (size_t i = 0; i < rec->n_warnings; i++)
         if (strcmp(rec->warnings[i], text) == 0)
             return;

@@ -45,6 +45,9 @@
  * the file part of URIs: names and URIs fit the reports' buffers whole. */
 #define DISPLAY_CUT 120
 #define FILE_CUT 256
+/* sched_yield() rounds a conflicting begin waits, at most, for the
+ * occupant's call site (written right after it claims the lane). */
+#define SITE_WAIT_TRIES 1000
 
 #if defined(__GNUC__) || defined(__clang__)
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -201,8 +204,8 @@ void ompb__region_entry_fail(ompb__region_entry *e, const char *fmt, ...)
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     /* Call sites are the caller's __FILE__: whatever bytes, the message
-     * ends up in JSON. */
-    ompb__utf8_escape(raw, text, sizeof text);
+     * ends up in JSON and on one line of standard error. */
+    ompb__utf8_escape_controls(raw, text, sizeof text);
     pthread_mutex_lock(&e->lock);
     bool first = !e->failed;
     e->misuse++;
@@ -220,7 +223,7 @@ void ompb__region_entry_fail(ompb__region_entry *e, const char *fmt, ...)
 /* Bad settings stop the program here, before main(): nothing is lost yet. */
 __attribute__((noreturn)) static void bad_setting(const char *text)
 {
-    fprintf(stderr, "ompbench: %s\n", text);
+    ompb__error_print(stderr, "ompbench: %s", text);
     exit(OMPB_EXIT_USAGE);
 }
 
@@ -732,20 +735,76 @@ static void begin_recursive(thread_state *ts, ompb__region *r, const char *name,
     push_ignored(ts, r, name, g, file, line);
 }
 
+/* The kernel id of the live thread with this serial, 0 when none. Global
+ * lock: the thread list. */
+static int os_tid_of(uint64_t serial)
+{
+    int os = 0;
+    pthread_mutex_lock(&global_lock);
+    for (const thread_state *o = threads_head; o && serial; o = o->next)
+        if (o->serial == serial)
+            os = o->os_tid;
+    pthread_mutex_unlock(&global_lock);
+    return os;
+}
+
+/* The call site of occupant's begin on ln into *file and *line, once that
+ * begin has written it: it claims the lane first and writes its site just
+ * after, so a conflicting begin may come in between. It waits for that a
+ * little (a misuse path: the hot path never comes here). False when the
+ * site is still not there, or the occupant has left. */
+static bool occupant_site(const ompb__region_lane *ln, uint64_t occupant, const char **file,
+                          int *line)
+{
+    for (int tries = 0; tries < SITE_WAIT_TRIES; tries++) {
+        if (atomic_load_explicit(&ln->occupant, memory_order_relaxed) != occupant)
+            return false;
+        if (atomic_load_explicit(&ln->site_serial, memory_order_acquire) == occupant) {
+            *file = atomic_load_explicit(&ln->begin_file, memory_order_relaxed);
+            *line = atomic_load_explicit(&ln->begin_line, memory_order_relaxed);
+            return *file != NULL;
+        }
+        sched_yield();
+    }
+    return false;
+}
+
+/* "OS thread 4242 is inside it ... (begun at a.c:12)", or what of that is
+ * not known, said as such: never a placeholder thread 0 or "?:0". */
+static void describe_occupant(const ompb__region_lane *ln, char *buf, size_t len)
+{
+    static const char shape[] = "as the same thread of a team of the same shape";
+    uint64_t occupant = atomic_load_explicit(&ln->occupant, memory_order_acquire);
+    int os = os_tid_of(occupant);
+    const char *file = NULL;
+    int line = 0;
+    bool site = occupant && occupant_site(ln, occupant, &file, &line);
+    char who[64];
+    if (!occupant) {
+        snprintf(buf, len, "another thread was inside it %s, and has left it since (its OS "
+                 "thread and call site are no longer known)", shape);
+        return;
+    }
+    if (os)
+        snprintf(who, sizeof who, "OS thread %d is", os);
+    else
+        snprintf(who, sizeof who, "a thread that has ended since (OS id unknown) was");
+    if (site)
+        snprintf(buf, len, "%s inside it %s (begun at %s:%d)", who, shape, file, line);
+    else
+        snprintf(buf, len, "%s inside it %s (its call site unknown: that begin had not "
+                 "recorded it yet, or the thread has left the region since)", who, shape);
+}
+
 static void begin_conflict(thread_state *ts, ompb__region *r, const char *name,
                            ompb__region_group *g, const team *t, const char *file, int line)
 {
-    char who[160];
-    ompb__region_lane *ln = &g->lanes[t->tid];
+    char who[160], other[OMPB__REGION_ERROR_MAX / 2];
     describe_thread(ts, t->level, t->tid, t->threads, who, sizeof who);
-    const char *ofile = atomic_load_explicit(&ln->begin_file, memory_order_relaxed);
-    ompb__region_entry_fail(g->entry, "began at %s:%d by %s while OS thread %d is inside it "
-                            "as the same thread of a team of the same shape (begun at %s:%d): "
-                            "two teams use this region at once, e.g. teams of pthreads that "
-                            "each start OpenMP; give each its own region name", file, line,
-                            who, atomic_load_explicit(&ln->os_tid, memory_order_relaxed),
-                            ofile ? ofile : "?",
-                            atomic_load_explicit(&ln->begin_line, memory_order_relaxed));
+    describe_occupant(&g->lanes[t->tid], other, sizeof other);
+    ompb__region_entry_fail(g->entry, "began at %s:%d by %s while %s: two teams use this "
+                            "region at once, e.g. teams of pthreads that each start OpenMP; "
+                            "give each its own region name", file, line, who, other);
     push_ignored(ts, r, name, g, file, line);
 }
 
@@ -804,13 +863,13 @@ static bool lane_new_player(thread_state *ts, ompb__region *r, const char *name,
  * it; the one that finds the lane taken at its end says so. */
 static void end_conflict(const thread_state *ts, frame *f)
 {
-    char who[160];
+    char who[160], other[OMPB__REGION_ERROR_MAX / 2];
     describe_frame(ts, f, who, sizeof who);
-    ompb__region_entry_fail(f->group->entry, "began at %s:%d by %s while another thread was "
-                            "inside it as the same thread of a team of the same shape: two "
-                            "teams use this region at once, e.g. teams of pthreads that each "
-                            "start OpenMP; give each its own region name", f->file, f->line,
-                            who);
+    describe_occupant(f->lane, other, sizeof other);
+    ompb__region_entry_fail(f->group->entry, "began at %s:%d by %s while %s: two teams use "
+                            "this region at once, e.g. teams of pthreads that each start "
+                            "OpenMP; give each its own region name", f->file, f->line, who,
+                            other);
     f->lane = NULL;
 }
 
@@ -942,6 +1001,7 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
     }
     atomic_store_explicit(&ln->begin_file, file, memory_order_relaxed);
     atomic_store_explicit(&ln->begin_line, line, memory_order_relaxed);
+    atomic_store_explicit(&ln->site_serial, ts->serial, memory_order_release);
     if (unlikely(atomic_load_explicit(&ln->os_tid, memory_order_relaxed) != ts->os_tid)
         && !lane_new_player(ts, r, name, g, ln, &t, file, line))
         return;

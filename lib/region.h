@@ -123,6 +123,9 @@ struct ompb__region_lane {
     _Alignas(64) _Atomic uint64_t occupant; /* serial of the thread inside, 0 none */
     _Atomic(const char *) begin_file;        /* its call site, for messages */
     _Atomic int begin_line;
+    /* The serial whose begin wrote begin_file and begin_line: a thread that
+     * claimed the lane has not written them yet when another finds it taken. */
+    _Atomic uint64_t site_serial;
     uint64_t count;             /* == published */
     uint64_t reduced_seen;      /* group->reduced as last read */
     uint64_t next_try;          /* count at which to try folding again */

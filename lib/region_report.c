@@ -150,9 +150,10 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
     res->mean_imbalance = e->n ? e->imbalance_sum / (double)e->n : 0.0;
     res->total_time_s = (double)e->total_ns * 1e-9;
     /* One iteration per instance: real_time is the mean makespan. CPU time
-     * is not measured for regions (a system call per instance): null. */
-    res->real_time_ns = e->n ? (double)e->total_ns / (double)e->n : NAN;
-    res->cpu_time_ns = NAN;
+     * is not measured for regions (a system call per instance): 0, as
+     * docs/json.md says, for Google Benchmark's readers need a number. */
+    res->real_time_ns = e->n ? (double)e->total_ns / (double)e->n : 0.0;
+    res->cpu_time_ns = 0.0;
     /* Regions count no perf events (rec->counters is empty): the figures
      * say so (NAN, not 0, so no report shows a column of zeros). */
     if (ompb__result_counters(res) != 0)
@@ -428,8 +429,8 @@ static const ompb__reporter *reporter_for(const char *format, const char *path, 
     if (format) {
         const ompb__reporter *rep = ompb__reporter_find(format);
         if (!rep) {
-            fprintf(stderr, "ompbench: ompb_regions_report: invalid format '%s' (accepted: "
-                    "%s)\n", format, ompb__reporter_names());
+            ompb__error_print(stderr, "ompbench: ompb_regions_report: invalid format '%s' "
+                              "(accepted: %s)", format, ompb__reporter_names());
             *rc = OMPB_EINVAL;
         }
         return rep;
@@ -453,9 +454,12 @@ static int write_to(const char *path, const ompb__reporter *rep, const ompb__rep
         fprintf(stderr, "ompbench: region report: %s\n", err.text);
         return OMPB_EIO;
     }
+    errno = 0; /* what a failed write leaves here is the reason */
     if (rep->write(of.fp, report) != 0) {
+        int e = errno ? errno : EIO;
         ompb__outfile_abort(&of);
-        fprintf(stderr, "ompbench: region report: cannot write '%s'\n", path);
+        ompb__error_print(stderr, "ompbench: region report: cannot write '%s': %s", path,
+                          strerror(e));
         return OMPB_EIO;
     }
     if (ompb__outfile_commit(&of, &err) != 0) {

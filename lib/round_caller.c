@@ -20,6 +20,7 @@
  */
 #include <inttypes.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -172,6 +173,28 @@ static void caller_round(ompb__team *tm)
     ompb__team_after_round(tm, s->start_ns, s->end_ns);
 }
 
+/* A caller-team body that forked nothing ran on one thread. A host teams
+ * construct is no exception in libgomp, which runs the teams one after
+ * another on the calling thread: said as such, since the body looks as if
+ * it made a team. */
+static void warn_no_region(ompb__record *rec, const ompb__fork_watch *w, const char *name,
+                           int threads)
+{
+    char teams[40] = "the default number of";
+    if (w->last_num_teams)
+        snprintf(teams, sizeof teams, "%u", w->last_num_teams);
+    if (w->host_teams)
+        ompb__record_warn(rec, "%s: the body opened no parallel region: libgomp ran its %"
+                          PRIu64 " teams construct%s (%s teams) one team after another on the "
+                          "calling thread, so the rounds time one thread (for T=%d, open a "
+                          "parallel region inside: teams distribute parallel for)", name,
+                          w->host_teams, w->host_teams == 1 ? "" : "s", teams, threads);
+    else
+        ompb__record_warn(rec, "%s: the body opened no parallel region: a caller-team body "
+                          "runs on one thread; without .team = OMPB_TEAM_CALLER every thread "
+                          "of a harness team runs it", name);
+}
+
 /* What the fork guard and the checks saw, as warnings of the instance. */
 static void report(ompb__team *tm)
 {
@@ -198,9 +221,7 @@ static void report(ompb__team *tm)
                           name, w->other_width, w->last_other, tm->threads, tm->threads,
                           tm->threads);
     if (w->forks == 0 && ompb__fork_guard_coverage() == OMPB__FORKS_SEEN_ALL)
-        ompb__record_warn(rec, "%s: the body opened no parallel region: a caller-team body "
-                          "runs on one thread; without .team = OMPB_TEAM_CALLER every thread "
-                          "of a harness team runs it", name);
+        warn_no_region(rec, w, name, tm->threads);
 }
 
 int ompb__caller_team_run(ompb__team *tm)

@@ -4,6 +4,7 @@
  * input and opens the output file before running anything, so a bad option
  * or an unwritable path costs no benchmark time and leaves no partial file.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,20 @@ static int select_instances(run *r, ompb_error *err)
         return ompb__error_set(err, OMPB_ENOENT, "--filter: '%s' matches no instance (see --list)",
                                cfg->filter_text);
     return ompb__error_set(err, OMPB_ENOENT, "this binary registers no benchmark");
+}
+
+/* The files a run writes must not be the ones it reads (issue 19): the
+ * binary itself, the HWLOC_XMLFILE topology, and --output and
+ * --topology-xml each other. */
+static int check_output_paths(const run *r, ompb_error *err)
+{
+    const ompb__outfile_input inputs[] = {{"this benchmark binary", "/proc/self/exe"},
+                                          {"HWLOC_XMLFILE", getenv("HWLOC_XMLFILE")},
+                                          {"--topology-xml", r->cfg.topology_xml}};
+    const char *xml = r->cfg.topology_xml, *out = r->cfg.output;
+    if (xml && ompb__outfile_check_inputs("--topology-xml", xml, inputs, 2, err) != 0)
+        return OMPB_EINVAL;
+    return out ? ompb__outfile_check_inputs("--output", out, inputs, 3, err) : 0;
 }
 
 static int make_plans(run *r, ompb_error *err)
@@ -331,11 +346,15 @@ static int write_report(run *r, const ompb__report *report, ompb_error *err)
     if (r->cfg.output && ompb__outfile_open(&r->out, r->cfg.output, err) != 0)
         return OMPB_EIO;
     FILE *fp = r->cfg.output ? r->out.fp : stdout;
+    errno = 0; /* what a failed write leaves here is the reason */
     if (r->cfg.reporter->write(fp, report) != 0) {
-        if (r->cfg.output)
-            ompb__outfile_abort(&r->out);
-        return ompb__error_set(err, OMPB_EIO, "cannot write the report to %s",
-                               r->cfg.output ? r->cfg.output : "standard output");
+        int e = errno ? errno : EIO;
+        if (!r->cfg.output)
+            return ompb__error_set(err, OMPB_EIO, "cannot write standard output: %s",
+                                   e == EBADF ? "it is closed" : strerror(e));
+        ompb__outfile_abort(&r->out);
+        return ompb__error_set(err, OMPB_EIO, "cannot write the report to %s: %s",
+                               r->cfg.output, strerror(e));
     }
     if (r->cfg.output)
         return ompb__outfile_commit(&r->out, err);
@@ -461,7 +480,7 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
             printf("%s\n", r->sel[i].name);
         return OMPB_EXIT_OK;
     }
-    if (make_plans(r, err) != 0)
+    if (make_plans(r, err) != 0 || check_output_paths(r, err) != 0)
         return usage_error(r, err);
     if (r->cfg.topology_xml && ompb__topology_export_xml(r->topo, r->cfg.topology_xml, err) != 0)
         return usage_error(r, err);

@@ -338,7 +338,51 @@ static void test_repetitions(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "process 2 of 2"));
 }
 
+/* Issue 19: an option with a value given twice is refused, naming both;
+ * flags may repeat. */
+static void test_repeated_options(void)
+{
+    static const struct { const char *opt, *a, *b; } twice[] = {
+        {"--output", "a.json", "b.json"}, {"--sample-count", "3", "4"},
+        {"--counters", "task-clock", "page-faults"}, {"--filter", "fib", "fib"},
+        {"--threads", "1", "2"}, {"--pin", "compact", "spread"}, {"--max-time", "1s", "2s"},
+    };
+    ompb__config cfg;
+    ompb_error err;
+    char want[128];
+    for (size_t i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+        CU_ASSERT_EQUAL(parse(&cfg, &err, twice[i].opt, twice[i].a, twice[i].opt, twice[i].b,
+                              NULL), OMPB_EINVAL);
+        snprintf(want, sizeof want, "%s: given twice, '%s' and '%s'", twice[i].opt, twice[i].a,
+                 twice[i].b);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, want));
+    }
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--output=a.json", "--output", "b.json", NULL), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--test", "--test", NULL), 0);
+    ompb__config_release(&cfg);
+}
+
+/* Issue 19: a value with control characters is echoed escaped, so the
+ * message stays one line. */
+static void test_values_escaped(void)
+{
+    static const char *const opts[][2] = {
+        {"--filter", "(a\nb"}, {"--sample-count", "1\n2"}, {"--threads", "1,\n2"},
+        {"--counters", "task-clock,\x1b[2J"}, {"--max-time", "1\rs"}, {"--format", "j\tson"},
+    };
+    ompb__config cfg;
+    ompb_error err;
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        CU_ASSERT_EQUAL(parse(&cfg, &err, opts[i][0], opts[i][1], NULL), OMPB_EINVAL);
+        for (const char *p = err.text; *p; p++)
+            CU_ASSERT_FALSE((unsigned char)*p < 0x20 || *p == 0x7f);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "\\x"));
+    }
+}
+
 static const ompb_test_case cases[] = {
+    {"repeated_options", test_repeated_options},
+    {"values_escaped", test_values_escaped},
     {"repetitions", test_repetitions},
     {"defaults", test_defaults},
     {"all_options", test_all_options},

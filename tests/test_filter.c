@@ -149,7 +149,28 @@ static void test_deep_nesting_refused(void)
     CU_ASSERT_EQUAL(compile(pattern, &err), 0);
 }
 
+/* Found by fuzz/fuzz_options.c: loops over parts that can match empty,
+ * nested, cost glibc's regcomp time exponential in the nesting with little
+ * memory, so the estimate passes them; a trial compile with a CPU limit
+ * refuses them (each takes the limit, 2 s of CPU, in a child), and passes
+ * the cheap ones. */
+static void test_slow_compile_refused(void)
+{
+    static const char *const slow[] = {"^f++*++++++++-", "^(f*|g*)++++-"};
+    static const char *const fine[] = {"(a*)+", "^(fib|x*)+$"};
+    ompb_error err = {0};
+    for (size_t i = 0; i < sizeof slow / sizeof slow[0]; i++) {
+        CU_ASSERT_FATAL(ompb__filter_cost(slow[i]) <= OMPB__FILTER_MAX_COST);
+        CU_ASSERT_EQUAL(compile(slow[i], &err), OMPB_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "takes regcomp more than 2 s of CPU"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, slow[i]));
+    }
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++)
+        CU_ASSERT_EQUAL(compile(fine[i], &err), 0);
+}
+
 static const ompb_test_case cases[] = {
+    {"slow_compile_refused", test_slow_compile_refused},
     {"ordinary_patterns", test_ordinary_patterns},
     {"errors_name_the_pattern", test_errors_name_the_pattern},
     {"cost_estimate", test_cost_estimate},

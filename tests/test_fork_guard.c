@@ -198,7 +198,34 @@ static void test_coverage_warning(void)
     CU_ASSERT_PTR_NULL(strchr(gnu, '\n'));
 }
 
+/* Issue 19: a host teams construct (GCC: GOMP_teams_reg) is counted apart
+ * from the forks, with its num_teams, and still runs every team; a
+ * parallel region inside it is a fork. */
+static void test_host_teams(void)
+{
+#ifdef __clang__
+    return; /* Clang's host teams go through __kmpc_fork_teams */
+#endif
+    ompb__fork_watch w;
+    memset(&w, 0, sizeof w);
+    int ran = 0;
+    long sum = 0;
+    ompb__fork_watch_set(&w);
+#pragma omp teams num_teams(3) reduction(+ : ran)
+    ran++;
+#pragma omp teams distribute parallel for num_teams(2) reduction(+ : sum)
+    for (int i = 0; i < LOOP_N; i++)
+        sum += i;
+    ompb__fork_watch_set(NULL);
+    CU_ASSERT_EQUAL(ran, 3);
+    CU_ASSERT_EQUAL(sum, (long)LOOP_N * (LOOP_N - 1) / 2);
+    CU_ASSERT_EQUAL(w.host_teams, 2);
+    CU_ASSERT_EQUAL(w.last_num_teams, 2);
+    CU_ASSERT_TRUE(w.forks >= 1); /* the parallel region of each team */
+}
+
 static const ompb_test_case cases[] = {
+    {"host_teams", test_host_teams},
     {"counts_every_entry_point", test_counts_every_entry_point},
     {"unwatched_not_counted", test_unwatched_not_counted},
     {"width_check", test_width_check},

@@ -257,6 +257,66 @@ static void test_errors_name_the_path(void)
     CU_ASSERT_EQUAL(ompb__outfile_open(&of, "", &err), OMPB_EIO);
 }
 
+/* Issue 19: an output that is one of the inputs, by any name (a symbolic
+ * link, a hard link, /dev/fd/N), is refused; an output that does not exist
+ * yet or a device is not. */
+static void test_output_is_an_input(void)
+{
+    char in[128], alias[128], hard[128], other[128], fd_path[32];
+    ompb_error err = {0};
+    in_dir(in, sizeof in, "in.json");
+    in_dir(alias, sizeof alias, "link.json");
+    in_dir(hard, sizeof hard, "hard.json");
+    in_dir(other, sizeof other, "other.json");
+    write_text(in, "input");
+    CU_ASSERT_EQUAL_FATAL(symlink("in.json", alias), 0);
+    CU_ASSERT_EQUAL_FATAL(link(in, hard), 0);
+    const ompb__outfile_input inputs[] = {{"the input", NULL}, {"the input", alias}};
+    const char *same[] = {in, alias, hard};
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--output", same[i], inputs, 2, &err),
+                        OMPB_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--output: '"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "the input '"));
+    }
+    int fd = open(in, O_RDONLY);
+    snprintf(fd_path, sizeof fd_path, "/dev/fd/%d", fd);
+    CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--output", fd_path, inputs, 2, &err), OMPB_EINVAL);
+    close(fd);
+    CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--output", other, inputs, 2, &err), 0);
+    write_text(other, "another file");
+    CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--output", other, inputs, 2, &err), 0);
+    /* Two outputs not written yet, one a dangling link to the other. */
+    char new_out[128], new_link[128];
+    in_dir(new_out, sizeof new_out, "new.txt");
+    in_dir(new_link, sizeof new_link, "new-link.svg");
+    CU_ASSERT_EQUAL_FATAL(symlink("new.txt", new_link), 0);
+    const ompb__outfile_input outputs[] = {{"--output", new_out}};
+    CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--svg", new_link, outputs, 1, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "is the same file as --output"));
+    CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--svg", other, outputs, 1, &err), 0);
+    const ompb__outfile_input devices[] = {{"the input", "/dev/null"}};
+    CU_ASSERT_EQUAL(ompb__outfile_check_inputs("--output", "/dev/null", devices, 1, &err), 0);
+    char text[16];
+    read_text(in, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "input");
+}
+
+/* Issue 19: a file of /proc exists, but no temporary file can be made
+ * beside it; the message says that, not "No such file or directory" about
+ * the file. */
+static void test_temp_file_reason(void)
+{
+    ompb_error err = {0};
+    ompb__outfile of;
+    CU_ASSERT_EQUAL(ompb__outfile_open(&of, "/proc/self/status", &err), OMPB_EIO);
+    /* Only root may write the file (mode 0444); anyone else is told that. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, geteuid() != 0 ? "cannot write '/proc/self/status': "
+                                            "Permission denied"
+                                            : "cannot write '/proc/self/status': no temporary "
+                                              "file can be created beside it in '/proc/self'"));
+}
+
 static void run_in_dir(void (*fn)(void))
 {
     CU_ASSERT_EQUAL_FATAL(make_dir(), 0);
@@ -274,6 +334,7 @@ IN_DIR(test_fifo_written_directly)
 IN_DIR(test_descriptors_above_stdio)
 IN_DIR(test_socket_refused)
 IN_DIR(test_errors_name_the_path)
+IN_DIR(test_output_is_an_input)
 
 static const ompb_test_case cases[] = {
     {"symlink_chain_keeps_link_and_mode", test_symlink_chain_keeps_link_and_mode_in_dir},
@@ -285,6 +346,8 @@ static const ompb_test_case cases[] = {
     {"descriptors_above_stdio", test_descriptors_above_stdio_in_dir},
     {"socket_refused", test_socket_refused_in_dir},
     {"errors_name_the_path", test_errors_name_the_path_in_dir},
+    {"output_is_an_input", test_output_is_an_input_in_dir},
+    {"temp_file_reason", test_temp_file_reason},
     {NULL, NULL},
 };
 

@@ -379,6 +379,101 @@ static void test_two_pthread_teams(void)
     json_decref(root);
 }
 
+/* Issue 19: two pthreads whose teams are inside one region at once. The
+ * begin that finds the lane taken names the thread inside it and its call
+ * site, or says that they are unknown, never "OS thread 0" or "?:0". Team 0
+ * begins first; with `hide` its lane then looks as it does between a begin's
+ * claim and its writing the call site (the window of the report), before
+ * team 1 begins. */
+static pthread_barrier_t clash_first, clash_inside;
+static _Atomic int clash_tid[2], clash_short;
+static bool clash_hide;
+
+static ompb__region_lane *clash_lane(void)
+{
+    size_t n;
+    ompb__region *const *all = ompb__regions_all(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(all[i]->name, "clash") == 0)
+            return &atomic_load(&all[i]->groups)->lanes[0];
+    return NULL;
+}
+
+static void clash_lane0(int id)
+{
+    atomic_store(&clash_tid[id], (int)gettid());
+    if (id == 1)
+        pthread_barrier_wait(&clash_first);
+    ompb_region_begin("clash");
+    if (id == 0) {
+        ompb__region_lane *ln = clash_lane();
+        if (clash_hide && ln) {
+            atomic_store(&ln->begin_file, NULL);
+            atomic_store(&ln->begin_line, 0);
+            atomic_store(&ln->os_tid, 0);
+        }
+        pthread_barrier_wait(&clash_first);
+    }
+    pthread_barrier_wait(&clash_inside); /* both begun before either ends */
+    ompb_region_end("clash");
+}
+
+static void *clash_body(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+#pragma omp parallel num_threads(2)
+    {
+        if (omp_get_num_threads() != 2)
+            atomic_store(&clash_short, 1);
+        else if (omp_get_thread_num() == 0)
+            clash_lane0(id);
+    }
+    return NULL;
+}
+
+/* The message of one clash, "" when the runtime gave no teams of 2. */
+static void clash(bool hide, char *text, size_t cap)
+{
+    ompb__regions_reset();
+    clash_hide = hide;
+    text[0] = '\0';
+    pthread_barrier_init(&clash_first, NULL, 2);
+    pthread_barrier_init(&clash_inside, NULL, 2);
+    pthread_t a, b;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&a, NULL, clash_body, (void *)(intptr_t)0), 0);
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&b, NULL, clash_body, (void *)(intptr_t)1), 0);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    pthread_barrier_destroy(&clash_first);
+    pthread_barrier_destroy(&clash_inside);
+    if (atomic_load(&clash_short))
+        return;
+    int rc;
+    json_t *root = report(&rc);
+    json_t *e = entry(root, "region:clash[t=2]");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    CU_ASSERT_TRUE(failed(e));
+    snprintf(text, cap, "%s", error_text(e));
+    json_decref(root);
+}
+
+static void test_clash_names_occupant(void)
+{
+    char text[OMPB__REGION_ERROR_MAX + 1], want[64];
+    for (int hide = 0; hide < 2; hide++) {
+        clash(hide, text, sizeof text);
+        if (!text[0])
+            return; /* the runtime would not give two teams of 2: nothing to test */
+        snprintf(want, sizeof want, "while OS thread %d is inside it", clash_tid[0]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
+        CU_ASSERT_PTR_NULL(strstr(text, "OS thread 0 "));
+        CU_ASSERT_PTR_NULL(strstr(text, "?:0"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, hide ? "(its call site unknown: " : "(begun at "));
+        if (!strstr(text, want) || strstr(text, "?:0"))
+            fprintf(stderr, "\n%s\n", text);
+    }
+}
+
 /* ---- misuse ----------------------------------------------------------------- */
 
 static void test_end_without_begin(void)
@@ -817,6 +912,7 @@ static const ompb_test_case cases[] = {
     {"nested_teams", test_nested_teams},
     {"pthreads", test_pthreads},
     {"two_pthread_teams", test_two_pthread_teams},
+    {"clash_names_occupant", test_clash_names_occupant},
     {"thread_exits_inside", test_thread_exits_inside},
     {"end_without_begin", test_end_without_begin},
     {"mismatched", test_mismatched},

@@ -1036,7 +1036,37 @@ static void test_caller_team_warnings(void)
     ompb__record_free(&rec);
 }
 
+/* Issue 19: a caller-team body whose only construct is a host teams
+ * region ran on one thread (libgomp runs the teams one after another); the
+ * warning says that, not only that no parallel region was opened. */
+static void teams_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+#pragma omp teams num_teams(2)
+        ompb_clobber_memory();
+    }
+}
+
+static void test_caller_team_host_teams(void)
+{
+#ifdef __clang__
+    return; /* Clang's host teams go through __kmpc_fork_teams: not seen */
+#endif
+    ompb__record rec;
+    CU_ASSERT_EQUAL(run_caller(teams_body, OMPB_TEAM_CALLER, &rec), 0);
+    if (ompb__fork_guard_coverage() == OMPB__FORKS_SEEN_ALL) {
+        CU_ASSERT_EQUAL_FATAL(rec.n_warnings, 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "ct: the body opened no parallel region: "
+                                      "libgomp ran its "));
+        CU_ASSERT_PTR_NOT_NULL(strstr(rec.warnings[0], "(2 teams) one team after another on "
+                                      "the calling thread, so the rounds time one thread (for "
+                                      "T=2, open a parallel region inside"));
+    }
+    ompb__record_free(&rec);
+}
+
 static const ompb_test_case cases[] = {
+    {"caller_team_host_teams", test_caller_team_host_teams},
     {"round_invariants", test_round_invariants},
     {"calibration_reaches_target", test_calibration_reaches_target},
     {"calibration_steps_bounded", test_calibration_steps_bounded},

@@ -3,11 +3,14 @@
  * Command-line helpers shared by the subcommands of the `ompbench` tool, so
  * that every subcommand accepts options and reports bad ones the same way.
  */
+#include "tools.h"
+
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "tools.h"
+#include "error.h"
 
 const char *ompb__tool_option_value(int argc, char **argv, int *i, const char *name)
 {
@@ -21,13 +24,42 @@ const char *ompb__tool_option_value(int argc, char **argv, int *i, const char *n
     return argv[++*i];
 }
 
+static bool listed(const char *name, size_t len, const char *const *lists)
+{
+    for (; lists && *lists; lists++)
+        if (strlen(*lists) == len && strncmp(*lists, name, len) == 0)
+            return true;
+    return false;
+}
+
+int ompb__tool_check_once(const char *tool, ompb__tool_seen *seen, char **argv, int at,
+                          int next, const char *const *lists)
+{
+    const char *arg = argv[at], *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const char *value = eq ? eq + 1 : next > at ? argv[next] : NULL;
+    if (!value || listed(arg, len, lists))
+        return 0;
+    for (size_t k = 0; k < seen->n; k++)
+        if (seen->len[k] == len && strncmp(seen->name[k], arg, len) == 0)
+            return ompb__tool_usage_error(tool, "%.*s: given twice, '%s' and '%s' (accepted: "
+                                          "the option once)", (int)len, arg, seen->value[k],
+                                          value);
+    if (seen->n < OMPB__TOOL_MAX_OPTIONS) {
+        seen->name[seen->n] = arg;
+        seen->len[seen->n] = len;
+        seen->value[seen->n++] = value;
+    }
+    return 0;
+}
+
 int ompb__tool_usage_error(const char *tool, const char *fmt, ...)
 {
+    char text[OMPB_ERROR_TEXT_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", tool);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    ompb__error_print(stderr, "%s: %s", tool, text);
     return 2;
 }

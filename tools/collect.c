@@ -88,8 +88,24 @@ static int parse_option(int argc, char **argv, int *i, collect_opts *o)
     return 0;
 }
 
+/* --json naming a pipe or the program being run would write the report
+ * over it (issue 19): refused before anything runs. A command named
+ * without a '/' is looked up in PATH by the shell's rules, not here. */
+static int check_json(const collect_opts *o)
+{
+    ompb_error err = {0};
+    const ompb__outfile_input inputs[] = {
+        {"--ctl", o->ctl}, {"--ack", o->ack},
+        {"the command", strchr(o->cmd[0], '/') ? o->cmd[0] : NULL}};
+    if (o->json && ompb__outfile_check_inputs("--json", o->json, inputs,
+                                              sizeof inputs / sizeof inputs[0], &err))
+        return ompb__tool_usage_error("ompbench collect", "%s", err.text);
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, collect_opts *o)
 {
+    ompb__tool_seen seen = {0};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -101,13 +117,15 @@ static int parse_args(int argc, char **argv, collect_opts *o)
             o->cmd = i < argc ? &argv[i] : NULL;
             break;
         }
-        int rc = parse_option(argc, argv, &i, o);
+        int at = i, rc = parse_option(argc, argv, &i, o);
+        if (!rc)
+            rc = ompb__tool_check_once("ompbench collect", &seen, argv, at, i, NULL);
         if (rc)
             return rc;
     }
     if (!o->cmd)
         return bad_usage("%sno command given", "");
-    return 0;
+    return check_json(o);
 }
 
 /* ---- workspace ------------------------------------------------------------ */
@@ -122,8 +140,8 @@ static int ensure_fifo(const char *path, const char *opt, bool *made)
     }
     if (errno == EEXIST && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
         return 0;
-    fprintf(stderr, "ompbench collect: %s: cannot create a FIFO at '%s': %s (accepted: a new "
-            "path or an existing FIFO)\n", opt, path, errno == EEXIST ? "exists and is not a "
+    ompb__error_print(stderr, "ompbench collect: %s: cannot create a FIFO at '%s': %s "
+                      "(accepted: a new path or an existing FIFO)", opt, path, errno == EEXIST ? "exists and is not a "
             "FIFO" : strerror(errno));
     return EXIT_USAGE;
 }
@@ -132,7 +150,8 @@ static int open_fifo(const char *path, int *fd)
 {
     *fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     if (*fd < 0)
-        fprintf(stderr, "ompbench collect: cannot open '%s': %s\n", path, strerror(errno));
+        ompb__error_print(stderr, "ompbench collect: cannot open '%s': %s", path,
+                          strerror(errno));
     return *fd < 0 ? EXIT_USAGE : 0;
 }
 
@@ -150,7 +169,7 @@ static int workspace_open(workspace *ws, const collect_opts *o)
     tmp = tmp && *tmp ? tmp : "/tmp";
     int len = snprintf(ws->dir, sizeof ws->dir, "%s/ompbench-collect.XXXXXX", tmp);
     if (len < 0 || (size_t)len >= sizeof ws->dir || !mkdtemp(ws->dir)) {
-        fprintf(stderr, "ompbench collect: cannot create a directory in '%s': %s\n", tmp,
+        ompb__error_print(stderr, "ompbench collect: cannot create a directory in '%s': %s", tmp,
                 len < 0 || (size_t)len >= sizeof ws->dir ? "path too long" : strerror(errno));
         ws->dir[0] = '\0';
         return EXIT_USAGE;
@@ -451,7 +470,8 @@ static int write_json(const ompb__collector *c, ompb__outfile *of, const collect
     if (rc != 0) {
         int e = errno;
         ompb__outfile_abort(of);
-        fprintf(stderr, "ompbench collect: cannot write '%s': %s\n", o->json, strerror(e));
+        ompb__error_print(stderr, "ompbench collect: cannot write '%s': %s", o->json,
+                          strerror(e));
         return EXIT_USAGE;
     }
     if (ompb__outfile_commit(of, &err) != 0) {

@@ -144,8 +144,31 @@ static int add_positional(compare_args *a, const char *file)
     return 0;
 }
 
+/* --output naming one of the result files would replace it with the
+ * report (issue 19): refused before anything is read or written. */
+static int check_output(const compare_args *a)
+{
+    ompb_error err = {0};
+    size_t n = a->n_base + a->n_head;
+    if (!a->output)
+        return 0;
+    ompb__outfile_input *inputs = calloc(n, sizeof *inputs);
+    if (!inputs)
+        return bad("out of memory");
+    for (size_t i = 0; i < n; i++)
+        inputs[i] = (ompb__outfile_input){i < a->n_base ? "the BASE file" : "the HEAD file",
+                                          i < a->n_base ? a->base[i] : a->head[i - a->n_base]};
+    int rc = ompb__outfile_check_inputs("--output", a->output, inputs, n, &err);
+    free(inputs);
+    return rc ? bad("%s", err.text) : 0;
+}
+
+/* Options that may be given more than once: each adds a file. */
+static const char *const repeatable[] = {"--base", "--head", NULL};
+
 static int parse_args(int argc, char **argv, compare_args *a)
 {
+    ompb__tool_seen seen = {0};
     *a = (compare_args){.opts = {OMPB__COMPARE_DEFAULT_THRESHOLD,
                                  OMPB__COMPARE_DEFAULT_ALPHA}};
     a->base = calloc((size_t)argc + 1, sizeof *a->base);
@@ -153,8 +176,11 @@ static int parse_args(int argc, char **argv, compare_args *a)
     if (!a->base || !a->head)
         return bad("out of memory");
     for (int i = 1; i < argc; i++) {
-        int rc = argv[i][0] == '-' && argv[i][1] != '\0' ? parse_option(argc, argv, &i, a)
-                                                          : add_positional(a, argv[i]);
+        int at = i;
+        bool option = argv[i][0] == '-' && argv[i][1] != '\0';
+        int rc = option ? parse_option(argc, argv, &i, a) : add_positional(a, argv[i]);
+        if (!rc && option)
+            rc = ompb__tool_check_once(OMPB__TOOL, &seen, argv, at, i, repeatable);
         if (rc)
             return rc;
     }
@@ -167,7 +193,7 @@ static int parse_args(int argc, char **argv, compare_args *a)
     if (a->n_base > OMPB__MAX_SIDE_FILES || a->n_head > OMPB__MAX_SIDE_FILES)
         return bad("too many files on a side (accepted: at most %d per side)",
                    OMPB__MAX_SIDE_FILES);
-    return 0;
+    return check_output(a);
 }
 
 static void free_args(compare_args *a)
@@ -189,7 +215,7 @@ static int write_report(const compare_args *a, const ompb__comparison *cmp)
     if (ompb__compare_print(of.fp, cmp, a->format)) {
         int e = errno;
         ompb__outfile_abort(&of);
-        fprintf(stderr, OMPB__TOOL ": cannot write '%s': %s\n", a->output, strerror(e));
+        ompb__error_print(stderr, OMPB__TOOL ": cannot write '%s': %s", a->output, strerror(e));
         return 2;
     }
     if (ompb__outfile_commit(&of, &err)) {
@@ -252,8 +278,8 @@ static int apply_metric(compare_args *a, const char **paths, ompb__resultfile *f
             return 2;
         }
         if (a->unit_known && u != a->unit) {
-            fprintf(stderr, OMPB__TOOL ": --metric %s: %s counts it in %s, %s in %s\n",
-                    a->metric, a->unit_path, a->unit == OMPB__METRIC_NS ? "ns" : "events",
+            ompb__error_print(stderr, OMPB__TOOL ": --metric %s: %s counts it in %s, %s in %s",
+                              a->metric, a->unit_path, a->unit == OMPB__METRIC_NS ? "ns" : "events",
                     paths[i], u == OMPB__METRIC_NS ? "ns" : "events");
             return 2;
         }

@@ -10,6 +10,7 @@
 
 #include <ompbench/version.h>
 
+#include "error.h"
 #include "outfile.h"
 #include "tools.h"
 
@@ -58,7 +59,8 @@ static int dispatch(int argc, char **argv, const char **who)
             return commands[i].fn(argc - 1, argv + 1);
         }
     }
-    fprintf(stderr, "ompbench: unknown command '%s' (accepted: collect, compare, scaling)\n", argv[1]);
+    ompb__error_print(stderr, "ompbench: unknown command '%s' (accepted: collect, compare, "
+                      "scaling)", argv[1]);
     return 2;
 }
 

@@ -80,8 +80,29 @@ static int parse_option(int argc, char **argv, int *i, scaling_args *a)
     return 0;
 }
 
+/* --output or --svg naming a result file would replace it (issue 19), and
+ * the two naming one file would leave only the last: refused before
+ * anything is read or written. */
+static int check_outputs(const scaling_args *a)
+{
+    ompb_error err = {0};
+    ompb__outfile_input *inputs = calloc((size_t)a->n_files + 1, sizeof *inputs);
+    if (!inputs)
+        return bad("out of memory");
+    for (int k = 0; k < a->n_files; k++)
+        inputs[k] = (ompb__outfile_input){"the result file", a->files[k]};
+    int rc = a->output && ompb__outfile_check_inputs("--output", a->output, inputs,
+                                                     (size_t)a->n_files, &err);
+    inputs[a->n_files] = (ompb__outfile_input){"--output", a->output};
+    if (!rc && a->svg)
+        rc = ompb__outfile_check_inputs("--svg", a->svg, inputs, (size_t)a->n_files + 1, &err);
+    free(inputs);
+    return rc ? bad("%s", err.text) : 0;
+}
+
 static int parse_args(int argc, char **argv, scaling_args *a)
 {
+    ompb__tool_seen seen = {0};
     *a = (scaling_args){0};
     /* At most argc - 1 files: every argument but the program's name. */
     a->files = malloc((size_t)(argc > 1 ? argc - 1 : 1) * sizeof *a->files);
@@ -91,7 +112,9 @@ static int parse_args(int argc, char **argv, scaling_args *a)
     }
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            int rc = parse_option(argc, argv, &i, a);
+            int at = i, rc = parse_option(argc, argv, &i, a);
+            if (!rc)
+                rc = ompb__tool_check_once(OMPB__TOOL, &seen, argv, at, i, NULL);
             if (rc)
                 return rc;
         } else {
@@ -103,7 +126,7 @@ static int parse_args(int argc, char **argv, scaling_args *a)
     if (a->svg && a->output && strcmp(a->svg, a->output) == 0)
         return bad("--svg and --output both name '%s' (accepted: two different files)",
                    a->svg);
-    return 0;
+    return a->help ? 0 : check_outputs(a);
 }
 
 static int svg_render(FILE *out, const ompb__scaling *s, ompb__report_format fmt)
@@ -127,7 +150,7 @@ static int render_to(ompb__outfile *of, const ompb__scaling *s, render_fn render
 {
     if (render(of->fp, s, fmt) == 0)
         return 0;
-    fprintf(stderr, OMPB__TOOL ": cannot write '%s': %s\n", of->path, strerror(errno));
+    ompb__error_print(stderr, OMPB__TOOL ": cannot write '%s': %s", of->path, strerror(errno));
     return 2;
 }
 

@@ -4,6 +4,8 @@
 #ifndef OMPB_TOOLS_H
 #define OMPB_TOOLS_H
 
+#include <stddef.h>
+
 int ompb__tool_collect(int argc, char **argv);
 int ompb__tool_compare(int argc, char **argv);
 int ompb__tool_scaling(int argc, char **argv);
@@ -13,7 +15,25 @@ int ompb__tool_scaling(int argc, char **argv);
  * or the value is missing. Shared by every subcommand's parser. */
 const char *ompb__tool_option_value(int argc, char **argv, int *i, const char *name);
 
-/* Prints "TOOL: message" as one line on stderr; returns exit status 2. */
+/* The options with a value seen so far on one command line. */
+#define OMPB__TOOL_MAX_OPTIONS 16
+typedef struct ompb__tool_seen {
+    const char *name[OMPB__TOOL_MAX_OPTIONS];   /* argv text, up to any '=' */
+    size_t len[OMPB__TOOL_MAX_OPTIONS];
+    const char *value[OMPB__TOOL_MAX_OPTIONS];
+    size_t n;
+} ompb__tool_seen;
+
+/* Called after the option at argv[at] was parsed, its value (if any) at
+ * argv[next] or after its '='. An option with a value that is not in
+ * `lists` (NULL-terminated names of the options documented as repeatable,
+ * such as --base) may be given once: a second one prints both values and
+ * returns 2 instead of silently replacing the first. 0 otherwise. */
+int ompb__tool_check_once(const char *tool, ompb__tool_seen *seen, char **argv, int at,
+                          int next, const char *const *lists);
+
+/* Prints "TOOL: message" as one line on stderr, control characters in it
+ * escaped (lib/error.h); returns exit status 2. */
 int ompb__tool_usage_error(const char *tool, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -459,8 +459,8 @@ static int env_ms(const char *name, int fallback, atomic_bool *warned)
     if (ompb__parse_uint(v, 1, OMPB__HOOKS_TIMEOUT_MAX_MS, &ms) == 0)
         return (int)ms;
     if (!atomic_exchange(warned, true))
-        fprintf(stderr, "ompbench: warning: %s: invalid value '%s' (accepted: an integer number "
-                "of milliseconds from 1 to %d); using %d\n", name, v,
+        ompb__error_print(stderr, "ompbench: warning: %s: invalid value '%s' (accepted: an "
+                          "integer number of milliseconds from 1 to %d); using %d", name, v,
                 OMPB__HOOKS_TIMEOUT_MAX_MS, fallback);
     return fallback;
 }

@@ -36,6 +36,22 @@ static double timeout_from_env(void)
     return s;
 }
 
+/* v with control characters as \xNN, cut to fit out: this library sees
+ * only the public API, so it has its own copy of the rule every message
+ * follows (one line; a value cannot drive the terminal). */
+static const char *escaped(const char *v, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)v; *p && o + 5 < cap; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", *p);
+        else
+            out[o++] = (char)*p;
+    }
+    out[o] = '\0';
+    return out;
+}
+
 int main(int argc, char **argv)
 {
     int provided = 0, rank = 0;
@@ -48,9 +64,11 @@ int main(int argc, char **argv)
     double timeout = timeout_from_env();
     if (timeout < 0) {
         /* Every rank sees the same environment: all stop here. */
+        char value[128];
         if (rank == 0)
             fprintf(stderr, "%s: OMPB_MPI_TIMEOUT: invalid value '%s' (accepted: seconds, a "
-                    "number > 0 and <= 86400, e.g. 30)\n", argv[0], getenv("OMPB_MPI_TIMEOUT"));
+                    "number > 0 and <= 86400, e.g. 30)\n", argv[0],
+                    escaped(getenv("OMPB_MPI_TIMEOUT"), value, sizeof value));
         MPI_Finalize();
         return OMPB_EXIT_USAGE;
     }

@@ -28,6 +28,14 @@ static json_t *real(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* real_time and cpu_time: Google Benchmark's readers (compare.py) do
+ * arithmetic on them, so they are numbers in every entry; a time that was
+ * not measured (a region's CPU time) or has no value is 0 (docs/json.md). */
+static json_t *gbench_time(double v)
+{
+    return json_real(isfinite(v) ? v : 0.0);
+}
+
 static json_t *checked(json_t *obj, int bad)
 {
     if (bad) {
@@ -279,8 +287,8 @@ static json_t *iteration_entry(const ompb__instance_result *ir, size_t index)
     } else {
         /* real_time is Google Benchmark's: the mean over all iterations.
          * Rates are ours everywhere: at the median (lib/report/result.c). */
-        bad |= set(e, "real_time", real(res->real_time_ns));
-        bad |= set(e, "cpu_time", real(res->cpu_time_ns));
+        bad |= set(e, "real_time", gbench_time(res->real_time_ns));
+        bad |= set(e, "cpu_time", gbench_time(res->cpu_time_ns));
         if (res->bytes_per_second > 0)
             bad |= set(e, "bytes_per_second", real(res->bytes_per_second));
         if (res->items_per_second > 0)
@@ -304,8 +312,8 @@ static json_t *aggregate_entry(const ompb__instance_result *ir, const char *agg,
      * times. */
     bad |= set(e, "aggregate_unit", json_string(strcmp(agg, "cv") == 0 ? "percentage" : "time"));
     bad |= set(e, "iterations", json_integer((json_int_t)count));
-    bad |= set(e, "real_time", real(value));
-    bad |= set(e, "cpu_time", real(cpu));
+    bad |= set(e, "real_time", gbench_time(value));
+    bad |= set(e, "cpu_time", gbench_time(cpu));
     /* The instance's marks: a reader of the aggregates alone sees them too. */
     json_t *o = json_object();
     bad |= add_marks(o, ir->marks, ir->cpu_share);

@@ -8,7 +8,8 @@
 # script lib/ompbench.map, so none of it is allowed here either.
 # And the fork guard's entry points (lib/fork_guard.c), which are not the
 # toolchain's but must be exported under the OpenMP runtime's names: the
-# GOMP_parallel* functions GCC calls for every parallel construct. They
+# GOMP_parallel* functions GCC calls for every parallel construct, and
+# GOMP_teams_reg, its call for a host teams construct. They
 # count the regions a watched thread opens and forward each call to the
 # runtime; a shared libompbench detects nested regions only because code
 # that calls these names reaches its definitions first. Exactly the list
@@ -26,7 +27,7 @@ guard_entries="GOMP_parallel GOMP_parallel_reductions GOMP_parallel_sections
   GOMP_parallel_loop_maybe_nonmonotonic_runtime GOMP_parallel_start
   GOMP_parallel_sections_start GOMP_parallel_loop_static_start
   GOMP_parallel_loop_dynamic_start GOMP_parallel_loop_guided_start
-  GOMP_parallel_loop_runtime_start"
+  GOMP_parallel_loop_runtime_start GOMP_teams_reg"
 
 syms=$("$nm" -D --defined-only "$lib" | awk 'NF >= 3 { print $3 }' | sort -u)
 public=$(grep -E '^ompb_[a-z0-9]' <<< "$syms" || true)

@@ -37,4 +37,23 @@ for name in 'count_set_bits\[42\]_pvalue .*U Test, Repetitions: 3 vs 3' 'count_s
             'stream_triad\[t=2\]_mean '; do
   grep -q "^$name" "$tmp/cmp.txt" || { echo "FAIL: compare.py output lacks $name"; cat "$tmp/cmp.txt"; exit 1; }
 done
+# Issue 19: a region report is the same format, and compare.py reads it
+# too; every time Google Benchmark's readers do arithmetic on is a number.
+export OMPB_RUNNER_CTL_FIFO=$tmp/no-runner.ctl OMPB_RUNNER_ACK_FIFO=$tmp/no-runner.ack
+for f in ga gb; do
+  OMPB_REGIONS_FORMAT=json OMPB_REGIONS_OUTPUT="$tmp/$f.json" timeout 60 "$build/tests/region_app" \
+    first-use > /dev/null 2>&1
+done
+/usr/bin/python3 - "$tmp/ga.json" "$tmp/a.json" "$tmp/ra.json" <<'PY'
+import json, numbers, sys
+for path in sys.argv[1:]:
+    for b in json.load(open(path))["benchmarks"]:
+        for key in ("real_time", "cpu_time", "iterations"):
+            assert isinstance(b.get(key), numbers.Number), (path, b["name"], key, b.get(key))
+PY
+timeout 60 /usr/bin/python3 /usr/share/benchmark/compare.py --no-color benchmarks "$tmp/ga.json" "$tmp/gb.json" \
+  > "$tmp/cmp.txt" 2> "$tmp/cmp.err" || { echo "FAIL: compare.py on region reports:"; cat "$tmp/cmp.err"; exit 1; }
+for name in 'region:setup\[t=1\] ' 'region:par\[t=2\]_median '; do
+  grep -q "^$name" "$tmp/cmp.txt" || { echo "FAIL: compare.py output lacks $name"; cat "$tmp/cmp.txt"; exit 1; }
+done
 echo "json_compare_py: compare.py accepted our JSON"

@@ -154,4 +154,11 @@ rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q "OMPB_MPI_TIMEOUT: invalid value 'soon'" "$tmp/to.err" || {
   echo "FAIL: bad OMPB_MPI_TIMEOUT: exit $rc"; cat "$tmp/to.err"; exit 1; }
+# Issue 19: its control characters escaped, the message one line.
+set +e
+OMPB_MPI_TIMEOUT=$'1\n2' mpirun2 "$ex" --test > "$tmp/to.out" 2> "$tmp/to.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && grep -qF "OMPB_MPI_TIMEOUT: invalid value '1\x0a2'" "$tmp/to.err" || {
+  echo "FAIL: OMPB_MPI_TIMEOUT with a newline: exit $rc"; cat "$tmp/to.err"; exit 1; }
 echo "PASS"
