@@ -6,3 +6,8 @@ const char *ompb_version(void)
 {
     return OMPB_VERSION_STRING;
 }
+
+int ompb_version_number(void)
+{
+    return OMPB_VERSION;
+}

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ompbench/hooks.h>
+#include <ompbench/version.h>
+
 #include "cli.h"
 #include "clock.h"
 #include "report/report.h"
@@ -380,6 +383,27 @@ static void test_values_escaped(void)
     }
 }
 
+/* The version as a string, as numbers and as one number agree, the
+ * linked library's with the headers'; the 0.1 name of ompb_hooks_new
+ * still gives a handle. */
+static void test_version(void)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d.%d", OMPB_VERSION_MAJOR, OMPB_VERSION_MINOR,
+             OMPB_VERSION_PATCH);
+    CU_ASSERT_STRING_EQUAL(text, OMPB_VERSION_STRING);
+    CU_ASSERT_STRING_EQUAL(ompb_version(), OMPB_VERSION_STRING);
+    CU_ASSERT_EQUAL(ompb_version_number(), OMPB_VERSION);
+    CU_ASSERT_TRUE(OMPB_VERSION_OF(0, 3, 0) <= OMPB_VERSION);
+    CU_ASSERT_TRUE(OMPB_VERSION_OF(OMPB_VERSION_MAJOR, OMPB_VERSION_MINOR + 1, 0) > OMPB_VERSION);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ompb_hooks *h = ompb_hooks_init();
+#pragma GCC diagnostic pop
+    CU_ASSERT_PTR_NOT_NULL(h);
+    ompb_hooks_free(h);
+}
+
 static const ompb_test_case cases[] = {
     {"repeated_options", test_repeated_options},
     {"values_escaped", test_values_escaped},
@@ -395,6 +419,7 @@ static const ompb_test_case cases[] = {
     {"bad_hooks_timeout", test_bad_hooks_timeout},
     {"help_ignores_bad_environment", test_help_ignores_bad_environment},
     {"durations", test_durations},
+    {"version", test_version},
     {NULL, NULL},
 };
 

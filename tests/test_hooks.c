@@ -131,7 +131,7 @@ static size_t count_lines_with(const char *text, const char *needle)
 static void test_api_off_is_noop(void)
 {
     point_at_nothing();
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     CU_ASSERT_PTR_NOT_NULL_FATAL(h);
     CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_OFF);
     CU_ASSERT_FALSE(ompb_hooks_is_instrumented(h));
@@ -154,7 +154,7 @@ static void test_api_walltime_sequence(void)
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
     CU_ASSERT_TRUE(ompb_hooks_is_instrumented(h));
     CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "mytool", "1.2.3"), 0);
@@ -192,7 +192,7 @@ static void test_api_invalid_arguments(void)
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     char *long_uri = calloc(2000, 1);
     memset(long_uri, 'x', 1999);
     CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 1, NULL), OMPB_EINVAL);
@@ -215,7 +215,7 @@ static void test_api_refused_version(void)
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_REFUSE_VERSION), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_OFF);
     CU_ASSERT_TRUE(ompb__transport_disabled());
     CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), 0);
@@ -233,14 +233,14 @@ static void test_api_off_after_failure(void)
     p.answer_limit = 2;   /* the handshake, then silence */
     set_timeout(SHORT_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
     CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), OMPB_ETIMEDOUT);
     CU_ASSERT_FALSE(ompb_hooks_is_instrumented(h));
     CU_ASSERT_EQUAL(ompb_hooks_stop_benchmark(h), 0);
     CU_ASSERT_EQUAL(ompb_hooks_executed_benchmark(h, 1, "x"), 0);
     /* A new handle does not try again either. */
-    ompb_hooks *h2 = ompb_hooks_init();
+    ompb_hooks *h2 = ompb_hooks_new();
     CU_ASSERT_EQUAL(ompb_hooks_get_mode(h2), OMPB_HOOKS_OFF);
     hooks_peer_stop(&p);
     CU_ASSERT_EQUAL(atomic_load(&p.frames), 3);
@@ -265,7 +265,7 @@ static void child_calls(ompb_hooks *h)
     bad |= ompb_hooks_is_instrumented(h) ? 1 : 0;
     bad |= ompb_hooks_stop_benchmark(h) != 0 ? 2 : 0;
     bad |= ompb_hooks_add_marker(h, 1, OMPB_MARKER_BENCHMARK_START, 1) != 0 ? 4 : 0;
-    ompb_hooks *fresh = ompb_hooks_init();
+    ompb_hooks *fresh = ompb_hooks_new();
     bad |= ompb_hooks_get_mode(fresh) != OMPB_HOOKS_OFF ? 8 : 0;
     ompb_hooks_free(fresh);
     _exit(bad);
@@ -298,7 +298,7 @@ static void test_api_forked_child_is_off(void)
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     CU_ASSERT_EQUAL_FATAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
     hooks_peer_stop(&p);   /* the next request waits until the peer is back */
     CU_ASSERT_EQUAL_FATAL(pthread_create(&holder, NULL, start_benchmark_thread, h), 0);
@@ -332,7 +332,7 @@ static void second_process(bool expect_taken)
     int bad = 0;
     ompb__transport_revive();
     capture_start(&cap);
-    ompb_hooks *h = ompb_hooks_init(), *h2 = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new(), *h2 = ompb_hooks_new();
     int calls = ompb_hooks_start_benchmark(h);
     calls |= ompb_hooks_add_marker(h, getpid(), OMPB_MARKER_BENCHMARK_START, ompb__now_ns());
     calls |= ompb_hooks_add_marker(h, getpid(), OMPB_MARKER_BENCHMARK_END, ompb__now_ns());
@@ -370,7 +370,7 @@ static void test_api_one_process_per_runner(void)
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     CU_ASSERT_EQUAL_FATAL(ompb_hooks_get_mode(h), OMPB_HOOKS_WALLTIME);
     CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "owner", "1"), 0);
     size_t before = ompb__collector_frames(p.collector);
@@ -406,7 +406,7 @@ static void test_api_memory_mode_stays_out(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p.collector);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     CU_ASSERT_EQUAL(ompb_hooks_get_mode(h), OMPB_HOOKS_OFF);
     CU_ASSERT_EQUAL(ompb_hooks_set_integration(h, "ompbench", "0.1.0"), 0);
     CU_ASSERT_EQUAL(ompb_hooks_start_benchmark(h), 0);
@@ -453,11 +453,11 @@ static void test_api_open_failure_is_per_handle(void)
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *before = ompb_hooks_init();
+    ompb_hooks *before = ompb_hooks_new();
     fd_fill_start(&fill);
-    ompb_hooks *starved = ompb_hooks_init();
+    ompb_hooks *starved = ompb_hooks_new();
     fd_fill_end(&fill);
-    ompb_hooks *after = ompb_hooks_init();
+    ompb_hooks *after = ompb_hooks_new();
     CU_ASSERT_EQUAL(ompb_hooks_get_mode(starved), OMPB_HOOKS_OFF);
     CU_ASSERT_FALSE(ompb__transport_disabled());
     CU_ASSERT_EQUAL(ompb_hooks_get_mode(before), OMPB_HOOKS_WALLTIME);
@@ -481,7 +481,7 @@ typedef struct stress_arg {
 static void *stress_thread(void *argp)
 {
     stress_arg *a = argp;
-    ompb_hooks *h = a->shared ? a->shared : ompb_hooks_init();
+    ompb_hooks *h = a->shared ? a->shared : ompb_hooks_new();
     if (ompb_hooks_get_mode(h) != OMPB_HOOKS_WALLTIME)
         a->failures++;
     for (uint64_t k = 0; k < STRESS_REQUESTS; k++)
@@ -499,7 +499,7 @@ static void test_stress_threads_share_pipes(void)
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
-    ompb_hooks *shared = ompb_hooks_init();
+    ompb_hooks *shared = ompb_hooks_new();
     for (int i = 0; i < STRESS_THREADS; i++) {
         args[i] = (stress_arg){i < STRESS_SHARED ? shared : NULL, i, 0};
         CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[i], NULL, stress_thread, &args[i]), 0);

@@ -22,4 +22,12 @@
 #define OMPB_API
 #endif
 
+/* A name kept for one release after it was replaced (CONTRIBUTING.md, "ABI
+ * and versions"): using it warns and says what to use instead. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OMPB_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define OMPB_DEPRECATED(msg)
+#endif
+
 #endif /* OMPBENCH_EXPORT_H */

@@ -4,7 +4,7 @@
  * loops. Benchmarks declared with OMPB_BENCH need none of this: ompb_main()
  * talks to the runner itself.
  *
- * A handle finds out once, in ompb_hooks_init(), how the process runs:
+ * A handle finds out once, in ompb_hooks_new(), how the process runs:
  *
  * - under valgrind (the runner's CPU simulation): start/stop/executed turn
  *   into callgrind client requests, markers are ignored; OMPB_SIMULATION=0
@@ -36,7 +36,7 @@
  *
  * Sequence the runner expects, per benchmark:
  *
- *     ompb_hooks *h = ompb_hooks_init();
+ *     ompb_hooks *h = ompb_hooks_new();
  *     ompb_hooks_set_integration(h, "mytool", "1.0");     // once
  *     ompb_hooks_start_benchmark(h);
  *     for each round:  t0 = ompb_hooks_current_timestamp(); ...work...;
@@ -88,9 +88,11 @@ typedef enum {
  * Returns a new handle (free it with ompb_hooks_free), NULL only when out
  * of memory. Failing to reach the runner is not an error: the handle is
  * then off. */
-OMPB_API ompb_hooks *ompb_hooks_init(void);
+OMPB_API ompb_hooks *ompb_hooks_new(void);
 /* Releases the handle; NULL is fine. */
 OMPB_API void ompb_hooks_free(ompb_hooks *hooks);
+/* The name of ompb_hooks_new before 0.3, kept for one release. */
+OMPB_API OMPB_DEPRECATED("use ompb_hooks_new") ompb_hooks *ompb_hooks_init(void);
 
 /* The handle's mode; OMPB_HOOKS_OFF for NULL or after a transport failure. */
 OMPB_API ompb_hooks_mode ompb_hooks_get_mode(const ompb_hooks *hooks);

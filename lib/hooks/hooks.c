@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The public hooks API (include/ompbench/hooks.h). A handle is immutable
- * after ompb_hooks_init(), so any thread may use it; the transport's
+ * after ompb_hooks_new(), so any thread may use it; the transport's
  * process-wide lock does the serializing. In simulation the calls become
  * callgrind client requests, which are cheap no-ops outside valgrind.
  */
@@ -113,7 +113,7 @@ static bool simulate(void)
     return RUNNING_ON_VALGRIND && !(v && strcmp(v, "0") == 0);
 }
 
-ompb_hooks *ompb_hooks_init(void)
+ompb_hooks *ompb_hooks_new(void)
 {
     ompb_hooks *h = calloc(1, sizeof *h);
     if (!h)
@@ -124,6 +124,11 @@ ompb_hooks *ompb_hooks_init(void)
     else
         connect_runner(h);
     return h;
+}
+
+ompb_hooks *ompb_hooks_init(void)
+{
+    return ompb_hooks_new();
 }
 
 void ompb_hooks_free(ompb_hooks *hooks)

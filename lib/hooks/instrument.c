@@ -74,7 +74,7 @@ void ompb__instrument_init(void)
     if (initialized)
         return;
     initialized = true;
-    hooks = ompb_hooks_init();
+    hooks = ompb_hooks_new();
     switch (ompb_hooks_get_mode(hooks)) {
     case OMPB_HOOKS_SIMULATION:
         mode = OMPB__MODE_SIMULATION;

@@ -12,9 +12,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 awk '/^```c$/ { inblock = 1; text = ""; next }
-     /^```$/ && inblock { inblock = 0; if (text ~ /ompb_hooks_init/) printf "%s", text; next }
+     /^```$/ && inblock { inblock = 0; if (text ~ /ompb_hooks_new/) printf "%s", text; next }
      inblock { text = text $0 "\n" }' "$src/docs/protocol.md" > "$tmp/my_loop.c"
-grep -q 'ompb_hooks_init' "$tmp/my_loop.c" || { echo "FAIL: no hooks example in docs/protocol.md"; exit 1; }
+grep -q 'ompb_hooks_new' "$tmp/my_loop.c" || { echo "FAIL: no hooks example in docs/protocol.md"; exit 1; }
 # The library as built: static archive, or shared object (BUILD_SHARED_LIBS).
 if [ -e "$build/libompbench.a" ]; then
   libs="$build/libompbench.a $(pkg-config --libs hwloc jansson) -lm"

@@ -70,7 +70,7 @@ cat > "$tmp/api.cpp" <<'CXX'
 #include <cstring>
 int main()
 {
-    ompb_hooks *h = ompb_hooks_init();
+    ompb_hooks *h = ompb_hooks_new();
     ompb_black_box(ompb_hooks_current_timestamp());
     int ok = h && !ompb_hooks_is_instrumented(h) && ompb_hooks_start_benchmark(h) == 0
              && std::strcmp(ompb_version(), OMPB_VERSION_STRING) == 0
