@@ -58,8 +58,7 @@ static void cleanup_env(void)
 {
     unsetenv("OMPB_HOOKS_TIMEOUT_MS");
     unsetenv("OMPB_HOOKS_BUDGET_MS");
-    unsetenv("OMPB_RUNNER_CTL_FIFO");
-    unsetenv("OMPB_RUNNER_ACK_FIFO");
+    ompb_test_no_runner();
     ompb__instrument_reset();
     ompb__transport_revive();
 }

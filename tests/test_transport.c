@@ -475,8 +475,7 @@ static void test_paths_and_timeout_from_env(void)
     setenv(OMPB__ACK_FIFO_ENV, "/x/ack", 1);
     CU_ASSERT_STRING_EQUAL(ompb__transport_ctl_path(), "/x/ctl");
     CU_ASSERT_STRING_EQUAL(ompb__transport_ack_path(), "/x/ack");
-    unsetenv(OMPB__CTL_FIFO_ENV);
-    unsetenv(OMPB__ACK_FIFO_ENV);
+    ompb_test_no_runner();
     static const struct { const char *v; int want; } cases[] = {
         {"250", 250}, {"1", 1}, {"abc", 1000}, {"-5", 1000}, {"0", 1000}, {"12x", 1000},
         {"", 1000}, {" 250", 1000}, {"+250", 1000}, {"1073741824", 1000}};
