@@ -23,6 +23,10 @@
  *                   inside an "outer", then ompb_regions_report() called
  *                   inside "held": no runner window opens, and no runner
  *                   command goes out, from inside a region
+ *   sweep           "sweep" then "halo", 4 times, in a team of 1, then the
+ *                   same in a team of 2 (the stencil at --threads 1,2): the
+ *                   first size's runner window closes before the second
+ *                   size's first instance (tests/test_hooks.c)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
 
@@ -177,6 +181,24 @@ static int inside(void)
     return rc == 0 && rc2 == 0 ? 0 : 1;
 }
 
+static int sweep(void)
+{
+    for (int t = 1; t <= 2; t++) {
+#pragma omp parallel num_threads(t)
+        for (int i = 0; i < 4; i++) {
+            ompb_region_begin("sweep");
+            work();
+#pragma omp barrier
+            ompb_region_end("sweep");
+            ompb_region_begin("halo");
+            work();
+#pragma omp barrier
+            ompb_region_end("halo");
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     printf("main\n");
@@ -196,6 +218,8 @@ int main(int argc, char **argv)
         return phases();
     if (strcmp(mode, "overlap") == 0)
         return overlap();
+    if (strcmp(mode, "sweep") == 0)
+        return sweep();
     if (strcmp(mode, "inside") == 0)
         return inside();
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"

@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -283,6 +284,44 @@ static int reap_by(pid_t pid, uint64_t deadline)
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
     return -1;
+}
+
+/* A program that runs a region at one team size, then at another (the
+ * stencil at --threads 1,2; tests/region_app.c, mode sweep): the first
+ * size's window is closed, StopBenchmark stamped, before the second size's
+ * first instance begins (the window holds no work of the next phase), and
+ * the second size gets a window of its own. */
+static void test_region_window_closes_at_next_team_size(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_start_thread(&p), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        execl(OMPB_BUILD_DIR "/tests/region_app", "region_app", "sweep", (char *)NULL);
+        _exit(127);
+    }
+    int status = reap_by(child, deadline_in(3 * LONG_TIMEOUT_MS));
+    hooks_peer_stop(&p);
+    CU_ASSERT(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    size_t n = 0;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &n);
+    CU_ASSERT_EQUAL(n, 2);
+    if (n == 2) {
+        CU_ASSERT_PTR_NOT_NULL(strstr(w[0].uri ? w[0].uri : "", "region:sweep[t=1]"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(w[1].uri ? w[1].uri : "", "region:sweep[t=2]"));
+        CU_ASSERT_EQUAL(w[0].n_bounds, 8);
+        CU_ASSERT_EQUAL(w[1].n_bounds, 8);
+        CU_ASSERT(w[0].stop_ns != 0 && w[1].n_bounds > 0 && w[0].stop_ns <= w[1].bounds[0]);
+        CU_ASSERT(w[0].stop_ns <= w[1].start_ns);
+    }
+    hooks_peer_destroy(&p);
+    cleanup_env();
 }
 
 /* A fork while another thread holds the process-wide lock, waiting for its
@@ -1526,6 +1565,7 @@ static const ompb_test_case cases[] = {
     {"api_one_process_per_runner", test_api_one_process_per_runner},
     {"api_open_failure_is_per_handle", test_api_open_failure_is_per_handle},
     {"stress_threads_share_pipes", test_stress_threads_share_pipes},
+    {"region_window_closes_at_next_team_size", test_region_window_closes_at_next_team_size},
     {"facade_walltime", test_facade_walltime},
     {"engine_failed_instance_sends_no_markers", test_engine_failed_instance_sends_no_markers},
     {"engine_slow_start_keeps_rounds", test_engine_slow_start_keeps_rounds},
