@@ -64,6 +64,18 @@ static void cleanup_env(void)
     ompb__transport_revive();
 }
 
+static bool is_string_array(const json_t *v)
+{
+    size_t i;
+    json_t *x;
+    if (!json_is_array(v))
+        return false;
+    json_array_foreach(v, i, x)
+        if (!json_is_string(x))
+            return false;
+    return true;
+}
+
 static bool has_violation(const ompb__collector *c, const char *needle)
 {
     for (size_t i = 0; i < ompb__collector_violation_count(c); i++)
@@ -1494,6 +1506,44 @@ static void test_codspeed_no_results_no_file(void)
     unsetenv("CODSPEED_RUNNER_MODE");
 }
 
+/* The build ID readelf finds in path's notes ("" without one). */
+static void readelf_build_id(const char *path, char *out, size_t cap)
+{
+    char cmd[4200], line[512];
+    out[0] = '\0';
+    snprintf(cmd, sizeof cmd, "readelf -n '%s' 2>/dev/null", path);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return;
+    while (fgets(line, sizeof line, p))
+        if (sscanf(line, " Build ID: %200s", out) == 1 && strlen(out) < cap)
+            break;
+    pclose(p);
+}
+
+/* Every loaded library is there, this test binary's OpenMP runtime among
+ * them, with its path and the build ID its file holds (as readelf reads
+ * it), or null. */
+static void check_linked_libraries(json_t *libs)
+{
+    CU_ASSERT_TRUE_FATAL(json_is_object(libs));
+    const char *name;
+    json_t *lib;
+    bool gomp = false;
+    json_object_foreach(libs, name, lib) {
+        json_t *path = json_object_get(lib, "path"), *id = json_object_get(lib, "build_id");
+        CU_ASSERT_TRUE(json_is_string(path) && (json_is_string(id) || json_is_null(id)));
+        if (strncmp(name, "libgomp.so", 10) != 0 || !json_is_string(path))
+            continue;
+        char want[256];
+        readelf_build_id(json_string_value(path), want, sizeof want);
+        gomp = true;
+        CU_ASSERT_EQUAL(access(json_string_value(path), R_OK), 0);
+        CU_ASSERT_STRING_EQUAL(json_is_string(id) ? json_string_value(id) : "", want);
+    }
+    CU_ASSERT_TRUE(gomp);
+}
+
 /* The environment file the official hooks write, with our run context. */
 static void test_codspeed_environment_file(void)
 {
@@ -1527,8 +1577,9 @@ static void test_codspeed_environment_file(void)
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(env, "default_threads")), "2");
     const char *key;
     json_t *value;
-    json_object_foreach(env, key, value)
-        CU_ASSERT_TRUE(json_is_string(value));   /* a flat string map, as the runner reads it */
+    json_object_foreach(env, key, value)   /* string or [string], as the runner reads it */
+        CU_ASSERT_TRUE(json_is_string(value) || is_string_array(value));
+    check_linked_libraries(json_object_get(root, "linked_libraries"));
     json_decref(root);
     ompb__context_free(ctx);
     unlink(path);
