@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # No test talks to a runner it did not start. Every test gets runner FIFO
 # paths that do not exist (a test that starts its own runner sets its own
-# paths) and none of the variables a CodSpeed runner sets, so a runner, or
+# paths) and none of the variables a CodSpeed runner sets (removed through
+# ENVIRONMENT_MODIFICATION, which ctest before CMake 3.22 ignores), so a runner, or
 # any other program holding /tmp/runner.ctl.fifo and /tmp/runner.ack.fifo,
 # cannot change what a test sees. With OMPB_TEST_FOREIGN_RUNNER (default
 # ON) every test also requires the fixture "foreign_runner"
