@@ -48,6 +48,11 @@ elif ! mkdir -p "$logdir"; then
 fi
 
 hog_pids=()
+run_pid=
+stop_run() {
+  [ -n "$run_pid" ] && kill "$run_pid" 2> /dev/null && wait "$run_pid" 2> /dev/null
+  run_pid=
+}
 stop_hogs() {
   local p
   for p in "${hog_pids[@]}"; do
@@ -58,9 +63,11 @@ stop_hogs() {
   done
   hog_pids=()
 }
-trap 'stop_hogs' EXIT
-trap 'stop_hogs; exit 130' INT
-trap 'stop_hogs; exit 143' TERM
+# The run is waited for in the background, so that a signal is handled at
+# once: it stops the run and the hogs, by their PIDs.
+trap 'stop_run; stop_hogs' EXIT
+trap 'stop_run; stop_hogs; exit 130' INT
+trap 'stop_run; stop_hogs; exit 143' TERM
 
 start_hogs() {
   local i
@@ -76,8 +83,11 @@ for ((r = 1; r <= runs; r++)); do
   log="$logdir/run-$r.log"
   start_hogs
   echo "run $r of $runs: ${cmd[*]} with $hogs CPU hogs (PIDs ${hog_pids[*]}), log $log"
-  timeout "$bound" "${cmd[@]}" > "$log" 2>&1
+  timeout "$bound" "${cmd[@]}" > "$log" 2>&1 &
+  run_pid=$!
+  wait "$run_pid"
   rc=$?
+  run_pid=
   echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   stop_hogs
   grep -E 'tests passed, [0-9]+ tests failed out of' "$log" | sed 's/^/  /'
