@@ -151,7 +151,7 @@ release() {
   bytes=$(stat -c %s "$state/frames" 2> /dev/null || echo 0)
   if [ "$bytes" -gt 0 ]; then
     echo "FAIL: $bytes bytes reached the fake runner at $ctl: a test talked to a runner" \
-      "it did not start:"
+      "it did not start (or, on a shared machine, another user's process did):"
     describe_frames
     status=1
   elif [ $status -eq 0 ]; then
