@@ -15,6 +15,10 @@
  *   timestamps, and the window belongs to that entry;
  * - the window's entry buffers one aggregate pair per instance that begins
  *   in it; other regions running meanwhile get no markers;
+ * - the window closes when its region begins at a team size that never had
+ *   a window (a program that sweeps thread counts has moved on: the window
+ *   must not span the next phase's work), and that entry opens the next
+ *   window, all before the beginning thread takes its timestamp;
  * - ompb_regions_report() (a region-set boundary) and the exit close the
  *   window: the pairs as BenchmarkStart/BenchmarkEnd, StopBenchmark,
  *   CurrentBenchmark(uri), pipelined by the instrument facade from the
@@ -58,7 +62,8 @@ atomic_bool ompb__region_runner_watch;
 /* Changes only under runner_lock; read without it by begin. */
 static _Atomic int window_state = WINDOW_OFF;
 static pthread_mutex_t runner_lock = PTHREAD_MUTEX_INITIALIZER;
-static ompb__region_entry *window_entry;
+/* Changes only under runner_lock; read without it by begin. */
+static _Atomic(ompb__region_entry *) window_entry;
 
 void ompb__region_runner_init(void)
 {
@@ -82,20 +87,55 @@ static void open_window(ompb__region_entry *e)
     e->pairs.n = 0;
     e->pairs.dropped = 0;
     pthread_mutex_unlock(&e->lock);
-    window_entry = e;
+    atomic_store_explicit(&window_entry, e, memory_order_relaxed);
     atomic_store_explicit(&window_state, WINDOW_OPEN, memory_order_release);
+}
+
+/* Whether e takes the window: none is open, or the open one belongs to e's
+ * region at another team size (the program moved on to the next size of a
+ * sweep), and e never had one. Without the lock it may say yes wrongly
+ * (the caller checks again under the lock), never no wrongly: an open
+ * window whose entry is being replaced counts as a yes, so that e's team
+ * waits for the one its first thread opens. */
+static bool wants_window(const ompb__region_entry *e)
+{
+    if (atomic_load_explicit(&e->had_window, memory_order_relaxed))
+        return false;
+    int state = atomic_load_explicit(&window_state, memory_order_acquire);
+    if (state == WINDOW_IDLE)
+        return true;
+    if (state != WINDOW_OPEN)
+        return false;
+    const ompb__region_entry *w = atomic_load_explicit(&window_entry, memory_order_relaxed);
+    return !w || (w != e && w->region == e->region);
+}
+
+static void close_window(void);
+
+/* Folds the completed instances of w's teams into w (a report does it for
+ * every region before it closes a window; here only w's pairs are due). */
+static void fold_entry(ompb__region_entry *w)
+{
+    for (ompb__region_group *g = atomic_load(&w->region->groups); g; g = g->next)
+        if (g->entry == w)
+            ompb__region_group_reduce_all(g);
 }
 
 void ompb__region_runner_begin(ompb__region_entry *e)
 {
-    if (atomic_load_explicit(&window_state, memory_order_acquire) != WINDOW_IDLE
-        || atomic_load_explicit(&e->had_window, memory_order_relaxed))
+    if (!wants_window(e))
         return;
     /* The other threads of the team wait here for the window the first one
      * opens (once): no timestamp before the runner has stamped it. */
     pthread_mutex_lock(&runner_lock);
-    if (atomic_load(&window_state) == WINDOW_IDLE && !atomic_load(&e->had_window))
+    if (wants_window(e)) {
+        ompb__region_entry *w = atomic_load_explicit(&window_entry, memory_order_relaxed);
+        if (atomic_load(&window_state) == WINDOW_OPEN && w) {
+            fold_entry(w);
+            close_window();
+        }
         open_window(e);
+    }
     pthread_mutex_unlock(&runner_lock);
 }
 
@@ -166,7 +206,7 @@ static void summarize(ompb__region_entry *e, const ompb__region_pairs *p, bool s
 /* Markers (when they can alternate), StopBenchmark, CurrentBenchmark. */
 static void close_window(void)
 {
-    ompb__region_entry *e = window_entry;
+    ompb__region_entry *e = atomic_load_explicit(&window_entry, memory_order_relaxed);
     ompb__region_pairs p;
     pthread_mutex_lock(&e->lock);
     e->window_active = false;
@@ -197,7 +237,7 @@ static void close_window(void)
     pthread_mutex_unlock(&e->lock);
     free(p.start_ns);
     free(p.end_ns);
-    window_entry = NULL;
+    atomic_store_explicit(&window_entry, NULL, memory_order_relaxed);
 }
 
 /* One entry's line of the results file; false when it has none. */

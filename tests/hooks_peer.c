@@ -20,6 +20,7 @@
 
 #include "hooks/codec.h"
 #include "hooks/transport.h"
+#include "suite.h"
 
 /* Room for the largest frame the codec accepts, and then some. */
 #define BUF_BYTES (2 * (OMPB__FRAME_HEADER + OMPB__PAYLOAD_MAX))
@@ -222,6 +223,5 @@ void hooks_peer_destroy(hooks_peer *p)
     rmdir(p->dir);
     ompb__collector_free(p->collector);
     p->collector = NULL;
-    unsetenv(OMPB__CTL_FIFO_ENV);
-    unsetenv(OMPB__ACK_FIFO_ENV);
+    ompb_test_no_runner();
 }

@@ -29,6 +29,12 @@ int ompb_test_timeout_multiplier(void)
     return m > 0 ? m : 1;
 }
 
+void ompb_test_no_runner(void)
+{
+    setenv("OMPB_RUNNER_CTL_FIFO", "/nonexistent/ompb-tests/runner.ctl.fifo", 1);
+    setenv("OMPB_RUNNER_ACK_FIFO", "/nonexistent/ompb-tests/runner.ack.fifo", 1);
+}
+
 static int add_suite(const ompb_test_suite *s, const char *only_test)
 {
     CU_pSuite cs = CU_add_suite(s->name, s->init, s->cleanup);
@@ -64,6 +70,7 @@ int main(int argc, char **argv)
             only_test = slash + 1;
         }
     }
+    ompb_test_no_runner();
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     int total = 0;

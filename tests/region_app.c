@@ -29,6 +29,10 @@
  *                   barrier, "nowait" before it (then an explicit barrier)
  *   once            "single_shot" entered once by a team of 2 and once
  *                   serially: one value, no spread
+ *   sweep           "sweep" then "halo", 4 times, in a team of 1, then the
+ *                   same in a team of 2 (the stencil at --threads 1,2): the
+ *                   first size's runner window closes before the second
+ *                   size's first instance (tests/test_hooks.c)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
 
@@ -218,6 +222,24 @@ static int split(void)
     return 0;
 }
 
+static int sweep(void)
+{
+    for (int t = 1; t <= 2; t++) {
+#pragma omp parallel num_threads(t)
+        for (int i = 0; i < 4; i++) {
+            ompb_region_begin("sweep");
+            work();
+#pragma omp barrier
+            ompb_region_end("sweep");
+            ompb_region_begin("halo");
+            work();
+#pragma omp barrier
+            ompb_region_end("halo");
+        }
+    }
+    return 0;
+}
+
 static int once(void)
 {
 #pragma omp parallel num_threads(2)
@@ -251,6 +273,8 @@ int main(int argc, char **argv)
         return phases();
     if (strcmp(mode, "overlap") == 0)
         return overlap();
+    if (strcmp(mode, "sweep") == 0)
+        return sweep();
     if (strcmp(mode, "inside") == 0)
         return inside();
     if (strcmp(mode, "split") == 0)
@@ -258,6 +282,6 @@ int main(int argc, char **argv)
     if (strcmp(mode, "once") == 0)
         return once();
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
-            "phases|overlap|inside|split|once\n");
+            "phases|overlap|sweep|inside|split|once\n");
     return 2;
 }

@@ -21,4 +21,11 @@ typedef struct ompb_test_suite {
  * raise it under valgrind or sanitizers). */
 int ompb_test_timeout_multiplier(void);
 
+/* No test talks to a runner it did not start: points OMPB_RUNNER_CTL_FIFO and
+ * OMPB_RUNNER_ACK_FIFO at paths that do not exist. The runner (main.c) does it
+ * before the first test, and a test that set its own runner's paths calls it
+ * when done instead of unsetting them (which would mean the default FIFOs,
+ * where someone else's runner may listen). */
+void ompb_test_no_runner(void);
+
 #endif

@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,10 +59,21 @@ static void cleanup_env(void)
 {
     unsetenv("OMPB_HOOKS_TIMEOUT_MS");
     unsetenv("OMPB_HOOKS_BUDGET_MS");
-    unsetenv("OMPB_RUNNER_CTL_FIFO");
-    unsetenv("OMPB_RUNNER_ACK_FIFO");
+    ompb_test_no_runner();
     ompb__instrument_reset();
     ompb__transport_revive();
+}
+
+static bool is_string_array(const json_t *v)
+{
+    size_t i;
+    json_t *x;
+    if (!json_is_array(v))
+        return false;
+    json_array_foreach(v, i, x)
+        if (!json_is_string(x))
+            return false;
+    return true;
 }
 
 static bool has_violation(const ompb__collector *c, const char *needle)
@@ -284,6 +296,44 @@ static int reap_by(pid_t pid, uint64_t deadline)
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
     return -1;
+}
+
+/* A program that runs a region at one team size, then at another (the
+ * stencil at --threads 1,2; tests/region_app.c, mode sweep): the first
+ * size's window is closed, StopBenchmark stamped, before the second size's
+ * first instance begins (the window holds no work of the next phase), and
+ * the second size gets a window of its own. */
+static void test_region_window_closes_at_next_team_size(void)
+{
+    hooks_peer p;
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
+    set_timeout(LONG_TIMEOUT_MS);
+    CU_ASSERT_EQUAL_FATAL(hooks_peer_start_thread(&p), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        execl(OMPB_BUILD_DIR "/tests/region_app", "region_app", "sweep", (char *)NULL);
+        _exit(127);
+    }
+    int status = reap_by(child, deadline_in(3 * LONG_TIMEOUT_MS));
+    hooks_peer_stop(&p);
+    CU_ASSERT(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CU_ASSERT_EQUAL(ompb__collector_violation_count(p.collector), 0);
+    size_t n = 0;
+    const ompb__collector_window *w = ompb__collector_windows(p.collector, &n);
+    CU_ASSERT_EQUAL(n, 2);
+    if (n == 2) {
+        CU_ASSERT_PTR_NOT_NULL(strstr(w[0].uri ? w[0].uri : "", "region:sweep[t=1]"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(w[1].uri ? w[1].uri : "", "region:sweep[t=2]"));
+        CU_ASSERT_EQUAL(w[0].n_bounds, 8);
+        CU_ASSERT_EQUAL(w[1].n_bounds, 8);
+        CU_ASSERT(w[0].stop_ns != 0 && w[1].n_bounds > 0 && w[0].stop_ns <= w[1].bounds[0]);
+        CU_ASSERT(w[0].stop_ns <= w[1].start_ns);
+    }
+    hooks_peer_destroy(&p);
+    cleanup_env();
 }
 
 /* A fork while another thread holds the process-wide lock, waiting for its
@@ -1456,6 +1506,44 @@ static void test_codspeed_no_results_no_file(void)
     unsetenv("CODSPEED_RUNNER_MODE");
 }
 
+/* The build ID readelf finds in path's notes ("" without one). */
+static void readelf_build_id(const char *path, char *out, size_t cap)
+{
+    char cmd[4200], line[512];
+    out[0] = '\0';
+    snprintf(cmd, sizeof cmd, "readelf -n '%s' 2>/dev/null", path);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return;
+    while (fgets(line, sizeof line, p))
+        if (sscanf(line, " Build ID: %200s", out) == 1 && strlen(out) < cap)
+            break;
+    pclose(p);
+}
+
+/* Every loaded library is there, this test binary's OpenMP runtime among
+ * them, with its path and the build ID its file holds (as readelf reads
+ * it), or null. */
+static void check_linked_libraries(json_t *libs)
+{
+    CU_ASSERT_TRUE_FATAL(json_is_object(libs));
+    const char *name;
+    json_t *lib;
+    bool gomp = false;
+    json_object_foreach(libs, name, lib) {
+        json_t *path = json_object_get(lib, "path"), *id = json_object_get(lib, "build_id");
+        CU_ASSERT_TRUE(json_is_string(path) && (json_is_string(id) || json_is_null(id)));
+        if (strncmp(name, "libgomp.so", 10) != 0 || !json_is_string(path))
+            continue;
+        char want[256];
+        readelf_build_id(json_string_value(path), want, sizeof want);
+        gomp = true;
+        CU_ASSERT_EQUAL(access(json_string_value(path), R_OK), 0);
+        CU_ASSERT_STRING_EQUAL(json_is_string(id) ? json_string_value(id) : "", want);
+    }
+    CU_ASSERT_TRUE(gomp);
+}
+
 /* The environment file the official hooks write, with our run context. */
 static void test_codspeed_environment_file(void)
 {
@@ -1489,8 +1577,9 @@ static void test_codspeed_environment_file(void)
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(env, "default_threads")), "2");
     const char *key;
     json_t *value;
-    json_object_foreach(env, key, value)
-        CU_ASSERT_TRUE(json_is_string(value));   /* a flat string map, as the runner reads it */
+    json_object_foreach(env, key, value)   /* string or [string], as the runner reads it */
+        CU_ASSERT_TRUE(json_is_string(value) || is_string_array(value));
+    check_linked_libraries(json_object_get(root, "linked_libraries"));
     json_decref(root);
     ompb__context_free(ctx);
     unlink(path);
@@ -1527,6 +1616,7 @@ static const ompb_test_case cases[] = {
     {"api_one_process_per_runner", test_api_one_process_per_runner},
     {"api_open_failure_is_per_handle", test_api_open_failure_is_per_handle},
     {"stress_threads_share_pipes", test_stress_threads_share_pipes},
+    {"region_window_closes_at_next_team_size", test_region_window_closes_at_next_team_size},
     {"facade_walltime", test_facade_walltime},
     {"engine_failed_instance_sends_no_markers", test_engine_failed_instance_sends_no_markers},
     {"engine_slow_start_keeps_rounds", test_engine_slow_start_keeps_rounds},

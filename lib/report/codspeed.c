@@ -20,6 +20,7 @@
 #include "binder.h"
 #include "error.h"
 #include "hooks/instrument.h"
+#include "libraries.h"
 #include "outfile.h"
 #include "utf8.h"
 
@@ -157,8 +158,44 @@ static int put_int(json_t *map, const char *key, long long value)
     return put(map, key, text);
 }
 
+/* A string escaped as put() does, as a JSON value. */
+static json_t *text_json(const char *value)
+{
+    char text[4096];
+    ompb__utf8_escape(value ? value : "", text, sizeof text);
+    return json_string(text);
+}
+
+/* One loaded library: name: {"path", "build_id" or null}; the first object
+ * of a name wins (the one the loader resolves symbols from). */
+static int put_library(const ompb__linked_library *lib, void *arg)
+{
+    json_t *libs = arg;
+    char name[512];
+    ompb__utf8_escape(lib->name, name, sizeof name);
+    if (json_object_get(libs, name))
+        return 0;
+    json_t *o = json_pack("{s:o,s:o}", "path", text_json(lib->path), "build_id",
+                          lib->build_id ? json_string(lib->build_id) : json_null());
+    return o ? json_object_set_new(libs, name, o) : -1;
+}
+
+/* The run's warnings, a list: a JSON array of strings. */
+static json_t *warnings_json(const ompb__context *ctx)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < ctx->n_warnings; i++)
+        if (json_array_append_new(a, text_json(ctx->warnings[i])) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
 /* The run context as the official hooks' environment file holds an
- * integration's: {"integration_environment": {"ompbench": {key: string}}}. */
+ * integration's, with the loaded libraries beside it:
+ * {"integration_environment": {"ompbench": {key: string or [string]}},
+ *  "linked_libraries": {name: {"path": string, "build_id": string or null}}}. */
 static json_t *environment_json(const ompb__context *ctx)
 {
     json_t *map = json_object();
@@ -190,12 +227,14 @@ static json_t *environment_json(const ompb__context *ctx)
         snprintf(key, sizeof key, "env.%s", ctx->env[i].name);
         bad |= put(map, key, ctx->env[i].value);
     }
-    for (size_t i = 0; i < ctx->n_warnings; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "warning.%zu", i + 1);
-        bad |= put(map, key, ctx->warnings[i]);
+    if (ctx->n_warnings) {
+        json_t *w = warnings_json(ctx);
+        bad |= !w || json_object_set_new(map, "warnings", w) != 0;
     }
-    json_t *root = json_pack("{s:{s:o}}", "integration_environment", "ompbench", map);
+    json_t *libs = json_object();
+    bad |= !libs || ompb__linked_libraries(put_library, libs) != 0;
+    json_t *root = json_pack("{s:{s:o},s:o}", "integration_environment", "ompbench", map,
+                             "linked_libraries", libs);
     if (bad) {
         json_decref(root);
         return NULL;

@@ -90,7 +90,9 @@ dev_checks() {
     [ -s "$d/stdout.out" ] || echo "FAIL: $w: /dev/stdout got nothing"
     rm -f "$d/sub.out"
     "$w" >(cat > "$d/sub.out") 2> "$d/err" || { echo "FAIL: $w: >(cmd): exit $?"; cat "$d/err"; }
-    for _ in $(seq 100); do [ -s "$d/sub.out" ] && break; sleep 0.05; done
+    for _ in $(seq $((100 * ${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}))); do
+      [ -s "$d/sub.out" ] && break; sleep 0.05
+    done
     [ -s "$d/sub.out" ] || echo "FAIL: $w: >(cmd) got nothing"
   done
   for w in w_svg w_collect; do

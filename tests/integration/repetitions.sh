@@ -82,7 +82,8 @@ for sig in INT TERM; do
   "${foreground[@]}" "$bin" "${long[@]}" --format json --output "$tmp/never.json" \
     > /dev/null 2> "$tmp/sig.err" &
   pid=$!
-  for _ in $(seq 1 100); do # wait until a child runs (at most 10 s)
+  # wait until a child runs (at most 10 s x OMPB_TEST_TIMEOUT_MULTIPLIER)
+  for _ in $(seq 1 $((100 * ${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}))); do
     pgrep -P "$pid" > /dev/null && break
     sleep 0.1
   done
@@ -110,7 +111,7 @@ done
   --format json --output "$tmp/k.json" 2> "$tmp/k.err" &
 pid=$!
 child=""
-for _ in $(seq 1 100); do
+for _ in $(seq 1 $((100 * ${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}))); do
   child=$(pgrep -P "$pid" || true)
   [ -n "$child" ] && break
   sleep 0.1

@@ -92,7 +92,7 @@ n=$(grep -c 'ranks 0 and 1 on host .* may both run on PUs' "$tmp/bn.err" || true
 # pair per global round, one window per instance, every check passing.
 # (t=1 and t=2 only: with t=4 on one PU per rank the ranks' barrier exits
 # spread by milliseconds, and the global bounds of consecutive rounds can
-# then overlap by that much, which the runner refuses: a known defect,
+# then overlap by that much, out of the order the runner's backend needs: a known defect,
 # docs/methodology.md, "Rounds across MPI ranks".)
 OMP_NUM_THREADS=1 timeout 120 "$build/tools/ompbench" collect --json "$tmp/col.json" -- \
   "$MPIRUN" --oversubscribe -np 2 "$ex" --filter '^stream_triad\[r=2, t=[12]\]' --sample-count 5 \

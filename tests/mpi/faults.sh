@@ -8,6 +8,8 @@ set -euo pipefail
 build=$1 src=$2
 source "$src/tests/mpi/common.inc"
 fx="$build/tests/mpi_fixture"
+# Waits scale with the machine (OMPB_TEST_TIMEOUT_MULTIPLIER).
+mult=${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}
 pids=()
 cleanup() {
   # Only processes this script started, by pid (a stopped rank gets SIGCONT).
@@ -27,7 +29,7 @@ start() {
     --format json --output "$tmp/out.json" > "$tmp/run.out" 2> "$tmp/run.err" &
   launcher=$!
   pids+=("$launcher")
-  for _ in $(seq 200); do
+  for _ in $(seq $((200 * mult))); do
     [ -s "$tmp/rank0.pid" ] && [ -s "$tmp/rank1.pid" ] && break
     sleep 0.1
   done
@@ -36,16 +38,16 @@ start() {
   sleep 1 # mid-run: rounds are under way
 }
 
-# Waits for the launcher at most 10 s; fails otherwise.
+# Waits for the launcher at most 10 s (x the multiplier); fails otherwise.
 finish_within_10s() {
   local what=$1 t0 t1
   t0=$(date +%s%N)
-  for _ in $(seq 100); do
+  for _ in $(seq $((100 * mult))); do
     kill -0 "$launcher" 2> "$tmp/ignored" || break
     sleep 0.1
   done
   if kill -0 "$launcher" 2> "$tmp/ignored"; then
-    echo "FAIL: $what: the run still goes on 10 s later"; cat "$tmp/run.err"; exit 1
+    echo "FAIL: $what: the run still goes on $((10 * mult)) s later"; cat "$tmp/run.err"; exit 1
   fi
   set +e; wait "$launcher"; rc=$?; set -e
   t1=$(date +%s%N)

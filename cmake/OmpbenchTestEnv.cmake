@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: MIT
+# No test talks to a runner it did not start. Every test gets runner FIFO
+# paths that do not exist (a test that starts its own runner sets its own
+# paths) and none of the variables a CodSpeed runner sets (removed through
+# ENVIRONMENT_MODIFICATION, which ctest before CMake 3.22 ignores), so a runner, or
+# any other program holding /tmp/runner.ctl.fifo and /tmp/runner.ack.fifo,
+# cannot change what a test sees. With OMPB_TEST_FOREIGN_RUNNER (default
+# ON) every test also requires the fixture "foreign_runner"
+# (tests/foreign_runner.sh): a fake runner holds the default FIFOs while the
+# suite runs and its cleanup test fails if any frame reached it.
+option(OMPB_TEST_FOREIGN_RUNNER
+  "Hold the default runner FIFOs with a fake runner while the tests run" ON)
+set(OMPB_NO_RUNNER_DIR ${PROJECT_BINARY_DIR}/tests/no-runner-here)
+
+# ompb_isolate_tests(): applies the above to every test of the calling
+# directory; call it at the end of each CMakeLists.txt that adds tests
+# (set_property(TEST) reaches only the current directory's tests).
+function(ompb_isolate_tests)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t IN LISTS tests)
+    if(t MATCHES "^foreign_runner\\.")
+      continue()
+    endif()
+    set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
+      "OMPB_RUNNER_CTL_FIFO=${OMPB_NO_RUNNER_DIR}/runner.ctl.fifo"
+      "OMPB_RUNNER_ACK_FIFO=${OMPB_NO_RUNNER_DIR}/runner.ack.fifo")
+    set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT_MODIFICATION
+      "CODSPEED_ENV=unset:" "CODSPEED_RUNNER_MODE=unset:" "CODSPEED_PROFILE_FOLDER=unset:")
+    if(OMPB_TEST_FOREIGN_RUNNER)
+      set_property(TEST ${t} APPEND PROPERTY FIXTURES_REQUIRED foreign_runner)
+    endif()
+  endforeach()
+endfunction()

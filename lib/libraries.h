@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shared objects loaded in this process, as the official CodSpeed hooks
+ * list them in the environment file ("linked_libraries": soname -> path and
+ * GNU build ID): what a profile of this process was linked against, so two
+ * runs with different libgomp or libc builds can be told apart.
+ */
+#ifndef OMPB_LIBRARIES_H
+#define OMPB_LIBRARIES_H
+
+#include <stddef.h>
+
+typedef struct ompb__linked_library {
+    const char *name;     /* DT_SONAME, or the path's file name without one */
+    const char *path;     /* as the dynamic loader has it */
+    const char *build_id; /* lowercase hex of NT_GNU_BUILD_ID; NULL without one */
+} ompb__linked_library;
+
+/* Calls fn once per loaded shared object with a path (the main program is
+ * not a library), in the loader's order; the strings live only during the
+ * call. Stops at, and returns, the first nonzero value fn returns; else 0. */
+int ompb__linked_libraries(int (*fn)(const ompb__linked_library *lib, void *arg), void *arg);
+
+#endif
