@@ -28,7 +28,7 @@ for cxx in "${compilers[@]}"; do
     # clang++ -fopenmp links LLVM's libomp, which also serves the GOMP_*
     # entry points of the gcc-built library: one runtime in the process.
     omp=-fopenmp
-    $cxx -std=$std $omp $flags -Wall -Wextra -Wpedantic -Werror -I"$src/include" \
+    timeout 300 $cxx -std=$std $omp $flags -Wall -Wextra -Wpedantic -Werror -I"$src/include" \
       "$src/tests/cxx_api.cpp" $libs -o "$exe" 2> "$tmp/cc.log" \
       || { echo "FAIL: $cxx -std=$std does not build tests/cxx_api.cpp:"; cat "$tmp/cc.log"; fail=1; continue; }
     got=$(timeout 60 "$exe" --list)

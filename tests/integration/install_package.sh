@@ -123,11 +123,11 @@ find_package(ompbench 0.1 REQUIRED)
 add_executable(app app.f90)
 target_link_libraries(app PRIVATE ompbench::fortran)
 CMAKE
-  cmake -S "$tmp/fproj" -B "$tmp/fproj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+  timeout 300 cmake -S "$tmp/fproj" -B "$tmp/fproj/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
     -DCMAKE_Fortran_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
-    > "$tmp/fcfg.log" 2>&1 && cmake --build "$tmp/fproj/build" > "$tmp/fbuild.log" 2>&1 \
+    > "$tmp/fcfg.log" 2>&1 && timeout 300 cmake --build "$tmp/fproj/build" > "$tmp/fbuild.log" 2>&1 \
     || { echo "FAIL: the Fortran project does not build:"; cat "$tmp/fcfg.log" "$tmp/fbuild.log"; exit 1; }
-  gfortran $flags $(pkg-config --cflags ompbench-fortran) "$tmp/fproj/app.f90" \
+  timeout 300 gfortran $flags $(pkg-config --cflags ompbench-fortran) "$tmp/fproj/app.f90" \
     $(pkg-config --libs ompbench-fortran) $rpath -o "$tmp/fapp-pc" 2> "$tmp/fpc.log" \
     || { echo "FAIL: the Fortran program does not build with pkg-config:"; cat "$tmp/fpc.log"; exit 1; }
   for f in "$tmp/fproj/build/app" "$tmp/fapp-pc"; do
