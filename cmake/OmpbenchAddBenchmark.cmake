@@ -8,6 +8,33 @@
 # it with mpirun) and registers no smoke test: it needs a launcher.
 # __FILE__ is mapped relative to the project source directory, so benchmark
 # URIs read "benches/examples.c::name[arg]" wherever the tree is checked out.
+#
+# A project configured without CMAKE_BUILD_TYPE (CMake's default for
+# single-configuration generators) compiles with no optimization flag at
+# all, i.e. -O0: the benchmark would measure unoptimized code (marked
+# "unoptimized" in every report). There the benchmark gets the project's
+# Release flags (CMAKE_<LANG>_FLAGS_RELEASE, e.g. -O3 -DNDEBUG) for its C
+# and C++ sources, and a message says so once per project; set
+# CMAKE_BUILD_TYPE (Debug, say) to choose yourself. Only the benchmark
+# target is affected, never the rest of the project.
+function(ompbench__default_release_flags name)
+  get_property(multi GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(CMAKE_BUILD_TYPE OR multi)
+    return()
+  endif()
+  foreach(lang C CXX)
+    separate_arguments(flags UNIX_COMMAND "${CMAKE_${lang}_FLAGS_RELEASE}")
+    target_compile_options(${name} PRIVATE "$<$<COMPILE_LANGUAGE:${lang}>:${flags}>")
+  endforeach()
+  get_property(told DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY OMPB_RELEASE_DEFAULT_TOLD)
+  if(NOT told)
+    set_property(DIRECTORY ${PROJECT_SOURCE_DIR} PROPERTY OMPB_RELEASE_DEFAULT_TOLD ON)
+    message(STATUS "ompbench_add_benchmark: CMAKE_BUILD_TYPE is empty, so benchmarks "
+      "are built with the Release flags (C: ${CMAKE_C_FLAGS_RELEASE}); set "
+      "CMAKE_BUILD_TYPE to choose the build type yourself")
+  endif()
+endfunction()
+
 function(ompbench_add_benchmark name)
   cmake_parse_arguments(OMPB_AB "MPI" "" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT OMPB_AB_SOURCES)
@@ -20,6 +47,7 @@ function(ompbench_add_benchmark name)
     target_link_libraries(${name} PRIVATE ompbench::main ${OMPB_AB_LIBRARIES})
   endif()
   target_compile_options(${name} PRIVATE "-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=")
+  ompbench__default_release_flags(${name})
   if(COMMAND ompb_target_warnings)
     ompb_target_warnings(${name})
   endif()

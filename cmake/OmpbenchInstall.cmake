@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Installs headers, libraries, the ompbench tool, the CMake package
-# (ompbench::ompbench, ompbench::main, ompbench_add_benchmark) and ompbench.pc.
+# (ompbench::ompbench, ompbench::main, ompbench::mpi and ompbench::fortran
+# when built, ompbench_add_benchmark), ompbench.pc, and with Fortran the
+# compiled module (ompbench.mod in <includedir>/ompbench/fortran) and
+# ompbench-fortran.pc.
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -12,6 +15,12 @@ if(OMPB_MPI_FOUND)
   install(TARGETS ompbench_mpi EXPORT ompbench-targets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
+if(OMPB_FORTRAN_FOUND)
+  install(TARGETS ompbench_fortran EXPORT ompbench-targets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${PROJECT_BINARY_DIR}/fortran/ompbench.mod DESTINATION ${OMPB_FORTRAN_MODDIR})
 endif()
 install(TARGETS ompbench_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
@@ -42,6 +51,13 @@ file(RELATIVE_PATH OMPB_PC_PREFIX_REL "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
 configure_file(cmake/ompbench.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ompbench.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ompbench.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# ompbench-fortran.pc: the module's directory and its library, over ompbench.pc.
+if(OMPB_FORTRAN_FOUND)
+  configure_file(cmake/ompbench-fortran.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ompbench-fortran.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ompbench-fortran.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
 
 # ompbench-mpi.pc: the MPI main() with the flags of the MPI it was built with.
 if(OMPB_MPI_FOUND)

@@ -46,8 +46,17 @@
  * unit; the library only keeps pointers to them.
  *
  * Language: the declaration macros (OMPB_BENCH and its options) use C11
- * compound literals and designated initializers; the functions and
- * OMPB_ITER also work from C++, where ompb_black_box is a template.
+ * compound literals and designated initializers. They work in C++ too (g++
+ * and clang++, C++11 or later, where both are GNU extensions that give the
+ * arrays static storage), with the one rule C++ adds: designated
+ * initializers must follow the order of ompb_benchmark's fields. So in C++
+ * write the options in that order: OMPB_ARGS or OMPB_TUPLES, then
+ * OMPB_THREADS, then .setup, .teardown, .batch_setup, .batch_teardown,
+ * .sample_size, .team, .thread_setup (g++ refuses another order, clang++
+ * warns). OMPB_BENCH silences, for its own expansion only, the warnings
+ * these extensions draw under -Wall -Wextra -Wpedantic. The functions and
+ * OMPB_ITER work unchanged; ompb_black_box is a template there.
+ * tests/cxx_api.cpp (tests/integration/cxx_api.sh) is such a file.
  */
 #ifndef OMPBENCH_BENCH_H
 #define OMPBENCH_BENCH_H
@@ -168,6 +177,28 @@ OMPB_API void ompb_note_unoptimized(const ompb_benchmark *bench);
 #error "ompbench needs __attribute__((constructor)) (GCC or Clang)"
 #endif
 
+/* In C++ the descriptor's initializer uses two GNU extensions (compound
+ * literals, designated initializers before C++20) and leaves fields out,
+ * which is what C means; the warnings about it are silenced there and only
+ * there. */
+#if defined(__cplusplus) && defined(__clang__)
+#define OMPB__CXX_QUIET_BEGIN _Pragma("clang diagnostic push")                \
+    _Pragma("clang diagnostic ignored \"-Wc99-extensions\"")                  \
+    _Pragma("clang diagnostic ignored \"-Wc++20-designator\"")                \
+    _Pragma("clang diagnostic ignored \"-Wmissing-field-initializers\"")
+#define OMPB__CXX_QUIET_END _Pragma("clang diagnostic pop")
+#elif defined(__cplusplus)
+#define OMPB__CXX_QUIET_BEGIN _Pragma("GCC diagnostic push")                  \
+    _Pragma("GCC diagnostic ignored \"-Wpragmas\"")                           \
+    _Pragma("GCC diagnostic ignored \"-Wpedantic\"")                          \
+    _Pragma("GCC diagnostic ignored \"-Wc++20-extensions\"")                  \
+    _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")
+#define OMPB__CXX_QUIET_END _Pragma("GCC diagnostic pop")
+#else
+#define OMPB__CXX_QUIET_BEGIN
+#define OMPB__CXX_QUIET_END
+#endif
+
 /* __OPTIMIZE__ is the user's translation unit's, where OMPB_BENCH expands:
  * the build of the benchmark code, not the library's. */
 #ifdef __OPTIMIZE__
@@ -184,8 +215,10 @@ OMPB_API void ompb_note_unoptimized(const ompb_benchmark *bench);
 #define OMPB_BENCH(...) OMPB__BENCH(__VA_ARGS__, )
 #define OMPB__BENCH(name_, ...)                                               \
     static void name_(ompb_state *state);                                     \
+    OMPB__CXX_QUIET_BEGIN                                                     \
     static const ompb_benchmark ompb__desc_##name_ = {                        \
         .name = #name_, .file = __FILE__, .fn = name_, __VA_ARGS__};          \
+    OMPB__CXX_QUIET_END                                                       \
     OMPB__CONSTRUCTOR(ompb__register_##name_) {                               \
         if (ompb_register(&ompb__desc_##name_) == 0)                          \
             OMPB__NOTE_BUILD(&ompb__desc_##name_);                            \

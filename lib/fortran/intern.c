@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The C side of the Fortran module (lib/fortran/ompbench.f90): region
+ * markers called with Fortran strings, which carry a length instead of a
+ * NUL and usually live in a temporary. The region library keeps the
+ * pointers it is given (the call site's file for messages, the name's
+ * address as a fast "same name as begin" check at end), as C's string
+ * literals allow; a temporary buffer would dangle, and two different
+ * names built at the same stack address would pass that check. So each
+ * distinct name and file is copied once into memory that lives as long
+ * as the process (never freed: there are at most as many as the program
+ * has distinct region names and files), and a thread finds its copies in
+ * a small cache of its own, without a lock, after the first use.
+ */
+#include "fortran/intern.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ompbench/region.h>
+
+/* Per-thread cache entries: a program's hot regions (a few names, one or
+ * two files) fit; a miss only costs a lock and a list walk. */
+#define CACHE_SIZE 16
+
+typedef struct interned {
+    struct interned *next;
+    size_t len;
+    char text[]; /* len bytes and a NUL */
+} interned;
+
+typedef struct cached {
+    size_t len;
+    const interned *s;
+} cached;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static interned *all;
+static _Thread_local cached cache[CACHE_SIZE];
+static _Thread_local unsigned next_slot;
+
+/* The process-wide copy of text[0..len), made on first sight; NULL when
+ * out of memory. */
+static const interned *intern_slow(const char *text, size_t len)
+{
+    pthread_mutex_lock(&lock);
+    interned *s = all;
+    while (s && (s->len != len || memcmp(s->text, text, len) != 0))
+        s = s->next;
+    if (!s && (s = malloc(sizeof *s + len + 1))) {
+        s->len = len;
+        memcpy(s->text, text, len);
+        s->text[len] = '\0';
+        s->next = all;
+        all = s;
+    }
+    pthread_mutex_unlock(&lock);
+    return s;
+}
+
+const char *ompb__fortran_intern(const char *text, size_t len)
+{
+    for (unsigned i = 0; i < CACHE_SIZE; i++)
+        if (cache[i].s && cache[i].len == len && memcmp(cache[i].s->text, text, len) == 0)
+            return cache[i].s->text;
+    const interned *s = intern_slow(text, len);
+    if (!s)
+        return NULL;
+    cache[next_slot] = (cached){len, s};
+    next_slot = (next_slot + 1) % CACHE_SIZE;
+    return s->text;
+}
+
+/* Out of memory for a name: "" makes the call a misuse of its own (an
+ * invalid name) that the report shows, rather than a crash. */
+static const char *name_of(const char *text, size_t len)
+{
+    const char *s = ompb__fortran_intern(text, len);
+    return s ? s : "";
+}
+
+static const char *file_of(const char *text, size_t len)
+{
+    const char *s = len ? ompb__fortran_intern(text, len) : NULL;
+    return s ? s : "(fortran)";
+}
+
+void ompb__fortran_region_begin(const char *name, size_t name_len, const char *file,
+                                size_t file_len, int line)
+{
+    ompb_region_begin_at(name_of(name, name_len), file_of(file, file_len), line);
+}
+
+void ompb__fortran_region_end(const char *name, size_t name_len, const char *file,
+                              size_t file_len, int line)
+{
+    ompb_region_end_at(name_of(name, name_len), file_of(file, file_len), line);
+}
