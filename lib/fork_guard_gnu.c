@@ -105,7 +105,7 @@ typedef void (*body_fn)(void *);
         __attribute__((weak, alias("guard_" #name), visibility("default")));  \
     static ret guard_##name params                                            \
     {                                                                         \
-        ompb_fork_watch *w = watch;                                          \
+        ompb_fork_watch *w = watch;                                           \
         if (__builtin_expect(w != NULL, 0))                                   \
             note_fn(w, nthreads);                                             \
         void *p = resolve(&real_##name, #name);                               \
