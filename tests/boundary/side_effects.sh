@@ -10,11 +10,12 @@
 # - with a bad OMPB_REGIONS_FORMAT warns once, naming the value and what is
 #   accepted, and runs to completion with status 0 (regions off): no
 #   constructor ends the process.
-# A benchmark binary, for contrast, does carry the guard's entry points.
-# Usage: side_effects.sh NM READELF APP LIBRARY.so BENCHMARK
+# The main() library of benchmark binaries, for contrast, does carry the
+# guard's entry points (static or shared, as built).
+# Usage: side_effects.sh NM READELF APP LIBRARY.so MAIN_LIBRARY
 set -uo pipefail
 export LC_ALL=C
-nm=$1 readelf=$2 app=$3 lib=$4 bench=$5
+nm=$1 readelf=$2 app=$3 lib=$4 main_lib=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -28,8 +29,8 @@ for f in "$app" "$lib"; do
   defs=$(runtime_defs "$f")
   [ -z "$defs" ] || bad "$(basename "$f") defines OpenMP runtime entry points: $(echo $defs)"
 done
-# The check above must be able to fail: the benchmark binary has them.
-[ -n "$(runtime_defs "$bench")" ] || bad "$(basename "$bench") has no fork guard entry point"
+# The check above must be able to fail: libompbench_main has them.
+[ -n "$(runtime_defs "$main_lib")" ] || bad "$(basename "$main_lib") has no fork guard entry point"
 # The application really uses the shared library it was checked against.
 "$readelf" -d "$app" | grep -q "NEEDED.*\[$(basename "$lib" | sed 's/\.so.*/.so/')" \
   || bad "$(basename "$app") does not load $(basename "$lib")"
