@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Installs headers, libraries, the ompbench tool, the CMake package
-# (ompbench::ompbench, ompbench::main, ompbench_add_benchmark) and ompbench.pc.
+# (ompbench::ompbench, ompbench::main, ompbench::fork_guard,
+# ompbench_add_benchmark) and ompbench.pc.
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
