@@ -26,7 +26,18 @@ void ompb__fork_watch_set(ompb__fork_watch *w)
         installed.watch(w);
 }
 
-/* One empty region on one thread, opened from libompbench while watched:
+/* libgomp's entry point of a `parallel` construct (GCC's ABI, which LLVM's
+ * libomp implements too), declared by no header: the probe calls it by
+ * name, so that it tests the GNU entry points the guard defines whatever
+ * compiler built this file (Clang would fork through __kmpc_fork_call). */
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+
+static void empty_region(void *data)
+{
+    (void)data;
+}
+
+/* One empty region on one thread, forked from libompbench while watched:
  * counted only when this library's forks reach the guard, which is also
  * what a shared library loaded by the benchmark gets (an executable's own
  * calls were bound to the guard's definitions when it was linked, or to
@@ -36,10 +47,7 @@ static bool probe_fork(const ompb_fork_guard *g)
 {
     ompb_fork_watch w = {0};
     g->watch(&w);
-#pragma omp parallel num_threads(1)
-    {
-        __asm__ volatile("" ::: "memory"); /* a region the compiler keeps */
-    }
+    GOMP_parallel(empty_region, NULL, 1, 0);
     g->watch(NULL);
     return w.forks == 1;
 }
