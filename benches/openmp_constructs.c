@@ -309,7 +309,8 @@ static void report_constructs(const ompb__pin_plan *plan)
 /* ---- the fork guard's cost ------------------------------------------------- */
 
 typedef void (*gomp_parallel_fn)(void (*)(void *), void *, unsigned, unsigned);
-/* libompbench's entry point (lib/fork_guard.c), declared by no header. */
+/* The fork guard's entry point (lib/fork_guard_gnu.c, ompbench::fork_guard),
+ * declared by no header. */
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 
 static void empty_region(void *data)
@@ -417,6 +418,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "openmp_constructs: %s\n", err.text);
         return 1;
     }
+    /* As a benchmark binary's main() does (ompbench::main). */
+    (void)ompb_set_fork_guard(&ompb_fork_guard_gnu);
     calibrate_delay();
     double load[3] = {0};
     FILE *la = fopen("/proc/loadavg", "r");

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: MIT
 # Installs headers, libraries, the ompbench tool, the CMake package
-# (ompbench::ompbench, ompbench::main, ompbench::mpi and ompbench::fortran
-# when built, ompbench_add_benchmark), ompbench.pc, and with Fortran the
-# compiled module (ompbench.mod in <includedir>/ompbench/fortran) and
-# ompbench-fortran.pc.
+# (ompbench::ompbench, ompbench::main, ompbench::fork_guard, ompbench::mpi
+# and ompbench::fortran when built, ompbench_add_benchmark), ompbench.pc,
+# and with Fortran the compiled module (ompbench.mod in
+# <includedir>/ompbench/fortran) and ompbench-fortran.pc.
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS ompbench ompbench_main EXPORT ompbench-targets
+install(TARGETS ompbench ompbench_main ompbench_fork_guard EXPORT ompbench-targets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

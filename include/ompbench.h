@@ -10,6 +10,7 @@
  *   ompbench/run.h      ompb_main(): the command line of benchmark binaries
  *   ompbench/region.h   region markers for application code
  *   ompbench/hooks.h    the CodSpeed runner hooks, for hand-written loops
+ *   ompbench/fork_guard.h  the fork guard, for main() libraries
  *   ompbench/error.h    error codes
  *   ompbench/version.h  version
  *   ompbench/export.h   OMPB_API, the mark of every exported function
@@ -24,5 +25,6 @@
 #include <ompbench/region.h>
 #include <ompbench/hooks.h>
 #include <ompbench/distribution.h>
+#include <ompbench/fork_guard.h>
 
 #endif /* OMPBENCH_H */

@@ -317,9 +317,6 @@ static void environment_warnings(ompb__context *ctx)
     if (ctx->scaling_enabled)
         ompb__context_warn(ctx, "CPU frequency governor is '%s', not 'performance': the "
                            "clock speed may change during the run", ctx->governor);
-    const char *guard = ompb__fork_guard_warning(ompb__fork_guard_coverage());
-    if (guard)
-        ompb__context_warn(ctx, "%s", guard);
 }
 
 /* The load average counts runnable tasks on the whole machine: when this

@@ -52,11 +52,9 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
-#define TLS_MODEL __attribute__((tls_model("initial-exec")))
 #else
 #define likely(x) (x)
 #define unlikely(x) (x)
-#define TLS_MODEL
 #endif
 
 /* One open region on a thread. lane is NULL for a begin that is only
@@ -137,7 +135,12 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_key_t thread_key;
 static bool key_made;
 
-static __thread thread_state *self TLS_MODEL;
+/* The default TLS model: an executable that links libompbench statically
+ * gets a thread-pointer load anyway (the linker relaxes it); a shared
+ * libompbench stays loadable by dlopen, which initial-exec would stop once
+ * the static TLS space is used up (the STATIC_TLS flag), for the price of
+ * one __tls_get_addr call per marker there (docs/performance.md). */
+static __thread thread_state *self;
 
 void ompb__regions_lock(void)
 {
@@ -220,11 +223,26 @@ void ompb__region_entry_fail(ompb__region_entry *e, const char *fmt, ...)
 
 /* ---- settings ------------------------------------------------------------- */
 
-/* Bad settings stop the program here, before main(): nothing is lost yet. */
-__attribute__((noreturn)) static void bad_setting(const char *text)
+/* Why the settings were refused ("" when they were not), for ompb_main. */
+static char settings_error[OMPB_ERROR_TEXT_MAX + 64];
+
+/* A bad setting turns regions off with a warning: the settings are read
+ * by a constructor, in every program that links the library, and an
+ * application's markers must never stop it (no constructor exits). A
+ * benchmark binary refuses the setting in ompb_main's configuration
+ * instead (exit 2, ompb__regions_check_settings). */
+static void bad_setting(const char *text)
 {
-    ompb__error_print(stderr, "ompbench: %s", text);
-    exit(OMPB_EXIT_USAGE);
+    snprintf(settings_error, sizeof settings_error, "%s", text);
+    regions_on = false;
+    ompb__error_print(stderr, "ompbench: warning: %s; region markers are off", text);
+}
+
+int ompb__regions_check_settings(ompb_error *err)
+{
+    if (!settings_error[0])
+        return 0;
+    return ompb__error_set(err, OMPB_EINVAL, "%s", settings_error);
 }
 
 static const char *env_value(const char *name)
@@ -256,36 +274,45 @@ static char *expand_output(const char *value)
     return out;
 }
 
-static void read_settings(void)
+/* Returns false after bad_setting. */
+static bool read_settings(void)
 {
     char text[OMPB_ERROR_TEXT_MAX + 64];
     const char *on = env_value(ENV_ON), *fmt = env_value(ENV_FORMAT), *out = env_value(ENV_OUTPUT);
     if (on && strcmp(on, "0") != 0 && strcmp(on, "1") != 0) {
         snprintf(text, sizeof text, "%s: invalid value '%.100s' (accepted: 0, 1)", ENV_ON, on);
         bad_setting(text);
+        return false;
     }
     if (on && strcmp(on, "0") == 0) {
         regions_on = false;
-        return;
+        return true;
     }
     if (fmt && !ompb__reporter_find(fmt)) {
         snprintf(text, sizeof text, "%s: invalid value '%.100s' (accepted: %s)", ENV_FORMAT, fmt,
                  ompb__reporter_names());
         bad_setting(text);
+        return false;
     }
     format_name = fmt;
     if (!out || strcmp(out, "-") == 0) {
         output_path = out ? strdup(out) : NULL;
-        return;
+        return true;
     }
     ompb_error err = {0};
-    if (!(output_path = expand_output(out)))
+    if (!(output_path = expand_output(out))) {
         bad_setting("out of memory");
+        return false;
+    }
     if (ompb__outfile_probe(output_path, &err) != 0) {
         snprintf(text, sizeof text, "%s: %s (accepted: a writable file path, or -)", ENV_OUTPUT,
                  err.text);
+        free(output_path);
+        output_path = NULL;
         bad_setting(text);
+        return false;
     }
+    return true;
 }
 
 static void child_after_fork(void)
@@ -296,8 +323,7 @@ static void child_after_fork(void)
 
 __attribute__((constructor)) static void regions_load(void)
 {
-    read_settings();
-    if (!regions_on)
+    if (!read_settings() || !regions_on)
         return;
     pthread_atfork(NULL, NULL, child_after_fork);
     atexit(ompb__regions_exit_report);

@@ -49,6 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ompbench/error.h>
 #include <ompbench/region.h>
 
 #include "histogram.h"
@@ -268,6 +269,11 @@ void ompb__regions_close_own_frames(void);
 void ompb__regions_final_check(void);
 /* Forgets the report's cached context (tests). */
 void ompb__regions_report_reset(void);
+
+/* The OMPB_REGIONS* settings as read at load: 0, or OMPB_EINVAL with err
+ * naming the value and what is accepted (regions are then off, after one
+ * warning). ompb_main refuses them with it (exit 2). */
+int ompb__regions_check_settings(ompb_error *err);
 
 /* Tests and benches: turn every call into the OMPB_REGIONS=0 no-op (false)
  * or back; forget every region, entry and thread cache (no thread may be

@@ -20,10 +20,12 @@
 #include "dist.h"
 #include "dump.h"
 #include "error.h"
+#include "fork_guard.h"
 #include "guard.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
 #include "pin_plan.h"
+#include "region.h"
 #include "registry.h"
 #include "report/plan.h"
 #include "report/report.h"
@@ -473,6 +475,10 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
         return usage_error(r, &(ompb_error){.text = "--processes: not with MPI ranks (each rank "
                                                     "is one process; accepted: 1, or more ranks, "
                                                     "or --repetitions)"});
+    /* A benchmark binary refuses what an application only warns about (the
+     * library's constructor turned regions off, lib/region.c). */
+    if (ompb__regions_check_settings(err) != 0)
+        return usage_error(r, err);
     if (select_instances(r, err) != 0)
         return usage_error(r, err);
     if (r->cfg.list) {
@@ -799,6 +805,11 @@ int ompb_main(int argc, char **argv)
         run_free(&r);
         return OMPB_EXIT_FAILED;
     }
+    /* The guard matters to rounds only: a region report's context (an
+     * application, which has no guard) does not warn about it. */
+    const char *guard = ompb__fork_guard_warning(ompb__fork_guard_coverage());
+    if (guard)
+        ompb__context_warn(r.ctx, "%s", guard);
     ompb__context_set_topology(r.ctx, r.topo);
     ompb__context_set_distribution(r.ctx, ompb__dist());
     plan_repetitions(&r);

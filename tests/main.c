@@ -9,6 +9,8 @@
 
 #include <CUnit/Basic.h>
 
+#include <ompbench/fork_guard.h>
+
 #include "suite.h"
 
 /* The suites, from the one list in tests/CMakeLists.txt. */
@@ -71,6 +73,10 @@ int main(int argc, char **argv)
         }
     }
     ompb_test_no_runner();
+    /* The suites run rounds as a benchmark binary does: with the fork
+     * guard installed (test_fork_guard.c also runs without it). */
+    if (ompb_set_fork_guard(&ompb_fork_guard_gnu) != 0)
+        return 2;
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     int total = 0;

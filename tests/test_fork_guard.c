@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fork guard (lib/fork_guard.c): every GNU fork entry point a parallel
+ * The fork guard (lib/fork_guard_gnu.c, installed by tests/main.c as
+ * ompbench::main installs it; lib/fork_watch.c): every GNU fork entry point a parallel
  * construct compiles to is counted while the calling thread is watched, and
  * never when it is not; the regions still run as the runtime runs them
  * (team sizes, work-sharing, reductions), since the guard forwards every
  * call unchanged; the width check sees explicit widths other than the
  * watched one at the top level only. Team sizes here never depend on the
- * host: 2 and 3 threads run on any machine.
+ * host: 2 and 3 threads run on any machine. The coverage is what the probe
+ * fork at installation showed: "off" without a guard (watching is then a
+ * no-op), "none" for a guard the forks do not reach.
  */
 #include <stdatomic.h>
 #include <string.h>
 
 #include <omp.h>
+
+#include <ompbench/error.h>
+#include <ompbench/fork_guard.h>
 
 #include "fork_guard.h"
 #include "suite.h"
@@ -164,19 +170,59 @@ static void test_width_check(void)
     CU_ASSERT_EQUAL(w.last_other, 3);
 }
 
-/* This test binary links libompbench statically, built by the same
- * compiler: the guard sees the GNU entry points whatever the runtime. */
+/* This test binary links the guard statically, built by the same compiler
+ * as the library: the probe fork at installation reaches it whatever the
+ * runtime. */
 static void test_coverage(void)
 {
+    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&ompb_fork_guard_gnu), 0);
     ompb__fork_coverage c = ompb__fork_guard_coverage();
 #if defined(__clang__)
     CU_ASSERT_TRUE(c == OMPB__FORKS_SEEN_GNU_ONLY || c == OMPB__FORKS_SEEN_ALL);
 #else
     CU_ASSERT_EQUAL(c, OMPB__FORKS_SEEN_ALL);
 #endif
-    CU_ASSERT_EQUAL(ompb__fork_guard_coverage(), c); /* cached */
     CU_ASSERT_STRING_EQUAL(ompb__fork_coverage_name(OMPB__FORKS_SEEN_ALL), "all");
     CU_ASSERT_STRING_EQUAL(ompb__fork_coverage_name(OMPB__FORKS_SEEN_NONE), "none");
+    CU_ASSERT_STRING_EQUAL(ompb__fork_coverage_name(OMPB__FORKS_SEEN_OFF), "off");
+}
+
+/* Without a guard (a program that links libompbench and did not opt in)
+ * watching does nothing, a fork is not counted, and the coverage says
+ * "off"; a guard without its watch is refused. */
+static void test_off_without_guard(void)
+{
+    CU_ASSERT_EQUAL(ompb_set_fork_guard(&(ompb_fork_guard){0}), OMPB_EINVAL);
+    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(NULL), 0);
+    CU_ASSERT_EQUAL(ompb__fork_guard_coverage(), OMPB__FORKS_SEEN_OFF);
+    ompb__fork_watch w;
+    memset(&w, 0, sizeof w);
+    ompb__fork_watch_set(&w);
+    plain();
+    ompb__fork_watch_set(NULL);
+    CU_ASSERT_EQUAL(w.forks, 0);
+    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&ompb_fork_guard_gnu), 0);
+    CU_ASSERT_NOT_EQUAL(ompb__fork_guard_coverage(), OMPB__FORKS_SEEN_OFF);
+}
+
+static int blind_watches;
+
+/* A guard whose watch is called but that no fork reaches. */
+static void blind_watch(ompb_fork_watch *w)
+{
+    (void)w;
+    blind_watches++;
+}
+
+/* The coverage comes from a real fork: a guard the probe region does not
+ * reach is "none", however it was installed. */
+static void test_coverage_watches_a_fork(void)
+{
+    blind_watches = 0;
+    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&(ompb_fork_guard){blind_watch}), 0);
+    CU_ASSERT_EQUAL(ompb__fork_guard_coverage(), OMPB__FORKS_SEEN_NONE);
+    CU_ASSERT_EQUAL(blind_watches, 2); /* watched, then not */
+    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&ompb_fork_guard_gnu), 0);
 }
 
 /* Which coverage the run warns about, and with what: every coverage but
@@ -193,8 +239,13 @@ static void test_coverage_warning(void)
     const char *none = ompb__fork_guard_warning(OMPB__FORKS_SEEN_NONE);
     CU_ASSERT_PTR_NOT_NULL_FATAL(none);
     CU_ASSERT_PTR_NOT_NULL(strstr(none, "parallel regions nested in a benchmark body cannot "
-                                        "be detected (link libompbench before the OpenMP "
-                                        "runtime)"));
+                                        "be detected (link ompbench::fork_guard before the "
+                                        "OpenMP runtime)"));
+    const char *off = ompb__fork_guard_warning(OMPB__FORKS_SEEN_OFF);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(off);
+    CU_ASSERT_PTR_NOT_NULL(strstr(off, "the fork guard is off"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(off, "ompb_set_fork_guard(&ompb_fork_guard_gnu)"));
+    CU_ASSERT_PTR_NULL(strchr(off, '\n'));
     CU_ASSERT_PTR_NULL(strchr(gnu, '\n'));
 }
 
@@ -231,6 +282,8 @@ static const ompb_test_case cases[] = {
     {"width_check", test_width_check},
     {"coverage", test_coverage},
     {"coverage_warning", test_coverage_warning},
+    {"off_without_guard", test_off_without_guard},
+    {"coverage_watches_a_fork", test_coverage_watches_a_fork},
     {NULL, NULL},
 };
 

@@ -4,7 +4,8 @@
  * runs as one MPI rank. MPI is initialized with MPI_THREAD_FUNNELED (only
  * this thread, the engine's master, calls MPI; the OpenMP team threads
  * never do), errors are returned rather than fatal, the distribution is
- * installed, and ompb_main runs every round across the ranks.
+ * installed with the fork guard (ompbench::fork_guard, as ompbench::main
+ * does), and ompb_main runs every round across the ranks.
  * OMPB_MPI_TIMEOUT (seconds, default 10) bounds every wait for the other
  * ranks beyond the round this rank just ran.
  */
@@ -16,6 +17,7 @@
 #include <mpi.h>
 
 #include <ompbench/distribution.h>
+#include <ompbench/fork_guard.h>
 #include <ompbench/run.h>
 
 #include "mpi_dist.h"
@@ -82,7 +84,9 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, OMPB_EXIT_FAILED);
         return OMPB_EXIT_FAILED;
     }
+    (void)ompb_set_fork_guard(&ompb_fork_guard_gnu); /* cannot fail: it has its watch */
     int status = ompb_main(argc, argv);
+    ompb_set_fork_guard(NULL);
     ompb_set_distribution(NULL);
     ompb__mpi_dist_free(md);
     MPI_Finalize();

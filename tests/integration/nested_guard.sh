@@ -5,9 +5,10 @@
 # own) is warned at T=1 and T=2, by name and in the issue's words, on
 # stderr and in the JSON context, and marked nested_region in its entries;
 # the same function in a caller team, and a body that forks nothing, are
-# not. Linked statically and against a shared libompbench. A shared
-# libompbench found after libgomp sees no fork and says so. The example
-# suite raises no nested-region warning.
+# not. Linked statically and against a shared libompbench (the guard comes
+# with libompbench_main). A guard found after libgomp sees no fork and says
+# so; a program with its own main() and no guard says the guard is off. The
+# example suite raises no nested-region warning.
 set -uo pipefail
 build=$1 src=$2
 tmp=$(mktemp -d)
@@ -49,6 +50,24 @@ OMPB_BENCH(caller, OMPB_THREADS(1, 2), .team = OMPB_TEAM_CALLER) {
 }
 OMPB_BENCH(plain, OMPB_THREADS(2)) {
     OMPB_ITER(state) { ompb_clobber_memory(); }
+}
+EOF
+cat > "$tmp/guard_main.c" <<'EOF'
+#include <ompbench.h>
+
+int main(int argc, char **argv)
+{
+    if (ompb_set_fork_guard(&ompb_fork_guard_gnu) != 0)
+        return 3;
+    return ompb_main(argc, argv);
+}
+EOF
+cat > "$tmp/bare_main.c" <<'EOF'
+#include <ompbench.h>
+
+int main(int argc, char **argv)
+{
+    return ompb_main(argc, argv);
 }
 EOF
 cc $flags -fPIC -shared "$tmp/kernel.c" -o "$tmp/libkernel.so" 2> "$tmp/cc.log" \
@@ -114,18 +133,34 @@ if [ -n "$shared_lib" ]; then
     -Wl,-rpath,"$tmp:$libdir" $deps -o "$tmp/nest_shared" 2> "$tmp/cc.log" \
     || { echo "FAIL: shared link:"; cat "$tmp/cc.log"; exit 1; }
   check shared "$tmp/nest_shared"
-  # libgomp first in lookup order: the guard sees nothing, and the run says so.
-  cc $flags "$tmp/nest.c" -Wl,--no-as-needed -lgomp -L"$tmp" -lkernel \
-    "$build/libompbench_main.a" -L"$libdir" -lompbench -Wl,-rpath,"$tmp:$libdir" $deps \
+  # The guard (ompbench::fork_guard, here in a shared library of its own)
+  # found after libgomp in lookup order: the probe fork at installation is
+  # not counted, the guard sees nothing, and the run says so.
+  cc $flags -shared -Wl,--whole-archive "$build/libompbench_fork_guard.a" \
+    -Wl,--no-whole-archive -o "$tmp/libguard.so" 2> "$tmp/cc.log" \
+    || { echo "FAIL: libguard.so:"; cat "$tmp/cc.log"; exit 1; }
+  cc $flags "$tmp/nest.c" "$tmp/guard_main.c" -Wl,--no-as-needed -lgomp -L"$tmp" -lkernel \
+    -lguard -L"$libdir" -lompbench -Wl,-rpath,"$tmp:$libdir" $deps \
     -o "$tmp/nest_late" 2> "$tmp/cc.log" \
     || { echo "FAIL: late link:"; cat "$tmp/cc.log"; exit 1; }
-  if ldd "$tmp/nest_late" | awk '/libgomp|libompbench/ { print $1 }' | head -1 | grep -q gomp; then
+  if ldd "$tmp/nest_late" | awk '/libgomp|libguard/ { print $1 }' | head -1 | grep -q gomp; then
     timeout 120 "$tmp/nest_late" --test --filter '^plain' > /dev/null 2> "$tmp/late.err" \
       && grep -qF "parallel regions nested in a benchmark body cannot be detected" "$tmp/late.err" \
       || { echo "FAIL: a blind guard is not reported:"; cat "$tmp/late.err"; fail=1; }
   else
-    echo "note: could not put libgomp before libompbench; blind-guard case not checked"
+    echo "note: could not put libgomp before the guard; blind-guard case not checked"
   fi
+fi
+
+# A program with its own main() that installs no guard: its forks go
+# straight to the runtime, and a run says the guard is off.
+if [ -e "$build/libompbench.a" ]; then
+  cc $flags "$tmp/nest.c" "$tmp/bare_main.c" -L"$tmp" -lkernel -Wl,-rpath,"$tmp" \
+    "$build/libompbench.a" $deps -o "$tmp/nest_off" 2> "$tmp/cc.log" \
+    || { echo "FAIL: own-main link:"; cat "$tmp/cc.log"; exit 1; }
+  timeout 120 "$tmp/nest_off" --test --filter '^plain' > /dev/null 2> "$tmp/off.err" \
+    && grep -qF "the fork guard is off" "$tmp/off.err" \
+    || { echo "FAIL: a program without a guard does not say so:"; cat "$tmp/off.err"; fail=1; }
 fi
 
 # The example suite: no nested-region warning, caller teams marked.

@@ -3,10 +3,11 @@
 # Region markers in whole processes (tests/region_app.c): the report at
 # exit, regions never ended at exit (one message naming region, thread and
 # call site; that entry failed, the others reported), the first call before
-# any parallel region, settings checked before main() (exit 2, nothing
-# written), OMPB_REGIONS=0, %p, a report that cannot be written at exit,
-# fork, and -DOMPB_REGIONS_DISABLE (no reference to the library, arguments
-# not evaluated).
+# any parallel region, bad settings (a warning and regions off in an
+# application, exit 2 in a benchmark binary; nothing written),
+# OMPB_REGIONS=0, %p, a report that cannot be written at exit, fork, and
+# -DOMPB_REGIONS_DISABLE (no reference to the library, arguments not
+# evaluated).
 set -uo pipefail
 build=$1 src=$2
 app="$build/tests/region_app"
@@ -78,19 +79,38 @@ OMPB_REGIONS_OUTPUT=- OMPB_REGIONS_FORMAT=csv run "$app" report 2 > "$tmp/out" 2
 grep '^"region:step' "$tmp/out" | cut -d, -f6 | tr '\n' ' ' | grep -qx '2 4 ' \
   || { bad "report 2: reports with 2 then 4 instances expected:"; cat "$tmp/out"; }
 
-# Settings are checked before main(): exit 2, one line naming the value and
-# what is accepted, main() not reached, nothing written.
-expect_refused() { # VAR=VALUE WANTED_TEXT
+# A bad setting never stops an application (no constructor exits): one
+# warning naming the value and what is accepted, regions off, main() runs to
+# the end (exit 0), nothing written.
+expect_warned() { # VAR=VALUE WANTED_TEXT
   env "$1" timeout 60 "$app" first-use > "$tmp/out" 2> "$tmp/err"
   local st=$?
-  [ "$st" = 2 ] || bad "$1: exit status $st, want 2"
-  grep -q '^main$' "$tmp/out" && bad "$1: main() ran"
-  grep -qF "$2" "$tmp/err" || { bad "$1: message lacks '$2':"; cat "$tmp/err"; }
+  [ "$st" = 0 ] || bad "$1: exit status $st, want 0"
+  grep -q '^main$' "$tmp/out" || bad "$1: main() did not run"
+  [ "$(grep -cF "ompbench: warning: $2" "$tmp/err")" = 1 ] \
+    || { bad "$1: no one warning '$2':"; cat "$tmp/err"; }
+  grep -qF "region markers are off" "$tmp/err" || bad "$1: the warning does not say regions are off"
+  grep -q '^region:' "$tmp/err" && bad "$1: regions were reported"
+}
+expect_warned OMPB_REGIONS_FORMAT=xml "OMPB_REGIONS_FORMAT: invalid value 'xml' (accepted: console, json, csv)"
+expect_warned OMPB_REGIONS=yes "OMPB_REGIONS: invalid value 'yes' (accepted: 0, 1)"
+expect_warned OMPB_REGIONS_OUTPUT="$tmp/no/such/dir/r.json" "OMPB_REGIONS_OUTPUT: cannot write '$tmp/no/such/dir/r.json'"
+[ -e "$tmp/no" ] && bad "a refused output path left something behind"
+
+# A benchmark binary refuses them: exit 2 before any benchmark, one line
+# naming the value and what is accepted, no output file.
+bench="$build/benches/examples"
+expect_refused() { # VAR=VALUE WANTED_TEXT
+  env OMPB_RUNNER_CTL_FIFO="$tmp/no-ctl" OMPB_RUNNER_ACK_FIFO="$tmp/no-ack" "$1" \
+    timeout 60 "$bench" --test --output "$tmp/bench.json" > "$tmp/out" 2> "$tmp/err"
+  local st=$?
+  [ "$st" = 2 ] || bad "benchmark $1: exit status $st, want 2"
+  grep -qF "$bench: $2" "$tmp/err" || { bad "benchmark $1: message lacks '$2':"; cat "$tmp/err"; }
+  [ -e "$tmp/bench.json" ] && bad "benchmark $1: wrote its output"
+  rm -f "$tmp/bench.json"
 }
 expect_refused OMPB_REGIONS_FORMAT=xml "OMPB_REGIONS_FORMAT: invalid value 'xml' (accepted: console, json, csv)"
 expect_refused OMPB_REGIONS=yes "OMPB_REGIONS: invalid value 'yes' (accepted: 0, 1)"
-expect_refused OMPB_REGIONS_OUTPUT="$tmp/no/such/dir/r.json" "OMPB_REGIONS_OUTPUT: cannot write '$tmp/no/such/dir/r.json'"
-[ -e "$tmp/no" ] && bad "a refused output path left something behind"
 
 # OMPB_REGIONS=0: no report at all.
 OMPB_REGIONS=0 OMPB_REGIONS_OUTPUT="$tmp/off.json" run "$app" first-use > "$tmp/out" 2> "$tmp/err" \

@@ -1,22 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fork guard's entry points. GCC compiles every `parallel` construct
- * into a call of one of libgomp's GOMP_parallel* functions; libompbench
- * defines them too, so that calls from the benchmark executable and from
- * the shared libraries it loads reach these first (the executable exports
- * them, and a shared libompbench comes before the runtime in lookup order).
- * Each one counts the call when the calling thread is watched and forwards
- * it, with its arguments untouched, to the next definition: the runtime's.
+ * The fork guard of GNU OpenMP (ompbench::fork_guard, never part of
+ * libompbench): definitions of libgomp's fork entry points. GCC compiles
+ * every `parallel` construct into a call of one of the GOMP_parallel*
+ * functions, and a host `teams` construct into GOMP_teams_reg; this static
+ * library puts definitions of them into the executable that links it, so
+ * that calls from the executable and from the shared libraries it loads
+ * reach these first (the executable comes first in lookup order). Each one
+ * counts the call when the calling thread is watched and forwards it, with
+ * its arguments untouched, to the next definition: the runtime's.
  *
- * They are weak, so that a fully static link takes libgomp.a's without a
- * clash (the guard then sees nothing, and says so), and they have default
- * visibility although libompbench hides everything else: the boundary test
- * (tests/boundary/exports.sh) allows exactly these names. Nothing here runs
- * inside a harness-team round unless the body forks, which is what the guard
- * reports; an unwatched caller pays a thread-local load and a branch.
+ * Only programs that ask for it carry this: ompbench::main and
+ * ompbench::mpi, whose main() installs ompb_fork_guard_gnu, or a benchmark
+ * binary with its own main() that links this library and does the same. An
+ * application that links libompbench for regions or hooks keeps its forks.
+ * The entries are weak, so that a fully static link takes libgomp.a's
+ * without a clash (the engine's probe fork then is not counted, and the run
+ * says so). Nothing here runs inside a harness-team round unless the body
+ * forks, which is what the guard reports; an unwatched caller pays a
+ * thread-local load and a branch.
  */
-#include "fork_guard.h"
-
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,18 +28,23 @@
 
 #include <omp.h>
 
-/* initial-exec: a load relative to the thread pointer, no __tls_get_addr
- * call on the fork path. libompbench is linked in or loaded at start-up,
- * never dlopen'ed late, which is what this model requires. */
-static _Thread_local ompb__fork_watch *watch __attribute__((tls_model("initial-exec")));
+#include <ompbench/fork_guard.h>
 
-void ompb__fork_watch_set(ompb__fork_watch *w)
+/* initial-exec: a load relative to the thread pointer, no __tls_get_addr
+ * call on the fork path. This library is linked into the executable (or into
+ * a main() library it links), never dlopen'ed late, which is what this model
+ * requires. */
+static _Thread_local ompb_fork_watch *watch __attribute__((tls_model("initial-exec")));
+
+static void watch_set(ompb_fork_watch *w)
 {
     watch = w;
 }
 
+const ompb_fork_guard ompb_fork_guard_gnu = {.watch = watch_set};
+
 /* Out of line: the common, unwatched path stays a load and a branch. */
-__attribute__((noinline)) static void note(ompb__fork_watch *w, unsigned num_threads)
+__attribute__((noinline)) static void note(ompb_fork_watch *w, unsigned num_threads)
 {
     w->forks++;
     /* The caller's own nested regions are its business, hence the level
@@ -56,7 +64,7 @@ __attribute__((noinline)) static void note(ompb__fork_watch *w, unsigned num_thr
 /* A host `teams` construct: libgomp 9+ runs the league's teams one after
  * another on this thread (no thread is created), so it is counted apart
  * from the forks, for the engine to say what it was. */
-__attribute__((noinline)) static void note_teams(ompb__fork_watch *w, unsigned num_teams)
+__attribute__((noinline)) static void note_teams(ompb_fork_watch *w, unsigned num_teams)
 {
     w->host_teams++;
     w->last_num_teams = num_teams;
@@ -97,7 +105,7 @@ typedef void (*body_fn)(void *);
         __attribute__((weak, alias("guard_" #name), visibility("default")));  \
     static ret guard_##name params                                            \
     {                                                                         \
-        ompb__fork_watch *w = watch;                                          \
+        ompb_fork_watch *w = watch;                                           \
         if (__builtin_expect(w != NULL, 0))                                   \
             note_fn(w, nthreads);                                             \
         void *p = resolve(&real_##name, #name);                               \
@@ -156,54 +164,3 @@ OMPB__ENTRY_NOTE(note_teams, void, GOMP_teams_reg,
                  (body_fn fn, void *data, unsigned num_teams, unsigned thread_limit,
                   unsigned flags), (fn, data, num_teams, thread_limit, flags), num_teams,
                  NO_RETURN)
-
-ompb__fork_coverage ompb__fork_guard_coverage(void)
-{
-    static _Atomic int cached = -1;
-    int c = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (c >= 0)
-        return (ompb__fork_coverage)c;
-    /* What the process's symbol lookup finds for the main entry point is
-     * what every dynamically linked caller calls; the executable's own calls
-     * were bound to the same definition when it was linked. */
-    void (*mine)(FN, unsigned) = guard_GOMP_parallel;
-    void *found = dlsym(RTLD_DEFAULT, "GOMP_parallel"), *self;
-    memcpy(&self, &mine, sizeof self);
-    if (found != self)
-        c = OMPB__FORKS_SEEN_NONE;
-    else if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
-        c = OMPB__FORKS_SEEN_GNU_ONLY;
-    else
-        c = OMPB__FORKS_SEEN_ALL;
-    atomic_store_explicit(&cached, c, memory_order_relaxed);
-    return (ompb__fork_coverage)c;
-}
-
-const char *ompb__fork_coverage_name(ompb__fork_coverage c)
-{
-    switch (c) {
-    case OMPB__FORKS_SEEN_ALL: return "all";
-    case OMPB__FORKS_SEEN_GNU_ONLY: return "GNU entry points only";
-    default: return "none";
-    }
-}
-
-const char *ompb__fork_guard_warning(ompb__fork_coverage c)
-{
-    switch (c) {
-    case OMPB__FORKS_SEEN_ALL:
-        return NULL;
-    case OMPB__FORKS_SEEN_GNU_ONLY:
-        /* Code compiled for libomp (Clang, the Intel compilers) forks
-         * through __kmpc_fork_call, which is not intercepted. */
-        return "the OpenMP runtime is not libgomp (it forks through __kmpc_fork_call: LLVM "
-               "libomp or Intel's): the nested-region guard is off for code compiled for it "
-               "(Clang, the Intel compilers): a parallel region nested in a benchmark body "
-               "is not detected, nor a caller team's region of another width (build with GCC "
-               "and libgomp to have them checked)";
-    default:
-        return "the OpenMP runtime's fork entry points are found before libompbench's: "
-               "parallel regions nested in a benchmark body cannot be detected (link "
-               "libompbench before the OpenMP runtime)";
-    }
-}
