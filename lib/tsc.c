@@ -9,21 +9,25 @@
 #include "tsc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <ompbench/error.h>
 
 #if OMPB__TSC_SUPPORTED
 #include <cpuid.h>
 #endif
 
 /* Bracketing reads per calibration; the narrowest one is kept. */
-#define SAMPLE_TRIES 16
+#define SAMPLE_TRIES 32
 /* The first calibration: pairs of samples this far apart (ns). */
 #define FIRST_SPAN_NS 1000000u
 /* Calibrations double their spacing from FIRST_SPAN_NS up to this. */
 #define PERIOD_MAX_NS 1000000000u
 /* A sample whose bracket is this many times the narrowest seen at start
  * was interrupted: that calibration is tried again soon instead. */
-#define WIDTH_SLACK 8
+#define WIDTH_SLACK 2
 
 ompb__tsc_shared ompb__tsc;
 bool ompb__tsc_on;
@@ -263,4 +267,44 @@ void ompb__tsc_errors(uint64_t *n, uint64_t *max_err)
 {
     *n = atomic_load(&calibrations);
     *max_err = atomic_load(&max_err_ns);
+}
+
+/* ---- checking the map ----------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void pause_ns(uint64_t ns)
+{
+    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    nanosleep(&ts, NULL);
+}
+
+int ompb__tsc_measure(uint64_t duration_ns, uint64_t spacing_ns, ompb__tsc_check *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = (size_t)(duration_ns / (spacing_ns ? spacing_ns : 1)) + 16, n = 0;
+    uint64_t *brackets = malloc(cap * sizeof *brackets);
+    if (!brackets)
+        return OMPB_ENOMEM;
+    for (uint64_t end = ompb__now_ns() + duration_ns; n < cap;) {
+        uint64_t a = ompb__now_ns(), s = ompb__stamp_end_ns(), b = ompb__now_ns();
+        uint64_t outside = s < a ? a - s : s > b ? s - b : 0;
+        out->outside += outside > 0;
+        out->max_outside_ns = outside > out->max_outside_ns ? outside : out->max_outside_ns;
+        brackets[n++] = b - a;
+        if (b >= end)
+            break;
+        if (spacing_ns)
+            pause_ns(spacing_ns);
+    }
+    qsort(brackets, n, sizeof *brackets, cmp_u64);
+    out->samples = n;
+    out->median_bracket_ns = brackets[n / 2];
+    free(brackets);
+    ompb__tsc_errors(&out->calibrations, &out->max_calibration_err_ns);
+    return 0;
 }

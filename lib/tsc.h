@@ -96,6 +96,22 @@ void ompb__tsc_describe(char *buf, size_t len);
  * the largest |error| found at one (ns). */
 void ompb__tsc_errors(uint64_t *calibrations, uint64_t *max_err_ns);
 
+/* The map against the clock itself, for the bench and the tests. */
+typedef struct ompb__tsc_check {
+    uint64_t samples;
+    /* How far a stamp fell outside the clock reads just before and after
+     * it (0 inside): the conversion's error, whatever the load. */
+    uint64_t max_outside_ns;
+    uint64_t outside;           /* samples with a stamp outside */
+    uint64_t median_bracket_ns; /* the clock's own spread: two reads apart */
+    uint64_t calibrations, max_calibration_err_ns; /* ompb__tsc_errors at the end */
+} ompb__tsc_check;
+
+/* Samples clock, stamp (ompb__stamp_end_ns: calibrations included), clock
+ * for duration_ns, sleeping spacing_ns between samples. Returns 0, or
+ * OMPB_ENOMEM. */
+int ompb__tsc_measure(uint64_t duration_ns, uint64_t spacing_ns, ompb__tsc_check *out);
+
 /* Calibrates now if one is due (one thread at a time; the others go on). */
 void ompb__tsc_recalibrate(void);
 
