@@ -61,8 +61,9 @@ void ompb__tsc_next_segment(const ompb__tsc_segment *cur, uint64_t first_tsc, ui
         *next = (ompb__tsc_segment){tc, mc, f};
         return;
     }
-    /* Continuous at tc, back on the clock period_ticks later. */
-    int64_t correction = (int64_t)((((ompb__i128)err) << 32) / (ompb__i128)period_ticks);
+    /* Continuous at tc, back on the clock period_ticks later (a product,
+     * not a shift: err may be negative). */
+    int64_t correction = (int64_t)((ompb__i128)err * 4294967296 / (ompb__i128)period_ticks);
     *next = (ompb__tsc_segment){tc, predicted, (uint64_t)((int64_t)f - correction)};
 }
 

@@ -136,7 +136,11 @@ static void test_slew(void)
 }
 
 /* The live map: every stamp within a few of the clock's own spreads of the
- * two clock reads around it (0 with the clock_gettime fallback). */
+ * two clock reads around it (0 with the clock_gettime fallback). A
+ * calibration's ends are each known to half an accepted bracket (at most
+ * two of the narrowest), and the first segment extrapolates its slope over
+ * twice its span: up to about six spreads early on; the long runs stay
+ * within one (docs/performance.md). */
 static void test_live_error(void)
 {
     ompb__tsc_start(true);
@@ -144,10 +148,10 @@ static void test_live_error(void)
     uint64_t span = 300000000ull * (uint64_t)ompb_test_timeout_multiplier();
     CU_ASSERT_EQUAL_FATAL(ompb__tsc_measure(span, 0, &c), 0);
     CU_ASSERT_TRUE(c.samples > 1000);
-    if (c.max_outside_ns > 4 * c.median_bracket_ns + 1) {
+    if (c.max_outside_ns > 8 * c.median_bracket_ns + 1) {
         fprintf(stderr, "stamp outside by %llu ns, clock spread %llu ns\n",
                 (unsigned long long)c.max_outside_ns, (unsigned long long)c.median_bracket_ns);
-        CU_FAIL("map error beyond 4 clock spreads");
+        CU_FAIL("map error beyond 8 clock spreads");
     }
     if (!ompb__tsc_on)
         CU_ASSERT_EQUAL(c.max_outside_ns, 0);
