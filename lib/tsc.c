@@ -28,6 +28,8 @@
 /* A sample whose bracket is this many times the narrowest seen at start
  * was interrupted: that calibration is tried again soon instead. */
 #define WIDTH_SLACK 2
+/* Clock spreads kept by ompb__tsc_measure for its median. */
+#define CHECK_KEEP ((size_t)1 << 20)
 
 ompb__tsc_shared ompb__tsc;
 bool ompb__tsc_on;
@@ -287,24 +289,27 @@ static void pause_ns(uint64_t ns)
 int ompb__tsc_measure(uint64_t duration_ns, uint64_t spacing_ns, ompb__tsc_check *out)
 {
     memset(out, 0, sizeof *out);
-    size_t cap = (size_t)(duration_ns / (spacing_ns ? spacing_ns : 1)) + 16, n = 0;
+    /* The median spread over the last CHECK_KEEP samples at most. */
+    uint64_t want = duration_ns / (spacing_ns ? spacing_ns : 10) + 16, n = 0;
+    size_t cap = want < CHECK_KEEP ? (size_t)want : CHECK_KEEP;
     uint64_t *brackets = malloc(cap * sizeof *brackets);
     if (!brackets)
         return OMPB_ENOMEM;
-    for (uint64_t end = ompb__now_ns() + duration_ns; n < cap;) {
+    for (uint64_t end = ompb__now_ns() + duration_ns;;) {
         uint64_t a = ompb__now_ns(), s = ompb__stamp_end_ns(), b = ompb__now_ns();
         uint64_t outside = s < a ? a - s : s > b ? s - b : 0;
         out->outside += outside > 0;
         out->max_outside_ns = outside > out->max_outside_ns ? outside : out->max_outside_ns;
-        brackets[n++] = b - a;
+        brackets[n++ % cap] = b - a;
         if (b >= end)
             break;
         if (spacing_ns)
             pause_ns(spacing_ns);
     }
-    qsort(brackets, n, sizeof *brackets, cmp_u64);
+    size_t kept = n < cap ? (size_t)n : cap;
+    qsort(brackets, kept, sizeof *brackets, cmp_u64);
     out->samples = n;
-    out->median_bracket_ns = brackets[n / 2];
+    out->median_bracket_ns = brackets[kept / 2];
     free(brackets);
     ompb__tsc_errors(&out->calibrations, &out->max_calibration_err_ns);
     return 0;
