@@ -23,6 +23,7 @@
 #include <ompbench/version.h>
 
 #include "fork_guard.h"
+#include "tsc.h"
 #include "grow.h"
 #include "slurm.h"
 #include "utf8.h"
@@ -256,6 +257,7 @@ static void collect_openmp(ompb__context *ctx)
     ctx->omp_proc_bind = (int)omp_get_proc_bind();
     ompb__omp_places_text(ctx->omp_places, sizeof ctx->omp_places);
     ctx->fork_guard = ompb__fork_coverage_name(ompb__fork_guard_coverage());
+    ompb__tsc_describe(ctx->region_clock, sizeof ctx->region_clock);
 }
 
 /* The main program comes first in dl_iterate_phdr's list; its PT_NOTE

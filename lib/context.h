@@ -88,6 +88,8 @@ typedef struct ompb__context {
     int omp_max_threads, omp_num_places;
     int omp_proc_bind;          /* omp_proc_bind_t at start-up (ompb__proc_bind_name) */
     char omp_places[OMPB__PLACES_TEXT_MAX]; /* "{0},{1}" or "none" */
+    char region_clock[256];     /* the region markers' timestamp source (lib/tsc.h),
+                                   "" when no region was used before the context */
     const char *fork_guard;     /* which parallel regions the nested-region guard sees:
                                    ompb__fork_coverage_name, "all", ... (static) */
     ompb__env_var *env;         /* [n_env], sorted by name */

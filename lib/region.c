@@ -33,6 +33,7 @@
 #include "grow.h"
 #include "outfile.h"
 #include "registry.h"
+#include "tsc.h"
 #include "report/report.h"
 #include "utf8.h"
 
@@ -41,6 +42,7 @@
 #define ENV_ON "OMPB_REGIONS"
 #define ENV_OUTPUT "OMPB_REGIONS_OUTPUT"
 #define ENV_FORMAT "OMPB_REGIONS_FORMAT"
+#define ENV_CLOCK "OMPB_REGIONS_CLOCK"
 /* Longest shown form of a refused name (escaped, valid UTF-8), and of
  * the file part of URIs: names and URIs fit the reports' buffers whole. */
 #define DISPLAY_CUT 120
@@ -119,6 +121,7 @@ static bool regions_on = true;
 static char *output_path;       /* OMPB_REGIONS_OUTPUT, %p expanded */
 static const char *format_name;
 static bool forked;
+static bool tsc_allowed = true; /* OMPB_REGIONS_CLOCK is not clock_gettime */
 
 /* ---- global state --------------------------------------------------------- */
 
@@ -279,11 +282,18 @@ static bool read_settings(void)
 {
     char text[OMPB_ERROR_TEXT_MAX + 64];
     const char *on = env_value(ENV_ON), *fmt = env_value(ENV_FORMAT), *out = env_value(ENV_OUTPUT);
+    const char *clock = env_value(ENV_CLOCK);
     if (on && strcmp(on, "0") != 0 && strcmp(on, "1") != 0) {
         snprintf(text, sizeof text, "%s: invalid value '%.100s' (accepted: 0, 1)", ENV_ON, on);
         bad_setting(text);
         return false;
     }
+    if (clock && strcmp(clock, "auto") != 0 && strcmp(clock, "clock_gettime") != 0) {
+        snprintf(text, sizeof text, "%s: invalid value '%.100s' (accepted: auto, clock_gettime)",
+                 ENV_CLOCK, clock);
+        bad_setting(text);
+    }
+    tsc_allowed = !clock || strcmp(clock, "auto") == 0;
     if (on && strcmp(on, "0") == 0) {
         regions_on = false;
         return true;
@@ -516,6 +526,7 @@ static void thread_exit(void *arg);
 static void make_key(void)
 {
     key_made = pthread_key_create(&thread_key, thread_exit) == 0;
+    ompb__tsc_start(tsc_allowed);
     ompb__region_runner_init();
     ompb__regions_signals_init();
 }
@@ -1046,7 +1057,7 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
     f->file = file;
     f->line = line;
     f->pu = sched_getcpu();
-    f->start_ns = ompb__now_ns();
+    f->start_ns = ompb__stamp_ns();
 }
 
 /* Appends the frame's pair to its lane and publishes it. */
@@ -1086,7 +1097,7 @@ void ompb_region_end_at(const char *name, const char *file, int line)
 {
     if (unlikely(!regions_on))
         return;
-    uint64_t now = ompb__now_ns();
+    uint64_t now = ompb__stamp_end_ns();
     thread_state *ts = self;
     if (unlikely(!ts) && !(ts = thread_first_use()))
         return;

@@ -96,7 +96,9 @@ typedef struct ompb__region_slot {
 
 static inline ompb__region_slot ompb__region_pack(uint64_t start, uint64_t end, int32_t pu)
 {
-    uint64_t busy = end - start;
+    /* A thread's end read on another core's counter may trail its start
+     * by a few ticks: that is an empty instance, not 78 hours. */
+    uint64_t busy = end > start ? end - start : 0;
     busy = busy > OMPB__REGION_BUSY_MAX ? OMPB__REGION_BUSY_MAX : busy;
     return (ompb__region_slot){start, busy << 16 | (uint16_t)(pu < 0 || pu > 0xfffe ? 0xffff : pu)};
 }

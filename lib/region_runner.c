@@ -46,12 +46,12 @@
 
 #include <valgrind/valgrind.h>
 
-#include "clock.h"
 #include "context.h"
 #include "hooks/instrument.h"
 #include "record.h"
 #include "registry.h"
 #include "report/report.h"
+#include "tsc.h"
 
 /* Marker pairs one window buffers at most (16 bytes each). */
 #define PAIRS_MAX (1u << 22)
@@ -80,7 +80,9 @@ void ompb__region_runner_init(void)
 static void open_window(ompb__region_entry *e)
 {
     ompb__instrument_instance_begin(NULL);
-    uint64_t opened = ompb__now_ns();
+    /* The markers' own source: an instance begun after this must never
+     * compare as begun before it (the TSC map's few ns of error). */
+    uint64_t opened = ompb__stamp_ns();
     pthread_mutex_lock(&e->lock);
     e->window_active = true;
     e->window_open_ns = opened;

@@ -803,7 +803,8 @@ static void test_plain_json(void)
         "\"cpu_governor\":\"performance\",\"pin\":{\"policy\":\"cpus:2,0\",\"given\":true,"
         "\"binder\":\"ompbench\",\"description\":\"--pin cpus:2,0; ompbench binds\","
         "\"plans\":[{\"threads\":2,\"policy\":\"cpus:2,0\",\"pu\":[2,0],\"core\":[1,0],"
-        "\"oversubscribed\":true}]},\"build_id\":null,\"run\":{\"repetitions\":1,"
+        "\"oversubscribed\":true}]},\"region_clock\":null,\"build_id\":null,\"run\":{"
+        "\"repetitions\":1,"
         "\"processes\":1,\"interleaved\":false,\"seed\":\"18446744073709551615\"},"
         "\"warnings\":[\"first warning\",\"second warning\"]}}";
     json_t *j = ompb__context_to_json(&ctx);

@@ -171,6 +171,9 @@ static json_t *ompbench_json(const ompb__context *ctx)
     if (o && (json_object_set_new(o, "cpu_governor", ctx->governor[0] ? jstr(ctx->governor)
                                                                       : json_null()) != 0
               || json_object_set_new(o, "pin", pin_json(ctx)) != 0
+              || json_object_set_new(o, "region_clock", ctx->region_clock[0]
+                                                            ? json_string(ctx->region_clock)
+                                                            : json_null()) != 0
               || json_object_set_new(o, "build_id", ctx->build_id[0] ? json_string(ctx->build_id)
                                                                     : json_null()) != 0
               || json_object_set_new(o, "run", repetitions_json(ctx)) != 0

@@ -46,6 +46,8 @@ static void print_software(FILE *out, const ompb__context *ctx)
     fprintf(out, "openmp:     %s, OpenMP %s (_OPENMP %d), max threads %d, proc_bind %s\n",
             ctx->omp_vendor, ctx->openmp_version, ctx->openmp_date, ctx->omp_max_threads,
             ompb__proc_bind_name(ctx->omp_proc_bind));
+    if (ctx->region_clock[0])
+        fprintf(out, "regions:    clock: %s\n", ctx->region_clock);
     fprintf(out, "build:      libompbench: %s %s, %s%s\n", ctx->compiler, ctx->compiler_flags,
             ctx->build_type, ctx->optimized ? "" : " (unoptimized)");
     if (ctx->have_load)

@@ -56,6 +56,19 @@ region:setup[t=1] 1
 region:par[t=2] 10
 EOF
 
+# The markers' timestamp source is named in the report's context (JSON) and
+# header (console): the TSC or clock_gettime with the reason, never absent.
+python3 - "$tmp/first.json" <<'PY' || bad "region_clock missing from the JSON context"
+import json, sys
+c = json.load(open(sys.argv[1]))["context"]["ompbench"]["region_clock"]
+sys.exit(0 if c.startswith(("invariant TSC (", "clock_gettime(CLOCK_MONOTONIC) (TSC not used: "))
+         else 1)
+PY
+OMPB_REGIONS_CLOCK=clock_gettime OMPB_REGIONS_OUTPUT=- OMPB_REGIONS_FORMAT=console \
+  run "$app" first-use > "$tmp/out" 2> "$tmp/err" || bad "OMPB_REGIONS_CLOCK=clock_gettime exited $?"
+grep -qF "regions:    clock: clock_gettime(CLOCK_MONOTONIC) (TSC not used: OMPB_REGIONS_CLOCK=clock_gettime)" \
+  "$tmp/out" || { bad "the console header does not name the forced clock:"; head -20 "$tmp/out"; }
+
 # Never ended at exit: the main thread's "leak" and thread 1's "leak_team".
 OMPB_REGIONS_OUTPUT="$tmp/leak.json" run "$app" never-ended > "$tmp/out" 2> "$tmp/err" \
   || bad "never-ended exited $?"
@@ -94,6 +107,7 @@ expect_warned() { # VAR=VALUE WANTED_TEXT
 }
 expect_warned OMPB_REGIONS_FORMAT=xml "OMPB_REGIONS_FORMAT: invalid value 'xml' (accepted: console, json, csv)"
 expect_warned OMPB_REGIONS=yes "OMPB_REGIONS: invalid value 'yes' (accepted: 0, 1)"
+expect_warned OMPB_REGIONS_CLOCK=rdtsc "OMPB_REGIONS_CLOCK: invalid value 'rdtsc' (accepted: auto, clock_gettime)"
 expect_warned OMPB_REGIONS_OUTPUT="$tmp/no/such/dir/r.json" "OMPB_REGIONS_OUTPUT: cannot write '$tmp/no/such/dir/r.json'"
 [ -e "$tmp/no" ] && bad "a refused output path left something behind"
 
@@ -111,6 +125,7 @@ expect_refused() { # VAR=VALUE WANTED_TEXT
 }
 expect_refused OMPB_REGIONS_FORMAT=xml "OMPB_REGIONS_FORMAT: invalid value 'xml' (accepted: console, json, csv)"
 expect_refused OMPB_REGIONS=yes "OMPB_REGIONS: invalid value 'yes' (accepted: 0, 1)"
+expect_refused OMPB_REGIONS_CLOCK=rdtsc "OMPB_REGIONS_CLOCK: invalid value 'rdtsc' (accepted: auto, clock_gettime)"
 
 # OMPB_REGIONS=0: no report at all.
 OMPB_REGIONS=0 OMPB_REGIONS_OUTPUT="$tmp/off.json" run "$app" first-use > "$tmp/out" 2> "$tmp/err" \

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The region markers' timestamp source (lib/tsc.c): when the TSC is
+ * trusted (fake /proc and /sys trees), the segment arithmetic, the
+ * calibrations' slewing on a simulated counter, and the live map against
+ * clock_gettime with a bound in units of the clock's own spread.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "suite.h"
+
+#include "region.h"
+#include "tsc.h"
+
+/* A fake root with cpuinfo flags and a clocksource (NULL: no file). */
+static void make_root(char *root, const char *flags, const char *source)
+{
+    char path[512];
+    strcpy(root, "/tmp/ompb_tsc_XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
+    snprintf(path, sizeof path, "%s/proc", root);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/proc/cpuinfo", root);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "processor\t: 0\nflags\t\t: fpu %s sse2\n\nprocessor\t: 1\n", flags);
+    fclose(f);
+    const char *dirs[] = {"sys", "sys/devices", "sys/devices/system",
+                          "sys/devices/system/clocksource",
+                          "sys/devices/system/clocksource/clocksource0"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
+        mkdir(path, 0700);
+    }
+    if (!source)
+        return;
+    snprintf(path, sizeof path, "%s/sys/devices/system/clocksource/clocksource0/"
+             "current_clocksource", root);
+    f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "%s\n", source);
+    fclose(f);
+}
+
+static void remove_root(const char *root)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* Trusted only when every check passes; the first failing one is named. */
+static void test_trust(void)
+{
+    static const struct {
+        const char *flags, *source;
+        bool cpuid, want;
+        const char *why;
+    } cases[] = {
+        {"constant_tsc nonstop_tsc", "tsc", true, true, ""},
+        {"constant_tsc nonstop_tsc", "tsc", false, false, "invariant TSC (CPUID 0x80000007)"},
+        {"constant_tsc", "tsc", true, false, "constant_tsc and nonstop_tsc"},
+        {"nonstop_tsc constant_tsc_x", "tsc", true, false, "constant_tsc and nonstop_tsc"},
+        {"constant_tsc nonstop_tsc", "kvm-clock", true, false, "clocksource is kvm-clock, not tsc"},
+        {"constant_tsc nonstop_tsc", NULL, true, false, "clocksource is unknown, not tsc"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char root[64], why[160] = "";
+        make_root(root, cases[i].flags, cases[i].source);
+        CU_ASSERT_EQUAL(ompb__tsc_trust(root, cases[i].cpuid, why, sizeof why), cases[i].want);
+        if (!strstr(why, cases[i].why)) {
+            fprintf(stderr, "case %zu: '%s' lacks '%s'\n", i, why, cases[i].why);
+            CU_FAIL("reason");
+        }
+        remove_root(root);
+    }
+}
+
+/* ns = base_ns + (ticks - base_tsc) * mult / 2^32, in 128 bits: a delta
+ * whose product overflows 64 bits, and ticks a little behind the base. */
+static void test_convert(void)
+{
+    ompb__tsc_segment s = {5000, 1000, UINT64_C(1) << 31}; /* 0.5 ns per tick */
+    CU_ASSERT_EQUAL(ompb__tsc_convert(&s, 7000), 2000);
+    CU_ASSERT_EQUAL(ompb__tsc_convert(&s, 4000), 500);
+    s.mult = UINT64_C(1654403072); /* about 0.3852 ns per tick (2.596 GHz) */
+    uint64_t hour = UINT64_C(9345600000000); /* ticks */
+    uint64_t want = 1000 + (uint64_t)((ompb__u128)hour * s.mult >> 32);
+    CU_ASSERT_EQUAL(ompb__tsc_convert(&s, 5000 + hour), want);
+    CU_ASSERT_TRUE(want > UINT64_C(3590000000000) && want < UINT64_C(3610000000000));
+}
+
+/* A simulated counter at 2.596 GHz whose clock runs 50 ppm fast from the
+ * 5th second (an NTP slew); the first segment's frequency 10 ppm off. The
+ * map stays continuous at every calibration, and its error there shrinks
+ * to a few ns once the baseline is long. */
+static void test_slew(void)
+{
+    const double ns_per_tick = 1.0 / 2.596;
+    uint64_t t0 = 1000000, m0 = 5000000000u;
+    double slew_from = 5e9;
+    ompb__tsc_segment cur = {t0, m0, (uint64_t)(ns_per_tick * (1 + 1e-5) * 4294967296.0)};
+    uint64_t tc = t0;
+    int64_t last_err = 0;
+    for (uint64_t period_ns = 2000000; tc - t0 < (uint64_t)(60e9 / ns_per_tick);) {
+        uint64_t ticks = (uint64_t)(period_ns / ns_per_tick);
+        tc += ticks;
+        double el = (double)(tc - t0) * ns_per_tick;
+        double mono = el + (el > slew_from ? (el - slew_from) * 50e-6 : 0);
+        uint64_t mc = m0 + (uint64_t)mono;
+        ompb__tsc_segment next;
+        int64_t err;
+        period_ns = period_ns * 2 > 1000000000u ? 1000000000u : period_ns * 2;
+        ompb__tsc_next_segment(&cur, t0, m0, tc, mc, (uint64_t)(period_ns / ns_per_tick),
+                               &next, &err);
+        CU_ASSERT_EQUAL(next.base_ns, ompb__tsc_convert(&cur, tc)); /* continuous */
+        CU_ASSERT_TRUE(next.mult > cur.mult / 2 && next.mult < cur.mult * 2);
+        cur = next;
+        last_err = err;
+        /* 50 ppm of a 1 s period is the most one segment can miss. */
+        CU_ASSERT_TRUE(llabs(err) <= 51000);
+    }
+    /* A steady slew is learned: after a minute the miss is far below it. */
+    CU_ASSERT_TRUE(llabs(last_err) < 5000);
+    /* A map a period's tenth off restarts from the clock. */
+    ompb__tsc_segment next;
+    int64_t err;
+    ompb__tsc_next_segment(&cur, t0, m0, tc + 1000, ompb__tsc_convert(&cur, tc + 1000) + 1000000,
+                           1000000, &next, &err);
+    CU_ASSERT_EQUAL(err, -1000000);
+    CU_ASSERT_EQUAL(next.base_ns, ompb__tsc_convert(&cur, tc + 1000) + 1000000);
+}
+
+/* The live map: every stamp within a few of the clock's own spreads of the
+ * two clock reads around it (0 with the clock_gettime fallback). A
+ * calibration's ends are each known to half an accepted bracket (at most
+ * two of the narrowest), and the first segment extrapolates its slope over
+ * twice its span: up to about six spreads early on; the long runs stay
+ * within one (docs/performance.md). */
+static void test_live_error(void)
+{
+    ompb__tsc_start(true);
+    ompb__tsc_check c;
+    uint64_t span = 300000000ull * (uint64_t)ompb_test_timeout_multiplier();
+    CU_ASSERT_EQUAL_FATAL(ompb__tsc_measure(span, 0, &c), 0);
+    CU_ASSERT_TRUE(c.samples > 1000);
+    if (c.max_outside_ns > 8 * c.median_bracket_ns + 1) {
+        fprintf(stderr, "stamp outside by %llu ns, clock spread %llu ns\n",
+                (unsigned long long)c.max_outside_ns, (unsigned long long)c.median_bracket_ns);
+        CU_FAIL("map error beyond 8 clock spreads");
+    }
+    if (!ompb__tsc_on)
+        CU_ASSERT_EQUAL(c.max_outside_ns, 0);
+}
+
+/* A thread's end read on another core may trail its start by a tick: an
+ * empty instance, not a saturated 78 hours. */
+static void test_pack_trailing_end(void)
+{
+    ompb__region_slot s = ompb__region_pack(1000, 997, 3);
+    CU_ASSERT_EQUAL(s.busy_pu >> 16, 0);
+    CU_ASSERT_EQUAL(s.busy_pu & 0xffff, 3);
+    s = ompb__region_pack(1000, 1250, 3);
+    CU_ASSERT_EQUAL(s.busy_pu >> 16, 250);
+}
+
+static const ompb_test_case cases[] = {
+    {"trust", test_trust},
+    {"convert", test_convert},
+    {"slew", test_slew},
+    {"live_error", test_live_error},
+    {"pack_trailing_end", test_pack_trailing_end},
+    {NULL, NULL},
+};
+
+const ompb_test_suite ompb_suite_tsc = {"tsc", NULL, NULL, cases};
