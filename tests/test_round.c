@@ -244,7 +244,10 @@ static void test_calibration_steps_bounded(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
-    CU_ASSERT_EQUAL_FATAL(rec.n_calib_steps, rec.calibration_rounds);
+    /* Every step is kept up to the record's room (a loaded machine can
+     * make a calibration redo itself and take more rounds). */
+    CU_ASSERT_EQUAL_FATAL(rec.n_calib_steps, rec.calibration_rounds < OMPB__CALIB_STEPS_MAX
+                                                 ? rec.calibration_rounds : OMPB__CALIB_STEPS_MAX);
     CU_ASSERT_TRUE(rec.barrier_cost_ns > 0);
     size_t trusted = 0;
     for (size_t i = 0; i < rec.n_calib_steps; i++) {

@@ -138,6 +138,10 @@ else
   grep -q '^srun --mpi=pmix' "$tmp/work/ompbench.sbatch" \
     || { echo "FAIL: no sbatch script found in docs/guide.md"; fail=1; }
   mkdir -p "$tmp/work/build/benches" && ln -s "$mpibin" "$tmp/work/build/benches/examples_mpi"
+  # The sanitizer build: Open MPI's PMIx components leak from modules they
+  # unload before the leak report, whose frames no suppression can name
+  # ("<unknown module>"); tests/mpi/ checks our own leaks under MPI.
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # the last one wins
   timeout $((240 * mult)) sbatch --wait --chdir="$tmp/work" --output="$tmp/work/job.out" \
     --export=ALL,OMPI_ALLOW_RUN_AS_ROOT=1,OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     "$tmp/work/ompbench.sbatch" --filter '^stream_triad\[r=2, t=1\]$' --sample-count 3 \
