@@ -27,8 +27,12 @@ static const char *const reserved[] = {
     "process", "rounds", "sample_size", "median_ns", "mean_ns", "stdev_ns", "min_ns",
     "max_ns", "q1_ns", "q3_ns", "ci95_low_ns", "ci95_high_ns", "iqr_outliers",
     "stdev_outliers", "mean_skew_ns", "mean_imbalance", "migrations", "error", "marks",
-    "cpu_share", "time",
+    "cpu_share", "time", "involuntary_switches", "counters_multiplexed",
+    "rounds_with_switches", "ipc", "cache_miss_ratio", "branch_miss_ratio",
 };
+
+/* --counters' CSV columns are "<event>_per_iter". */
+#define PER_ITER_SUFFIX "_per_iter"
 
 static const struct {
     unsigned flag;
@@ -56,7 +60,8 @@ bool ompb__ucounter_name_ok(const char *name)
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
         if (strcmp(name, reserved[i]) == 0)
             return false;
-    return true;
+    size_t suffix = sizeof PER_ITER_SUFFIX - 1;
+    return len < suffix || strcmp(name + len - suffix, PER_ITER_SUFFIX) != 0;
 }
 
 /* The first failure only: later ones are usually its consequences. */
