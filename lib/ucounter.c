@@ -81,7 +81,8 @@ static int new_slot(ompb__ucounters *u, const char *name, unsigned flags)
 {
     if (!ompb__ucounter_name_ok(name))
         return refuse(u, name, "invalid name (accepted: 1-47 of A-Z a-z 0-9 _ . -, not a "
-                      "key the reports already use such as real_time or bytes_per_second)");
+                      "key or column the reports already use, such as real_time, ipc or "
+                      "NAME_per_iter)");
     if (u->n == OMPB__UCOUNTERS_MAX)
         return refuse(u, name, "more than 8 counter names in one benchmark");
     ompb__ucounter_slot *s = &u->slot[u->n];
