@@ -32,6 +32,7 @@
 #include "error.h"
 #include "grow.h"
 #include "outfile.h"
+#include "region_counters.h"
 #include "registry.h"
 #include "report/report.h"
 #include "utf8.h"
@@ -1021,6 +1022,9 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
     f->line = line;
     f->pu = sched_getcpu();
     f->start_ns = ompb__now_ns();
+    /* OMPB_REGIONS_COUNTERS (lib/region_counters.c): after the timestamp. */
+    if (unlikely(ompb__region_counters_on))
+        ompb__region_counters_begin(ts->depth - 1);
 }
 
 /* Appends the frame's pair to its lane and publishes it. */
@@ -1060,6 +1064,9 @@ void ompb_region_end_at(const char *name, const char *file, int line)
 {
     if (unlikely(!regions_on))
         return;
+    /* OMPB_REGIONS_COUNTERS: before the timestamp. */
+    if (unlikely(ompb__region_counters_on))
+        ompb__region_counters_end();
     uint64_t now = ompb__now_ns();
     thread_state *ts = self;
     if (unlikely(!ts) && !(ts = thread_first_use()))
@@ -1075,8 +1082,11 @@ void ompb_region_end_at(const char *name, const char *file, int line)
         end_slow(ts, name, file, line, now);
         return;
     }
-    if (likely(f->lane != NULL))
+    if (likely(f->lane != NULL)) {
         record(ts, f, now);
+        if (unlikely(ompb__region_counters_on))
+            ompb__region_counters_add(f->group->entry, ts->depth - 1);
+    }
     ts->depth--;
 }
 

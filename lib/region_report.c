@@ -25,6 +25,7 @@
 #include "error.h"
 #include "guard.h"
 #include "outfile.h"
+#include "region_counters.h"
 #include "pin.h"
 #include "registry.h"
 #include "report/report.h"
@@ -154,10 +155,19 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
      * docs/json.md says, for Google Benchmark's readers need a number. */
     res->real_time_ns = e->n ? (double)e->total_ns / (double)e->n : 0.0;
     res->cpu_time_ns = 0.0;
-    /* Regions count no perf events (rec->counters is empty): the figures
-     * say so (NAN, not 0, so no report shows a column of zeros). */
+    /* Without OMPB_REGIONS_COUNTERS regions count no perf events
+     * (rec->counters is empty): the figures say so (NAN, not 0, so no
+     * report shows a column of zeros). With it, per instance summed over
+     * the team, from each thread's sums (no rounds of counts are kept). */
     if (ompb__result_counters(res) != 0)
         return OMPB_ENOMEM;
+    const ompb__counter_set *set = ompb__region_counters_set();
+    double per[OMPB__MAX_COUNTERS];
+    bool multiplexed;
+    if (set && !e->failed && ompb__region_counters_of(e, per, &multiplexed) > 0) {
+        rec->counters = *set;
+        ompb__counter_figures_set(&res->counts, set, per, multiplexed);
+    }
     return ompb__region_entry_stats(e, &res->stats);
 }
 

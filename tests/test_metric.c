@@ -381,7 +381,8 @@ static void test_never_counted(void)
     expect_refusal("{\"benchmarks\": [{\"name\": \"region:r[t=1]\", \"real_time\": 1,"
                    " \"time_unit\": \"ns\", \"ompbench\": {\"sample_size\": 1,"
                    " \"samples\": {\"makespan_ns\": [1]}, \"region\": {\"name\": \"r\"}}}]}",
-                   "instructions", "an application region: regions count no perf events");
+                   "instructions", "an application region that counted nothing (run it with "
+                   "OMPB_REGIONS_COUNTERS=instructions");
 }
 
 /* A user counter (ompb_counter): the repetition's value is its flat key,

@@ -235,6 +235,10 @@ void ompb__csv_ucounter_fields(FILE *out, const ompb__report *rep, const ompb__r
  * instance's) and, with res, the per-round object into omp. Returns 0 or -1. */
 int ompb__json_ucounters(struct json_t *e, struct json_t *omp, const ompb__ucounter_table *tab,
                          const double *user, const ompb__result *res);
+/* Sets f's per-iteration figures of set from per[set->n] and derives the
+ * ratios (application regions: lib/region_report.c, per instance). */
+void ompb__counter_figures_set(ompb__counter_figures *f, const ompb__counter_set *set,
+                               const double *per, bool multiplexed);
 /* Fills res->counts from res->rec (called by ompb__result_analyze).
  * Returns 0 or OMPB_ENOMEM. */
 int ompb__result_counters(ompb__result *res);

@@ -159,8 +159,8 @@ static int from_ompbench(const json_t *omp, const char *metric, gathered *g, con
     const json_t *c = json_object_get(omp, "counters");
     const json_t *size = json_object_get(omp, "sample_size");
     if (!json_is_object(c) && json_object_get(omp, "region"))
-        return failf(err, w, "an application region: regions count no perf events (compare "
-                     "them by time)");
+        return failf(err, w, "an application region that counted nothing (run it with "
+                     "OMPB_REGIONS_COUNTERS=%s, or compare by time)", metric);
     if (!json_is_object(c))
         return failf(err, w, "'%s' is neither a user counter of this entry (ompb_counter: run "
                      "only the benchmarks that have it, --filter) nor counted (no "
@@ -170,6 +170,14 @@ static int from_ompbench(const json_t *omp, const char *metric, gathered *g, con
     int e = event_index(c, metric, w, unit, err);
     if (e < 0)
         return e;
+    if (json_object_get(omp, "region")) {
+        /* Regions keep sums, not rounds: the figure per instance alone. */
+        const json_t *v = json_object_get(json_object_get(c, "per_iteration"), metric);
+        if (!json_is_number(v) || !isfinite(json_number_value(v)))
+            return failf(err, w, "region counter '%s' has no figure per instance", metric);
+        *value = json_number_value(v);
+        return 0;
+    }
     const json_t *values = json_object_get(c, "values");
     size_t rounds = json_array_size(values);
     if (!json_is_array(values) || rounds == 0)
