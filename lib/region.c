@@ -1092,6 +1092,15 @@ void ompb_region_end_at(const char *name, const char *file, int line)
 
 /* ---- reports and tests ---------------------------------------------------- */
 
+ompb__region_entry *ompb__regions_open_entry(const char *name)
+{
+    thread_state *ts = self;
+    for (int i = ts && name ? ts->depth - 1 : -1; i >= 0; i--)
+        if (ts->stack[i].lane && name_equal(ts->stack[i].region, name))
+            return ts->stack[i].group->entry;
+    return NULL;
+}
+
 ompb__region *const *ompb__regions_all(size_t *n)
 {
     *n = atomic_load_explicit(&n_regions, memory_order_acquire);

@@ -17,6 +17,7 @@
 
 #include "counters.h"
 #include "region.h"
+#include "ucounter.h"
 
 #define OMPB__REGION_COUNTERS_ENV "OMPB_REGIONS_COUNTERS"
 
@@ -41,5 +42,12 @@ const ompb__counter_set *ompb__region_counters_set(void);
  * per[OMPB__MAX_COUNTERS] (NAN where no thread counted); *multiplexed when
  * some count was scaled. Returns the threads that counted e (0: none). */
 int ompb__region_counters_of(const ompb__region_entry *e, double *per, bool *multiplexed);
+
+/* ompb_region_counter: entry e's names (over its threads, first seen
+ * first) and each one's sum over every thread and instance. Returns
+ * tab->n. Threads that gave one name different flags are not told apart
+ * here: ompb_region_counter refuses that per thread. */
+int ompb__region_user_counters_of(const ompb__region_entry *e, ompb__ucounter_table *tab,
+                                  double *sum);
 
 #endif

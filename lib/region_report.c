@@ -111,6 +111,29 @@ static int fill_arrays(const ompb__region_entry *e, ompb__record *rec, uint64_t 
     return 0;
 }
 
+/* ompb_region_counter: each name's team total over every instance, per
+ * instance, or with OMPB_COUNTER_RATE over the instances' summed
+ * makespans (include/ompbench/counter.h). */
+static void user_figures(const ompb__region_entry *e, ompb__result *res)
+{
+    double sum[OMPB__UCOUNTERS_MAX];
+    for (int k = 0; k < OMPB__UCOUNTERS_MAX; k++)
+        res->user[k] = NAN;
+    if (e->failed || e->n == 0 ||
+        ompb__region_user_counters_of(e, &res->rec.ucounters, sum) == 0)
+        return;
+    for (int k = 0; k < res->rec.ucounters.n; k++) {
+        unsigned flags = res->rec.ucounters.flags[k];
+        double v = sum[k];
+        if (flags & OMPB_COUNTER_AVG_THREADS)
+            v /= (double)e->threads;
+        if (flags & OMPB_COUNTER_RATE)
+            res->user[k] = e->total_ns ? v * 1e9 / (double)e->total_ns : NAN;
+        else
+            res->user[k] = v / (double)e->n;
+    }
+}
+
 /* The adapter: entry e (its lock held) as one result of the benchmarks'
  * reporters, named region:NAME[t=T], one "round" of one iteration per kept
  * instance, statistics over every instance. `index` is e's position among
@@ -168,6 +191,7 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
         rec->counters = *set;
         ompb__counter_figures_set(&res->counts, set, per, multiplexed);
     }
+    user_figures(e, res);
     return ompb__region_entry_stats(e, &res->stats);
 }
 

@@ -55,6 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ompbench/counter.h>
 #include <ompbench/export.h>
 
 #ifdef __cplusplus
@@ -243,16 +244,7 @@ OMPB_API void ompb_set_items(ompb_state *state, uint64_t items_per_iteration);
 
 /* ---- User counters (Google Benchmark's state.counters) ------------------- */
 
-/* How a user counter's team total becomes the reported figure; combine with |.
- * Default (OMPB_COUNTER_SUM, 0): the sum over the team's threads. */
-#define OMPB_COUNTER_SUM 0u
-/* Divided by the round's makespan in seconds: "lookups per second". */
-#define OMPB_COUNTER_RATE 1u
-/* Divided by the iterations the team ran in the round (every thread's). */
-#define OMPB_COUNTER_PER_ITERATION 2u
-/* Divided by the number of timed threads (1 for a caller team): the mean
- * per thread instead of the sum. */
-#define OMPB_COUNTER_AVG_THREADS 4u
+/* The flags (OMPB_COUNTER_RATE, ...) are in <ompbench/counter.h>. */
 
 /* Adds value to this thread's counter `name` for the current round, without
  * a lock (each thread owns its slot; the engine sums the team's after the

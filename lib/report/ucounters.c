@@ -222,7 +222,8 @@ static json_t *per_round(const ompb__result *res, int k)
             bad |= json_array_append_new(flags, json_string(ompb__ucounter_flag_words(
                                                     f & bit, word, sizeof word)));
     }
-    for (size_t r = 0; r < rec->rounds && !bad; r++) {
+    /* A region keeps sums, not rounds: no per-round figures. */
+    for (size_t r = 0; r < rec->rounds && !rec->region && !bad; r++) {
         double v = ompb__ucounter_round(rec, r, k);
         bad |= json_array_append_new(rounds, isfinite(v) ? json_real(v) : json_null());
     }
