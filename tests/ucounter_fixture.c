@@ -9,6 +9,8 @@
  * - `per_thread`: thread t adds 10 (t + 1) once a round, _AVG_THREADS
  *   (at T = 2: 15);
  * - `total`: every thread adds 7 once a round, the sum (at T = 2: 14);
+ * - `caller`: a caller team (OMPB_TEAM_CALLER): the caller adds 5 a round,
+ *   _AVG_THREADS over its one timed thread (5 at any T);
  * - `reserved`: ompb_counter(state, "real_time", ...).
  */
 #include <ompbench.h>
@@ -42,6 +44,11 @@ OMPB_BENCH(per_thread) {
 OMPB_BENCH(total) {
     OMPB_ITER(state) { ompb_black_box(spin((unsigned)ompb_opaque_u64(4))); }
     ompb_counter(state, "total", 7, OMPB_COUNTER_SUM);
+}
+
+OMPB_BENCH(caller, .team = OMPB_TEAM_CALLER) {
+    OMPB_ITER(state) { ompb_black_box(spin((unsigned)ompb_opaque_u64(6))); }
+    ompb_counter(state, "caller_avg", 5, OMPB_COUNTER_AVG_THREADS);
 }
 
 OMPB_BENCH(reserved) {

@@ -28,7 +28,7 @@ diff <(grep -v '^"reserved' "$tmp/b.csv") <(grep -v '^"reserved' "$tmp/b2.csv") 
 grep -q '^"reserved\[t=2\]",.*,"reserved\[t=2\]: thread 0: ompb_counter' "$tmp/b2.csv" ||
   { echo "FAIL: the failed row lost its message"; fail=1; }
 run "$tool" convert "$tmp/b.json" --format console > "$tmp/b.txt" || { echo "FAIL: convert to console"; fail=1; }
-grep -Eq '^benchmark +T +median .* task-clock +lookups +items +per_thread +total marks$' "$tmp/b.txt" &&
+grep -Eq '^benchmark +T +median .* task-clock +lookups +items +per_thread +total +caller_avg marks$' "$tmp/b.txt" &&
   grep -Eq '^per_thread\[t=2\] .* 15 ' "$tmp/b.txt" && grep -q '^reserved\[t=2\] .*FAILED: ' "$tmp/b.txt" ||
   { echo "FAIL: the console table"; cat "$tmp/b.txt"; fail=1; }
 

@@ -28,7 +28,8 @@ def rounds(b, key):
     return b["ompbench"]["user_counters"][key]["rounds"]
 exact = {"per_item[t=2]": ("items", 2.0, ["per_iteration"]),
          "per_thread[t=2]": ("per_thread", 15.0, ["avg_threads"]),
-         "total[t=2]": ("total", 14.0, ["sum"])}
+         "total[t=2]": ("total", 14.0, ["sum"]),
+         "caller[t=2]": ("caller_avg", 5.0, ["avg_threads"])}
 for name, (key, want, flags) in exact.items():
     b = its[name]
     assert abs(b[key] - want) < 1e-9, (name, key, b[key], want)
