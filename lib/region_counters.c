@@ -240,8 +240,10 @@ int ompb_region_counter(const char *region, const char *name, double value, unsi
     int k = user_slot(c, name, flags, &why);
     if (k < 0)
         return told_once(region, name, why);
-    atomic_store_explicit(&c->user[k], atomic_load_explicit(&c->user[k], memory_order_relaxed) +
-                          value, memory_order_relaxed);
+    double sum = atomic_load_explicit(&c->user[k], memory_order_relaxed) + value;
+    if (!isfinite(sum))
+        return told_once(region, name, "this thread's total overflows a double");
+    atomic_store_explicit(&c->user[k], sum, memory_order_relaxed);
     return 0;
 }
 

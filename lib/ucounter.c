@@ -106,6 +106,8 @@ int ompb__ucounter_add(ompb__ucounters *u, const char *name, double value, unsig
         return k;
     if (u->slot[k].flags != flags)
         return refuse(u, name, "other flags than at its first call");
+    if (!isfinite(u->slot[k].value + value))
+        return refuse(u, name, "the thread's total in a round overflows a double");
     u->slot[k].value += value;
     return 0;
 }
@@ -149,8 +151,11 @@ int ompb__ucounters_collect(ompb__ucounter_table *tab, const ompb__ucounters *u,
                      s->name);
             return OMPB_EINVAL;
         }
-        if (row)
-            row[at] += s->value;
+        if (row && !isfinite(row[at] += s->value)) {
+            snprintf(why, len, "ompb_counter(\"%s\"): the team's total in a round overflows a "
+                     "double", s->name);
+            return OMPB_EINVAL;
+        }
     }
     return 0;
 }

@@ -294,6 +294,18 @@ static void test_user_counter_calls(void)
     CU_ASSERT_EQUAL(ompb__ucounter_add(&u, "x", NAN, 0), OMPB_EINVAL);
     CU_ASSERT_EQUAL(ompb__ucounter_add(&u, "x", 1, 8u), OMPB_EINVAL);
     CU_ASSERT_EQUAL(u.n, 1);
+    ompb__ucounters big;
+    memset(&big, 0, sizeof big);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&big, "big", 1e308, 0), 0);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&big, "big", 1e308, 0), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(big.error, "overflows"));
+    big.error[0] = '\0';
+    ompb__ucounter_table btab = {0};
+    double brow[OMPB__UCOUNTERS_MAX] = {0};
+    char bwhy[320];
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&btab, &big, brow, bwhy, sizeof bwhy), 0);
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&btab, &big, brow, bwhy, sizeof bwhy), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(bwhy, "team's total in a round overflows"));
     ompb__ucounters v;
     memset(&v, 0, sizeof v);
     for (int k = 0; k < OMPB__UCOUNTERS_MAX; k++) {
