@@ -96,7 +96,7 @@ run "$bin" --threads 1,2 --sample-count 3 --warmup-time 0s --max-time 200ms --fi
   --format json --output "$tmp/s.json" 2> /dev/null
 run "$tool" scaling "$tmp/s.json" --metric total > "$tmp/scaling.txt" 2>&1 ||
   { echo "FAIL: scaling --metric total"; cat "$tmp/scaling.txt"; fail=1; }
-grep -Eq '^ +2 +14 ' "$tmp/scaling.txt" ||
+grep -Eq '^ +2 +14 ' "$tmp/scaling.txt" && grep -q '; user counter total)' "$tmp/scaling.txt" ||
   { echo "FAIL: scaling --metric total lacks the t=2 figure 14"; cat "$tmp/scaling.txt"; fail=1; }
 run "$tool" compare "$tmp/r.json" "$tmp/r.json" --metric lookups > "$tmp/mixed.txt" 2>&1
 [ $? -eq 2 ] && grep -q "neither a user counter of this entry" "$tmp/mixed.txt" ||
