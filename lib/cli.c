@@ -226,8 +226,10 @@ static int opt_duration(ompb__config *cfg, const char *opt, const char *value, o
 
 static int opt_format(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
-    cfg->reporter = ompb__reporter_find(value);
-    if (!cfg->reporter)
+    const struct ompb__reporter **dst =
+        strcmp(opt, "--output-format") == 0 ? &cfg->output_reporter : &cfg->reporter;
+    *dst = ompb__reporter_find(value);
+    if (!*dst)
         return ompb__error_set(err, OMPB_EINVAL, "%s: unknown format '%s' (accepted: %s)",
                                opt, value, ompb__reporter_names());
     return 0;
@@ -292,7 +294,7 @@ static const option_def options[] = {
     {"--sample-count", ARG_REQUIRED, opt_count}, {"--sample-size", ARG_REQUIRED, opt_count},
     {"--warmup-time", ARG_REQUIRED, opt_duration}, {"--min-time", ARG_REQUIRED, opt_duration},
     {"--max-time", ARG_REQUIRED, opt_duration}, {"--timeout", ARG_REQUIRED, opt_duration},
-    {"--format", ARG_REQUIRED, opt_format},
+    {"--format", ARG_REQUIRED, opt_format}, {"--output-format", ARG_REQUIRED, opt_format},
     {"--output", ARG_REQUIRED, opt_string},   {"--test", ARG_NONE, opt_flag},
     {"--pin", ARG_REQUIRED, opt_pin},         {"--show-plan", ARG_NONE, opt_flag},
     {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
@@ -395,6 +397,11 @@ static int check_combinations(const ompb__config *cfg, ompb_error *err)
         return ompb__error_set(err, OMPB_EINVAL, "--output: not used with %s, which prints to "
                                "standard output (accepted: --output with a run; redirect the "
                                "output of %s instead, e.g. > FILE)", printer, printer);
+    if (cfg->output_reporter && !cfg->output)
+        return ompb__error_set(err, OMPB_EINVAL, "--output-format %s: no --output FILE to "
+                               "write it to (accepted: --output FILE --output-format FMT, the "
+                               "file beside the table on standard output; or --format FMT "
+                               "alone for standard output)", cfg->output_reporter->name);
     return 0;
 }
 
@@ -539,6 +546,8 @@ void ompb__config_usage(const char *argv0, void *stream)
             "Output:\n"
             "  --format FMT         %s (default: %s)\n"
             "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
+            "  --output-format FMT  with --output: FILE gets FMT while stdout still gets\n"
+            "                       --format's report (one run, console and file)\n"
             "  --help, --version\n"
             "Durations: a number and a unit, ns, us, ms, s or m (500ms, 2s; the unit is\n"
             "required).\n"

@@ -70,6 +70,10 @@ typedef struct ompb__config {
     /* output */
     const struct ompb__reporter *reporter; /* --format, a row of lib/report/reporters.c */
     const char *output;         /* NULL: stdout */
+    /* --output-format: the file's format, while standard output gets
+     * --format's (one run, console and file); NULL: --output gets --format
+     * and standard output nothing. */
+    const struct ompb__reporter *output_reporter;
     bool help, version;
 } ompb__config;
 

@@ -120,6 +120,25 @@ static json_t *counters_json(const ompb__record *rec)
     return bad ? (json_decref(o), NULL) : o;
 }
 
+/* ompb_counter: {"names": [...], "flags": [...], "values": [round-major,
+ * OMPB__UCOUNTERS_MAX a round]}; doubles, so never through u64_array. */
+static json_t *ucounters_json(const ompb__record *rec)
+{
+    const ompb__ucounter_table *tab = &rec->ucounters;
+    json_t *o = json_object(), *names = json_array(), *flags = json_array(), *values = json_array();
+    int bad = !o || !names || !flags || !values;
+    for (int k = 0; k < tab->n && !bad; k++) {
+        bad |= json_array_append_new(names, json_string(tab->name[k]));
+        bad |= json_array_append_new(flags, json_integer(tab->flags[k]));
+    }
+    for (size_t i = 0; i < rec->rounds * OMPB__UCOUNTERS_MAX && !bad; i++)
+        bad |= json_array_append_new(values, json_real(rec->ucounter_values[i]));
+    bad |= set(o, "names", names);
+    bad |= set(o, "flags", flags);
+    bad |= set(o, "values", values);
+    return bad ? (json_decref(o), NULL) : o;
+}
+
 static json_t *record_json(const ompb__record *rec, size_t index)
 {
     size_t T = (size_t)rec->threads;
@@ -156,6 +175,8 @@ static json_t *record_json(const ompb__record *rec, size_t index)
         bad |= set(o, "involuntary_switches", u64_array(rec->involuntary_switches, T));
     if (rec->counters.n > 0)
         bad |= set(o, "counters", counters_json(rec));
+    if (rec->ucounters.n > 0)
+        bad |= set(o, "user_counters", ucounters_json(rec));
     return bad ? (json_decref(o), NULL) : o;
 }
 
@@ -418,6 +439,52 @@ static int read_counters(const reader *rd, const json_t *o, ompb__record *rec)
     return rc;
 }
 
+/* The names and flags as ompb_counter accepts them, finite values. */
+static int read_ucounter_table(const reader *rd, const json_t *c, ompb__ucounter_table *tab)
+{
+    const json_t *names = json_object_get(c, "names"), *flags = json_object_get(c, "flags");
+    size_t n = json_array_size(names);
+    if (!json_is_object(c) || !json_is_array(names) || !json_is_array(flags) ||
+        json_array_size(flags) != n || n > OMPB__UCOUNTERS_MAX)
+        return bad(rd, "\"user_counters\" is not an object with at most "
+                       OMPB__STR(OMPB__UCOUNTERS_MAX) " names and as many flags");
+    for (size_t k = 0; k < n; k++) {
+        const char *name = json_string_value(json_array_get(names, k));
+        const json_t *f = json_array_get(flags, k);
+        if (!ompb__ucounter_name_ok(name) || !json_is_integer(f) || json_integer_value(f) < 0 ||
+            json_integer_value(f) > (json_int_t)OMPB__UCOUNTER_FLAGS)
+            return bad(rd, "\"user_counters\" holds a name or flags ompb_counter refuses");
+        snprintf(tab->name[k], sizeof tab->name[k], "%s", name);
+        tab->flags[k] = (unsigned)json_integer_value(f);
+    }
+    tab->n = (int)n;
+    return 0;
+}
+
+static int read_ucounters(const reader *rd, const json_t *o, ompb__record *rec)
+{
+    const json_t *c = json_object_get(o, "user_counters");
+    size_t cells = rec->rounds * OMPB__UCOUNTERS_MAX;
+    rec->ucounter_values = calloc(cells ? cells : 1, sizeof *rec->ucounter_values);
+    if (!rec->ucounter_values)
+        return OMPB_ENOMEM;
+    if (!c)
+        return 0;
+    int rc = read_ucounter_table(rd, c, &rec->ucounters);
+    if (rc)
+        return rc;
+    const json_t *values = json_object_get(c, "values");
+    if (!json_is_array(values) || json_array_size(values) != cells)
+        return bad(rd, "\"user_counters.values\" does not hold 8 values per round");
+    for (size_t i = 0; i < cells; i++) {
+        const json_t *v = json_array_get(values, i);
+        if (!json_is_number(v) || !isfinite(json_number_value(v)))
+            return bad(rd, "\"user_counters.values\" holds a value that is not a finite number");
+        rec->ucounter_values[i] = json_number_value(v);
+    }
+    return 0;
+}
+
 /* Which selected instance the record names, checked by index and name. */
 static int read_instance(const reader *rd, const json_t *o, const ompb__instance *inst,
                          size_t n_inst, size_t *index)
@@ -459,7 +526,8 @@ static int read_record(const reader *rd, const json_t *o, const ompb__instance *
     rc = rc ? rc : read_scalars(rd, o, rec);
     rc = rc ? rc : read_calibration(rd, o, rec);
     rc = rc ? rc : read_arrays(rd, o, rec);
-    return rc ? rc : read_counters(rd, o, rec);
+    rc = rc ? rc : read_counters(rd, o, rec);
+    return rc ? rc : read_ucounters(rd, o, rec);
 }
 
 static int read_warnings(const reader *rd, const json_t *root, ompb__context *ctx)

@@ -28,6 +28,7 @@ void ompb__record_free(ompb__record *rec)
     free(rec->counter_enabled_ns);
     free(rec->counter_running_ns);
     free(rec->rank_bounds);
+    free(rec->ucounter_values);
     memset(rec, 0, sizeof *rec);
 }
 
@@ -43,8 +44,11 @@ int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads)
     rec->os_tid = calloc((size_t)threads, sizeof *rec->os_tid);
     rec->thread_pu = calloc((size_t)threads, sizeof *rec->thread_pu);
     rec->involuntary_switches = calloc((size_t)threads, sizeof *rec->involuntary_switches);
+    /* calloc leaves the pages of rows never used untouched. */
+    rec->ucounter_values = calloc(rounds * OMPB__UCOUNTERS_MAX, sizeof *rec->ucounter_values);
     if (!rec->start_ns || !rec->end_ns || !rec->thread_start_ns || !rec->busy_ns
-        || !rec->thread_iters || !rec->os_tid || !rec->thread_pu || !rec->involuntary_switches)
+        || !rec->thread_iters || !rec->os_tid || !rec->thread_pu || !rec->involuntary_switches
+        || !rec->ucounter_values)
         return OMPB_ENOMEM;
     if (rec->counters.n == 0)
         return 0;

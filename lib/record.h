@@ -15,6 +15,7 @@
 #include "counters.h"
 #include "registry.h"
 #include "sampling.h"
+#include "ucounter.h"
 
 /*
  * What an application region's record adds (lib/region_report.c, which
@@ -120,6 +121,12 @@ typedef struct ompb__record {
      * long it was on the PMU in that round; they differ when the kernel
      * multiplexed it (scale with ompb__counter_scale). */
     uint64_t *counter_enabled_ns, *counter_running_ns;
+    /* ompb_counter: the names the body used (in order of first use) and,
+     * per measured round, the team's total of each (the sum of every timed
+     * thread's values), before the flags apply:
+     * [round * OMPB__UCOUNTERS_MAX + k]. */
+    ompb__ucounter_table ucounters;
+    double *ucounter_values;
     /* Parallel regions the body opened inside harness-team rounds, all
      * rounds counted (each one is nested), as the fork guard saw them. */
     uint64_t nested_regions;

@@ -32,6 +32,7 @@
 #include "error.h"
 #include "grow.h"
 #include "outfile.h"
+#include "region_counters.h"
 #include "registry.h"
 #include "tsc.h"
 #include "report/report.h"
@@ -1058,6 +1059,9 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
     f->line = line;
     f->pu = sched_getcpu();
     f->start_ns = ompb__stamp_ns();
+    /* OMPB_REGIONS_COUNTERS (lib/region_counters.c): after the timestamp. */
+    if (unlikely(ompb__region_counters_on))
+        ompb__region_counters_begin(ts->depth - 1);
 }
 
 /* Appends the frame's pair to its lane and publishes it. */
@@ -1097,6 +1101,9 @@ void ompb_region_end_at(const char *name, const char *file, int line)
 {
     if (unlikely(!regions_on))
         return;
+    /* OMPB_REGIONS_COUNTERS: before the timestamp. */
+    if (unlikely(ompb__region_counters_on))
+        ompb__region_counters_end();
     uint64_t now = ompb__stamp_end_ns();
     thread_state *ts = self;
     if (unlikely(!ts) && !(ts = thread_first_use()))
@@ -1112,12 +1119,24 @@ void ompb_region_end_at(const char *name, const char *file, int line)
         end_slow(ts, name, file, line, now);
         return;
     }
-    if (likely(f->lane != NULL))
+    if (likely(f->lane != NULL)) {
         record(ts, f, now);
+        if (unlikely(ompb__region_counters_on))
+            ompb__region_counters_add(f->group->entry, ts->depth - 1);
+    }
     ts->depth--;
 }
 
 /* ---- reports and tests ---------------------------------------------------- */
+
+ompb__region_entry *ompb__regions_open_entry(const char *name)
+{
+    thread_state *ts = self;
+    for (int i = ts && name ? ts->depth - 1 : -1; i >= 0; i--)
+        if (ts->stack[i].lane && name_equal(ts->stack[i].region, name))
+            return ts->stack[i].group->entry;
+    return NULL;
+}
 
 ompb__region *const *ompb__regions_all(size_t *n)
 {

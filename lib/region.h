@@ -256,6 +256,10 @@ const char *ompb__regions_format(void);
 /* True when this process is a fork child of the one that used regions. */
 bool ompb__regions_forked(void);
 
+/* The entry of the calling thread's innermost open instance of region
+ * `name` (ompb_region_counter), NULL when none is open. */
+ompb__region_entry *ompb__regions_open_entry(const char *name);
+
 /* True when the calling thread has a region open; buf then names the
  * innermost one and its call site. */
 bool ompb__regions_open_here(char *buf, size_t len);

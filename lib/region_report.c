@@ -25,6 +25,7 @@
 #include "error.h"
 #include "guard.h"
 #include "outfile.h"
+#include "region_counters.h"
 #include "pin.h"
 #include "registry.h"
 #include "report/report.h"
@@ -110,6 +111,29 @@ static int fill_arrays(const ompb__region_entry *e, ompb__record *rec, uint64_t 
     return 0;
 }
 
+/* ompb_region_counter: each name's team total over every instance, per
+ * instance, or with OMPB_COUNTER_RATE over the instances' summed
+ * makespans (include/ompbench/counter.h). */
+static void user_figures(const ompb__region_entry *e, ompb__result *res)
+{
+    double sum[OMPB__UCOUNTERS_MAX];
+    for (int k = 0; k < OMPB__UCOUNTERS_MAX; k++)
+        res->user[k] = NAN;
+    if (e->failed || e->n == 0 ||
+        ompb__region_user_counters_of(e, &res->rec.ucounters, sum) == 0)
+        return;
+    for (int k = 0; k < res->rec.ucounters.n; k++) {
+        unsigned flags = res->rec.ucounters.flags[k];
+        double v = sum[k];
+        if (flags & OMPB_COUNTER_AVG_THREADS)
+            v /= (double)e->threads;
+        if (flags & OMPB_COUNTER_RATE)
+            res->user[k] = e->total_ns ? v * 1e9 / (double)e->total_ns : NAN;
+        else
+            res->user[k] = v / (double)e->n;
+    }
+}
+
 /* The adapter: entry e (its lock held) as one result of the benchmarks'
  * reporters, named region:NAME[t=T], one "round" of one iteration per kept
  * instance, statistics over every instance. `index` is e's position among
@@ -154,10 +178,20 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
      * docs/json.md says, for Google Benchmark's readers need a number. */
     res->real_time_ns = e->n ? (double)e->total_ns / (double)e->n : 0.0;
     res->cpu_time_ns = 0.0;
-    /* Regions count no perf events (rec->counters is empty): the figures
-     * say so (NAN, not 0, so no report shows a column of zeros). */
+    /* Without OMPB_REGIONS_COUNTERS regions count no perf events
+     * (rec->counters is empty): the figures say so (NAN, not 0, so no
+     * report shows a column of zeros). With it, per instance summed over
+     * the team, from each thread's sums (no rounds of counts are kept). */
     if (ompb__result_counters(res) != 0)
         return OMPB_ENOMEM;
+    const ompb__counter_set *set = ompb__region_counters_set();
+    double per[OMPB__MAX_COUNTERS];
+    bool multiplexed;
+    if (set && !e->failed && ompb__region_counters_of(e, per, &multiplexed) > 0) {
+        rec->counters = *set;
+        ompb__counter_figures_set(&res->counts, set, per, multiplexed);
+    }
+    user_figures(e, res);
     return ompb__region_entry_stats(e, &res->stats);
 }
 

@@ -468,12 +468,32 @@ uint64_t ompb__team_spent_ns(const team *tm, uint64_t now)
     return gross > tm->runner_ns ? gross - tm->runner_ns : 0;
 }
 
+/* Every timed thread's ompb_counter values of this round into the record's
+ * table, and for a measured round into its row (the next one recorded). A
+ * bad call fails the instance with its message. */
+static bool user_counters(team *tm)
+{
+    ompb__record *rec = tm->rec;
+    double *row = NULL;
+    if (tm->phase == PHASE_MEASURE) {
+        row = rec->ucounter_values + tm->round * OMPB__UCOUNTERS_MAX;
+        memset(row, 0, OMPB__UCOUNTERS_MAX * sizeof *row);
+    }
+    char why[320];
+    for (int t = 0; t < tm->timed; t++)
+        if (ompb__ucounters_collect(&rec->ucounters, &tm->states[t].user, row, why, sizeof why)) {
+            ompb__team_fail(tm, "%s: thread %d: %s", tm->inst->name, t, why);
+            return false;
+        }
+    return true;
+}
+
 /* Master, after the reduction barrier: records the round and picks the next. */
 void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
 {
     const ompb__sampling *sp = tm->sp;
     ompb__record *rec = tm->rec;
-    bool ok = round_complete(tm) && counters_read(tm);
+    bool ok = round_complete(tm) && counters_read(tm) && user_counters(tm);
     uint64_t now = ompb__now_ns(), busy = slowest_busy(tm);
     if (ompb__dist())
         ok = agree_round(tm, ok, &start, &end, &busy, &now);
@@ -570,6 +590,7 @@ void ompb__team_count_switches(ompb_state *s)
 
 void ompb__team_reset_state(const team *tm, ompb_state *s)
 {
+    ompb__ucounters_reset(&s->user);
     s->sample_size = tm->sample_size;
     s->simulate = tm->simulate && tm->phase == PHASE_MEASURE;
     s->began = s->ended = s->reentered = false;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ompbench/run.h>
@@ -98,6 +99,15 @@ static int select_instances(run *r, ompb_error *err)
     return ompb__error_set(err, OMPB_ENOENT, "this binary registers no benchmark");
 }
 
+/* Whether path is the file standard output already writes (/dev/stdout,
+ * or the file stdout was redirected to): two reports would interleave. */
+static bool is_stdout(const char *path)
+{
+    struct stat a, b;
+    return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
 /* The files a run writes must not be the ones it reads (issue 19): the
  * binary itself, the HWLOC_XMLFILE topology, and --output and
  * --topology-xml each other. */
@@ -109,6 +119,11 @@ static int check_output_paths(const run *r, ompb_error *err)
     const char *xml = r->cfg.topology_xml, *out = r->cfg.output;
     if (xml && ompb__outfile_check_inputs("--topology-xml", xml, inputs, 2, err) != 0)
         return OMPB_EINVAL;
+    if (out && r->cfg.output_reporter && is_stdout(out))
+        return ompb__error_set(err, OMPB_EINVAL, "--output '%s': is standard output itself, "
+                               "which gets the --format report with --output-format (accepted: "
+                               "another file; or --format %s without --output-format)", out,
+                               r->cfg.output_reporter->name);
     return out ? ompb__outfile_check_inputs("--output", out, inputs, 3, err) : 0;
 }
 
@@ -343,24 +358,44 @@ static int write_dump(run *r, const ompb__result *results, size_t total, ompb_er
     return rc;
 }
 
-static int write_report(run *r, const ompb__report *report, ompb_error *err)
+static int write_stdout(const ompb__reporter *rp, const ompb__report *report, ompb_error *err)
 {
-    if (r->cfg.output && ompb__outfile_open(&r->out, r->cfg.output, err) != 0)
-        return OMPB_EIO;
-    FILE *fp = r->cfg.output ? r->out.fp : stdout;
     errno = 0; /* what a failed write leaves here is the reason */
-    if (r->cfg.reporter->write(fp, report) != 0) {
+    if (rp->write(stdout, report) != 0) {
         int e = errno ? errno : EIO;
-        if (!r->cfg.output)
-            return ompb__error_set(err, OMPB_EIO, "cannot write standard output: %s",
-                                   e == EBADF ? "it is closed" : strerror(e));
+        return ompb__error_set(err, OMPB_EIO, "cannot write standard output: %s",
+                               e == EBADF ? "it is closed" : strerror(e));
+    }
+    return ompb__outfile_flush_stdout(err);
+}
+
+/* Atomically: a failed write leaves no partial file. */
+static int write_file(run *r, const ompb__reporter *rp, const ompb__report *report,
+                      ompb_error *err)
+{
+    if (ompb__outfile_open(&r->out, r->cfg.output, err) != 0)
+        return OMPB_EIO;
+    errno = 0;
+    if (rp->write(r->out.fp, report) != 0) {
+        int e = errno ? errno : EIO;
         ompb__outfile_abort(&r->out);
         return ompb__error_set(err, OMPB_EIO, "cannot write the report to %s: %s",
                                r->cfg.output, strerror(e));
     }
-    if (r->cfg.output)
-        return ompb__outfile_commit(&r->out, err);
-    return ompb__outfile_flush_stdout(err);
+    return ompb__outfile_commit(&r->out, err);
+}
+
+/* --output alone: the file gets --format's report; with --output-format
+ * the file gets that one first (the data is kept even if standard output
+ * is gone), then standard output gets --format's. */
+static int write_report(run *r, const ompb__report *report, ompb_error *err)
+{
+    if (!r->cfg.output)
+        return write_stdout(r->cfg.reporter, report, err);
+    if (!r->cfg.output_reporter)
+        return write_file(r, r->cfg.reporter, report, err);
+    int rc = write_file(r, r->cfg.output_reporter, report, err);
+    return rc ? rc : write_stdout(r->cfg.reporter, report, err);
 }
 
 static void run_free(run *r)

@@ -16,6 +16,7 @@
 #include "fork_guard.h"
 #include "pages.h"
 #include "registry.h"
+#include "ucounter.h"
 
 #define OMPB__CACHE_LINE 64
 
@@ -46,6 +47,7 @@ struct ompb_state {
     int n_counters;
     atomic_bool in_body;       /* inside the body now (lib/guard.c names stuck threads) */
     ompb__pages_tally pages;   /* what this thread's ompb_declare_buffer calls found */
+    ompb__ucounters user;      /* ompb_counter: this thread's values in the current round */
 };
 
 /* Prepares a state for thread t of a team of `threads`. */

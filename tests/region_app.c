@@ -33,6 +33,10 @@
  *                   same in a team of 2 (the stencil at --threads 1,2): the
  *                   first size's runner window closes before the second
  *                   size's first instance (tests/test_hooks.c)
+ *   counted         a team of 2 runs "lookup" 10 times; in each instance
+ *                   every thread adds 100 to "lookups" (OMPB_COUNTER_RATE)
+ *                   and 3 to "items"; one call outside the region (refused,
+ *                   its status printed as "outside=N")
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
 
@@ -254,6 +258,20 @@ static int once(void)
     return 0;
 }
 
+static int counted(void)
+{
+#pragma omp parallel num_threads(2)
+    for (int k = 0; k < 10; k++) {
+        ompb_region_begin("lookup");
+        spin_us(50);
+        ompb_region_counter("lookup", "lookups", 100, OMPB_COUNTER_RATE);
+        ompb_region_counter("lookup", "items", 3, OMPB_COUNTER_SUM);
+        ompb_region_end("lookup");
+    }
+    printf("outside=%d\n", ompb_region_counter("lookup", "lookups", 1, OMPB_COUNTER_RATE));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     printf("main\n");
@@ -277,11 +295,13 @@ int main(int argc, char **argv)
         return sweep();
     if (strcmp(mode, "inside") == 0)
         return inside();
+    if (strcmp(mode, "counted") == 0)
+        return counted();
     if (strcmp(mode, "split") == 0)
         return split();
     if (strcmp(mode, "once") == 0)
         return once();
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
-            "phases|overlap|sweep|inside|split|once\n");
+            "phases|overlap|sweep|inside|split|once|counted\n");
     return 2;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ompbench/bench.h>
 #include <ompbench/error.h>
 
 #include "context.h"
@@ -73,6 +74,12 @@ static void make_record(ompb__record *rec, const ompb__instance *inst, uint32_t 
     rec->warmup_ns = 25000001;
     rec->calibration_rounds = 4;
     rec->bytes_per_iter = 64;
+    /* ompb_counter: a fractional value that must come back bit for bit. */
+    rec->ucounters.n = 1;
+    snprintf(rec->ucounters.name[0], OMPB__UCOUNTER_NAME_MAX, "lookups");
+    rec->ucounters.flags[0] = OMPB_COUNTER_RATE | OMPB_COUNTER_AVG_THREADS;
+    for (size_t r = 0; r < ROUNDS; r++)
+        rec->ucounter_values[r * OMPB__UCOUNTERS_MAX] = 0.1 * (double)(r + 1) + rep;
     rec->cpu_ns = 6000000;
     rec->migrations = 1;
     rec->nested_regions = caller ? 0 : 3;
@@ -193,6 +200,10 @@ static void same_record(const ompb__record *a, const ompb__record *b)
     CU_ASSERT_EQUAL(memcmp(a->involuntary_switches, b->involuntary_switches,
                            (size_t)a->threads * sizeof(uint64_t)), 0);
     same_counters(a, b);
+    CU_ASSERT_EQUAL_FATAL(a->ucounters.n, b->ucounters.n);
+    CU_ASSERT_EQUAL(memcmp(&a->ucounters, &b->ucounters, sizeof a->ucounters), 0);
+    CU_ASSERT_EQUAL(memcmp(a->ucounter_values, b->ucounter_values,
+                           a->rounds * OMPB__UCOUNTERS_MAX * sizeof(double)), 0);
 }
 
 static char *temp_path(void)

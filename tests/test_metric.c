@@ -100,7 +100,7 @@ static void test_refusals(void)
                    "instructions; run with --counters cycles)");
     expect_refusal("{\"benchmarks\": [{\"name\": \"x\", \"real_time\": 1, \"time_unit\": \"ns\","
                    " \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]}}}]}",
-                   "cycles", "this run counted nothing (run it with --counters cycles)");
+                   "cycles", "nor counted (no \"ompbench.counters\": run it with --counters cycles)");
     expect_refusal("{\"benchmarks\": [{\"name\": \"x\", \"real_time\": 1, \"time_unit\": \"ns\","
                    " \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]},"
                    " \"counters\": {\"events\": [\"cycles\"], \"units\": [\"count\"],"
@@ -381,10 +381,41 @@ static void test_never_counted(void)
     expect_refusal("{\"benchmarks\": [{\"name\": \"region:r[t=1]\", \"real_time\": 1,"
                    " \"time_unit\": \"ns\", \"ompbench\": {\"sample_size\": 1,"
                    " \"samples\": {\"makespan_ns\": [1]}, \"region\": {\"name\": \"r\"}}}]}",
-                   "instructions", "an application region: regions count no perf events");
+                   "instructions", "an application region that counted nothing (run it with "
+                   "OMPB_REGIONS_COUNTERS=instructions");
+}
+
+/* A user counter (ompb_counter): the repetition's value is its flat key,
+ * the samples its rounds' figures (a null round left out). */
+static void test_user_counter(void)
+{
+    const char *text =
+        "{\"benchmarks\": ["
+        "{\"name\": \"u\", \"run_type\": \"iteration\", \"real_time\": 1, \"time_unit\": \"ns\","
+        " \"lookups\": 20, \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1, 1, 1]},"
+        " \"user_counters\": {\"lookups\": {\"flags\": [\"rate\"], \"rounds\": [10, null, 30]}}}},"
+        "{\"name\": \"u\", \"run_type\": \"iteration\", \"real_time\": 1, \"time_unit\": \"ns\","
+        " \"lookups\": 40, \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]},"
+        " \"user_counters\": {\"lookups\": {\"flags\": [\"rate\"], \"rounds\": [40]}}}}]}";
+    ompb__resultfile rf;
+    ompb__metric_unit unit = OMPB__METRIC_NS;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(load(text, "lookups", &rf, &unit, &err), 0);
+    CU_ASSERT_EQUAL(unit, OMPB__METRIC_USER);
+    const ompb__rf_instance *u = ompb__resultfile_find(&rf, "u");
+    CU_ASSERT_EQUAL_FATAL(u->n_samples, 3);
+    CU_ASSERT_DOUBLE_EQUAL(u->samples_ns[1], 30.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(u->reps[0].value_ns, 20.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(u->value_ns, 30.0, 1e-9);
+    ompb__resultfile_free(&rf);
+    expect_refusal("{\"benchmarks\": [{\"name\": \"u\", \"real_time\": 1, \"time_unit\": \"ns\","
+                   " \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]},"
+                   " \"user_counters\": {\"lookups\": {\"rounds\": [\"x\"]}}}}]}",
+                   "lookups", "user counter 'lookups' has no figure");
 }
 
 static const ompb_test_case cases[] = {
+    {"user_counter", test_user_counter},
     {"team_sums", test_team_sums},
     {"refusals", test_refusals},
     {"flat_keys", test_flat_keys},

@@ -14,7 +14,10 @@
 #include <jansson.h>
 
 #include "outfile.h"
+#include <ompbench/bench.h>
+
 #include "report/report.h"
+#include "ucounter.h"
 #include "suite.h"
 
 #define ROUNDS 4
@@ -203,6 +206,135 @@ static void test_csv(void)
     /* bytes_per_second: the same median-based rate as the JSON's. */
     CU_ASSERT_PTR_NOT_NULL(strstr(text, ",952380952.4,0,"));
     free(text);
+}
+
+/* User counters (ompb_counter): "hits", a rate of 1000 a round; "per",
+ * 40 a round averaged over the 2 threads and per iteration (20 a round). */
+static double uvalues[ROUNDS * OMPB__UCOUNTERS_MAX];
+
+static ompb__result make_user_result(void)
+{
+    ompb__result res = make_result();
+    memset(&res.rec.ucounters, 0, sizeof res.rec.ucounters);
+    snprintf(res.rec.ucounters.name[0], OMPB__UCOUNTER_NAME_MAX, "hits");
+    snprintf(res.rec.ucounters.name[1], OMPB__UCOUNTER_NAME_MAX, "per");
+    res.rec.ucounters.flags[0] = OMPB_COUNTER_RATE;
+    res.rec.ucounters.flags[1] = OMPB_COUNTER_PER_ITERATION | OMPB_COUNTER_AVG_THREADS;
+    res.rec.ucounters.n = 2;
+    for (size_t r = 0; r < ROUNDS; r++) {
+        uvalues[r * OMPB__UCOUNTERS_MAX] = 1000;
+        uvalues[r * OMPB__UCOUNTERS_MAX + 1] = 40;
+    }
+    res.rec.ucounter_values = uvalues;
+    CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
+    return res;
+}
+
+static int csv_user(FILE *fp, const ompb__result *res)
+{
+    (void)res;
+    ompb__result u = make_user_result();
+    return write_with(&ompb__reporter_csv, fp, &u, 1);
+}
+
+/* Makespans 1000 1100 1200 1000 ns: rates 1e9, 1e9/1.1, 1e9/1.2, 1e9,
+ * median (1e9 + 1e9/1.1) / 2. Every key the JSON run object carries and
+ * every CSV column is a name ompb_counter refuses, so no user counter
+ * can overwrite one (the list in lib/ucounter.c must follow the reports). */
+static void test_user_counters(void)
+{
+    ompb__result res = make_user_result();
+    double rate = (1e9 + 1e9 / 1.1) / 2;
+    CU_ASSERT_DOUBLE_EQUAL(res.user[0], rate, 1e-3);
+    CU_ASSERT_DOUBLE_EQUAL(res.user[1], 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__ucounter_round(&res.rec, 2, 0), 1e9 / 1.2, 1e-3);
+    json_t *root = report_to_json(&res, 1);
+    json_t *e = json_array_get(json_object_get(root, "benchmarks"), 0);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(e, "hits")), rate, 1e-6 * rate);
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(e, "per")), 1.0, 1e-12);
+    json_t *uc = json_object_get(json_object_get(e, "ompbench"), "user_counters");
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(json_object_get(uc, "hits"), "rounds")), ROUNDS);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(
+        json_object_get(json_object_get(uc, "per"), "flags"), 1)), "avg_threads");
+    const char *key;
+    json_t *v;
+    json_object_foreach(e, key, v) {
+        bool user = strcmp(key, "hits") == 0 || strcmp(key, "per") == 0;
+        CU_ASSERT_EQUAL(ompb__ucounter_name_ok(key), user);
+        if (ompb__ucounter_name_ok(key) != user)
+            fprintf(stderr, "\nkey %s\n", key);
+    }
+    json_decref(root);
+    char *text = capture(csv_user);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(strchr(text, '\n'));
+    text[strcspn(text, "\n")] = '\0'; /* the header */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",cpu_share,hits,per"));
+    for (char *col = strtok(text, ","); col; col = strtok(NULL, ",")) {
+        bool user = strcmp(col, "hits") == 0 || strcmp(col, "per") == 0;
+        CU_ASSERT_EQUAL(ompb__ucounter_name_ok(col), user);
+        if (ompb__ucounter_name_ok(col) != user)
+            fprintf(stderr, "\ncolumn %s\n", col);
+    }
+    CU_ASSERT_FALSE(ompb__ucounter_name_ok("cycles_per_iter"));
+    free(text);
+}
+
+/* The per-thread add: bad calls keep the first reason; the merge checks flags. */
+static void test_user_counter_calls(void)
+{
+    ompb__ucounters u;
+    memset(&u, 0, sizeof u);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&u, "ok", 1.5, 0), 0);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&u, "ok", 2.5, 0), 0);
+    CU_ASSERT_DOUBLE_EQUAL(u.slot[0].value, 4.0, 1e-12);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&u, "ok", 1, OMPB_COUNTER_RATE), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(u.error, "ompb_counter(\"ok\"): other flags"));
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&u, "a b", 1, 0), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&u, NULL, 1, 0), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&u, "x", NAN, 0), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&u, "x", 1, 8u), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(u.n, 1);
+    ompb__ucounters big;
+    memset(&big, 0, sizeof big);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&big, "big", 1e308, 0), 0);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&big, "big", 1e308, 0), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(big.error, "overflows"));
+    big.error[0] = '\0';
+    ompb__ucounter_table btab = {0};
+    double brow[OMPB__UCOUNTERS_MAX] = {0};
+    char bwhy[320];
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&btab, &big, brow, bwhy, sizeof bwhy), 0);
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&btab, &big, brow, bwhy, sizeof bwhy), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(bwhy, "team's total in a round overflows"));
+    ompb__ucounters v;
+    memset(&v, 0, sizeof v);
+    for (int k = 0; k < OMPB__UCOUNTERS_MAX; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "c%d", k);
+        CU_ASSERT_EQUAL(ompb__ucounter_add(&v, name, k, 0), 0);
+    }
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&v, "ninth", 1, 0), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "more than 8"));
+    v.error[0] = '\0';
+    ompb__ucounter_table tab = {0};
+    double row[OMPB__UCOUNTERS_MAX] = {0};
+    char why[320];
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&tab, &v, row, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&tab, &v, row, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(tab.n, OMPB__UCOUNTERS_MAX);
+    CU_ASSERT_DOUBLE_EQUAL(row[3], 6.0, 1e-12);
+    ompb__ucounters w;
+    memset(&w, 0, sizeof w);
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&w, "c1", 1, OMPB_COUNTER_RATE), 0);
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&tab, &w, row, why, sizeof why), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "different flags"));
+    CU_ASSERT_EQUAL(ompb__ucounter_add(&w, "c9", 1, OMPB_COUNTER_RATE), 0);
+    ompb__ucounter_table full = tab;
+    w.slot[0].flags = 0;
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&full, &w, NULL, why, sizeof why), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "more than 8"));
+    CU_ASSERT_EQUAL(ompb__ucounters_collect(&tab, &u, NULL, why, sizeof why), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "other flags"));
 }
 
 static int csv_nan_ci(FILE *fp, const ompb__result *res)
@@ -456,6 +588,8 @@ static const ompb_test_case cases[] = {
     {"json_non_finite_becomes_null", test_json_non_finite_becomes_null},
     {"json_invalid_name_is_an_error", test_json_invalid_name_is_an_error},
     {"csv", test_csv},
+    {"user_counters", test_user_counters},
+    {"user_counter_calls", test_user_counter_calls},
     {"csv_missing_values_are_empty", test_csv_missing_values_are_empty},
     {"console", test_console},
     {"caller_team", test_caller_team},

@@ -57,8 +57,8 @@ static void usage(FILE *out)
           "  --alpha A             1 - the interval's confidence, and the false discovery\n"
           "                        rate over the instances, in (0, 1) (default 0.05)\n"
           "  --metric NAME         judge this counter of --counters per iteration (e.g.\n"
-          "                        instructions) instead of time, run by run as times are\n"
-          "                        (default: time)\n"
+          "                        instructions), or this user counter (ompb_counter),\n"
+          "                        instead of time, run by run as times are (default: time)\n"
           "  --format FMT          console (default), markdown or json\n"
           "  --output FILE         write the report to FILE instead of stdout\n"
           "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
@@ -263,6 +263,11 @@ static int run(const compare_args *a, const ompb__compare_side *base,
     return status;
 }
 
+static const char *unit_word(ompb__metric_unit u)
+{
+    return u == OMPB__METRIC_NS ? "ns" : u == OMPB__METRIC_USER ? "a user counter" : "events";
+}
+
 /* --metric: every file's repetitions take the counter's values in place of
  * their times (analysis/metric.h); all files of both sides must count it in
  * one unit. 2 after printing what is wrong. */
@@ -279,8 +284,7 @@ static int apply_metric(compare_args *a, const char **paths, ompb__resultfile *f
         }
         if (a->unit_known && u != a->unit) {
             ompb__error_print(stderr, OMPB__TOOL ": --metric %s: %s counts it in %s, %s in %s",
-                              a->metric, a->unit_path, a->unit == OMPB__METRIC_NS ? "ns" : "events",
-                    paths[i], u == OMPB__METRIC_NS ? "ns" : "events");
+                              a->metric, a->unit_path, unit_word(a->unit), paths[i], unit_word(u));
             return 2;
         }
         a->unit = u;

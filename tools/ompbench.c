@@ -4,6 +4,7 @@
  *   ompbench collect [...] -- CMD ARGS...   act as the CodSpeed runner, check what CMD sends
  *   ompbench compare BASE.json HEAD.json    verdict per benchmark between two runs
  *   ompbench scaling RESULT.json            speedup and efficiency per thread count
+ *   ompbench convert FILE --format FMT      a result file again as console, csv or json
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,7 @@ static const struct {
 } commands[] = {
     {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks", "ompbench collect"},
     {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing", "ompbench compare"},
+    {"convert", ompb__tool_convert, "re-render a result file as console, csv or json", "ompbench convert"},
     {"scaling", ompb__tool_scaling, "strong-scaling table (and SVG plot) from a result file", "ompbench scaling"},
 };
 

@@ -46,7 +46,8 @@ static void usage(FILE *out)
           "  --output FILE   write the table to FILE instead of stdout\n"
           "  --svg FILE      also draw the strong-scaling plot into FILE (standalone SVG)\n"
           "  --metric NAME   a counter of --counters per iteration (team sum, e.g.\n"
-          "                  instructions) instead of time; ratio and work efficiency\n"
+          "                  instructions) or a user counter (ompb_counter) instead of\n"
+          "                  time; ratio and work efficiency\n"
           "                  against the smallest thread count (default: time)\n"
           "  -h, --help      this text\n"
           "Exit status: 0, 2 (bad input).\n",

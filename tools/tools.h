@@ -8,6 +8,7 @@
 
 int ompb__tool_collect(int argc, char **argv);
 int ompb__tool_compare(int argc, char **argv);
+int ompb__tool_convert(int argc, char **argv);
 int ompb__tool_scaling(int argc, char **argv);
 
 /* The value of option `name` at argv[*i], given as "--name=value" or as

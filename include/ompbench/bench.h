@@ -64,6 +64,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ompbench/counter.h>
 #include <ompbench/export.h>
 
 #ifdef __cplusplus
@@ -273,6 +274,28 @@ OMPB_API void *ompb_thread_data(const ompb_state *state);
  * sum over threads, divided by the round time, is reported as a rate. */
 OMPB_API void ompb_set_bytes(ompb_state *state, uint64_t bytes_per_iteration);
 OMPB_API void ompb_set_items(ompb_state *state, uint64_t items_per_iteration);
+
+/* ---- User counters (Google Benchmark's state.counters) ------------------- */
+
+/* The flags (OMPB_COUNTER_RATE, ...) are in <ompbench/counter.h>. */
+
+/* Adds value to this thread's counter `name` for the current round, without
+ * a lock (each thread owns its slot; the engine sums the team's after the
+ * round's barrier). Call it in the body, inside or around OMPB_ITER; values
+ * are reset before every round, calls in setup or thread_setup count for
+ * nothing. The reported figure is, per measured round, the team's total
+ * transformed by flags, and over the rounds their median (a repetition) or
+ * the median of the repetitions' figures (an instance). It is written as a
+ * column on the console, a top-level key of the JSON run object (Google
+ * Benchmark's layout) and a CSV column, and compare/scaling take it as
+ * --metric NAME.
+ * name: 1-47 of A-Z a-z 0-9 _ . -, not a key the reports already use
+ * (real_time, bytes_per_second, ...); at most 8 names per benchmark, each
+ * with the same flags on every call and thread. Returns 0, or OMPB_EINVAL
+ * (bad name, unknown flag bit, a value that is not finite, a ninth name,
+ * other flags than before): the instance then fails with a message naming
+ * the value. */
+OMPB_API int ompb_counter(ompb_state *state, const char *name, double value, unsigned flags);
 
 /* ---- Pages where the threads are ----------------------------------------- */
 

@@ -74,6 +74,7 @@
 #ifndef OMPBENCH_REGION_H
 #define OMPBENCH_REGION_H
 
+#include <ompbench/counter.h>
 #include <ompbench/export.h>
 
 #ifdef __cplusplus
@@ -96,6 +97,26 @@ extern "C" {
  * Never fail: a misuse is reported as described above. */
 OMPB_API void ompb_region_begin_at(const char *name, const char *file, int line);
 OMPB_API void ompb_region_end_at(const char *name, const char *file, int line);
+
+/*
+ * A user counter of a region (the region form of ompb_counter): adds value
+ * to this thread's counter `name` of its innermost open instance of
+ * `region` (call it between that region's begin and end), lock-free. The
+ * report shows it like a benchmark's user counter (a console column, a
+ * top-level key of the JSON entry, a CSV column), over every instance:
+ * the team's total per instance, or with OMPB_COUNTER_RATE the team's
+ * total over the sum of the instances' makespans ("lookups per second" of a
+ * marked loop); OMPB_COUNTER_AVG_THREADS divides by the team size, and
+ * OMPB_COUNTER_PER_ITERATION changes nothing (an instance is one
+ * iteration). Names and flags as ompb_counter takes them (at most 8 per
+ * region and thread, the same flags on every call). Returns 0; OMPB_EINVAL
+ * (nothing added) when no instance of region is open on this thread, or
+ * for a name, flags or value ompb_counter refuses: the first such call of
+ * the process prints one line on standard error naming the region, the
+ * counter and why. With OMPB_REGIONS=0 or -DOMPB_REGIONS_DISABLE: 0, nothing.
+ */
+OMPB_API int ompb_region_counter(const char *region, const char *name, double value,
+                                 unsigned flags);
 
 /*
  * Writes the report of every region instance completed so far (cumulative:
@@ -144,6 +165,17 @@ static inline int ompb_regions_report_disabled(const char *path, const char *for
     return 0;
 }
 #define ompb_regions_report(path, format) ompb_regions_report_disabled((path), (format))
+static inline int ompb_region_counter_disabled(const char *region, const char *name,
+                                               double value, unsigned flags)
+{
+    (void)region;
+    (void)name;
+    (void)value;
+    (void)flags;
+    return 0;
+}
+#define ompb_region_counter(region, name, value, flags)                            \
+    ompb_region_counter_disabled((region), (name), (value), (flags))
 #else
 /* Begin and end of one region on the calling thread (see the top). */
 #define ompb_region_begin(name) ompb_region_begin_at((name), __FILE__, __LINE__)

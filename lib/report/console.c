@@ -168,6 +168,7 @@ static void print_row(FILE *out, int width, const ompb__report *rep,
     fprintf(out, "%-*s %3d %11s %11s %s %11s %11s %16s %6s  %-*s", width,
             name, rec->threads, med, mean, spread, mn, mx, iters, imbal, rate_width(rep), rate);
     ompb__console_counter_cells(out, rep, &rec->counters, &res->counts);
+    ompb__console_ucounter_cells(out, rep, &rec->ucounters, res->user);
     marks_cells(out, rep, res->marks, res->cpu_share);
     fputc('\n', out);
 }
@@ -248,6 +249,7 @@ static void print_instance(FILE *out, int width, const ompb__report *rep,
             ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate_width(rep),
             rate);
     ompb__console_counter_cells(out, rep, ir->counters, &ir->counts);
+    ompb__console_ucounter_cells(out, rep, ir->ucounters, ir->user);
     marks_cells(out, rep, ir->marks, ir->cpu_share);
     fputc('\n', out);
 }
@@ -276,6 +278,7 @@ static int render_console(FILE *out, const ompb__report *rep)
                 "T", "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal",
                 rate_width(rep), "rate");
         ompb__console_counter_header(out, rep);
+    ompb__console_ucounter_header(out, rep);
         marks_header(out, rep);
         fputc('\n', out);
         for (size_t i = 0; i < rep->n_instances; i++)
@@ -288,6 +291,7 @@ static int render_console(FILE *out, const ompb__report *rep)
             "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal",
             rate_width(rep), "rate");
     ompb__console_counter_header(out, rep);
+    ompb__console_ucounter_header(out, rep);
     marks_header(out, rep);
     fputc('\n', out);
     for (size_t i = 0; i < rep->n_instances; i++)

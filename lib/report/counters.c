@@ -130,6 +130,15 @@ int ompb__result_counters(ompb__result *res)
     return 0;
 }
 
+void ompb__counter_figures_set(ompb__counter_figures *f, const ompb__counter_set *set,
+                               const double *per, bool multiplexed)
+{
+    for (int e = 0; e < set->n; e++)
+        f->per_iter[e] = per[e];
+    f->multiplexed = multiplexed;
+    derive(set, f);
+}
+
 /* Same events in the same order: a run counts one set, but a report may be
  * assembled from anything. */
 static bool same_events(const ompb__counter_set *a, const ompb__counter_set *b)
@@ -304,7 +313,12 @@ void ompb__console_counter_notes(FILE *out, const ompb__report *rep)
     if (any_switches(rep))
         fprintf(out, "invcsw: involuntary context switches of the team over the measured "
                      "rounds%s\n", reps ? " (of all repetitions)" : "");
-    if (run_counters(rep))
+    bool regions = rep->n > 0 && rep->results[0].rec.region;
+    if (run_counters(rep) && regions)
+        fprintf(out, "counters: per region instance, summed over the team's threads (each "
+                     "thread's mean over its instances; OMPB_REGIONS_COUNTERS)%s\n",
+                mux ? "; * multiplexed: scaled from the time on the PMU" : "");
+    else if (run_counters(rep))
         fprintf(out, "counters: per iteration, summed over the team's threads (median over "
                      "rounds%s)%s\n", reps ? "; with repetitions, the median of the repetitions' "
                                             "figures" : "",
@@ -443,6 +457,8 @@ json_t *ompb__json_counters(const ompb__result *res)
         bad |= set(o, "cache_miss_ratio", json_real(f->cache_miss_ratio));
     if (!isnan(f->branch_miss_ratio))
         bad |= set(o, "branch_miss_ratio", json_real(f->branch_miss_ratio));
+    if (rec->region) /* sums per thread, no rounds (lib/region_counters.c) */
+        return checked(o, bad);
     if (switches_event(&rec->counters) >= 0)
         bad |= set(o, "rounds_with_switches", json_integer((json_int_t)f->rounds_with_switches));
     bad |= set(o, "values", value_rounds(rec));

@@ -55,7 +55,9 @@ static int render_csv(FILE *out, const ompb__report *rep)
           "q1_ns,q3_ns,ci95_low_ns,ci95_high_ns,iqr_outliers,stdev_outliers,mean_skew_ns,"
           "mean_imbalance,bytes_per_second,items_per_second,migrations,error", out);
     ompb__csv_counter_header(out, rep);
-    fputs(",marks,cpu_share\n", out);
+    fputs(",marks,cpu_share", out);
+    ompb__csv_ucounter_header(out, rep);
+    fputc('\n', out);
     for (size_t i = 0; i < n; i++) {
         const ompb__record *rec = &res[i].rec;
         ompb__stats shown;
@@ -80,6 +82,7 @@ static int render_csv(FILE *out, const ompb__report *rep)
         ompb__csv_counter_fields(out, rep, &res[i]);
         put_marks(out, res[i].marks);
         put_number(out, res[i].cpu_share);
+        ompb__csv_ucounter_fields(out, rep, &res[i]);
         fputc('\n', out);
     }
     return ferror(out) ? OMPB_EIO : 0;

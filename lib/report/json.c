@@ -294,7 +294,12 @@ static json_t *iteration_entry(const ompb__instance_result *ir, size_t index)
         if (res->items_per_second > 0)
             bad |= set(e, "items_per_second", real(res->items_per_second));
     }
-    bad |= set(e, "ompbench", ompbench_json(res));
+    /* User counters as flat keys, as Google Benchmark writes its counters:
+     * compare.py and other readers see them there. */
+    json_t *omp = ompbench_json(res);
+    if (!rec->failed)
+        bad |= ompb__json_ucounters(e, omp, &rec->ucounters, res->user, res);
+    bad |= set(e, "ompbench", omp);
     return checked(e, bad);
 }
 

@@ -63,6 +63,9 @@ typedef struct ompb__result {
      * of a rate, used by every reporter); 0 when the body set none. */
     double bytes_per_second, items_per_second;
     ompb__counter_figures counts; /* --counters and involuntary switches */
+    /* ompb_counter: figure k of rec.ucounters (the median over the measured
+     * rounds of the round's figure, ompb__ucounter_round); NAN without rounds. */
+    double user[OMPB__UCOUNTERS_MAX];
     /* Why the numbers are suspect (lib/report/marks.h: OMPB__MARK_* bits)
      * and the team's CPU share (NAN: not measured): set by
      * ompb__result_analyze without the run context, and in a report's
@@ -140,6 +143,10 @@ typedef struct ompb__instance_result {
      * none) and the counter figures over the repetitions. */
     const ompb__counter_set *counters;
     ompb__counter_figures counts;
+    /* ompb_counter: the names of the first successful repetition, and per
+     * name the median of the repetitions' figures (NAN: none has it). */
+    const ompb__ucounter_table *ucounters;
+    double user[OMPB__UCOUNTERS_MAX];
     /* The marks of any repetition (OR), and the lowest CPU share of the
      * repetitions that have one: one starved repetition is reason enough
      * to doubt the summary, and the figure then says how starved (NAN:
@@ -206,6 +213,32 @@ void ompb__console_counter_notes(FILE *out, const ompb__report *rep);
 void ompb__csv_counter_header(FILE *out, const ompb__report *rep);
 void ompb__csv_counter_fields(FILE *out, const ompb__report *rep, const ompb__result *res);
 struct json_t *ompb__json_counters(const ompb__result *res);
+/* User counters (lib/report/ucounters.c). Round r's figure of counter k:
+ * the team total, divided by the timed threads (AVG_THREADS), by the
+ * team's iterations in the round (PER_ITERATION), by the makespan in
+ * seconds (RATE). */
+double ompb__ucounter_round(const ompb__record *rec, size_t r, int k);
+/* Fills res->user (ompb__result_analyze); ir->ucounters and ir->user
+ * (ompb__report_init). Return 0 or OMPB_ENOMEM. */
+int ompb__result_ucounters(ompb__result *res);
+int ompb__instance_ucounters(ompb__instance_result *ir);
+/* The renderers' parts: one column per name any result of rep has (in
+ * order of first appearance), "-" / empty where a row has none; the JSON's
+ * top-level keys of a run object and its "ompbench.user_counters" object
+ * (flags and per-round figures, for compare/scaling --metric). */
+void ompb__console_ucounter_header(FILE *out, const ompb__report *rep);
+void ompb__console_ucounter_cells(FILE *out, const ompb__report *rep,
+                                  const ompb__ucounter_table *tab, const double *user);
+void ompb__csv_ucounter_header(FILE *out, const ompb__report *rep);
+void ompb__csv_ucounter_fields(FILE *out, const ompb__report *rep, const ompb__result *res);
+/* Adds the figures to run object e (tab/user: a repetition's or an
+ * instance's) and, with res, the per-round object into omp. Returns 0 or -1. */
+int ompb__json_ucounters(struct json_t *e, struct json_t *omp, const ompb__ucounter_table *tab,
+                         const double *user, const ompb__result *res);
+/* Sets f's per-iteration figures of set from per[set->n] and derives the
+ * ratios (application regions: lib/region_report.c, per instance). */
+void ompb__counter_figures_set(ompb__counter_figures *f, const ompb__counter_set *set,
+                               const double *per, bool multiplexed);
 /* Fills res->counts from res->rec (called by ompb__result_analyze).
  * Returns 0 or OMPB_ENOMEM. */
 int ompb__result_counters(ompb__result *res);

@@ -28,7 +28,7 @@ int ompb__result_analyze(ompb__result *res)
      * whether the width was oversubscribed. */
     res->marks = ompb__marks_of_record(rec, NULL);
     res->cpu_share = ompb__cpu_share(rec);
-    if (ompb__result_counters(res) != 0)
+    if (ompb__result_counters(res) != 0 || ompb__result_ucounters(res) != 0)
         return OMPB_ENOMEM;
     if (n == 0 || rec->failed)
         return ompb__stats_compute(NULL, 0, &res->stats);
@@ -243,7 +243,8 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
         while (j < n && results[j].rec.inst == results[i].rec.inst)
             j++;
         ompb__instance_result *ir = &rep->instances[rep->n_instances++];
-        if (summarize(&results[i], j - i, ir) != 0 || ompb__instance_counters(ir) != 0) {
+        if (summarize(&results[i], j - i, ir) != 0 || ompb__instance_counters(ir) != 0
+            || ompb__instance_ucounters(ir) != 0) {
             ompb__report_release(rep);
             return OMPB_ENOMEM;
         }

@@ -56,4 +56,22 @@ timeout 60 /usr/bin/python3 /usr/share/benchmark/compare.py --no-color benchmark
 for name in 'region:setup\[t=1\] ' 'region:par\[t=2\]_median '; do
   grep -q "^$name" "$tmp/cmp.txt" || { echo "FAIL: compare.py output lacks $name"; cat "$tmp/cmp.txt"; exit 1; }
 done
+# Issue 23: user counters are flat keys of the run object, where compare.py
+# and other Google Benchmark readers look for counters; it reads them.
+for f in ua ub; do
+  timeout 120 "$build/tests/ucounter_fixture" --filter '^(lookups|per_item|total)' --threads 2 \
+    --sample-count 3 --warmup-time 0s --max-time 200ms --format json --output "$tmp/$f.json" 2> /dev/null
+done
+timeout 60 /usr/bin/python3 /usr/share/benchmark/compare.py --no-color benchmarks "$tmp/ua.json" "$tmp/ub.json" \
+  > "$tmp/cmp.txt" 2> "$tmp/cmp.err" || { echo "FAIL: compare.py on user counters:"; cat "$tmp/cmp.err"; exit 1; }
+grep -q '^lookups\[t=2\] ' "$tmp/cmp.txt" || { echo "FAIL: compare.py output lacks lookups"; cat "$tmp/cmp.txt"; exit 1; }
+/usr/bin/python3 - "$tmp/ua.json" <<'PY'
+import json, sys
+sys.path.insert(0, "/usr/share/benchmark")
+from gbench import util  # compare.py's own loader
+d = util.load_benchmark_results(sys.argv[1])
+its = {b["name"]: b for b in d["benchmarks"] if b["run_type"] == "iteration"}
+assert its["per_item[t=2]"]["items"] == 2.0 and its["total[t=2]"]["total"] == 14.0, its
+assert its["lookups[t=2]"]["lookups"] > 0
+PY
 echo "json_compare_py: compare.py accepted our JSON"

@@ -263,7 +263,11 @@ static void summary_line(FILE *out, const ompb__comparison *cmp, const char *str
 
 static void method_line(FILE *out, const ompb__comparison *cmp)
 {
-    if (!ompb__metric_is_time(cmp->metric))
+    if (cmp->unit == OMPB__METRIC_USER)
+        fprintf(out, "Metric: %s, a user counter (ompb_counter) as its flags make it: each "
+                     "repetition's value is the median over its rounds, and runs are judged on "
+                     "it as on times.\n", cmp->metric);
+    else if (!ompb__metric_is_time(cmp->metric))
         fprintf(out, "Metric: %s per iteration, summed over each instance's threads "
                      "(--counters): each repetition's value is the median over its rounds, "
                      "and runs are judged on it as on times.\n", cmp->metric);

@@ -2,7 +2,8 @@
 /*
  * Counter metrics for compare and scaling: the per-iteration team sums of
  * one counter, per measured round, from a result file's "ompbench.counters"
- * (docs/json.md), reduced to one value per repetition (the median over its
+ * (docs/json.md), or a user counter's per-round figures
+ * ("ompbench.user_counters", ompb_counter), reduced to one value per repetition (the median over its
  * rounds) in place of its time, checked as they are read so a malformed or
  * foreign file gets one message naming where, never a verdict on made-up
  * numbers.
@@ -158,16 +159,25 @@ static int from_ompbench(const json_t *omp, const char *metric, gathered *g, con
     const json_t *c = json_object_get(omp, "counters");
     const json_t *size = json_object_get(omp, "sample_size");
     if (!json_is_object(c) && json_object_get(omp, "region"))
-        return failf(err, w, "an application region: regions count no perf events (compare "
-                     "them by time)");
+        return failf(err, w, "an application region that counted nothing (run it with "
+                     "OMPB_REGIONS_COUNTERS=%s, or compare by time)", metric);
     if (!json_is_object(c))
-        return failf(err, w, "no \"ompbench.counters\": this run counted nothing (run it with "
-                     "--counters %s)", metric);
+        return failf(err, w, "'%s' is neither a user counter of this entry (ompb_counter: run "
+                     "only the benchmarks that have it, --filter) nor counted (no "
+                     "\"ompbench.counters\": run it with --counters %s)", metric, metric);
     if (!json_is_integer(size) || json_integer_value(size) <= 0)
         return failf(err, w, "\"ompbench.sample_size\" is missing or not a positive integer");
     int e = event_index(c, metric, w, unit, err);
     if (e < 0)
         return e;
+    if (json_object_get(omp, "region")) {
+        /* Regions keep sums, not rounds: the figure per instance alone. */
+        const json_t *v = json_object_get(json_object_get(c, "per_iteration"), metric);
+        if (!json_is_number(v) || !isfinite(json_number_value(v)))
+            return failf(err, w, "region counter '%s' has no figure per instance", metric);
+        *value = json_number_value(v);
+        return 0;
+    }
     const json_t *values = json_object_get(c, "values");
     size_t rounds = json_array_size(values);
     if (!json_is_array(values) || rounds == 0)
@@ -186,6 +196,34 @@ static int from_ompbench(const json_t *omp, const char *metric, gathered *g, con
                      "repetition (multiplexed out: count fewer events): it has no value",
                      metric, rounds);
     *value = median_of(g->rounds + first, g->n_rounds - first);
+    return 0;
+}
+
+/* A user counter (ompb_counter): the repetition's figure is the flat key of
+ * its name, its rounds' figures are in "ompbench.user_counters.NAME.rounds"
+ * (docs/json.md); rounds without a figure (null) are left out. */
+static int from_user(const json_t *e, const json_t *uc, const char *metric, gathered *g,
+                     const where *w, double *value, ompb__metric_unit *unit, ompb_error *err)
+{
+    const json_t *rounds = json_object_get(uc, "rounds"), *x = json_object_get(e, metric);
+    if (!json_is_array(rounds))
+        return failf(err, w, "\"ompbench.user_counters.%s.rounds\" is not an array", metric);
+    if (!json_is_number(x) || !isfinite(json_number_value(x)))
+        return failf(err, w, "user counter '%s' has no figure in this repetition", metric);
+    size_t i;
+    const json_t *v;
+    json_array_foreach(rounds, i, v) {
+        if (json_is_null(v))
+            continue;
+        if (!json_is_number(v) || !isfinite(json_number_value(v)))
+            return failf(err, w, "\"ompbench.user_counters.%s.rounds[%zu]\" is not a number",
+                         metric, i);
+        int rc = push_round(g, json_number_value(v));
+        if (rc)
+            return rc;
+    }
+    *value = json_number_value(x);
+    *unit = OMPB__METRIC_USER;
     return 0;
 }
 
@@ -269,8 +307,10 @@ static int apply_entry(applying *ap, const json_t *e, size_t idx)
     ompb__metric_unit u = OMPB__METRIC_COUNT;
     double value = NAN;
     const json_t *omp = json_object_get(e, "ompbench");
-    int rc = json_is_object(omp) ? from_ompbench(omp, ap->metric, g, &w, &value, &u, ap->err)
-                                 : from_flat(e, ap->metric, &w, &value, &u, ap->err);
+    const json_t *user = json_object_get(json_object_get(omp, "user_counters"), ap->metric);
+    int rc = user ? from_user(e, user, ap->metric, g, &w, &value, &u, ap->err)
+             : json_is_object(omp) ? from_ompbench(omp, ap->metric, g, &w, &value, &u, ap->err)
+                                   : from_flat(e, ap->metric, &w, &value, &u, ap->err);
     if (rc)
         return rc;
     if (ap->have_unit && u != *ap->unit)

@@ -27,7 +27,8 @@
 /* What a metric's values are. */
 typedef enum ompb__metric_unit {
     OMPB__METRIC_NS,        /* time per iteration (the default metric, task-clock) */
-    OMPB__METRIC_COUNT      /* events per iteration */
+    OMPB__METRIC_COUNT,     /* events per iteration */
+    OMPB__METRIC_USER       /* a user counter's figure (ompb_counter, its own flags) */
 } ompb__metric_unit;
 
 /* True for NULL and "time": the per-iteration round times the file holds. */

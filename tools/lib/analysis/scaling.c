@@ -301,13 +301,21 @@ static void put_marks_cell(FILE *out, const ompb__scaling_family *f,
     fputc('\n', out);
 }
 
+/* What the values are: a --counters event is per iteration and summed over
+ * the team; a user counter is whatever its flags made it. */
+static const char *metric_label(const ompb__scaling_family *f)
+{
+    if (!f->metric)
+        return "";
+    return f->unit == OMPB__METRIC_USER ? "; user counter " : "; per iteration, team sum of ";
+}
+
 static void print_console_family(FILE *out, const ompb__scaling_family *f)
 {
     ompb__put_plain(out, f->name);
     fputs(" (against ", out);
     print_base(out, f);
-    fprintf(out, "%s%s)\n", f->metric ? "; per iteration, team sum of " : "",
-            f->metric ? f->metric : "");
+    fprintf(out, "%s%s)\n", metric_label(f), f->metric ? f->metric : "");
     if (f->ranked)
         fprintf(out, "%6s  ", "ranks");
     fprintf(out, "%8s  %12s  %8s  %10s  %9s%s\n", "threads", value_title(f),
@@ -334,8 +342,7 @@ static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
     ompb__put_md_code(out, f->name, false);
     fputs(" (against ", out);
     print_base(out, f);
-    fprintf(out, "%s%s)\n\n", f->metric ? "; per iteration, team sum of " : "",
-            f->metric ? f->metric : "");
+    fprintf(out, "%s%s)\n\n", metric_label(f), f->metric ? f->metric : "");
     fprintf(out, "|%s Threads | %s | %s | %s | Imbalance |%s\n|%s--:|--:|--:|--:|--:|%s\n",
             f->ranked ? " Ranks |" : "", f->metric ? f->metric : "Median",
             f->metric ? "Ratio" : "Speedup", f->metric ? "Work efficiency" : "Efficiency",
