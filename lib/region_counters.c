@@ -55,7 +55,7 @@ static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static bool key_made;
 static atomic_flag told = ATOMIC_FLAG_INIT; /* ompb_region_counter's one message */
-static __thread thread_counts *self __attribute__((tls_model("initial-exec")));
+static __thread thread_counts *self;
 
 static void thread_gone(void *arg)
 {

@@ -29,8 +29,12 @@ says() {
 # Only root may write the file (mode 0444); anyone else is told that.
 why="no temporary file can be created beside it in '/proc/self'"
 [ "$(id -u)" = 0 ] || why="Permission denied"
-says 2 "OMPB_REGIONS_OUTPUT: cannot write '/proc/self/status': $why" \
+# An application warns and runs on with its regions off; a benchmark
+# binary refuses the setting.
+says 0 "OMPB_REGIONS_OUTPUT: cannot write '/proc/self/status': $why" \
   env OMPB_REGIONS_OUTPUT=/proc/self/status "$app" first-use
+says 2 "OMPB_REGIONS_OUTPUT: cannot write '/proc/self/status': $why" \
+  env OMPB_REGIONS_OUTPUT=/proc/self/status "$bin" --test
 says 2 "cannot write '/proc/self/status': $why" "$bin" --test --output /proc/self/status
 # The JSON of every instance is far beyond stdio's buffer: the write fails
 # while the report is written, not only at the final flush.
