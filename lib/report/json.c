@@ -216,6 +216,10 @@ static json_t *ompbench_json(const ompb__result *res)
         bad |= set(o, "threads_per_rank", json_integer(rec->threads));
     }
     bad |= set(o, "team", json_string(rec->caller_team ? "caller" : "harness"));
+    /* Only a declared kind: readers infer the rest from the declared work. */
+    if (rec->inst && rec->inst->bench && rec->inst->bench->scaling != OMPB_SCALING_AUTO)
+        bad |= set(o, "scaling", json_string(rec->inst->bench->scaling == OMPB_SCALING_WEAK
+                                             ? "weak" : "strong"));
     bad |= set(o, "mode", json_string(ompb__sampling_mode_name(rec->sampling.mode)));
     bad |= set(o, "process", json_integer((json_int_t)res->process));
     bad |= set(o, "sample_size", json_integer((json_int_t)rec->sample_size));
