@@ -10,12 +10,14 @@ set -euo pipefail
 # but is never started).
 # libnuma-dev is not needed either: the NUMA page check calls move_pages(2)
 # directly (lib/pages.c).
+# chromium: the headless browser of tests/integration/report_browser.sh,
+# which renders `ompbench report` pages (skipped when it is missing).
 # locales: the sources localedef needs for tests/integration/hostile_bodies.sh
 # (a comma-decimal locale made in a temporary directory, nothing installed).
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
       python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev
-      openmpi-bin libopenmpi-dev slurm-wlm)
+      openmpi-bin libopenmpi-dev slurm-wlm chromium)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -4,6 +4,7 @@
  *   ompbench collect [...] -- CMD ARGS...   act as the CodSpeed runner, check what CMD sends
  *   ompbench compare BASE.json HEAD.json    verdict per benchmark between two runs
  *   ompbench scaling RESULT.json            speedup and efficiency per thread count
+ *   ompbench report RESULT.json... --output report.html   one self-contained HTML page
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static const struct {
     {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks", "ompbench collect"},
     {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing", "ompbench compare"},
     {"scaling", ompb__tool_scaling, "strong-scaling table (and SVG plot) from a result file", "ompbench scaling"},
+    {"report", ompb__tool_report, "one self-contained HTML page: rounds, threads, scaling, comparison", "ompbench report"},
 };
 
 static void usage(FILE *out)
@@ -60,7 +62,7 @@ static int dispatch(int argc, char **argv, const char **who)
         }
     }
     ompb__error_print(stderr, "ompbench: unknown command '%s' (accepted: collect, compare, "
-                      "scaling)", argv[1]);
+                      "scaling, report)", argv[1]);
     return 2;
 }
 

@@ -210,8 +210,10 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
     if (!ompb__grow((void **)&f->points, &f->cap, f->n + 1, sizeof *f->points, 8))
         return OMPB_ENOMEM;
     ompb__scaling_point *pt = &f->points[f->n++];
+    /* Each rank declares its own work: the run's is their sum. */
+    double work = declared_work(in) * (ranks > 0 ? (double)ranks : 1.0);
     *pt = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance,
-                                ranks, in->threads, in->marks, 0, 0, 0, declared_work(in)};
+                                ranks, in->threads, in->marks, 0, 0, 0, work};
     from_reps(pt, in);
     if (in->scaling != OMPB__RF_SCALING_UNKNOWN && f->basis != OMPB__SCALING_DECLARED) {
         f->basis = OMPB__SCALING_DECLARED;

@@ -151,7 +151,8 @@ int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format f
 #define OMPB__SVG_EFFICIENCY_MAX 2.0
 int ompb__scaling_svg(FILE *out, const ompb__scaling *s);
 /* The same <svg> element without the XML declaration, for embedding in an
- * HTML page (id: its id attribute, or NULL). Under weak scaling the ideal
+ * HTML page (id: its id attribute, and then no xmlns, which HTML implies;
+ * NULL: a standalone document's element). Under weak scaling the ideal
  * time is flat; a ranked family has one series per rank count (ids
  * "f<i>-time-measured-r<R>"), each with its own shape; points with several
  * runs get an error bar (class "errorbar": their run-to-run range); the

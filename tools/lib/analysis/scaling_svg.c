@@ -754,11 +754,13 @@ static double svg_height(const ompb__scaling *s)
 int ompb__scaling_svg_element(FILE *out, const ompb__scaling *s, const char *id)
 {
     double height = svg_height(s), top = OMPB__SVG_TOP;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"%s%s%s "
+    /* In HTML the namespace is implied: the page then names no URL at all. */
+    fprintf(out, "<svg%s%s%s%s "
                  "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
                  "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
                  "<title>ompbench scaling</title>\n"
                  "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            id ? "" : " xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"",
             id ? " id=\"" : "", id ? id : "", id ? "\"" : "", OMPB__SVG_WIDTH, height,
             OMPB__SVG_WIDTH, height);
     for (size_t i = 0; i < s->n; i++) {
