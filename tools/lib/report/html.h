@@ -30,7 +30,9 @@
  * OMPB__HTML_MIN_ROUNDS, so ten runs of a suite of 30 instances stay near
  * 1 MB. */
 #define OMPB__HTML_ROUND_BUDGET 6000
-#define OMPB__HTML_MIN_ROUNDS 20
+#define OMPB__HTML_MIN_ROUNDS 16
+/* Rounds carry a tooltip when each instance gets at least this many. */
+#define OMPB__HTML_TITLED_ROUNDS 100
 
 typedef struct ompb__html_input {
     const ompb__resultfile *files;  /* the runs, loaded and validated */

@@ -148,8 +148,10 @@ static void axis_label(FILE *out, double x, double y, const char *anchor, const 
 
 static void svg_open(FILE *out, const char *cls, double h, const char *label)
 {
+    /* The rounds chart takes the focus: the arrow keys choose a round. */
     fprintf(out, "<svg class=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
-                 "role=\"img\" aria-label=\"%s\">", cls, CHART_W, h, CHART_W, h, label);
+                 "role=\"img\" aria-label=\"%s\"%s>", cls, CHART_W, h, CHART_W, h, label,
+            strcmp(cls, "order") == 0 ? " tabindex=\"0\"" : "");
 }
 
 /* Strip plot: every sampled round a dot (deterministic jitter), the median
@@ -187,11 +189,11 @@ static void strip_plot(FILE *out, const inst *in, const sampled *s)
 }
 
 /* Rounds in time order: drift and warm-up show as a slope or a step. */
-static void time_order(FILE *out, const inst *in, const sampled *s, size_t id)
+static void time_order(FILE *out, const inst *in, const sampled *s, size_t id, bool titles)
 {
     char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
     double x0 = PAD_L, x1 = CHART_W - PAD_R, y0 = PAD_T, y1 = CHART_H - PAD_B;
-    svg_open(out, "order", CHART_H, "round times in time order; choose a round to see its threads");
+    svg_open(out, "order", CHART_H, "round times in time order; click a round or use the arrow keys to see its threads");
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>",
             x0, y0, x1 - x0, y1 - y0);
     for (size_t k = 0; k < s->n; k++) {
@@ -199,9 +201,12 @@ static void time_order(FILE *out, const inst *in, const sampled *s, size_t id)
         double x = scale((double)r, 0, (double)(in->rounds > 1 ? in->rounds - 1 : 1), x0 + 3, x1 - 3);
         double y = scale(in->per_iter[r], in->lo, in->hi, y1 - 3, y0 + 3);
         fprintf(out, "<circle class=\"round%s\" data-i=\"%zu\" data-k=\"%zu\" cx=\"%.1f\" "
-                     "cy=\"%.1f\" r=\"3\" tabindex=\"-1\"><title>round %zu: %s</title></circle>",
-                r == s->median_round ? " chosen" : "", id, k, x, y, r,
-                ompb__format_ns(a, sizeof a, in->per_iter[r]));
+                     "cy=\"%.1f\" r=\"3\">", r == s->median_round ? " chosen" : "", id, k, x, y);
+        /* Many instances: the caption names the chosen round instead. */
+        if (titles)
+            fprintf(out, "<title>round %zu: %s</title>", r,
+                    ompb__format_ns(a, sizeof a, in->per_iter[r]));
+        fputs("</circle>", out);
     }
     axis_label(out, x0 - 4, y1, "end", ompb__format_ns_short(a, sizeof a, in->lo));
     axis_label(out, x0 - 4, y0 + 8, "end", ompb__format_ns_short(b, sizeof b, in->hi));
@@ -449,9 +454,9 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
     fputs("<div class=\"charts\"><figure><figcaption>Distribution (dots: rounds; line: median; "
           "band: its 95% interval; crosses: outliers)</figcaption>", out);
     strip_plot(out, &in, &s);
-    fputs("</figure><figure><figcaption>Rounds in time order (click or Enter: per-thread view)"
+    fputs("</figure><figure><figcaption>Rounds in time order (click, or focus and the arrow keys: per-thread view)"
           "</figcaption>", out);
-    time_order(out, &in, &s, id);
+    time_order(out, &in, &s, id, max_rounds >= OMPB__HTML_TITLED_ROUNDS);
     fputs("</figure>", out);
     if (in.busy)
         thread_view(out, &in, s.median_round, id);
