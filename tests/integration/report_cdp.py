@@ -95,13 +95,15 @@ for domain in ("Page", "Network", "Runtime", "Log"):
     call(domain + ".enable", session=sess)
 url = "file://" + os.path.abspath(page)
 result = {"requests": [], "errors": [], "values": {}, "shots": []}
-for k, view in enumerate([""] + views):
-    call("Page.navigate", {"url": url + ("#view=" + view if view else "")}, session=sess)
-    if k == 0:
+def load(target_url):
+    """A fresh document (about:blank between), its load event awaited."""
+    for u in ("about:blank", target_url):
+        events[:] = [e for e in events if e.get("method") != "Page.loadEventFired"]
+        call("Page.navigate", {"url": u}, session=sess)
         wait_event("Page.loadEventFired", sess)
-    else:  # only the fragment changed: reload so the script sees it
-        call("Page.reload", {}, session=sess)
-        wait_event("Page.loadEventFired", sess)
+
+for view in [""] + views:
+    load(url + ("#view=" + view if view else ""))
     if view:
         shot = call("Page.captureScreenshot", {"format": "png"}, session=sess)
         name = "%s%s.png" % (shot_prefix, view)

@@ -66,7 +66,9 @@ typedef struct ompb__scaling_family {
                                width, efficiency = base time / time */
     ompb__scaling_basis basis;
     int usable_pus;         /* the usable PUs of the file the base came
-                               from (context.ompbench.topology); 0: unknown */
+                               from (context.ompbench.topology); 0: unknown.
+                               Not drawn for a ranked family: that count is
+                               one rank's */
 } ompb__scaling_family;
 
 typedef struct ompb__scaling {

@@ -547,9 +547,17 @@ static void markers(FILE *out, const panel *p, const ompb__scaling_family *f, va
 /* The usable PU count as a dashed vertical line, when it falls inside the
  * x range: right of it threads take turns. Its label sits above the panel,
  * where no data is. */
+static bool has_usable_line(const ompb__scaling_family *f)
+{
+    /* A rank's usable PUs are its own (often one core under mpirun): the
+     * job's total is not in the file, and a line at one rank's count would
+     * call every multi-rank point oversubscribed. */
+    return f->usable_pus > 0 && !f->ranked;
+}
+
 static void usable_line(FILE *out, const panel *p, const ompb__scaling_family *f)
 {
-    if (f->usable_pus <= 0)
+    if (!has_usable_line(f))
         return;
     double l = log2((double)f->usable_pus);
     if (l < p->xlo || l > p->xhi)
@@ -649,7 +657,7 @@ static void legend_extras(legend_pen *lp, const ompb__scaling_family *f)
                 y + 6);
         legend_text(lp, x, y, "run-to-run range");
     }
-    if (f->usable_pus > 0)
+    if (has_usable_line(f))
         legend_line(lp, OMPB__COLOR_OFF_AXIS, " stroke-dasharray=\"2 2\"", "usable PUs");
 }
 
@@ -659,7 +667,7 @@ static size_t legend_entries(const ompb__scaling_family *f)
     for (size_t i = 0; i < f->n; i++)
         other |= f->points[i].marks && !ompb__scaling_point_not_real(&f->points[i]);
     return 1 + series_of(f).n + other + ((f->marks & OMPB__RF_MARK_OVERSUBSCRIBED) != 0)
-           + any_error_bar(f) + (f->usable_pus > 0);
+           + any_error_bar(f) + has_usable_line(f);
 }
 
 /* The legend box's height for a family: the row height leaves room for it. */
