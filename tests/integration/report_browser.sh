@@ -219,7 +219,7 @@ PY
 # the comparison, a region (each alone on the page, #view=ID).
 check_page suite summary i0
 check_page sweep scaling i1
-check_page region i0
+check_page region i3
 check_page compare comparison
 case " ${pages[*]} " in *" mpi "*) check_page mpi scaling i1 ;; esac
 
