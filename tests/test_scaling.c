@@ -59,15 +59,15 @@ static void test_family_name(void)
 
 static void test_point_fill(void)
 {
-    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN};
-    ompb__scaling_point pt = {4, 500.0, 0, 0, NAN, 0, 4, 0, 0, 0, 0, NAN};
+    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN};
+    ompb__scaling_point pt = {4, 500.0, 0, 0, NAN, 0, 4, 0, 0, 0, 0, NAN, NAN};
     ompb__scaling_point_fill(&base, &base);
     ompb__scaling_point_fill(&pt, &base);
     CU_ASSERT_EQUAL(base.speedup, 1.0);
     CU_ASSERT_EQUAL(base.efficiency, 1.0);
     CU_ASSERT_DOUBLE_EQUAL(pt.speedup, 1.6, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(pt.efficiency, 0.8, 1e-12); /* 1.6 * 2 / 4 */
-    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8, 0, 0, 0, 0, NAN};
+    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8, 0, 0, 0, 0, NAN, NAN};
     ompb__scaling_point_fill(&zero, &base);
     CU_ASSERT_TRUE(isnan(zero.speedup));
 }
@@ -324,8 +324,8 @@ static void test_marks(void)
 /* Names are escaped; an empty report is still a valid document. */
 static void test_svg_escaping_and_empty(void)
 {
-    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN, 0, 1, 0, 0, 0, 0, NAN},
-                                  {2, 60.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN}};
+    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN, 0, 1, 0, 0, 0, 0, NAN, NAN},
+                                  {2, 60.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN}};
     ompb__scaling_point_fill(&pts[1], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"a<b>&\"c", .points = pts, .n = 2};
     ompb__scaling s = {.families = &fam, .n = 1};
@@ -388,9 +388,9 @@ static void test_svg_extreme_values(void)
 
     /* Built by hand, beyond what a file gives: an infinite speedup, and
      * thread counts 1 to 2^20 (a twenty-decade ideal line). */
-    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN, 0, 1, 0, 0, 0, 0, NAN},
-                                  {2, DBL_MIN, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN},
-                                  {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20, 0, 0, 0, 0, NAN}};
+    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN, 0, 1, 0, 0, 0, 0, NAN, NAN},
+                                  {2, DBL_MIN, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN},
+                                  {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20, 0, 0, 0, 0, NAN, NAN}};
     for (int i = 0; i < 3; i++)
         ompb__scaling_point_fill(&pts[i], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"wild", .points = pts, .n = 3};
@@ -570,12 +570,17 @@ static void test_weak_declared(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, "efficiency 100.0%"));
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, "ideal (weak: same time)"));
     CU_ASSERT_EQUAL(count(svg, "<circle class=\"oversubscribed\""), 1);
-    /* The ideal time line is flat: every point at the base's y. */
-    const char *ideal = points_of(svg, "f0-time-ideal");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(ideal);
-    double y[3];
-    CU_ASSERT_EQUAL(sscanf(ideal, "%*f,%lf %*f,%lf %*f,%lf", &y[0], &y[1], &y[2]), 3);
-    CU_ASSERT_DOUBLE_EQUAL(y[0], y[2], 1e-9);
+    /* The ideal time is flat: every point's is the base's time, drawn per
+     * rank count at the base's y. */
+    for (size_t i = 0; i < f->n; i++)
+        CU_ASSERT_DOUBLE_EQUAL(f->points[i].ideal_ns, f->points[0].median_ns, 1e-9);
+    const char *r1 = points_of(svg, "f0-time-ideal-r1"), *r4 = points_of(svg, "f0-time-ideal-r4");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r4);
+    double y1, y4;
+    CU_ASSERT_EQUAL(sscanf(r1, "%*f,%lf", &y1), 1);
+    CU_ASSERT_EQUAL(sscanf(r4, "%*f,%lf", &y4), 1);
+    CU_ASSERT_DOUBLE_EQUAL(y1, y4, 1e-9);
     free(svg);
     char *text = render(&s, ompb__scaling_print, OMPB__REPORT_CONSOLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nweak scaling: ideal"));
@@ -612,6 +617,27 @@ static void test_weak_inferred(void)
     CU_ASSERT_FALSE(s.families[2].weak);
     CU_ASSERT_EQUAL(s.families[2].basis, OMPB__SCALING_ASSUMED);
     CU_ASSERT_DOUBLE_EQUAL(s.families[2].points[1].efficiency, 0.25, 1e-9);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
+/* Ranks that each bring their work and threads that share it (an MPI
+ * triad): each point's ideal follows its declared work, so neither the
+ * strong nor the weak ideal misjudges half of the points. */
+static void test_work_mixed(void)
+{
+    ompb__resultfile rf;
+    /* 1000 B per rank per iteration; r=2 declares 1000 B per rank too. */
+    parse_inline("{\"benchmarks\": [" RATE_ENTRY("tri[r=1, t=1]", 1, 1000, 1e9) ", "
+                 RATE_ENTRY("tri[r=1, t=2]", 2, 500, 2e9) ", " RATE_ENTRY("tri[r=2, t=1]", 1, 1000, 1e9)
+                 ", " RATE_ENTRY("tri[r=2, t=2]", 2, 500, 2e9) "]}", &rf);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build(&rf, &s), 0);
+    const ompb__scaling_family *f = &s.families[0];
+    CU_ASSERT_TRUE(f->mixed);
+    CU_ASSERT_FALSE(f->weak);
+    for (size_t i = 0; i < f->n; i++) /* perfect on both counts */
+        CU_ASSERT_DOUBLE_EQUAL(f->points[i].efficiency, 1.0, 1e-9);
     ompb__scaling_free(&s);
     ompb__resultfile_free(&rf);
 }
@@ -776,6 +802,7 @@ static const ompb_test_case cases[] = {
     {"several_files", test_several_files},
     {"weak_declared", test_weak_declared},
     {"weak_inferred", test_weak_inferred},
+    {"work_mixed", test_work_mixed},
     {"scaling_key_checked", test_scaling_key_checked},
     {"error_bars", test_error_bars},
     {"legend_clear_of_data", test_legend_clear_of_data},

@@ -138,6 +138,8 @@ bool ompb__scaling_infer_weak(const ompb__scaling_family *f)
 
 const char *ompb__scaling_kind_text(const ompb__scaling_family *f)
 {
+    if (f->mixed)
+        return "scaling against the declared work (it grows with some widths only)";
     static const char *const text[2][3] = {
         {"strong scaling (assumed: no work declared)", "strong scaling (declared)",
          "strong scaling (the declared work per round is fixed)"},
@@ -213,7 +215,7 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
     /* Each rank declares its own work: the run's is their sum. */
     double work = declared_work(in) * (ranks > 0 ? (double)ranks : 1.0);
     *pt = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance,
-                                ranks, in->threads, in->marks, 0, 0, 0, work};
+                                ranks, in->threads, in->marks, 0, 0, 0, work, NAN};
     from_reps(pt, in);
     if (in->scaling != OMPB__RF_SCALING_UNKNOWN && f->basis != OMPB__SCALING_DECLARED) {
         f->basis = OMPB__SCALING_DECLARED;
@@ -232,17 +234,51 @@ static int cmp_points(const void *a, const void *b)
                                     : (x->ranks > y->ranks) - (x->ranks < y->ranks);
 }
 
+/* Whether point p's declared work grew with its width (against the base),
+ * did not (-1), or cannot say (0: no work, or the base's width). */
+static int grew(const ompb__scaling_point *p, const ompb__scaling_point *b)
+{
+    if (!(p->work > 0.0) || !(b->work > 0.0) || p->threads == b->threads)
+        return 0;
+    double widened = (double)p->threads / (double)b->threads;
+    return p->work / b->work >= OMPB__SCALING_WEAK_FRACTION * widened ? 1 : -1;
+}
+
 /* Declared wins; else a declared work per iteration that grows with the
- * width says weak, one that does not says strong; nothing: strong. */
+ * width says weak, one that does not says strong, both (by point) mixed;
+ * nothing: strong. */
 static void decide_kind(ompb__scaling_family *f)
 {
     if (f->basis == OMPB__SCALING_DECLARED)
         return;
-    bool known = false;
-    for (size_t i = 1; i < f->n; i++)
-        known |= f->points[i].work > 0.0 && f->points[0].work > 0.0;
-    f->basis = known ? OMPB__SCALING_INFERRED : OMPB__SCALING_ASSUMED;
-    f->weak = known && ompb__scaling_infer_weak(f);
+    bool any_weak = false, any_strong = false;
+    for (size_t i = 1; i < f->n; i++) {
+        int g = grew(&f->points[i], &f->points[0]);
+        any_weak |= g > 0;
+        any_strong |= g < 0;
+    }
+    f->basis = any_weak || any_strong ? OMPB__SCALING_INFERRED : OMPB__SCALING_ASSUMED;
+    f->weak = any_weak && !any_strong;
+    f->mixed = any_weak && any_strong;
+}
+
+/* The ideal time of point i (ompb__scaling_point.ideal_ns). */
+static double ideal_of(const ompb__scaling_family *f, size_t i)
+{
+    const ompb__scaling_point *b = &f->points[0], *p = &f->points[i];
+    double narrowed = (double)b->threads / (double)p->threads;
+    if (f->mixed && p->work > 0.0 && b->work > 0.0)
+        return b->median_ns * (p->work / b->work) * narrowed;
+    return f->weak ? b->median_ns : b->median_ns * narrowed;
+}
+
+static void fill(ompb__scaling_family *f, size_t i)
+{
+    ompb__scaling_point *p = &f->points[i];
+    p->ideal_ns = ideal_of(f, i);
+    p->efficiency = p->median_ns > 0.0 && has_ratio(p, &f->points[0])
+                        ? p->ideal_ns / p->median_ns : NAN;
+    p->speedup = p->efficiency * (double)p->threads / (double)f->points[0].threads;
 }
 
 /* The usable PUs a file's context names; 0 when it does not say. */
@@ -269,8 +305,7 @@ static void settle(ompb__scaling *s)
         qsort(f->points, f->n, sizeof *f->points, cmp_points);
         decide_kind(f);
         for (size_t k = 0; k < f->n; k++)
-            (f->weak ? ompb__scaling_point_fill_weak
-                     : ompb__scaling_point_fill)(&f->points[k], &f->points[0]);
+            fill(f, k);
         s->families[kept++] = *f;
     }
     s->n = kept;
@@ -400,6 +435,9 @@ static void put_marks_cell(FILE *out, const ompb__scaling_family *f,
 /* Said only when known: an assumed strong scaling keeps the old table. */
 static const char *kind_line(const ompb__scaling_family *f)
 {
+    if (f->mixed)
+        return "scaling against the declared work: ideal = base time x (work / base work) x "
+               "(base width / width)";
     return f->weak ? "weak scaling: ideal = the base time at every width, efficiency = "
                      "base time / time, speedup scaled by the width"
                    : "strong scaling: ideal = base time x base width / width";
@@ -496,7 +534,8 @@ static json_t *json_family(const ompb__scaling_family *f)
     static const char *const basis[] = {"assumed", "declared", "inferred"};
     return json_pack("{s:s, s:s, s:i, s:s, s:s, s:o}", "name", f->name, "metric",
                      f->metric ? f->metric : "time", "baseline_threads",
-                     f->points[0].threads, "scaling", f->weak ? "weak" : "strong",
+                     f->points[0].threads, "scaling",
+                     f->mixed ? "work" : f->weak ? "weak" : "strong",
                      "scaling_basis", basis[f->basis], "points", pts);
 }
 

@@ -43,7 +43,14 @@ typedef struct ompb__scaling_point {
                                median with one run */
     size_t runs;            /* values behind lo_ns..hi_ns */
     double work;            /* declared team items (else bytes) per
-                               iteration, NAN when not declared */
+                               iteration, summed over the ranks; NAN when
+                               not declared */
+    double ideal_ns;        /* the ideal time at this point: the base time
+                               x (work / base work) x (base width / width);
+                               the work ratio is 1 for strong scaling, the
+                               width ratio for weak scaling, and the
+                               declared one when inferred. Efficiency is
+                               ideal_ns / median_ns. */
 } ompb__scaling_point;
 
 /* Why a family is judged against strong or weak scaling. */
@@ -64,6 +71,11 @@ typedef struct ompb__scaling_family {
     bool weak;              /* weak scaling: the work grows with the width,
                                the ideal time is the base time at every
                                width, efficiency = base time / time */
+    bool mixed;             /* inferred: the declared work grows with some
+                               widths and not others (an MPI run whose
+                               ranks each bring work and whose threads
+                               share it): each point's ideal follows its
+                               declared work */
     ompb__scaling_basis basis;
     int usable_pus;         /* the usable PUs of the file the base came
                                from (context.ompbench.topology); 0: unknown.

@@ -131,12 +131,16 @@ static void x_range(panel *p, const ompb__scaling_family *f)
     p->xhi = hi + pad;
 }
 
+/* The point's ideal (analysis/scaling.h); a metric's is the base count. */
 static double ideal_time(const ompb__scaling_family *f, size_t i)
 {
     const ompb__scaling_point *b = &f->points[0];
-    if (f->metric || f->weak)
-        return b->median_ns; /* the same work per thread: the same time */
-    return b->median_ns * (double)b->threads / (double)f->points[i].threads;
+    if (f->metric)
+        return b->median_ns;
+    if (isnan(f->points[i].ideal_ns)) /* a family built by hand */
+        return f->weak ? b->median_ns
+                       : b->median_ns * (double)b->threads / (double)f->points[i].threads;
+    return f->points[i].ideal_ns;
 }
 
 /* A y label of the left panel: a time, or the metric's unit. */
@@ -398,7 +402,10 @@ static void series_label(char *buf, size_t cap, int key)
 static void series_line(FILE *out, const panel *p, const ompb__scaling_family *f,
                         const char *id, value_fn value, int key, size_t si)
 {
-    bool ideal = key == -2;
+    /* key: -1 every point, R >= 0 the points of R ranks; an ideal line is
+     * -2 (every point) or -3 - R (the points of R ranks). */
+    bool ideal = key <= -2;
+    int ranks = ideal ? (key == -2 ? -1 : -3 - key) : key;
     fprintf(out, "<polyline id=\"%s\" class=\"%s\" fill=\"none\" stroke=\"%s\" "
                  "stroke-width=\"%s\"%s points=\"", id, ideal ? "ideal" : "measured",
             ideal ? OMPB__COLOR_IDEAL : series_colors[si], ideal ? "1.5" : "2",
@@ -409,7 +416,7 @@ static void series_line(FILE *out, const panel *p, const ompb__scaling_family *f
         double v = value(f, i);
         if (placement(p, v) == PLACE_NONE || (p->ylog && v <= 0.0))
             continue;
-        if (!ideal && key >= 0 && pt->ranks != key)
+        if (ranks >= 0 && pt->ranks != ranks)
             continue;
         /* Joining an oversubscribed time would draw turn-taking as scaling. */
         if (!ideal && ompb__scaling_point_not_real(pt))
@@ -420,13 +427,20 @@ static void series_line(FILE *out, const panel *p, const ompb__scaling_family *f
     fputs("\"/>\n", out);
 }
 
+/* A ranked family's ideal is drawn per rank count: points of one width
+ * and different ranks have different ideals when the ranks bring work. */
 static void series(FILE *out, const panel *p, const ompb__scaling_family *f, size_t fi,
                    const char *what, value_fn value, value_fn ideal)
 {
     char id[96];
-    snprintf(id, sizeof id, "f%zu-%s-ideal", fi, what);
-    series_line(out, p, f, id, ideal, -2, 0);
     series_set ss = series_of(f);
+    for (size_t k = 0; k < ss.n; k++) {
+        if (ss.key[k] < 0)
+            snprintf(id, sizeof id, "f%zu-%s-ideal", fi, what);
+        else
+            snprintf(id, sizeof id, "f%zu-%s-ideal-r%d", fi, what, ss.key[k]);
+        series_line(out, p, f, id, ideal, ss.key[k] < 0 ? -2 : -3 - ss.key[k], 0);
+    }
     for (size_t k = 0; k < ss.n; k++) {
         if (ss.key[k] < 0)
             snprintf(id, sizeof id, "f%zu-%s-measured", fi, what);
@@ -686,8 +700,8 @@ static void legend(FILE *out, const panel *p, const ompb__scaling_family *f, boo
             lp.x0, lp.y0, p->w, legend_height(f));
     legend_series(&lp, f);
     legend_line(&lp, OMPB__COLOR_IDEAL, " stroke-dasharray=\"6 4\"",
-                f->metric ? "ideal (same count)" : weak ? "ideal (weak: same time)"
-                                                        : "ideal (strong: time / T)");
+                f->metric ? "ideal (same count)" : f->mixed ? "ideal (declared work / T)"
+                : weak ? "ideal (weak: same time)" : "ideal (strong: time / T)");
     legend_extras(&lp, f);
     fputs("</g>\n", out);
 }
