@@ -574,13 +574,11 @@ static void test_weak_declared(void)
      * rank count at the base's y. */
     for (size_t i = 0; i < f->n; i++)
         CU_ASSERT_DOUBLE_EQUAL(f->points[i].ideal_ns, f->points[0].median_ns, 1e-9);
-    const char *r1 = points_of(svg, "f0-time-ideal-r1"), *r4 = points_of(svg, "f0-time-ideal-r4");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r4);
-    double y1, y4;
-    CU_ASSERT_EQUAL(sscanf(r1, "%*f,%lf", &y1), 1);
-    CU_ASSERT_EQUAL(sscanf(r4, "%*f,%lf", &y4), 1);
-    CU_ASSERT_DOUBLE_EQUAL(y1, y4, 1e-9);
+    const char *ideal = points_of(svg, "f0-time-ideal");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ideal);
+    double y[3];
+    CU_ASSERT_EQUAL(sscanf(ideal, "%*f,%lf %*f,%lf %*f,%lf", &y[0], &y[1], &y[2]), 3);
+    CU_ASSERT_DOUBLE_EQUAL(y[0], y[2], 1e-9);
     free(svg);
     char *text = render(&s, ompb__scaling_print, OMPB__REPORT_CONSOLE);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nweak scaling: ideal"));
@@ -638,6 +636,11 @@ static void test_work_mixed(void)
     CU_ASSERT_FALSE(f->weak);
     for (size_t i = 0; i < f->n; i++) /* perfect on both counts */
         CU_ASSERT_DOUBLE_EQUAL(f->points[i].efficiency, 1.0, 1e-9);
+    char *svg = render(&s, svg_render, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-ideal-r1"), 2);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-ideal-r2"), 2);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-ideal"), -1);
+    free(svg);
     ompb__scaling_free(&s);
     ompb__resultfile_free(&rf);
 }

@@ -427,19 +427,21 @@ static void series_line(FILE *out, const panel *p, const ompb__scaling_family *f
     fputs("\"/>\n", out);
 }
 
-/* A ranked family's ideal is drawn per rank count: points of one width
- * and different ranks have different ideals when the ranks bring work. */
+/* One ideal line over every point, but per rank count when the ideal
+ * follows the declared work (a mixed family): there points of one width
+ * and different ranks have different ideals. */
 static void series(FILE *out, const panel *p, const ompb__scaling_family *f, size_t fi,
                    const char *what, value_fn value, value_fn ideal)
 {
     char id[96];
     series_set ss = series_of(f);
-    for (size_t k = 0; k < ss.n; k++) {
-        if (ss.key[k] < 0)
-            snprintf(id, sizeof id, "f%zu-%s-ideal", fi, what);
-        else
-            snprintf(id, sizeof id, "f%zu-%s-ideal-r%d", fi, what, ss.key[k]);
-        series_line(out, p, f, id, ideal, ss.key[k] < 0 ? -2 : -3 - ss.key[k], 0);
+    if (!f->mixed || f->metric) {
+        snprintf(id, sizeof id, "f%zu-%s-ideal", fi, what);
+        series_line(out, p, f, id, ideal, -2, 0);
+    }
+    for (size_t k = 0; k < ss.n && f->mixed && !f->metric; k++) {
+        snprintf(id, sizeof id, "f%zu-%s-ideal-r%d", fi, what, ss.key[k]);
+        series_line(out, p, f, id, ideal, -3 - ss.key[k], 0);
     }
     for (size_t k = 0; k < ss.n; k++) {
         if (ss.key[k] < 0)
