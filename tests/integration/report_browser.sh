@@ -88,6 +88,7 @@ cat > "$tmp/exprs.json" <<'JSON'
  "forest": "Array.from(document.querySelectorAll('#forest tbody tr')).map(function(r){return [r.cells[0].textContent, r.querySelectorAll('.change').length];})",
  "click": "(function(){var ss=document.querySelectorAll('section.instance');for(var i=0;i<ss.length;i++){var id=ss[i].id.slice(1),c=ss[i].querySelectorAll('svg.order circle.round');if(c.length<2||!document.getElementById('tv'+id))continue;var last=c[c.length-1];last.dispatchEvent(new MouseEvent('click',{bubbles:true}));var d=JSON.parse(document.getElementById('d'+id).textContent);var cap=document.getElementById('tvc'+id).textContent;return cap.indexOf('round '+d.r[d.r.length-1]+' ')>=0&&last.getAttribute('class')==='round chosen'?'ok':'caption '+cap;}return 'no view';})()",
  "keys": "(function(){var a=document.querySelectorAll('#instances a');if(a.length>1){a[0].focus();a[0].dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowDown',bubbles:true}));if(document.activeElement!==a[1])return 'focus stayed in the list';}var ss=document.querySelectorAll('section.instance');for(var i=0;i<ss.length;i++){var o=ss[i].querySelector('svg.order'),r=o&&o.querySelectorAll('circle.round');if(!document.getElementById('tv'+ss[i].id.slice(1))||!r||r.length<2)continue;var before=o.querySelector('.chosen');o.focus();o.dispatchEvent(new KeyboardEvent('keydown',{key:before===r[0]?'ArrowRight':'ArrowLeft',bubbles:true}));return o.querySelector('.chosen')!==before?'ok':'the arrow keys did not choose another round';}return 'ok';})()",
+ "sort": "(function(){var f=document.getElementById('forest');if(!f)return 'ok';f.querySelector('button[data-sort=change]').click();var c=Array.from(f.querySelectorAll('tbody tr')).map(function(r){return Math.abs(+r.getAttribute('data-change'));});for(var i=1;i<c.length;i++)if(c[i]>c[i-1])return 'not sorted: '+c.join(' ');f.querySelector('button[data-sort=name]').click();var n=Array.from(f.querySelectorAll('tbody tr')).map(function(r){return r.cells[0].textContent;});for(var j=1;j<n.length;j++)if(n[j]<n[j-1])return 'names not sorted';return 'ok';})()",
  "legend_overlap": "(function(){var n=0;document.querySelectorAll('#scaling-chart g.panel').forEach(function(p){var l=p.querySelector('.legend-box');if(!l)return;var b=l.getBBox();p.querySelectorAll(':scope > circle, :scope > rect, :scope > polygon').forEach(function(m){if(!m.querySelector('title'))return;var c=m.getBBox();if(c.x<b.x+b.width&&b.x<c.x+c.width&&c.y<b.y+b.height&&b.y<c.y+c.height)n++;});});return n;})()"}
 JSON
 
@@ -131,7 +132,7 @@ else:
     inst = v["instances"]
     if len(inst) != len(entries) or v["nav"] != len(entries) or not v["summary"]:
         bad.append("%d sections, %d list links for %d entries" % (len(inst), v["nav"], len(entries)))
-    share = max(16, min(200, 6000 // max(1, len(entries))))
+    share = max(10, min(200, 6000 // max(1, len(entries))))
     for e, got in zip(entries, inst):
         o = e.get("ompbench", {})
         s = o.get("samples", {})
@@ -165,6 +166,12 @@ if name in ("sweep", "mpi"):
         bad.append("the MPI halo run (declared weak) is drawn as %r" % [f[1] for f in fam])
     if v["legend_overlap"] != 0:
         bad.append("%r data marks under a legend" % v["legend_overlap"])
+
+if v.get("sort") != "ok":
+    bad.append("sorting the comparison: %s" % v.get("sort"))
+narrow = v.get("narrow")
+if not narrow or narrow[0] != "block" or narrow[1] > 425:
+    bad.append("in a 420 px window: main is %r, the page %r px wide" % tuple(narrow or ["?", "?"]))
 
 def png_variety(path):
     """Distinct colours and the share of non-white pixels of an 8-bit RGB(A) PNG."""

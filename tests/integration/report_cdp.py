@@ -119,6 +119,14 @@ for view in [""] + views:
             if "exceptionDetails" in r:
                 result["errors"].append("evaluating %s: %s" % (key, r["exceptionDetails"]))
             result["values"][key] = r.get("result", {}).get("value")
+        # A narrow window (a phone): the page must fit its width.
+        call("Emulation.setDeviceMetricsOverride", {"width": 420, "height": 800,
+             "deviceScaleFactor": 1, "mobile": False}, session=sess)
+        r = call("Runtime.evaluate", {"expression": "[getComputedStyle(document.querySelector("
+                 "'main') || document.body).display, document.documentElement.scrollWidth]",
+                 "returnByValue": True}, session=sess)
+        result["values"]["narrow"] = r.get("result", {}).get("value")
+        call("Emulation.clearDeviceMetricsOverride", {}, session=sess)
 # Events that arrived meanwhile: requests, console errors, exceptions.
 while True:
     r, _, _ = select.select([from_chrome_r], [], [], 0.3)

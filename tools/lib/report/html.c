@@ -38,7 +38,7 @@ static const char css[] =
     ".wait{fill:#ddd;stroke:#777;stroke-dasharray:4 2}.rank{fill:#6a3d9a}"
     ".series{fill:none;stroke:#1f77b4;stroke-width:1.5}"
     ".marks{font-weight:bold}.marks b{background:#fff3c4;padding:0 4px}"
-    "table{border-collapse:collapse}td,th{padding:2px 6px;border-bottom:1px solid #eee;"
+    ".scroll{overflow-x:auto;max-width:100%}table{border-collapse:collapse}td,th{padding:2px 6px;border-bottom:1px solid #eee;"
     "text-align:left;vertical-align:middle}"
     ".band{fill:#eee}.zero{stroke:#999}.interval{stroke:#111;stroke-width:2}"
     ".v-regressed{fill:#d62728;color:#a00}.v-improved{fill:#2ca02c;color:#070}"
@@ -66,7 +66,7 @@ static const char script[] =
     "cache[id]=s?JSON.parse(s.textContent):null;}return cache[id];}"
     "function fmt(ns){return ns>=1e9?(ns/1e9).toFixed(3)+' s':ns>=1e6?(ns/1e6).toFixed(3)+' ms':"
     "ns>=1e3?(ns/1e3).toFixed(3)+' us':ns.toFixed(1)+' ns';}"
-    "function choose(c){var id=c.getAttribute('data-i'),k=+c.getAttribute('data-k'),d=data(id);"
+    "function choose(c){var id=c.closest('section').id.slice(1),k=+c.getAttribute('data-k'),d=data(id);"
     "var g=document.getElementById('tv'+id);if(!d||!g||!d.b.length)return;"
     "var svg=c.ownerSVGElement;Array.prototype.forEach.call(svg.querySelectorAll('.round.chosen'),"
     "function(x){x.setAttribute('class','round');});c.setAttribute('class','round chosen');"
@@ -243,7 +243,7 @@ static size_t rounds_per_instance(const ompb__html_input *in)
 
 static void summary(FILE *out, const ompb__html_input *in)
 {
-    fputs("<section id=\"summary\"><h2>Summary</h2><table><tr><th>run</th><th>file</th>"
+    fputs("<section id=\"summary\"><h2>Summary</h2><div class=\"scroll\"><table><tr><th>run</th><th>file</th>"
           "<th>host</th><th>date</th><th>instances</th></tr>", out);
     for (size_t f = 0; f < in->n_files; f++) {
         const json_t *ctx = json_object_get(in->roots[f], "context");
@@ -257,7 +257,7 @@ static void summary(FILE *out, const ompb__html_input *in)
     }
     size_t n = 0;
     each_entry(NULL, in, suspect_count, &n);
-    fprintf(out, "</table><h3>Suspect results</h3><p id=\"suspect-count\">%zu suspect or failed "
+    fprintf(out, "</table></div><h3>Suspect results</h3><p id=\"suspect-count\">%zu suspect or failed "
                  "instance%s (&#9888;; the marks are explained in docs/methodology.md)</p>"
                  "<details%s><summary>which, and why</summary><ul id=\"suspects\">", n,
             n == 1 ? "" : "s", n <= 10 ? " open" : "");

@@ -116,11 +116,11 @@ void ompb__html_compare(FILE *out, const ompb__comparison *cmp)
         if (cmp->counts[v])
             fprintf(out, "<span class=\"count v-%s\">%s: %zu</span> ", ompb__verdict_key(v),
                     ompb__verdict_name(v), cmp->counts[v]);
-    fputs("</p><table id=\"forest\"><thead><tr><th><button data-sort=\"name\">instance</button>"
+    fputs("</p><div class=\"scroll\"><table id=\"forest\"><thead><tr><th><button data-sort=\"name\">instance</button>"
           "</th><th><button data-sort=\"verdict\">verdict</button></th><th><button "
           "data-sort=\"change\">change</button></th><th>interval</th><th>forest plot</th>"
           "<th>notes</th></tr></thead><tbody>\n", out);
     for (size_t i = 0; i < cmp->n; i++)
         row(out, &cmp->rows[i], i, span, cmp->opts.threshold);
-    fputs("</tbody></table></section>\n", out);
+    fputs("</tbody></table></div></section>\n", out);
 }

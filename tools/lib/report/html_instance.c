@@ -189,7 +189,7 @@ static void strip_plot(FILE *out, const inst *in, const sampled *s)
 }
 
 /* Rounds in time order: drift and warm-up show as a slope or a step. */
-static void time_order(FILE *out, const inst *in, const sampled *s, size_t id, bool titles)
+static void time_order(FILE *out, const inst *in, const sampled *s, bool titles)
 {
     char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
     double x0 = PAD_L, x1 = CHART_W - PAD_R, y0 = PAD_T, y1 = CHART_H - PAD_B;
@@ -200,8 +200,8 @@ static void time_order(FILE *out, const inst *in, const sampled *s, size_t id, b
         size_t r = s->idx[k];
         double x = scale((double)r, 0, (double)(in->rounds > 1 ? in->rounds - 1 : 1), x0 + 3, x1 - 3);
         double y = scale(in->per_iter[r], in->lo, in->hi, y1 - 3, y0 + 3);
-        fprintf(out, "<circle class=\"round%s\" data-i=\"%zu\" data-k=\"%zu\" cx=\"%.1f\" "
-                     "cy=\"%.1f\" r=\"3\">", r == s->median_round ? " chosen" : "", id, k, x, y);
+        fprintf(out, "<circle class=\"round%s\" data-k=\"%zu\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\">",
+                r == s->median_round ? " chosen" : "", k, x, y);
         /* Many instances: the caption names the chosen round instead. */
         if (titles)
             fprintf(out, "<title>round %zu: %s</title>", r,
@@ -325,7 +325,7 @@ static void counters_table(FILE *out, const inst *in)
     double *col = malloc(R * sizeof *col);
     if (!col)
         return;
-    fputs("<table class=\"counters\"><caption>Counters per thread (median per iteration over "
+    fputs("<div class=\"scroll\"><table class=\"counters\"><caption>Counters per thread (median per iteration over "
           "the rounds)</caption><tr><th>thread</th>", out);
     for (size_t e = 0; e < E; e++) {
         fputs("<th>", out);
@@ -343,7 +343,7 @@ static void counters_table(FILE *out, const inst *in)
         }
         fputs("</tr>", out);
     }
-    fputs("</table>", out);
+    fputs("</table></div>", out);
     free(col);
 }
 
@@ -456,7 +456,7 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
     strip_plot(out, &in, &s);
     fputs("</figure><figure><figcaption>Rounds in time order (click, or focus and the arrow keys: per-thread view)"
           "</figcaption>", out);
-    time_order(out, &in, &s, id, max_rounds >= OMPB__HTML_TITLED_ROUNDS);
+    time_order(out, &in, &s, max_rounds >= OMPB__HTML_TITLED_ROUNDS);
     fputs("</figure>", out);
     if (in.busy)
         thread_view(out, &in, s.median_round, id);
