@@ -132,7 +132,7 @@ else:
     inst = v["instances"]
     if len(inst) != len(entries) or v["nav"] != len(entries) or not v["summary"]:
         bad.append("%d sections, %d list links for %d entries" % (len(inst), v["nav"], len(entries)))
-    share = max(10, min(200, 6000 // max(1, len(entries))))
+    share = max(6, min(200, 3000 // max(1, len(entries))))
     for e, got in zip(entries, inst):
         o = e.get("ompbench", {})
         s = o.get("samples", {})

@@ -760,8 +760,14 @@ static void family_row(FILE *out, const ompb__scaling_family *f, size_t fi, doub
     fprintf(out, "\">\n<text x=\"20\" y=\"%.1f\" font-size=\"15\" font-weight=\"bold\">",
             top + 20);
     xml_text(out, f->name);
-    fprintf(out, " (against %d thread%s; %s)</text>\n", f->points[0].threads,
-            f->points[0].threads == 1 ? "" : "s", ompb__scaling_kind_text(f));
+    const ompb__scaling_point *b = &f->points[0];
+    if (b->ranks > 0)
+        fprintf(out, " (against %d rank%s x %d thread%s; %s)</text>\n", b->ranks,
+                b->ranks == 1 ? "" : "s", b->threads_per_rank, b->threads_per_rank == 1 ? "" : "s",
+                ompb__scaling_kind_text(f));
+    else
+        fprintf(out, " (against %d thread%s; %s)</text>\n", b->threads, b->threads == 1 ? "" : "s",
+                ompb__scaling_kind_text(f));
     time_panel(out, f, fi, top);
     efficiency_panel(out, f, fi, top);
     fputs("</g>\n", out);

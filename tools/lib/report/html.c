@@ -79,7 +79,7 @@ static const char script[] =
     "rows[3*t+1].firstChild.textContent='t'+t+' busy '+fmt(b[t]);"
     "rows[3*t+2].setAttribute('x',xe);rows[3*t+2].setAttribute('width',Math.max(0,R-xe));}"
     "var cap=document.getElementById('tvc'+id);if(cap)cap.textContent='Threads of round '+d.r[k]+"
-    "' ('+fmt(span)+'; start, busy, wait to the round\\'s end)';}"
+    "' ('+fmt(span)+'; threads)';}"
     "document.addEventListener('click',function(e){var c=e.target.closest&&e.target.closest('circle.round');"
     "if(c)choose(c);});"
     "document.addEventListener('keydown',function(e){var s=e.target;"
@@ -262,7 +262,14 @@ static void summary(FILE *out, const ompb__html_input *in)
                  "<details%s><summary>which, and why</summary><ul id=\"suspects\">", n,
             n == 1 ? "" : "s", n <= 10 ? " open" : "");
     each_entry(out, in, suspect_item, NULL);
-    fputs("</ul></details></section>\n", out);
+    fputs("</ul></details><h3>How to read an instance</h3><p id=\"legend\"><b>Distribution</b>: "
+          "a dot per round drawn, the median a line, its 95% interval a band, a cross for a "
+          "round beyond 1.5 IQR. <b>Rounds in time order</b>: warm-up and drift show; click a "
+          "round, or focus the chart and use the arrow keys, to see its threads. <b>Threads of "
+          "a round</b>: per thread, the wait before its start (dotted outline), its busy time "
+          "(dark) and its wait until the round's end (dashed, grey), from the team's first "
+          "start to its last end. <b>Imbalance, skew</b>: max busy / mean busy and the start "
+          "skew of each round drawn.</p></section>\n", out);
 }
 
 static int scaling_section(FILE *out, const ompb__html_input *in)

@@ -161,7 +161,7 @@ static void strip_plot(FILE *out, const inst *in, const sampled *s)
     char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
     double x0 = PAD_L, x1 = CHART_W - PAD_R, y0 = PAD_T, y1 = CHART_H - PAD_B;
     double fence_lo = in->q1 - 1.5 * (in->q3 - in->q1), fence_hi = in->q3 + 1.5 * (in->q3 - in->q1);
-    svg_open(out, "strip", CHART_H, "distribution of the round times per iteration");
+    svg_open(out, "strip", CHART_H, "round times");
     if (!isnan(in->ci_lo) && !isnan(in->ci_hi))
         fprintf(out, "<rect class=\"ci\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
                      "<title>95%% interval of the median</title></rect>",
@@ -193,7 +193,7 @@ static void time_order(FILE *out, const inst *in, const sampled *s, bool titles)
 {
     char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
     double x0 = PAD_L, x1 = CHART_W - PAD_R, y0 = PAD_T, y1 = CHART_H - PAD_B;
-    svg_open(out, "order", CHART_H, "round times in time order; click a round or use the arrow keys to see its threads");
+    svg_open(out, "order", CHART_H, "rounds in time order");
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>",
             x0, y0, x1 - x0, y1 - y0);
     for (size_t k = 0; k < s->n; k++) {
@@ -222,13 +222,12 @@ static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
     const json_t *busy = json_array_get(in->busy, r), *off = json_array_get(in->offset, r);
     size_t T = json_array_size(busy);
     double span = at(in->makespan, r);
-    double h = PAD_T + (double)T * ROW_H + PAD_B;
+    double h = PAD_T + (double)T * ROW_H + 4;
     char a[OMPB__UNIT_TEXT_MAX];
     fprintf(out, "<figure><figcaption id=\"tvc%zu\">Threads of round %zu (%s; %s)</figcaption>",
             id, r, ompb__format_ns(a, sizeof a, span),
-            off ? "start, busy, wait to the round's end" : "busy time from the team's start: "
-                  "start offsets not recorded in this file");
-    svg_open(out, "threads", h, "per-thread view of one round");
+            off ? "threads" : "busy from the team's start: no start offsets in this file");
+    svg_open(out, "threads", h, "threads of a round");
     fprintf(out, "<g id=\"tv%zu\" data-l=\"%.0f\" data-r=\"%.0f\">", id, PAD_L, CHART_W - PAD_R);
     for (size_t t = 0; t < T; t++) {
         double o = off ? at(off, t) : 0.0, b = at(busy, t), y = PAD_T + (double)t * ROW_H;
@@ -244,10 +243,9 @@ static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
         fprintf(out, "<rect class=\"wait\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\"/>",
                 xe, y, fmax(0.0, CHART_W - PAD_R - xe));
     }
-    fprintf(out, "</g>");
-    axis_label(out, PAD_L, h - 8, "start", "team's first start");
-    axis_label(out, CHART_W - PAD_R, h - 8, "end", "team's last end");
-    fputs("</svg></figure>", out);
+    /* The axis runs from the team's first start to its last end (the
+     * page's legend says so once, not in every section). */
+    fputs("</g></svg></figure>", out);
 }
 
 /* A distributed round: each rank's own makespan against the slowest. */
@@ -451,11 +449,9 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
     sampled s;
     pick_rounds(&in, max_rounds, &s);
     facts(out, entry, &in, &s);
-    fputs("<div class=\"charts\"><figure><figcaption>Distribution (dots: rounds; line: median; "
-          "band: its 95% interval; crosses: outliers)</figcaption>", out);
+    fputs("<div class=\"charts\"><figure><figcaption>Distribution</figcaption>", out);
     strip_plot(out, &in, &s);
-    fputs("</figure><figure><figcaption>Rounds in time order (click, or focus and the arrow keys: per-thread view)"
-          "</figcaption>", out);
+    fputs("</figure><figure><figcaption>Rounds in time order</figcaption>", out);
     time_order(out, &in, &s, max_rounds >= OMPB__HTML_TITLED_ROUNDS);
     fputs("</figure>", out);
     if (in.busy)
@@ -466,7 +462,7 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
         rank_view(out, &in, s.median_round);
     region_busy(out, &in);
     if (in.busy) {
-        fputs("<figure><figcaption>Imbalance and start skew over the rounds</figcaption>", out);
+        fputs("<figure><figcaption>Imbalance, skew</figcaption>", out);
         multiple(out, &in, &s, false);
         multiple(out, &in, &s, true);
         fputs("</figure>", out);
