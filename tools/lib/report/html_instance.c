@@ -141,6 +141,25 @@ static double scale(double v, double lo, double hi, double a, double b)
     return hi > lo ? a + (v - lo) / (hi - lo) * (b - a) : (a + b) / 2;
 }
 
+/* Where a round time falls between a and b: on a log axis when the times
+ * span more than OMPB__HTML_LOG_SPAN (one slow round would otherwise
+ * squash every other into a line). */
+#define OMPB__HTML_LOG_SPAN 20.0
+static bool log_axis(const inst *in)
+{
+    return in->lo > 0 && in->hi / in->lo > OMPB__HTML_LOG_SPAN;
+}
+
+static double at_value(const inst *in, double v, double a, double b)
+{
+    /* A region's median is over every instance, its drawn rounds a sample:
+     * it may fall outside their range. */
+    v = fmin(fmax(v, in->lo), in->hi);
+    if (log_axis(in))
+        return scale(log10(v), log10(in->lo), log10(in->hi), a, b);
+    return scale(v, in->lo, in->hi, a, b);
+}
+
 static void axis_label(FILE *out, double x, double y, const char *anchor, const char *text)
 {
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>", x, y, anchor, text);
@@ -165,12 +184,12 @@ static void strip_plot(FILE *out, const inst *in, const sampled *s)
     if (!isnan(in->ci_lo) && !isnan(in->ci_hi))
         fprintf(out, "<rect class=\"ci\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
                      "<title>95%% interval of the median</title></rect>",
-                scale(in->ci_lo, in->lo, in->hi, x0, x1), y0,
-                fmax(1.0, scale(in->ci_hi, in->lo, in->hi, x0, x1)
-                          - scale(in->ci_lo, in->lo, in->hi, x0, x1)), y1 - y0);
+                at_value(in, in->ci_lo, x0, x1), y0,
+                fmax(1.0, at_value(in, in->ci_hi, x0, x1)
+                          - at_value(in, in->ci_lo, x0, x1)), y1 - y0);
     for (size_t k = 0; k < s->n; k++) {
         size_t r = s->idx[k];
-        double v = in->per_iter[r], x = scale(v, in->lo, in->hi, x0, x1);
+        double v = in->per_iter[r], x = at_value(in, v, x0, x1);
         double y = y0 + 6 + (double)((r * 7919) % 97) / 97.0 * (y1 - y0 - 12);
         if (v < fence_lo || v > fence_hi)
             fprintf(out, "<path class=\"outlier\" d=\"M%.1f %.1fl6 6m0 -6l-6 6\"><title>round "
@@ -179,12 +198,14 @@ static void strip_plot(FILE *out, const inst *in, const sampled *s)
         else
             fprintf(out, "<circle class=\"dot\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>", x, y);
     }
-    double mx = scale(in->median, in->lo, in->hi, x0, x1);
+    double mx = at_value(in, in->median, x0, x1);
     fprintf(out, "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", mx,
             y0, mx, y1);
     axis_label(out, x0, CHART_H - 12, "start", ompb__format_ns_short(a, sizeof a, in->lo));
     axis_label(out, x1, CHART_H - 12, "end", ompb__format_ns_short(b, sizeof b, in->hi));
     axis_label(out, mx, CHART_H - 2, "middle", "median");
+    if (log_axis(in))
+        axis_label(out, (x0 + x1) / 2, CHART_H - 12, "middle", "(log scale)");
     fputs("</svg>", out);
 }
 
@@ -199,7 +220,7 @@ static void time_order(FILE *out, const inst *in, const sampled *s, bool titles)
     for (size_t k = 0; k < s->n; k++) {
         size_t r = s->idx[k];
         double x = scale((double)r, 0, (double)(in->rounds > 1 ? in->rounds - 1 : 1), x0 + 3, x1 - 3);
-        double y = scale(in->per_iter[r], in->lo, in->hi, y1 - 3, y0 + 3);
+        double y = at_value(in, in->per_iter[r], y1 - 3, y0 + 3);
         fprintf(out, "<circle class=\"round%s\" data-k=\"%zu\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\">",
                 r == s->median_round ? " chosen" : "", k, x, y);
         /* Many instances: the caption names the chosen round instead. */
@@ -210,7 +231,8 @@ static void time_order(FILE *out, const inst *in, const sampled *s, bool titles)
     }
     axis_label(out, x0 - 4, y1, "end", ompb__format_ns_short(a, sizeof a, in->lo));
     axis_label(out, x0 - 4, y0 + 8, "end", ompb__format_ns_short(b, sizeof b, in->hi));
-    axis_label(out, (x0 + x1) / 2, CHART_H - 6, "middle", "round (time order)");
+    axis_label(out, (x0 + x1) / 2, CHART_H - 6, "middle",
+               log_axis(in) ? "round (time order; log scale)" : "round (time order)");
     fputs("</svg>", out);
 }
 
