@@ -64,6 +64,15 @@ for side in base head; do
     --repetitions 3 --processes 3 "${quick[@]}" --output "$tmp/$side.json"
 done
 pages=(suite sweep region compare)
+# Counters per thread, where this machine lets a process count its own
+# task-clock (perf_event_paranoid, containers): else that page is not checked.
+if timeout $((60 * mult)) "$bin/examples" --threads 2 --filter '^sum_fold' --counters task-clock \
+     "${quick[@]}" --output "$tmp/counters.json" > /dev/null 2>> "$tmp/runs.err"; then
+  run "$tool" report "$tmp/counters.json" --output "$tmp/counters.html"
+  pages+=(counters)
+else
+  echo "note: --counters task-clock is not available here: the counters page is not checked"
+fi
 run "$tool" report "$tmp/suite1.json" "$tmp/suite2.json" --output "$tmp/suite.html"
 run "$tool" report "$tmp/sweep.json" --output "$tmp/sweep.html"
 run "$tool" report "$tmp/region.json" --output "$tmp/region.html"
@@ -81,12 +90,12 @@ fi
 
 # What the page shows, read in the browser.
 cat > "$tmp/exprs.json" <<'JSON'
-{"instances": "Array.from(document.querySelectorAll('section.instance')).map(function(s){return [s.querySelector('h3').textContent, s.querySelectorAll('svg.order circle.round').length, s.querySelectorAll('svg.strip .dot, svg.strip .outlier').length, s.querySelectorAll('svg.threads rect.busy').length, s.querySelectorAll('svg.ranks rect.rank').length, s.querySelectorAll('svg.region-busy rect.busy').length];})",
+{"instances": "Array.from(document.querySelectorAll('section.instance')).map(function(s){return [s.querySelector('h3').textContent, s.querySelectorAll('svg.order circle.round').length, s.querySelectorAll('svg.strip .dot, svg.strip .outlier').length, s.querySelectorAll('svg.threads rect.busy').length, s.querySelectorAll('svg.ranks rect.rank').length, s.querySelectorAll('svg.region-busy rect.busy').length, s.querySelectorAll('table.counters tr').length];})",
  "nav": "document.querySelectorAll('#instances a').length",
  "summary": "!!document.getElementById('summary')",
  "families": "Array.from(document.querySelectorAll('#scaling-chart g.family')).map(function(g){return [g.getAttribute('data-name'), g.getAttribute('data-scaling'), g.querySelectorAll('.panel.time > * > title').length, g.querySelectorAll('.panel.time circle.oversubscribed').length];})",
  "forest": "Array.from(document.querySelectorAll('#forest tbody tr')).map(function(r){return [r.cells[0].textContent, r.querySelectorAll('.change').length];})",
- "click": "(function(){var ss=document.querySelectorAll('section.instance');for(var i=0;i<ss.length;i++){var id=ss[i].id.slice(1),c=ss[i].querySelectorAll('svg.order circle.round');if(c.length<2||!document.getElementById('tv'+id))continue;var last=c[c.length-1];last.dispatchEvent(new MouseEvent('click',{bubbles:true}));var d=JSON.parse(document.getElementById('d'+id).textContent);var cap=document.getElementById('tvc'+id).textContent;return cap.indexOf('round '+d.r[d.r.length-1]+' ')>=0&&last.getAttribute('class')==='round chosen'?'ok':'caption '+cap;}return 'no view';})()",
+ "click": "(function(){var ss=document.querySelectorAll('section.instance');for(var i=0;i<ss.length;i++){var id=ss[i].id.slice(1),c=ss[i].querySelectorAll('svg.order circle.round');var capEl=document.getElementById('tvc'+id)||document.getElementById('rvc'+id);if(c.length<2||!capEl)continue;var last=c[c.length-1];last.dispatchEvent(new MouseEvent('click',{bubbles:true}));var d=JSON.parse(document.getElementById('d'+id).textContent);var cap=capEl.textContent;return cap.indexOf('round '+d.r[d.r.length-1]+' ')>=0&&last.getAttribute('class')==='round chosen'?'ok':'caption '+cap;}return 'no view';})()",
  "keys": "(function(){var a=document.querySelectorAll('#instances a');if(a.length>1){a[0].focus();a[0].dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowDown',bubbles:true}));if(document.activeElement!==a[1])return 'focus stayed in the list';}var ss=document.querySelectorAll('section.instance');for(var i=0;i<ss.length;i++){var o=ss[i].querySelector('svg.order'),r=o&&o.querySelectorAll('circle.round');if(!document.getElementById('tv'+ss[i].id.slice(1))||!r||r.length<2)continue;var before=o.querySelector('.chosen');o.focus();o.dispatchEvent(new KeyboardEvent('keydown',{key:before===r[0]?'ArrowRight':'ArrowLeft',bubbles:true}));return o.querySelector('.chosen')!==before?'ok':'the arrow keys did not choose another round';}return 'ok';})()",
  "sort": "(function(){var f=document.getElementById('forest');if(!f)return 'ok';f.querySelector('button[data-sort=change]').click();var c=Array.from(f.querySelectorAll('tbody tr')).map(function(r){return Math.abs(+r.getAttribute('data-change'));});for(var i=1;i<c.length;i++)if(c[i]>c[i-1])return 'not sorted: '+c.join(' ');f.querySelector('button[data-sort=name]').click();var n=Array.from(f.querySelectorAll('tbody tr')).map(function(r){return r.cells[0].textContent;});for(var j=1;j<n.length;j++)if(n[j]<n[j-1])return 'names not sorted';return 'ok';})()",
  "legend_overlap": "(function(){var n=0;document.querySelectorAll('#scaling-chart g.panel').forEach(function(p){var l=p.querySelector('.legend-box');if(!l)return;var b=l.getBBox();p.querySelectorAll(':scope > circle, :scope > rect, :scope > polygon').forEach(function(m){if(!m.querySelector('title'))return;var c=m.getBBox();if(c.x<b.x+b.width&&b.x<c.x+c.width&&c.y<b.y+b.height&&b.y<c.y+c.height)n++;});});return n;})()"}
@@ -115,7 +124,8 @@ if r["requests"]:
 if r["errors"]:
     bad.append("console errors: %r" % r["errors"][:3])
 files = {"suite": ["suite1", "suite2"], "sweep": ["sweep"], "region": ["region"],
-         "compare": ["base", "head"], "mpi": ["mpi1", "mpi2"]}[name]
+         "compare": ["base", "head"], "mpi": ["mpi1", "mpi2"],
+         "counters": ["counters"]}[name]
 entries = []
 for f in files:
     for e in json.load(open(os.path.join(tmp, f + ".json")))["benchmarks"]:
@@ -141,11 +151,16 @@ else:
         want_threads = len(s["busy_ns"][0]) if s.get("busy_ns") else 0
         want_ranks = len(s["rank_makespan_ns"][0]) if s.get("rank_makespan_ns") else 0
         want_region = len(o.get("region", {}).get("mean_busy_ns", []))
+        values = o.get("counters", {}).get("values")
+        want_counters = len(values[0]) + 1 if values else 0
         if got[0] != e["name"] or got[1] not in drawn or got[2] != got[1] \
-           or got[3] != want_threads or got[4] != want_ranks or got[5] != want_region:
-            bad.append("%s: marks %r, want %s rounds drawn of %d, %d threads, %d ranks, %d region bars"
-                       % (e["name"], got, drawn, rounds, want_threads, want_ranks, want_region))
-    viewable = any(e.get("ompbench", {}).get("samples", {}).get("busy_ns")
+           or got[3] != want_threads or got[4] != want_ranks or got[5] != want_region \
+           or got[6] != want_counters:
+            bad.append("%s: marks %r, want %s rounds drawn of %d, %d threads, %d ranks, %d region "
+                       "bars, %d counter rows" % (e["name"], got, drawn, rounds, want_threads,
+                                                  want_ranks, want_region, want_counters))
+    viewable = any((e.get("ompbench", {}).get("samples", {}).get("busy_ns")
+                    or e.get("ompbench", {}).get("samples", {}).get("rank_makespan_ns"))
                    and len(e["ompbench"]["samples"]["makespan_ns"]) > 1 for e in entries)
     if v["click"] != "ok" and not (not viewable and v["click"] == "no view"):
         bad.append("a click on a round: %s" % v["click"])
@@ -229,6 +244,7 @@ check_page sweep scaling i1
 check_page region i3
 check_page compare comparison
 case " ${pages[*]} " in *" mpi "*) check_page mpi scaling i1 ;; esac
+case " ${pages[*]} " in *" counters "*) check_page counters i0 ;; esac
 
 # Size: ten runs of the example suite stay under about 2 MB (rounds are
 # sampled to the page's budget).

@@ -271,7 +271,7 @@ static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
 }
 
 /* A distributed round: each rank's own makespan against the slowest. */
-static void rank_view(FILE *out, const inst *in, size_t r)
+static void rank_view(FILE *out, const inst *in, size_t r, size_t id)
 {
     const json_t *row = json_array_get(in->rank_makespan, r);
     size_t R = json_array_size(row);
@@ -279,8 +279,10 @@ static void rank_view(FILE *out, const inst *in, size_t r)
     char a[OMPB__UNIT_TEXT_MAX];
     for (size_t k = 0; k < R; k++)
         worst = fmax(worst, at(row, k));
-    fprintf(out, "<figure><figcaption>Ranks of round %zu (each rank's own makespan)</figcaption>", r);
+    fprintf(out, "<figure><figcaption id=\"rvc%zu\">Ranks of round %zu (each rank's own "
+                 "makespan)</figcaption>", id, r);
     svg_open(out, "ranks", PAD_T + (double)R * ROW_H + 8, "per-rank makespans of one round");
+    fprintf(out, "<g id=\"rv%zu\" data-l=\"%.0f\" data-r=\"%.0f\">", id, PAD_L, CHART_W - PAD_R);
     for (size_t k = 0; k < R; k++) {
         double y = PAD_T + (double)k * ROW_H, v = at(row, k);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">rank %zu</text><rect "
@@ -289,7 +291,7 @@ static void rank_view(FILE *out, const inst *in, size_t r)
                 fmax(0.5, scale(v, 0, worst, 0, CHART_W - PAD_R - PAD_L)), k,
                 ompb__format_ns(a, sizeof a, v));
     }
-    fputs("</svg></figure>", out);
+    fputs("</g></svg></figure>", out);
 }
 
 /* Imbalance (max busy / mean busy) and start skew of the sampled rounds. */
@@ -347,9 +349,16 @@ static void counters_table(FILE *out, const inst *in)
         return;
     fputs("<div class=\"scroll\"><table class=\"counters\"><caption>Counters per thread (median per iteration over "
           "the rounds)</caption><tr><th>thread</th>", out);
+    const json_t *units = json_object_get(c, "units");
     for (size_t e = 0; e < E; e++) {
+        const char *unit = json_string_value(json_array_get(units, e));
         fputs("<th>", out);
         ompb__html_text(out, json_string_value(json_array_get(events, e)));
+        if (unit) {
+            fputs(" (", out);
+            ompb__html_text(out, unit);
+            fputs(")", out);
+        }
         fputs("</th>", out);
     }
     fputs("</tr>", out);
@@ -367,13 +376,13 @@ static void counters_table(FILE *out, const inst *in)
     free(col);
 }
 
-/* The sampled rounds for the page's script: sample size, round numbers,
- * makespans, busy times and start offsets. */
+/* The sampled rounds for the page's script: round numbers, makespans, busy
+ * times, start offsets and each rank's makespan. */
 static int embed(FILE *out, const inst *in, const sampled *s, size_t id)
 {
     json_t *d = json_object(), *rs = json_array(), *m = json_array(), *b = json_array(),
-           *o = json_array();
-    int bad = !d || !rs || !m || !b || !o;
+           *o = json_array(), *rk = json_array();
+    int bad = !d || !rs || !m || !b || !o || !rk;
     for (size_t k = 0; k < s->n && !bad; k++) {
         size_t r = s->idx[k];
         bad |= json_array_append_new(rs, json_integer((json_int_t)r));
@@ -382,9 +391,12 @@ static int embed(FILE *out, const inst *in, const sampled *s, size_t id)
             bad |= json_array_append(b, json_array_get(in->busy, r));
         if (in->offset)
             bad |= json_array_append(o, json_array_get(in->offset, r));
+        if (in->rank_makespan)
+            bad |= json_array_append(rk, json_array_get(in->rank_makespan, r));
     }
     bad |= json_object_set_new(d, "r", rs) | json_object_set_new(d, "m", m)
-           | json_object_set_new(d, "b", b) | json_object_set_new(d, "o", o);
+           | json_object_set_new(d, "b", b) | json_object_set_new(d, "o", o)
+           | json_object_set_new(d, "k", rk);
     if (!bad) {
         fprintf(out, "<script type=\"application/json\" id=\"d%zu\">", id);
         bad = ompb__html_json(out, d);
@@ -481,7 +493,7 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
     else
         fputs("<p>A caller team: the harness times the caller only (no per-thread view).</p>", out);
     if (in.rank_makespan)
-        rank_view(out, &in, s.median_round);
+        rank_view(out, &in, s.median_round, id);
     region_busy(out, &in);
     if (in.busy) {
         fputs("<figure><figcaption>Imbalance, skew</figcaption>", out);
