@@ -675,6 +675,10 @@ static void test_error_bars(void)
     CU_ASSERT_EQUAL(count(svg, "class=\"errorbar\""), 4); /* 2 points x 2 panels */
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">run-to-run range</text>"));
     free(svg);
+    char *json = render(&s, ompb__scaling_print, OMPB__REPORT_JSON);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"runs\": 2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"low_ns\": 450.0"));
+    free(json);
     ompb__scaling_free(&s);
     for (int i = 0; i < 2; i++)
         ompb__resultfile_free(&rf[i]);

@@ -515,6 +515,14 @@ static json_t *json_point(const ompb__scaling_family *f, const ompb__scaling_poi
         json_decref(o);
         return NULL;
     }
+    /* Several runs of the point: their range, the error bar of the SVG. */
+    if (o && p->runs > 1
+        && (json_object_set_new(o, "runs", json_integer((json_int_t)p->runs)) != 0
+            || json_object_set_new(o, f->metric ? "low" : "low_ns", json_real(p->lo_ns)) != 0
+            || json_object_set_new(o, f->metric ? "high" : "high_ns", json_real(p->hi_ns)) != 0)) {
+        json_decref(o);
+        return NULL;
+    }
     if (o && f->ranked
         && (json_object_set_new(o, "ranks", p->ranks > 0 ? json_integer(p->ranks)
                                                          : json_null()) != 0
