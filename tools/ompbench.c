@@ -23,7 +23,7 @@ static const struct {
 } commands[] = {
     {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks", "ompbench collect"},
     {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing", "ompbench compare"},
-    {"scaling", ompb__tool_scaling, "strong-scaling table (and SVG plot) from a result file", "ompbench scaling"},
+    {"scaling", ompb__tool_scaling, "scaling table (and SVG plot, strong or weak) from result files", "ompbench scaling"},
     {"report", ompb__tool_report, "one self-contained HTML page: rounds, threads, scaling, comparison", "ompbench report"},
 };
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Strong-scaling tables. Instances whose names differ only in the thread
+ * Scaling tables. Instances whose names differ only in the thread
  * count are one benchmark family; speedup and parallel efficiency are taken
- * against the family's smallest thread count, which need not be 1 (a
+ * against the ideal of strong scaling, of weak scaling (declared, or the
+ * declared work grows with the width) or of the declared work point by
+ * point, from the family's smallest thread count, which need not be 1 (a
  * benchmark declared with OMPB_THREADS(2, 4) is judged against 2 threads).
  * The SVG rendering of the same data is in scaling_svg.c.
  */
