@@ -10,7 +10,8 @@
  *   OMP_NUM_THREADS=2 mpirun -np 2 build/benches/halo
  *
  * The argument is the number of rows of each rank's strip (weak scaling:
- * the plate grows with the ranks); the strips are COLS columns wide.
+ * the plate grows with the ranks, declared as .scaling = OMPB_SCALING_WEAK);
+ * the strips are COLS columns wide.
  */
 #include <ompbench.h>
 
@@ -88,7 +89,7 @@ static void sweep(strip *s)
 }
 
 OMPB_BENCH(halo_jacobi, OMPB_ARGS(64, 512), .team = OMPB_TEAM_CALLER, .setup = strip_setup,
-           .teardown = strip_teardown)
+           .teardown = strip_teardown, .scaling = OMPB_SCALING_WEAK)
 {
     strip *s = ompb_data(state);
     /* Bytes this rank's sweep reads and writes per iteration. */

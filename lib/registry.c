@@ -60,6 +60,10 @@ static int validate(const ompb_benchmark *b)
     if (b->sample_size > OMPB__MAX_SAMPLE_SIZE)
         return reject(b, ".sample_size must be 0 (calibrate) to 2^40 = 1099511627776 "
                       "(OMPB__MAX_SAMPLE_SIZE)");
+    if (b->scaling != OMPB_SCALING_AUTO && b->scaling != OMPB_SCALING_STRONG
+        && b->scaling != OMPB_SCALING_WEAK)
+        return reject(b, ".scaling must be OMPB_SCALING_AUTO, OMPB_SCALING_STRONG or "
+                      "OMPB_SCALING_WEAK");
     return 0;
 }
 

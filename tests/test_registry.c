@@ -165,6 +165,20 @@ static void test_sample_size_limit(void)
     CU_ASSERT_EQUAL(setup_registry(), 0);   /* the suite's registry again */
 }
 
+/* .scaling is OMPB_SCALING_AUTO, _STRONG or _WEAK: anything else (an
+ * uninitialized or mistyped value) is refused at registration. */
+static void test_scaling_kind_checked(void)
+{
+    ompb_benchmark sideways = {.name = "sideways", .fn = body, .scaling = (ompb_scaling)7};
+    ompb_benchmark weak = {.name = "weak", .fn = body, .scaling = OMPB_SCALING_WEAK};
+    ompb__registry_clear();
+    CU_ASSERT_EQUAL(ompb_register(&sideways), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ompb__registry_error() ? ompb__registry_error() : "",
+                                  ".scaling must be"));
+    CU_ASSERT_EQUAL(ompb_register(&weak), 0);
+    CU_ASSERT_EQUAL(setup_registry(), 0);   /* the suite's registry again */
+}
+
 static const ompb_test_case cases[] = {
     {"register_rejects_bad_descriptors", test_register_rejects_bad_descriptors},
     {"duplicate_names_rejected", test_duplicate_names_rejected},
@@ -173,6 +187,7 @@ static const ompb_test_case cases[] = {
     {"uris", test_uris},
     {"name_too_long_is_rejected", test_name_too_long_is_rejected},
     {"sample_size_limit", test_sample_size_limit},
+    {"scaling_kind_checked", test_scaling_kind_checked},
     {NULL, NULL},
 };
 

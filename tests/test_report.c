@@ -139,6 +139,35 @@ static void test_json_round_trip(void)
     json_decref(root);
 }
 
+/* Each thread's start after the team's first, per round, for drawing the
+ * round thread by thread; a declared scaling kind, and none when auto. */
+static void test_json_offsets_and_scaling(void)
+{
+    ompb__result res = make_result();
+    json_t *root = report_to_json(&res, 1);
+    json_t *o = json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "ompbench");
+    json_t *off = json_object_get(json_object_get(o, "samples"), "start_offset_ns");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(off), ROUNDS);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_array_get(off, 0), 1)), 10);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_array_get(off, 3), 0)), 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_array_get(json_array_get(off, 3), 1)), 40);
+    CU_ASSERT_PTR_NULL(json_object_get(o, "scaling"));
+    json_decref(root);
+    ompb_benchmark declared = bench;
+    declared.scaling = OMPB_SCALING_WEAK;
+    inst.bench = &declared;
+    root = report_to_json(&res, 1);
+    o = json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "ompbench");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "scaling")), "weak");
+    json_decref(root);
+    declared.scaling = OMPB_SCALING_STRONG;
+    root = report_to_json(&res, 1);
+    o = json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "ompbench");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "scaling")), "strong");
+    json_decref(root);
+    inst.bench = &bench;
+}
+
 static void test_json_non_finite_becomes_null(void)
 {
     ompb__result res = make_result();
@@ -584,6 +613,7 @@ static void test_outfile_is_atomic(void)
 static const ompb_test_case cases[] = {
     {"analyze", test_analyze},
     {"json_round_trip", test_json_round_trip},
+    {"json_offsets_and_scaling", test_json_offsets_and_scaling},
     {"json_failed_instance", test_json_failed_instance},
     {"json_non_finite_becomes_null", test_json_non_finite_becomes_null},
     {"json_invalid_name_is_an_error", test_json_invalid_name_is_an_error},

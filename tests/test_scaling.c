@@ -59,15 +59,15 @@ static void test_family_name(void)
 
 static void test_point_fill(void)
 {
-    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2, 0};
-    ompb__scaling_point pt = {4, 500.0, 0, 0, NAN, 0, 4, 0};
+    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN};
+    ompb__scaling_point pt = {4, 500.0, 0, 0, NAN, 0, 4, 0, 0, 0, 0, NAN, NAN};
     ompb__scaling_point_fill(&base, &base);
     ompb__scaling_point_fill(&pt, &base);
     CU_ASSERT_EQUAL(base.speedup, 1.0);
     CU_ASSERT_EQUAL(base.efficiency, 1.0);
     CU_ASSERT_DOUBLE_EQUAL(pt.speedup, 1.6, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(pt.efficiency, 0.8, 1e-12); /* 1.6 * 2 / 4 */
-    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8, 0};
+    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8, 0, 0, 0, 0, NAN, NAN};
     ompb__scaling_point_fill(&zero, &base);
     CU_ASSERT_TRUE(isnan(zero.speedup));
 }
@@ -324,8 +324,8 @@ static void test_marks(void)
 /* Names are escaped; an empty report is still a valid document. */
 static void test_svg_escaping_and_empty(void)
 {
-    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN, 0, 1, 0},
-                                  {2, 60.0, 0, 0, NAN, 0, 2, 0}};
+    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN, 0, 1, 0, 0, 0, 0, NAN, NAN},
+                                  {2, 60.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN}};
     ompb__scaling_point_fill(&pts[1], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"a<b>&\"c", .points = pts, .n = 2};
     ompb__scaling s = {.families = &fam, .n = 1};
@@ -388,9 +388,9 @@ static void test_svg_extreme_values(void)
 
     /* Built by hand, beyond what a file gives: an infinite speedup, and
      * thread counts 1 to 2^20 (a twenty-decade ideal line). */
-    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN, 0, 1, 0},
-                                  {2, DBL_MIN, 0, 0, NAN, 0, 2, 0},
-                                  {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20, 0}};
+    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN, 0, 1, 0, 0, 0, 0, NAN, NAN},
+                                  {2, DBL_MIN, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN},
+                                  {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20, 0, 0, 0, 0, NAN, NAN}};
     for (int i = 0; i < 3; i++)
         ompb__scaling_point_fill(&pts[i], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"wild", .points = pts, .n = 3};
@@ -533,6 +533,269 @@ static void test_parse_format(void)
     CU_ASSERT_EQUAL(ompb__report_parse_format("svg", &f), OMPB_EINVAL);
 }
 
+/* ---- weak scaling, error bars, legend placement (issue 22) ---------------- */
+
+/* An ompbench entry: per-iteration rounds of ns (sample size 1), its
+ * declared scaling (NULL: none), its marks. */
+#define OMP_ENTRY(name, threads, scaling, marks, r1, r2, r3)                            \
+    "{\"name\": \"" name "\", \"run_type\": \"iteration\", \"time_unit\": \"ns\", "       \
+    "\"threads\": " #threads ", \"real_time\": " #r2 ", \"ompbench\": {\"threads\": "     \
+    #threads ", \"sample_size\": 1, " scaling "\"marks\": [" marks "], \"samples\": "     \
+    "{\"makespan_ns\": [" #r1 ", " #r2 ", " #r3 "]}}}"
+
+/* A weak-scaling MPI run whose every rank takes the time one rank took:
+ * perfect weak scaling is 100% efficiency (strong scaling's ideal would
+ * call it 50%), and the oversubscribed point has none. */
+static void test_weak_declared(void)
+{
+    ompb__resultfile rf[3];
+    parse_inline("{\"benchmarks\": [" OMP_ENTRY("halo[64, r=1, t=1]", 1, "\"scaling\": \"weak\", ",
+                                                "", 990, 1000, 1010) "]}", &rf[0]);
+    parse_inline("{\"benchmarks\": [" OMP_ENTRY("halo[64, r=2, t=1]", 1, "\"scaling\": \"weak\", ",
+                                                "", 995, 1000, 1020) "]}", &rf[1]);
+    parse_inline("{\"benchmarks\": [" OMP_ENTRY("halo[64, r=4, t=1]", 1, "\"scaling\": \"weak\", ",
+                                                "\"oversubscribed\"", 1900, 2000, 2100) "]}",
+                 &rf[2]);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build_files(rf, 3, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.n, 1);
+    const ompb__scaling_family *f = &s.families[0];
+    CU_ASSERT_TRUE(f->weak);
+    CU_ASSERT_EQUAL(f->basis, OMPB__SCALING_DECLARED);
+    CU_ASSERT_DOUBLE_EQUAL(f->points[1].efficiency, 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(f->points[1].speedup, 2.0, 1e-12);
+    CU_ASSERT(isnan(f->points[2].efficiency));
+    char *svg = render(&s, svg_render, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "weak scaling (declared)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "efficiency 100.0%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "ideal (weak: same time)"));
+    CU_ASSERT_EQUAL(count(svg, "<circle class=\"oversubscribed\""), 1);
+    /* The ideal time is flat: every point's is the base's time, drawn per
+     * rank count at the base's y. */
+    for (size_t i = 0; i < f->n; i++)
+        CU_ASSERT_DOUBLE_EQUAL(f->points[i].ideal_ns, f->points[0].median_ns, 1e-9);
+    const char *ideal = points_of(svg, "f0-time-ideal");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ideal);
+    double y[3];
+    CU_ASSERT_EQUAL(sscanf(ideal, "%*f,%lf %*f,%lf %*f,%lf", &y[0], &y[1], &y[2]), 3);
+    CU_ASSERT_DOUBLE_EQUAL(y[0], y[2], 1e-9);
+    free(svg);
+    char *text = render(&s, ompb__scaling_print, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nweak scaling: ideal"));
+    free(text);
+    ompb__scaling_free(&s);
+    for (int i = 0; i < 3; i++)
+        ompb__resultfile_free(&rf[i]);
+}
+
+#define RATE_ENTRY(name, threads, ns, bytes_per_s)                                      \
+    "{\"name\": \"" name "\", \"run_type\": \"iteration\", \"time_unit\": \"ns\", "     \
+    "\"threads\": " #threads ", \"real_time\": " #ns ", \"bytes_per_second\": "         \
+    #bytes_per_s "}"
+
+/* Declared bytes per iteration that grow with the width say weak; fixed
+ * ones say strong; a file that declares nothing keeps strong, assumed. */
+static void test_weak_inferred(void)
+{
+    ompb__resultfile rf;
+    /* 1 us per iteration at 1e9 B/s = 1000 B; at t=4, 4000 B in 1 us. */
+    parse_inline("{\"benchmarks\": [" RATE_ENTRY("grow[t=1]", 1, 1000, 1e9) ", "
+                 RATE_ENTRY("grow[t=4]", 4, 1000, 4e9) ", " RATE_ENTRY("fixed[t=1]", 1, 1000, 1e9)
+                 ", " RATE_ENTRY("fixed[t=4]", 4, 250, 4e9) ", " GB_ENTRY("none[t=1]", 1, 1000)
+                 ", " GB_ENTRY("none[t=4]", 4, 1000) "]}", &rf);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build(&rf, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.n, 3);
+    CU_ASSERT_TRUE(s.families[0].weak);
+    CU_ASSERT_EQUAL(s.families[0].basis, OMPB__SCALING_INFERRED);
+    CU_ASSERT_DOUBLE_EQUAL(s.families[0].points[1].efficiency, 1.0, 1e-9);
+    CU_ASSERT_FALSE(s.families[1].weak);
+    CU_ASSERT_EQUAL(s.families[1].basis, OMPB__SCALING_INFERRED);
+    CU_ASSERT_DOUBLE_EQUAL(s.families[1].points[1].efficiency, 1.0, 1e-9);
+    CU_ASSERT_FALSE(s.families[2].weak);
+    CU_ASSERT_EQUAL(s.families[2].basis, OMPB__SCALING_ASSUMED);
+    CU_ASSERT_DOUBLE_EQUAL(s.families[2].points[1].efficiency, 0.25, 1e-9);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
+/* Ranks that each bring their work and threads that share it (an MPI
+ * triad): each point's ideal follows its declared work, so neither the
+ * strong nor the weak ideal misjudges half of the points. */
+static void test_work_mixed(void)
+{
+    ompb__resultfile rf;
+    /* 1000 B per rank per iteration; r=2 declares 1000 B per rank too. */
+    parse_inline("{\"benchmarks\": [" RATE_ENTRY("tri[r=1, t=1]", 1, 1000, 1e9) ", "
+                 RATE_ENTRY("tri[r=1, t=2]", 2, 500, 2e9) ", " RATE_ENTRY("tri[r=2, t=1]", 1, 1000, 1e9)
+                 ", " RATE_ENTRY("tri[r=2, t=2]", 2, 500, 2e9) "]}", &rf);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build(&rf, &s), 0);
+    const ompb__scaling_family *f = &s.families[0];
+    CU_ASSERT_TRUE(f->mixed);
+    CU_ASSERT_FALSE(f->weak);
+    for (size_t i = 0; i < f->n; i++) /* perfect on both counts */
+        CU_ASSERT_DOUBLE_EQUAL(f->points[i].efficiency, 1.0, 1e-9);
+    char *svg = render(&s, svg_render, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-ideal-r1"), 2);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-ideal-r2"), 2);
+    CU_ASSERT_EQUAL(polyline_points(svg, "f0-time-ideal"), -1);
+    free(svg);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
+/* A declared kind other than weak or strong is bad input, named. */
+static void test_scaling_key_checked(void)
+{
+    ompb__resultfile rf;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(ompb__resultfile_parse("{\"benchmarks\": [" OMP_ENTRY("x[t=1]", 1,
+                                           "\"scaling\": \"sideways\", ", "", 1, 2, 3) "]}",
+                                           "inline", &rf, &err), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "\"ompbench.scaling\" is not \"weak\" or \"strong\""));
+}
+
+/* Several runs of one point: its first value stands, the range is drawn. */
+static void test_error_bars(void)
+{
+    ompb__resultfile rf[2];
+    parse_inline("{\"benchmarks\": [" GB_ENTRY("t[t=1]", 1, 1000) ", " GB_ENTRY("t[t=2]", 2, 500)
+                 "]}", &rf[0]);
+    parse_inline("{\"benchmarks\": [" GB_ENTRY("t[t=1]", 1, 1100) ", " GB_ENTRY("t[t=2]", 2, 450)
+                 "]}", &rf[1]);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build_files(rf, 2, &s), 0);
+    const ompb__scaling_point *p = &s.families[0].points[1];
+    CU_ASSERT_EQUAL(p->median_ns, 500.0);
+    CU_ASSERT_EQUAL(p->lo_ns, 450.0);
+    CU_ASSERT_EQUAL(p->hi_ns, 500.0);
+    CU_ASSERT_EQUAL(p->runs, 2);
+    char *svg = render(&s, svg_render, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_EQUAL(count(svg, "class=\"errorbar\""), 4); /* 2 points x 2 panels */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">run-to-run range</text>"));
+    free(svg);
+    char *json = render(&s, ompb__scaling_print, OMPB__REPORT_JSON);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"runs\": 2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"low_ns\": 450.0"));
+    free(json);
+    ompb__scaling_free(&s);
+    for (int i = 0; i < 2; i++)
+        ompb__resultfile_free(&rf[i]);
+}
+
+typedef struct box {
+    double x, y, w, h;
+} box;
+
+static double attr(const char *tag, const char *name)
+{
+    char key[32];
+    snprintf(key, sizeof key, " %s=\"", name);
+    const char *at = strstr(tag, key);
+    return at ? strtod(at + strlen(key), NULL) : NAN;
+}
+
+/* The bounding box of a data mark: a circle, a rect or a polygon with a
+ * <title> (markers have one; ticks, frames and legend symbols do not). */
+static bool mark_box(const char *tag, box *b)
+{
+    if (strncmp(tag, "<circle", 7) == 0) {
+        double r = attr(tag, "r");
+        *b = (box){attr(tag, "cx") - r, attr(tag, "cy") - r, 2 * r, 2 * r};
+        return true;
+    }
+    if (strncmp(tag, "<rect", 5) == 0) {
+        *b = (box){attr(tag, "x"), attr(tag, "y"), attr(tag, "width"), attr(tag, "height")};
+        return true;
+    }
+    const char *pts = strstr(tag, " points=\"");
+    if (strncmp(tag, "<polygon", 8) != 0 || !pts)
+        return false;
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, x, y;
+    int used;
+    for (pts += 9; sscanf(pts, "%lf,%lf%n", &x, &y, &used) == 2; pts += used) {
+        lo[0] = fmin(lo[0], x), hi[0] = fmax(hi[0], x);
+        lo[1] = fmin(lo[1], y), hi[1] = fmax(hi[1], y);
+    }
+    *b = (box){lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]};
+    return true;
+}
+
+static bool overlap(box a, box b)
+{
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/* Counts the data marks of svg that intersect a legend box; *marks and
+ * *legends say how many of each were found (the test must see some). */
+static int legend_hits(const char *svg, int *marks, int *legends)
+{
+    box lb[64];
+    int nl = 0, hits = 0;
+    for (const char *p = svg; (p = strstr(p, "class=\"legend-box\"")) && nl < 64; p++) {
+        const char *tag = p;
+        while (tag > svg && *tag != '<')
+            tag--;
+        mark_box(tag, &lb[nl++]);
+    }
+    *legends = nl;
+    *marks = 0;
+    for (const char *p = svg; (p = strchr(p, '<')); p++) {
+        const char *end = strchr(p, '>');
+        box b;
+        if (!end || end[1] != '<' || strncmp(end + 1, "<title>", 7) != 0 || !mark_box(p, &b))
+            continue;
+        ++*marks;
+        for (int k = 0; k < nl; k++)
+            hits += overlap(b, lb[k]);
+    }
+    return hits;
+}
+
+/* Points in every corner of both panels, off-axis ones, marked and
+ * oversubscribed ones, ranks x threads series: no legend box may cover
+ * any of them. */
+static void test_legend_clear_of_data(void)
+{
+    ompb__resultfile rf[2];
+    parse_inline("{\"benchmarks\": [" GB_ENTRY("a[r=1, t=1]", 1, 1000) ", "
+                 GB_ENTRY("a[r=1, t=2]", 2, 5000) ", " GB_ENTRY("a[r=1, t=4]", 4, 1e-3) ", "
+                 GB_ENTRY("b[t=1]", 1, 1000) ", " GB_ENTRY("b[t=2]", 2, 100) ", "
+                 GB_ENTRY("b[t=8]", 8, 125) ", " GB_ENTRY("b[t=64]", 64, 1e9) "]}", &rf[0]);
+    parse_inline("{\"benchmarks\": [" GB_ENTRY("a[r=2, t=1]", 1, 400) ", "
+                 GB_ENTRY("a[r=2, t=2]", 2, 2000) ", " GB_ENTRY("a[r=4, t=1]", 1, 300) ", "
+                 GB_ENTRY("b[t=2]", 2, 150) "]}", &rf[1]);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build_files(rf, 2, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.n, 2);
+    s.families[1].points[1].marks = OMPB__RF_MARK_FEW_ROUNDS;
+    s.families[1].points[3].marks = OMPB__RF_MARK_OVERSUBSCRIBED;
+    s.families[1].usable_pus = 8;
+    char *svg = render(&s, svg_render, OMPB__REPORT_CONSOLE);
+    int marks, legends;
+    CU_ASSERT_EQUAL(legend_hits(svg, &marks, &legends), 0);
+    CU_ASSERT_EQUAL(legends, 4);        /* a legend per panel */
+    CU_ASSERT(marks >= 2 * (6 + 4) - 1); /* every point, on both panels (but
+                                           the oversubscribed one's efficiency) */
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "id=\"f0-time-measured-r2\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">2 ranks x threads</text>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "class=\"usable-pus\""));
+    /* The check itself can fail: a box over the first mark is found. */
+    const char *first = strstr(svg, "<circle cx=\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+    char fake[256];
+    double cx = attr(first, "cx"), cy = attr(first, "cy");
+    snprintf(fake, sizeof fake, "<rect class=\"legend-box\" x=\"%.1f\" y=\"%.1f\" "
+             "width=\"9\" height=\"9\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\">"
+             "<title>x</title></circle>", cx - 4, cy - 4, cx, cy);
+    CU_ASSERT_EQUAL(legend_hits(fake, &marks, &legends), 1);
+    free(svg);
+    ompb__scaling_free(&s);
+    for (int i = 0; i < 2; i++)
+        ompb__resultfile_free(&rf[i]);
+}
+
 static const ompb_test_case cases[] = {
     {"family_name", test_family_name},
     {"point_fill", test_point_fill},
@@ -544,6 +807,12 @@ static const ompb_test_case cases[] = {
     {"svg_extreme_values", test_svg_extreme_values},
     {"svg_control_characters", test_svg_control_characters},
     {"several_files", test_several_files},
+    {"weak_declared", test_weak_declared},
+    {"weak_inferred", test_weak_inferred},
+    {"work_mixed", test_work_mixed},
+    {"scaling_key_checked", test_scaling_key_checked},
+    {"error_bars", test_error_bars},
+    {"legend_clear_of_data", test_legend_clear_of_data},
     {"parse_format", test_parse_format},
     {NULL, NULL},
 };

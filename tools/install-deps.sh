@@ -12,12 +12,14 @@ set -euo pipefail
 # directly (lib/pages.c).
 # gfortran: the Fortran module (ompbench::fortran), benches/stencil.F90 and
 # tests/integration/fortran_stencil.sh; without it they are not built.
+# chromium: the headless browser of tests/integration/report_browser.sh,
+# which renders `ompbench report` pages (skipped when it is missing).
 # locales: the sources localedef needs for tests/integration/hostile_bodies.sh
 # (a comma-decimal locale made in a temporary directory, nothing installed).
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
       python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev
-      openmpi-bin libopenmpi-dev slurm-wlm gfortran)
+      openmpi-bin libopenmpi-dev slurm-wlm gfortran chromium)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -5,6 +5,7 @@
  *   ompbench compare BASE.json HEAD.json    verdict per benchmark between two runs
  *   ompbench scaling RESULT.json            speedup and efficiency per thread count
  *   ompbench convert FILE --format FMT      a result file again as console, csv or json
+ *   ompbench report RESULT.json... --output report.html   one self-contained HTML page
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +25,8 @@ static const struct {
     {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks", "ompbench collect"},
     {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing", "ompbench compare"},
     {"convert", ompb__tool_convert, "re-render a result file as console, csv or json", "ompbench convert"},
-    {"scaling", ompb__tool_scaling, "strong-scaling table (and SVG plot) from a result file", "ompbench scaling"},
+    {"scaling", ompb__tool_scaling, "scaling table (and SVG plot, strong or weak) from result files", "ompbench scaling"},
+    {"report", ompb__tool_report, "one self-contained HTML page: rounds, threads, scaling, comparison", "ompbench report"},
 };
 
 static void usage(FILE *out)
@@ -62,7 +64,7 @@ static int dispatch(int argc, char **argv, const char **who)
         }
     }
     ompb__error_print(stderr, "ompbench: unknown command '%s' (accepted: collect, compare, "
-                      "scaling)", argv[1]);
+                      "scaling, report)", argv[1]);
     return 2;
 }
 

@@ -3,7 +3,7 @@
  * `ompbench scaling [options] RESULT.json...`: the command line over
  * tools/lib/analysis/scaling. Loads the result files, merged in the order
  * given (problems: one line naming the file, exit 2), prints the
- * strong-scaling table and, with --svg,
+ * scaling table (strong or weak scaling, analysis/scaling.h) and, with --svg,
  * writes the plot; every file is written atomically, and a failed run leaves
  * neither new file behind (see commit_all for the one case that costs more).
  */
@@ -39,12 +39,14 @@ static void usage(FILE *out)
 {
     fputs("usage: ompbench scaling [options] RESULT.json...\n"
           "For each benchmark measured at several thread counts: median time, speedup\n"
-          "and parallel efficiency against its smallest thread count, imbalance.\n"
+          "and parallel efficiency against its smallest thread count, imbalance; the\n"
+          "ideal is strong scaling, or weak scaling when the benchmark declares it\n"
+          "(.scaling) or its declared items/bytes per iteration grow with the width.\n"
           "Several files are merged (e.g. one MPI job per rank count: ranks x threads);\n"
           "an instance found again in a later file is counted, the first one stands.\n"
           "  --format FMT    console (default), markdown or json\n"
           "  --output FILE   write the table to FILE instead of stdout\n"
-          "  --svg FILE      also draw the strong-scaling plot into FILE (standalone SVG)\n"
+          "  --svg FILE      also draw the scaling plot into FILE (standalone SVG)\n"
           "  --metric NAME   a counter of --counters per iteration (team sum, e.g.\n"
           "                  instructions) or a user counter (ompb_counter) instead of\n"
           "                  time; ratio and work efficiency\n"

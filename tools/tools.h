@@ -10,6 +10,7 @@ int ompb__tool_collect(int argc, char **argv);
 int ompb__tool_compare(int argc, char **argv);
 int ompb__tool_convert(int argc, char **argv);
 int ompb__tool_scaling(int argc, char **argv);
+int ompb__tool_report(int argc, char **argv);
 
 /* The value of option `name` at argv[*i], given as "--name=value" or as
  * "--name value" (then *i advances); NULL when argv[*i] is another option

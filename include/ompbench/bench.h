@@ -90,6 +90,19 @@ typedef enum ompb_team {
     OMPB_TEAM_CALLER = 1
 } ompb_team;
 
+/* How the work of one round relates to the team width
+ * (ompb_benchmark.scaling), for the scaling chart's ideal line. */
+typedef enum ompb_scaling {
+    /* Not declared: tools infer it from the items or bytes per iteration
+     * (ompb_set_items/ompb_set_bytes) at each width, else assume strong. */
+    OMPB_SCALING_AUTO = 0,
+    /* The work per round is fixed: ideal time falls as 1/T. */
+    OMPB_SCALING_STRONG = 1,
+    /* Each thread (or rank) does the same work, so the round's work grows
+     * with T: ideal time stays flat. Per-thread bodies are usually this. */
+    OMPB_SCALING_WEAK = 2
+} ompb_scaling;
+
 /*
  * One benchmark family. Initialize it through OMPB_BENCH and the option
  * macros below rather than by hand; all fields but name and fn are optional.
@@ -135,6 +148,10 @@ typedef struct ompb_benchmark {
      * the code's regions then reuse (thread i of the code's team). Runs after
      * setup; nonzero return fails the instance (teardown still runs). */
     int (*thread_setup)(ompb_state *state);
+    /* Strong or weak scaling (ompb_scaling), written to the JSON as
+     * ompbench.scaling; appended last so older initializers keep their
+     * meaning. Any other value is refused at registration. */
+    ompb_scaling scaling;
 } ompb_benchmark;
 
 /* Adds a benchmark to the process-wide registry; OMPB_BENCH calls it from a

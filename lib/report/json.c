@@ -54,6 +54,21 @@ static json_t *u64_array(const uint64_t *v, size_t n, size_t stride)
     return checked(a, bad);
 }
 
+/* Thread t's start in round r after the team's first (s_t - min s_t), so a
+ * reader can draw the round thread by thread (ompbench report). */
+static json_t *start_offsets(const ompb__record *rec, size_t r)
+{
+    size_t T = (size_t)rec->threads;
+    json_t *a = json_array();
+    int bad = !a;
+    for (size_t t = 0; t < T && !bad; t++) {
+        uint64_t s = rec->thread_start_ns[r * T + t], first = rec->start_ns[r];
+        /* A distributed round's first start may be another rank's clock. */
+        bad |= json_array_append_new(a, json_integer(s > first ? (json_int_t)(s - first) : 0));
+    }
+    return checked(a, bad);
+}
+
 /* A caller team's rounds have no per-thread figures: the harness times the
  * caller only, so start_skew_ns and busy_ns are left out rather than faked. */
 static json_t *samples_json(const ompb__record *rec)
@@ -61,22 +76,26 @@ static json_t *samples_json(const ompb__record *rec)
     size_t T = (size_t)rec->threads;
     bool per_thread = !rec->caller_team;
     json_t *makespan = json_array(), *skew = json_array(), *busy = json_array();
-    int bad = !makespan || !skew || !busy;
+    json_t *offset = json_array();
+    int bad = !makespan || !skew || !busy || !offset;
     for (size_t r = 0; r < rec->rounds && !bad; r++) {
         bad |= json_array_append_new(makespan, json_integer((json_int_t)ompb__record_makespan(rec, r)));
         if (!per_thread)
             continue;
         bad |= json_array_append_new(skew, json_integer((json_int_t)ompb__record_start_skew(rec, r)));
         bad |= json_array_append_new(busy, u64_array(rec->busy_ns + r * T, T, 1));
+        bad |= json_array_append_new(offset, start_offsets(rec, r));
     }
     json_t *o = json_object();
     bad |= set(o, "makespan_ns", makespan);
     if (per_thread) {
         bad |= set(o, "start_skew_ns", skew);
         bad |= set(o, "busy_ns", busy);
+        bad |= set(o, "start_offset_ns", offset);
     } else {
         json_decref(skew);
         json_decref(busy);
+        json_decref(offset);
     }
     return checked(o, bad);
 }
@@ -216,6 +235,10 @@ static json_t *ompbench_json(const ompb__result *res)
         bad |= set(o, "threads_per_rank", json_integer(rec->threads));
     }
     bad |= set(o, "team", json_string(rec->caller_team ? "caller" : "harness"));
+    /* Only a declared kind: readers infer the rest from the declared work. */
+    if (rec->inst && rec->inst->bench && rec->inst->bench->scaling != OMPB_SCALING_AUTO)
+        bad |= set(o, "scaling", json_string(rec->inst->bench->scaling == OMPB_SCALING_WEAK
+                                             ? "weak" : "strong"));
     bad |= set(o, "mode", json_string(ompb__sampling_mode_name(rec->sampling.mode)));
     bad |= set(o, "process", json_integer((json_int_t)res->process));
     bad |= set(o, "sample_size", json_integer((json_int_t)rec->sample_size));

@@ -322,6 +322,27 @@ static int read_process(const json_t *omp, const entry_ref *ref, long long *proc
 /* One iteration entry: a repetition of in (new or not). The entries of one
  * name are all ompbench entries or all plain ones; once one repetition
  * failed the instance has no value, but its entries are still checked. */
+/* The declared scaling kind and work rates, from the first repetition
+ * that says: they belong to the benchmark, not to one repetition. */
+static int read_scaling(const json_t *e, const json_t *omp, const entry_ref *ref,
+                        ompb__rf_instance *in, ompb_error *err)
+{
+    const json_t *k = omp ? json_object_get(omp, "scaling") : NULL;
+    const char *v = json_string_value(k);
+    if (k && (!v || (strcmp(v, "weak") != 0 && strcmp(v, "strong") != 0)))
+        return failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench.scaling\" is not "
+                     "\"weak\" or \"strong\"", ref->where);
+    if (v && in->scaling == OMPB__RF_SCALING_UNKNOWN)
+        in->scaling = strcmp(v, "weak") == 0 ? OMPB__RF_SCALING_WEAK : OMPB__RF_SCALING_STRONG;
+    const json_t *items = json_object_get(e, "items_per_second");
+    const json_t *bytes = json_object_get(e, "bytes_per_second");
+    if (isnan(in->items_per_second) && json_is_number(items))
+        in->items_per_second = json_number_value(items);
+    if (isnan(in->bytes_per_second) && json_is_number(bytes))
+        in->bytes_per_second = json_number_value(bytes);
+    return 0;
+}
+
 static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
                            ompb_error *err)
 {
@@ -340,6 +361,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     rc = rc ? rc : read_rep_place(e, ref, in, &index, err);
     rc = rc ? rc : read_process(omp, ref, &process, err);
     rc = rc ? rc : read_marks(omp, ref, &marks, err);
+    rc = rc ? rc : read_scaling(e, omp, ref, in, err);
     if (rc)
         return rc;
     if (in->n_reps == 0)
@@ -385,6 +407,7 @@ static int new_instance(ompb__resultfile *rf, const char *name, ompb__rf_instanc
         return OMPB_ENOMEM;
     *out = memset(&rf->inst[rf->n], 0, sizeof *rf->inst);
     (*out)->imbalance = (*out)->agg_mean_ns = (*out)->agg_stddev_ns = NAN;
+    (*out)->items_per_second = (*out)->bytes_per_second = NAN;
     if (!((*out)->name = dup_str(name)))
         return OMPB_ENOMEM;
     rf->n++;

@@ -32,6 +32,13 @@ typedef struct ompb__rf_rep {
                                (analysis/marks.h); 0 when absent */
 } ompb__rf_rep;
 
+/* "ompbench.scaling": declared by the benchmark (.scaling), else unknown. */
+typedef enum ompb__rf_scaling {
+    OMPB__RF_SCALING_UNKNOWN = 0,
+    OMPB__RF_SCALING_STRONG,
+    OMPB__RF_SCALING_WEAK
+} ompb__rf_scaling;
+
 /* One instance: its "run_type": "iteration" entries, one per repetition;
  * for a run that has none (--benchmark_report_aggregates_only) its
  * "_median" aggregate, else its "_mean" one, named by its "run_name". */
@@ -59,6 +66,11 @@ typedef struct ompb__rf_instance {
                                "_stddev" over the run's repetitions */
     unsigned marks;         /* union of the repetitions' marks */
     size_t marked_reps;     /* repetitions with any mark */
+    ompb__rf_scaling scaling; /* "ompbench.scaling" of the first repetition */
+    double items_per_second, bytes_per_second; /* of the first repetition
+                               that has them (team rates at its median);
+                               NAN when absent: times them the value_ns is
+                               the declared work per iteration */
     bool failed;            /* "error_occurred" in some repetition: no value */
     char *error_message;    /* NULL unless failed */
 } ompb__rf_instance;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Strong-scaling tables. Instances whose names differ only in the thread
+ * Scaling tables. Instances whose names differ only in the thread
  * count are one benchmark family; speedup and parallel efficiency are taken
- * against the family's smallest thread count, which need not be 1 (a
+ * against the ideal of strong scaling, of weak scaling (declared, or the
+ * declared work grows with the width) or of the declared work point by
+ * point, from the family's smallest thread count, which need not be 1 (a
  * benchmark declared with OMPB_THREADS(2, 4) is judged against 2 threads).
  * The SVG rendering of the same data is in scaling_svg.c.
  */
@@ -116,6 +118,69 @@ void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point
     pt->efficiency = pt->speedup * (double)base->threads / (double)pt->threads;
 }
 
+void ompb__scaling_point_fill_weak(ompb__scaling_point *pt, const ompb__scaling_point *base)
+{
+    pt->efficiency = pt->median_ns > 0.0 && has_ratio(pt, base) ? base->median_ns / pt->median_ns
+                                                                : NAN;
+    pt->speedup = pt->efficiency * (double)pt->threads / (double)base->threads;
+}
+
+bool ompb__scaling_infer_weak(const ompb__scaling_family *f)
+{
+    const ompb__scaling_point *b = &f->points[0];
+    for (size_t i = f->n; i-- > 1;) {
+        const ompb__scaling_point *p = &f->points[i];
+        if (!(p->work > 0.0) || !(b->work > 0.0) || p->threads == b->threads)
+            continue;
+        double grown = p->work / b->work, widened = (double)p->threads / (double)b->threads;
+        return grown >= OMPB__SCALING_WEAK_FRACTION * widened;
+    }
+    return false;
+}
+
+const char *ompb__scaling_kind_text(const ompb__scaling_family *f)
+{
+    if (f->mixed)
+        return "scaling against the declared work (it grows with some widths only)";
+    static const char *const text[2][3] = {
+        {"strong scaling (assumed: no work declared)", "strong scaling (declared)",
+         "strong scaling (the declared work per round is fixed)"},
+        {"weak scaling", "weak scaling (declared)",
+         "weak scaling (the declared work per round grows with the width)"}};
+    return text[f->weak][f->basis];
+}
+
+/* The team's declared work per iteration: items, else bytes; NAN if none. */
+static double declared_work(const ompb__rf_instance *in)
+{
+    double rate = !isnan(in->items_per_second) ? in->items_per_second : in->bytes_per_second;
+    return rate * in->value_ns * 1e-9;
+}
+
+/* A later run of the point: its values widen the run-to-run range. */
+static void widen(ompb__scaling_point *pt, const ompb__rf_instance *in)
+{
+    pt->lo_ns = fmin(pt->lo_ns, in->value_ns);
+    pt->hi_ns = fmax(pt->hi_ns, in->value_ns);
+    pt->runs++;
+}
+
+/* The repetitions of one file are runs too (--repetitions, --processes). */
+static void from_reps(ompb__scaling_point *pt, const ompb__rf_instance *in)
+{
+    pt->lo_ns = pt->hi_ns = in->value_ns;
+    pt->runs = 1;
+    if (in->n_reps < 2)
+        return;
+    pt->runs = 0;
+    for (size_t r = 0; r < in->n_reps; r++)
+        if (!isnan(in->reps[r].value_ns)) {
+            pt->lo_ns = fmin(pt->lo_ns, in->reps[r].value_ns);
+            pt->hi_ns = fmax(pt->hi_ns, in->reps[r].value_ns);
+            pt->runs++;
+        }
+}
+
 /* Families by name (family names are malloc'd once: stable keys). */
 static ompb__scaling_family *find_family(ompb__scaling *s, const ompb__name_index *ix,
                                          const char *name)
@@ -125,7 +190,7 @@ static ompb__scaling_family *find_family(ompb__scaling *s, const ompb__name_inde
 }
 
 static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
-                     const ompb__rf_instance *in, int ranks, int width)
+                     const ompb__rf_instance *in, int ranks, int width, int usable)
 {
     ompb__scaling_family *f = find_family(s, ix, family);
     if (f) {
@@ -138,16 +203,26 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
         }
         f = memset(&s->families[s->n++], 0, sizeof *f);
         f->name = family;
+        f->usable_pus = usable;
     }
     for (size_t i = 0; i < f->n; i++)
         if (f->points[i].threads == width && f->points[i].ranks == ranks) {
             s->duplicates++; /* the same point twice: the first entry stands */
+            widen(&f->points[i], in);
             return 0;
         }
     if (!ompb__grow((void **)&f->points, &f->cap, f->n + 1, sizeof *f->points, 8))
         return OMPB_ENOMEM;
-    f->points[f->n++] = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance,
-                                              ranks, in->threads, in->marks};
+    ompb__scaling_point *pt = &f->points[f->n++];
+    /* Each rank declares its own work: the run's is their sum. */
+    double work = declared_work(in) * (ranks > 0 ? (double)ranks : 1.0);
+    *pt = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance,
+                                ranks, in->threads, in->marks, 0, 0, 0, work, NAN};
+    from_reps(pt, in);
+    if (in->scaling != OMPB__RF_SCALING_UNKNOWN && f->basis != OMPB__SCALING_DECLARED) {
+        f->basis = OMPB__SCALING_DECLARED;
+        f->weak = in->scaling == OMPB__RF_SCALING_WEAK;
+    }
     f->ranked |= ranks > 0;
     f->marks |= in->marks;
     s->marks |= in->marks;
@@ -159,6 +234,62 @@ static int cmp_points(const void *a, const void *b)
     const ompb__scaling_point *x = a, *y = b;
     return x->threads != y->threads ? (x->threads > y->threads) - (x->threads < y->threads)
                                     : (x->ranks > y->ranks) - (x->ranks < y->ranks);
+}
+
+/* Whether point p's declared work grew with its width (against the base),
+ * did not (-1), or cannot say (0: no work, or the base's width). */
+static int grew(const ompb__scaling_point *p, const ompb__scaling_point *b)
+{
+    if (!(p->work > 0.0) || !(b->work > 0.0) || p->threads == b->threads)
+        return 0;
+    double widened = (double)p->threads / (double)b->threads;
+    return p->work / b->work >= OMPB__SCALING_WEAK_FRACTION * widened ? 1 : -1;
+}
+
+/* Declared wins; else a declared work per iteration that grows with the
+ * width says weak, one that does not says strong, both (by point) mixed;
+ * nothing: strong. */
+static void decide_kind(ompb__scaling_family *f)
+{
+    if (f->basis == OMPB__SCALING_DECLARED)
+        return;
+    bool any_weak = false, any_strong = false;
+    for (size_t i = 1; i < f->n; i++) {
+        int g = grew(&f->points[i], &f->points[0]);
+        any_weak |= g > 0;
+        any_strong |= g < 0;
+    }
+    f->basis = any_weak || any_strong ? OMPB__SCALING_INFERRED : OMPB__SCALING_ASSUMED;
+    f->weak = any_weak && !any_strong;
+    f->mixed = any_weak && any_strong;
+}
+
+/* The ideal time of point i (ompb__scaling_point.ideal_ns). */
+static double ideal_of(const ompb__scaling_family *f, size_t i)
+{
+    const ompb__scaling_point *b = &f->points[0], *p = &f->points[i];
+    double narrowed = (double)b->threads / (double)p->threads;
+    if (f->mixed && p->work > 0.0 && b->work > 0.0)
+        return b->median_ns * (p->work / b->work) * narrowed;
+    return f->weak ? b->median_ns : b->median_ns * narrowed;
+}
+
+static void fill(ompb__scaling_family *f, size_t i)
+{
+    ompb__scaling_point *p = &f->points[i];
+    p->ideal_ns = ideal_of(f, i);
+    p->efficiency = p->median_ns > 0.0 && has_ratio(p, &f->points[0])
+                        ? p->ideal_ns / p->median_ns : NAN;
+    p->speedup = p->efficiency * (double)p->threads / (double)f->points[0].threads;
+}
+
+/* The usable PUs a file's context names; 0 when it does not say. */
+static int usable_pus(const ompb__resultfile *rf)
+{
+    const json_t *t = json_object_get(json_object_get(json_object_get(rf->context, "ompbench"),
+                                                      "topology"), "usable_pus");
+    json_int_t v = json_is_integer(t) ? json_integer_value(t) : 0;
+    return v > 0 && v <= INT32_MAX ? (int)v : 0;
 }
 
 /* Sorts each family, fills speedups and drops single-width families. */
@@ -174,8 +305,9 @@ static void settle(ompb__scaling *s)
             continue;
         }
         qsort(f->points, f->n, sizeof *f->points, cmp_points);
+        decide_kind(f);
         for (size_t k = 0; k < f->n; k++)
-            ompb__scaling_point_fill(&f->points[k], &f->points[0]);
+            fill(f, k);
         s->families[kept++] = *f;
     }
     s->n = kept;
@@ -200,7 +332,8 @@ int ompb__scaling_build_files(const ompb__resultfile *rfs, size_t n, ompb__scali
             ranks = clamp_int(ranks > 0 ? ranks : 0);
             /* A distributed run's width: all the threads of all the ranks. */
             long width = clamp_int((long)in->threads * (ranks > 0 ? ranks : 1));
-            int rc = family ? add_point(out, &ix, family, in, (int)ranks, (int)width)
+            int rc = family ? add_point(out, &ix, family, in, (int)ranks, (int)width,
+                                        usable_pus(&rfs[k]))
                             : OMPB_ENOMEM;
             if (rc) {
                 ompb__name_index_free(&ix);
@@ -310,12 +443,25 @@ static const char *metric_label(const ompb__scaling_family *f)
     return f->unit == OMPB__METRIC_USER ? "; user counter " : "; per iteration, team sum of ";
 }
 
+/* Said only when known: an assumed strong scaling keeps the old table. */
+static const char *kind_line(const ompb__scaling_family *f)
+{
+    if (f->mixed)
+        return "scaling against the declared work: ideal = base time x (work / base work) x "
+               "(base width / width)";
+    return f->weak ? "weak scaling: ideal = the base time at every width, efficiency = "
+                     "base time / time, speedup scaled by the width"
+                   : "strong scaling: ideal = base time x base width / width";
+}
+
 static void print_console_family(FILE *out, const ompb__scaling_family *f)
 {
     ompb__put_plain(out, f->name);
     fputs(" (against ", out);
     print_base(out, f);
     fprintf(out, "%s%s)\n", metric_label(f), f->metric ? f->metric : "");
+    if (f->basis != OMPB__SCALING_ASSUMED)
+        fprintf(out, "%s\n", kind_line(f));
     if (f->ranked)
         fprintf(out, "%6s  ", "ranks");
     fprintf(out, "%8s  %12s  %8s  %10s  %9s%s\n", "threads", value_title(f),
@@ -343,6 +489,8 @@ static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
     fputs(" (against ", out);
     print_base(out, f);
     fprintf(out, "%s%s)\n\n", metric_label(f), f->metric ? f->metric : "");
+    if (f->basis != OMPB__SCALING_ASSUMED)
+        fprintf(out, "%s\n\n", kind_line(f));
     fprintf(out, "|%s Threads | %s | %s | %s | Imbalance |%s\n|%s--:|--:|--:|--:|--:|%s\n",
             f->ranked ? " Ranks |" : "", f->metric ? f->metric : "Median",
             f->metric ? "Ratio" : "Speedup", f->metric ? "Work efficiency" : "Efficiency",
@@ -376,6 +524,14 @@ static json_t *json_point(const ompb__scaling_family *f, const ompb__scaling_poi
         json_decref(o);
         return NULL;
     }
+    /* Several runs of the point: their range, the error bar of the SVG. */
+    if (o && p->runs > 1
+        && (json_object_set_new(o, "runs", json_integer((json_int_t)p->runs)) != 0
+            || json_object_set_new(o, f->metric ? "low" : "low_ns", json_real(p->lo_ns)) != 0
+            || json_object_set_new(o, f->metric ? "high" : "high_ns", json_real(p->hi_ns)) != 0)) {
+        json_decref(o);
+        return NULL;
+    }
     if (o && f->ranked
         && (json_object_set_new(o, "ranks", p->ranks > 0 ? json_integer(p->ranks)
                                                          : json_null()) != 0
@@ -392,9 +548,12 @@ static json_t *json_family(const ompb__scaling_family *f)
     json_t *pts = json_array();
     for (size_t i = 0; i < f->n; i++)
         json_array_append_new(pts, json_point(f, &f->points[i]));
-    return json_pack("{s:s, s:s, s:i, s:o}", "name", f->name, "metric",
+    static const char *const basis[] = {"assumed", "declared", "inferred"};
+    return json_pack("{s:s, s:s, s:i, s:s, s:s, s:o}", "name", f->name, "metric",
                      f->metric ? f->metric : "time", "baseline_threads",
-                     f->points[0].threads, "points", pts);
+                     f->points[0].threads, "scaling",
+                     f->mixed ? "work" : f->weak ? "weak" : "strong",
+                     "scaling_basis", basis[f->basis], "points", pts);
 }
 
 static int print_json(FILE *out, const ompb__scaling *s)

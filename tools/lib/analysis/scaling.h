@@ -37,7 +37,28 @@ typedef struct ompb__scaling_point {
                                oversubscribed base) has no speedup or
                                efficiency (NAN): its time is not the code's
                                scaling */
+    double lo_ns, hi_ns;    /* run-to-run range: the smallest and largest
+                               value over the point's runs (its repetitions
+                               and the same point in later files); the
+                               median with one run */
+    size_t runs;            /* values behind lo_ns..hi_ns */
+    double work;            /* declared team items (else bytes) per
+                               iteration, summed over the ranks; NAN when
+                               not declared */
+    double ideal_ns;        /* the ideal time at this point: the base time
+                               x (work / base work) x (base width / width);
+                               the work ratio is 1 for strong scaling, the
+                               width ratio for weak scaling, and the
+                               declared one when inferred. Efficiency is
+                               ideal_ns / median_ns. */
 } ompb__scaling_point;
+
+/* Why a family is judged against strong or weak scaling. */
+typedef enum ompb__scaling_basis {
+    OMPB__SCALING_ASSUMED,  /* nothing declared: strong */
+    OMPB__SCALING_DECLARED, /* the benchmark's .scaling (ompbench.scaling) */
+    OMPB__SCALING_INFERRED  /* from the declared items/bytes per iteration */
+} ompb__scaling_basis;
 
 typedef struct ompb__scaling_family {
     char *name;             /* instance name without its thread count part */
@@ -47,6 +68,19 @@ typedef struct ompb__scaling_family {
     size_t n, cap;
     bool ranked;            /* some point has ranks: R and T are shown apart */
     unsigned marks;         /* union of the points' marks */
+    bool weak;              /* weak scaling: the work grows with the width,
+                               the ideal time is the base time at every
+                               width, efficiency = base time / time */
+    bool mixed;             /* inferred: the declared work grows with some
+                               widths and not others (an MPI run whose
+                               ranks each bring work and whose threads
+                               share it): each point's ideal follows its
+                               declared work */
+    ompb__scaling_basis basis;
+    int usable_pus;         /* the usable PUs of the file the base came
+                               from (context.ompbench.topology); 0: unknown.
+                               Not drawn for a ranked family: that count is
+                               one rank's */
 } ompb__scaling_family;
 
 typedef struct ompb__scaling {
@@ -75,9 +109,20 @@ char *ompb__scaling_family_name(const char *instance_name);
  * NAN when pt or base is not real). Exposed for tests: base is the point at
  * the smallest thread count. */
 void ompb__scaling_point_fill(ompb__scaling_point *pt, const ompb__scaling_point *base);
+/* The same under weak scaling: efficiency base time / time, speedup (the
+ * scaled speedup) efficiency x width / base width. */
+void ompb__scaling_point_fill_weak(ompb__scaling_point *pt, const ompb__scaling_point *base);
+
+/* Weak when the declared work per iteration at the widest real point is at
+ * least OMPB__SCALING_WEAK_FRACTION of base work x width / base width. */
+#define OMPB__SCALING_WEAK_FRACTION 0.75
+bool ompb__scaling_infer_weak(const ompb__scaling_family *f);
+/* "strong scaling (assumed)", "weak scaling (declared)"... for charts. */
+const char *ompb__scaling_kind_text(const ompb__scaling_family *f);
 
 /*
- * Groups the successful instances with a known thread count of rfs[0..n)
+ * Groups the successful instances (a point found again in a later file or
+ * entry widens the point's run-to-run range; its first value stands) with a known thread count of rfs[0..n)
  * (in that order) into families; only families with two or more points are
  * kept. A point is a (ranks, width) pair: "halo[r=2, t=1]" and
  * "halo[t=2]" are two points of width 2. Returns 0 or OMPB_ENOMEM; on
@@ -119,5 +164,15 @@ int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format f
 #define OMPB__SVG_TIME_MARGIN_DECADES 3.0
 #define OMPB__SVG_EFFICIENCY_MAX 2.0
 int ompb__scaling_svg(FILE *out, const ompb__scaling *s);
+/* The same <svg> element without the XML declaration, for embedding in an
+ * HTML page (id: its id attribute, and then no xmlns, which HTML implies;
+ * NULL: a standalone document's element). Under weak scaling the ideal
+ * time is flat; a ranked family has one series per rank count (ids
+ * "f<i>-time-measured-r<R>"), each with its own shape; points with several
+ * runs get an error bar (class "errorbar": their run-to-run range); the
+ * usable PU count is a line of class "usable-pus"; each panel's legend is a
+ * <g class="legend"> whose first child, a rect of class "legend-box",
+ * bounds it, below the panel's axis titles. */
+int ompb__scaling_svg_element(FILE *out, const ompb__scaling *s, const char *id);
 
 #endif

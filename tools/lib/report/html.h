@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ompbench report`: one self-contained HTML page (inline CSS, SVG and a
+ * little JavaScript; no network, no font, no CDN) from result files. The
+ * page has a summary of the suspect results at the top, a keyboard-driven
+ * list of the instances, per instance the distribution of its round times,
+ * the rounds in time order, the per-thread view of one round (the median by
+ * default, any sampled round on click) and imbalance and skew over the
+ * rounds; the scaling chart (analysis/scaling_svg.c, shared with `ompbench
+ * scaling --svg`); and, given two sides, the comparison as a forest plot.
+ * Large data is reduced: at most OMPB__HTML_MAX_ROUNDS rounds per instance
+ * are drawn and embedded, fewer when many instances share the page's
+ * OMPB__HTML_ROUND_BUDGET (evenly spaced, the median round always among
+ * them); the statistics come from every round, and the result files keep
+ * the whole data.
+ */
+#ifndef OMPB_REPORT_HTML_H
+#define OMPB_REPORT_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "analysis/compare.h"
+#include "analysis/resultfile.h"
+
+#define OMPB__HTML_MAX_ROUNDS 200
+/* Rounds drawn over the whole page: each instance gets its share, at least
+ * OMPB__HTML_MIN_ROUNDS, so ten runs of the example suite (510 instances)
+ * stay near 2 MB (measured: 2.03 MB). */
+#define OMPB__HTML_ROUND_BUDGET 3000
+#define OMPB__HTML_MIN_ROUNDS 6
+/* Rounds carry a tooltip when each instance gets at least this many. */
+#define OMPB__HTML_TITLED_ROUNDS 100
+
+typedef struct ompb__html_input {
+    const ompb__resultfile *files;  /* the runs, loaded and validated */
+    json_t *const *roots;           /* [n_files] the same files' JSON */
+    size_t n_files;
+    const ompb__comparison *cmp;    /* NULL without --compare */
+} ompb__html_input;
+
+/* Writes the page. Returns 0, OMPB_ENOMEM or OMPB_EIO. */
+int ompb__html_report(FILE *out, const ompb__html_input *in);
+
+/* Text and attribute values for HTML: markup characters as entities,
+ * control characters as U+FFFD (HTML forbids most of them). */
+void ompb__html_text(FILE *out, const char *s);
+
+/* One instance's section (html_instance.c): id is its anchor number; at
+ * most max_rounds rounds (2..OMPB__HTML_MAX_ROUNDS) are drawn. */
+int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_rounds);
+
+/* The comparison's forest plot and table (html_compare.c). */
+void ompb__html_compare(FILE *out, const ompb__comparison *cmp);
+
+/* JSON for a <script type="application/json"> block: '<', '>' and '&' as
+ * \u escapes, so no text in it can close the element. */
+int ompb__html_json(FILE *out, const json_t *value);
+
+#endif
