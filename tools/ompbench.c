@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The `ompbench` command: a thin dispatcher over the library's tools.
+ *   ompbench ab [...] BASE HEAD             run two builds alternately until every verdict is decided
  *   ompbench collect [...] -- CMD ARGS...   act as the CodSpeed runner, check what CMD sends
  *   ompbench compare BASE.json HEAD.json    verdict per benchmark between two runs
  *   ompbench scaling RESULT.json            speedup and efficiency per thread count
@@ -19,6 +20,7 @@ static const struct {
     const char *summary;
     const char *tool;       /* names the command in messages */
 } commands[] = {
+    {"ab", ompb__tool_ab, "compare two builds in one command: alternating runs until each verdict is decided", "ompbench ab"},
     {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks", "ompbench collect"},
     {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing", "ompbench compare"},
     {"scaling", ompb__tool_scaling, "strong-scaling table (and SVG plot) from a result file", "ompbench scaling"},
@@ -58,7 +60,7 @@ static int dispatch(int argc, char **argv, const char **who)
             return commands[i].fn(argc - 1, argv + 1);
         }
     }
-    fprintf(stderr, "ompbench: unknown command '%s' (accepted: collect, compare, scaling)\n", argv[1]);
+    fprintf(stderr, "ompbench: unknown command '%s' (accepted: ab, collect, compare, scaling)\n", argv[1]);
     return 2;
 }
 

@@ -4,6 +4,7 @@
 #ifndef OMPB_TOOLS_H
 #define OMPB_TOOLS_H
 
+int ompb__tool_ab(int argc, char **argv);
 int ompb__tool_collect(int argc, char **argv);
 int ompb__tool_compare(int argc, char **argv);
 int ompb__tool_scaling(int argc, char **argv);
