@@ -403,11 +403,18 @@ static int run_argv(ompb__ab *ab, int side, bool all, ompb__ab_run *run, argv_li
     return rc ? rc : selection(ab, all, a, pattern, &run->instances);
 }
 
-static void describe_exit(ompb__ab_run *run, const exec_result *r)
+static void describe_exit(const ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
 {
     char tail[140];
     last_line(run->log, tail, sizeof tail);
-    if (WIFSIGNALED(r->status)) {
+    int code = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : 0;
+    /* A shell reports a command killed by signal N as status 128 + N. */
+    if (ab->shell[run->side] && code > 128 && code < 128 + NSIG) {
+        run->outcome = OMPB__AB_RUN_CRASHED;
+        snprintf(run->detail, sizeof run->detail, "killed by signal %d (%s; exit status %d "
+                 "from the shell)%s%s", code - 128, strsignal(code - 128), code,
+                 tail[0] ? ": " : "", tail);
+    } else if (WIFSIGNALED(r->status)) {
         run->outcome = OMPB__AB_RUN_CRASHED;
         snprintf(run->detail, sizeof run->detail, "killed by signal %d (%s)%s%s",
                  WTERMSIG(r->status), strsignal(WTERMSIG(r->status)), tail[0] ? ": " : "",
@@ -459,7 +466,7 @@ static int classify(ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
                      "outlived --timeout (its file is pooled; see the failed instances)");
         return keep_file(ab, run);
     } else {
-        describe_exit(run, r);
+        describe_exit(ab, run, r);
     }
     return 0;
 }
