@@ -529,9 +529,10 @@ void ompb__ab_progress(const ompb__ab *ab, bool done)
         return;
     }
     size_t decided = 0, all = 0;
+    /* Decided means a verdict: noisy at the end of its looks is not one. */
     for (size_t i = 0; i < ab->n_rows; i++) {
         all++;
-        decided += ab->rows[i].decided;
+        decided += ab->rows[i].decided && ab->rows[i].verdict != OMPB__VERDICT_NOISY;
     }
     double elapsed = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
     char left[48] = "";
