@@ -52,25 +52,15 @@ int ompb__ab_add_listed(ompb__ab *ab, int side, char **names, size_t n)
     return 0;
 }
 
-/* Yuen's summary of a side from compare's figures of it: h runs kept of
- * n, the trimmed mean, variance (n - 1) s_w^2 / (h - 1) (as
- * ompb__summarize_trimmed; with nothing cut, the plain variance). */
-static ompb__sample_summary yuen_summary(double geomean, double spread, size_t n)
-{
-    size_t g = (size_t)(OMPB__COMPARE_TRIM * (double)n);
-    size_t h = n - 2 * g >= 2 ? n - 2 * g : n;
-    return (ompb__sample_summary){h, log(geomean), (double)(n - 1) * spread * spread /
-                                                       (double)(h - 1), spread};
-}
-
 static void take_look(ompb__ab *ab, ompb__ab_row *r)
 {
     const ompb__compare_row *c = &r->cmp;
     size_t n = c->base_runs < c->head_runs ? c->base_runs : c->head_runs;
     if (c->basis != OMPB__BASIS_PROCESSES || !ompb__seq_due(&ab->plan, &r->seq, n))
         return;
-    ompb__welch_result w = ompb__welch(yuen_summary(c->base_ns, c->base_spread, c->base_runs),
-                                       yuen_summary(c->head_ns, c->head_spread, c->head_runs));
+    ompb__welch_result w = ompb__welch(
+        ompb__seq_side_summary(c->base_ns, c->base_spread, c->base_runs, OMPB__COMPARE_TRIM),
+        ompb__seq_side_summary(c->head_ns, c->head_spread, c->head_runs, OMPB__COMPARE_TRIM));
     ompb__seq_look(&ab->plan, &r->seq, &w, n);
     ompb__seq_interval(&ab->plan, &r->seq, &w);
 }

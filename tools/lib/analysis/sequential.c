@@ -22,6 +22,13 @@
 /* As compare's: a change printed as exactly the threshold is not beyond it. */
 #define THRESHOLD_SLACK 1e-9
 
+/* Runs per side kept of n after Yuen's trimming (as analysis/welch.c). */
+static size_t kept(size_t n, double trim)
+{
+    size_t g = (size_t)(trim * (double)n);
+    return n - 2 * g >= 2 ? n - 2 * g : n;
+}
+
 /* Lan-DeMets' Pocock-type spending function: the alpha spent by the time
  * a share t of the runs is in. It spends a good part early (a third of
  * alpha by a tenth of the runs at --max-runs 30), which is what lets a
@@ -68,6 +75,15 @@ int ompb__seq_plan_init(ompb__seq_plan *plan, size_t min_runs, size_t max_runs, 
             break;
     }
     return 0;
+}
+
+/* Yuen's variance (n - 1) s_w^2 / (h - 1) for h kept runs; with nothing
+ * cut (h = n) the plain sample variance. */
+ompb__sample_summary ompb__seq_side_summary(double geomean, double spread, size_t n, double trim)
+{
+    size_t h = kept(n, trim);
+    double var = h > 1 ? (double)(n - 1) * spread * spread / (double)(h - 1) : NAN;
+    return (ompb__sample_summary){h, log(geomean), var, spread};
 }
 
 void ompb__seq_state_init(ompb__seq_state *s)
@@ -128,12 +144,6 @@ void ompb__seq_interval(const ompb__seq_plan *plan, ompb__seq_state *s,
     s->high = nl <= nh ? nh : hi;
 }
 
-/* Runs per side kept of n after Yuen's trimming (as analysis/welch.c). */
-static size_t kept(size_t n, double trim)
-{
-    size_t g = (size_t)(trim * (double)n);
-    return n - 2 * g >= 2 ? n - 2 * g : n;
-}
 
 static double half_width(const ompb__seq_state *s, size_t n, double level, double trim)
 {

@@ -71,6 +71,12 @@ typedef struct ompb__seq_state {
 
 void ompb__seq_state_init(ompb__seq_state *s);
 
+/* The summary ompb__summarize_trimmed(v, n, trim) gives, rebuilt from
+ * what a compare row keeps of a side: the geometric mean of its runs
+ * (exp of the trimmed mean of their logs), its spread (the winsorized
+ * standard deviation) and n, its count of runs. */
+ompb__sample_summary ompb__seq_side_summary(double geomean, double spread, size_t n, double trim);
+
 /* Whether an instance whose smaller side has runs_now runs is due for its
  * next look (it may have passed it when a run failed on the other side). */
 bool ompb__seq_due(const ompb__seq_plan *plan, const ompb__seq_state *s, size_t runs_now);
