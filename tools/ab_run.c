@@ -183,14 +183,19 @@ static exec_result run_process(const ompb__ab *ab, char **argv, const char *out,
     /* A signal that came before the group existed is passed on here. */
     if (stop_signal)
         kill(-pid, stop_signal);
+    uint64_t stop_deadline = 0;
     for (;;) {
         pid_t w = waitpid(pid, &r.status, WNOHANG);
         if (w == pid || (w < 0 && errno != EINTR))
             break;
         uint64_t now = ompb__now_ns();
         /* An interrupted run gets the grace to write its file, no more. */
-        enforce_deadline(pid, now, stop_signal && !deadline_ns ? now + KILL_GRACE_NS : deadline_ns,
-                         &kill_at, &r);
+        if (stop_signal && !stop_deadline)
+            stop_deadline = now + KILL_GRACE_NS;
+        uint64_t due = deadline_ns;
+        if (stop_deadline && (!due || stop_deadline < due))
+            due = stop_deadline;
+        enforce_deadline(pid, now, due, &kill_at, &r);
         if (now >= next_progress) {
             ompb__ab_progress(ab, false);
             next_progress = now + PROGRESS_EVERY_NS;
