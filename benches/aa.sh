@@ -40,7 +40,9 @@ run() { # run FILE ARGS...
   timeout 900 "$bin" "$@" --format json --output "$file" 2>>"$out/stderr.txt"
 }
 
-echo "A/A ($protocol, $runs runs a side): $bin, $pairs pairs; files in $out"
+desc="$runs runs a side"
+[ "$protocol" = ab ] && desc="at most ${OMPB_MAX_RUNS:-20} runs a side"
+echo "A/A ($protocol, $desc): $bin, $pairs pairs; files in $out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 worst=0
 for p in $(seq 1 "$pairs"); do

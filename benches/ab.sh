@@ -81,7 +81,9 @@ print("    ab: %d runs a side, %d instance-runs (the 10-a-side recipe: %d), %s s
   "$tool" compare --format json "${args[@]}" > "$p-compare.json"
 }
 
-echo "A/B ($protocol, $runs runs a side): $bin, $trials trials per factor ($factors); files in $out"
+desc="$runs runs a side"
+[ "$protocol" = ab ] && desc="at most ${OMPB_MAX_RUNS:-20} runs a side"
+echo "A/B ($protocol, $desc): $bin, $trials trials per factor ($factors); files in $out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0
 for f in $factors; do

@@ -12,7 +12,7 @@
 # bad file (counted, not pooled, the gate fails), a hanging run (--timeout
 # passed through: the instance fails in HEAD), different instance sets
 # (new and missing reported, the common ones compared) and Ctrl-C (a
-# partial report, exit 130).
+# partial report, exit 130; a run deaf to it is stopped after a grace).
 # Usage: ab_cli.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -22,7 +22,9 @@ tool=$(realpath "$build/tools/ompbench")
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  # The deaf run's group (its own, as ab makes it), if a failure left it.
+  [ -s "$tmp/deaf.pid" ] && kill -KILL -- "-$(cat "$tmp/deaf.pid")" 2>/dev/null
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -217,4 +219,35 @@ assert d["base"]["pooled"] >= 2 and d["head"]["pooled"] >= 2, d
 assert d["instances"][0]["base_runs"] >= 2, d["instances"]
 '
 grep -q "writing the report of what was run so far" "$tmp/int.err" || fail "Ctrl-C: $(cat "$tmp/int.err")"
+# A run that ignores the signal is stopped after a grace, and the report
+# is still written.
+cat > "$tmp/deaf.sh" <<EOF
+#!/bin/bash
+case " \$* " in *" --list "*) exec "$bin" "\$@";; esac
+trap '' INT TERM HUP
+echo \$\$ > "$tmp/deaf.pid"
+touch "$tmp/deaf.started"
+sleep 600
+EOF
+chmod +x "$tmp/deaf.sh"
+"$tool" ab --format json --output "$tmp/deaf.json" --head-cmd "$tmp/deaf.sh" "$bin" \
+  -- "${quick[@]}" --exact slowed 2> "$tmp/deaf.err" &
+pid=$!
+pids+=("$pid")
+for _ in $(seq 1 $((600 * m))); do
+  [ -e "$tmp/deaf.started" ] && break
+  sleep 0.1
+done
+[ -e "$tmp/deaf.started" ] || fail "deaf run: not started in time"
+kill -INT "$pid"
+timeout $((120 * m)) tail --pid="$pid" -f /dev/null || fail "deaf run: ab did not end after Ctrl-C"
+set +e
+wait "$pid"
+status=$?
+set -e
+[ "$status" = 130 ] || fail "deaf run: exit status $status ($(cat "$tmp/deaf.err"))"
+json "$tmp/deaf.json" '
+assert d["partial"], d["stop_reason"]
+assert [x["outcome"] for x in d["faults"]] == ["interrupted"], d["faults"]
+'
 echo "ab_cli: ok"
