@@ -24,7 +24,7 @@ pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
   # The deaf run's group (its own, as ab makes it), if a failure left it.
-  [ -s "$tmp/deaf.pid" ] && kill -KILL -- "-$(cat "$tmp/deaf.pid")" 2>/dev/null
+  [ -s "$tmp/deaf.pid" ] && kill -KILL -- "-$(cat "$tmp/deaf.pid")" 2>/dev/null || true
   rm -rf "$tmp"
 }
 trap cleanup EXIT
