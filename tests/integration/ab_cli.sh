@@ -6,7 +6,8 @@
 # and only that instance's verdict is). Covers: bad input and a build that
 # cannot run (exit 2, no report file), the CodSpeed runner refused, a
 # wrapper command (--head-cmd through a script that logs its arguments),
-# the verdict and the gate, every run kept (--keep) and the markdown/JSON
+# the verdict and the gate, --time and --fail-on-undecided, every run kept
+# (--keep) and the markdown/JSON
 # reports, no progress line when stderr is not a terminal (and one when it
 # is, under script(1) when present), a crashing run and a run writing a
 # bad file (counted, not pooled, the gate fails), a hanging run (--timeout
@@ -38,6 +39,8 @@ m=${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}
 limit=$((300 * m))
 # A small budget per run, rounds of a fixed size (calibration under load can
 # go wrong, docs/methodology.md; a median of 7 rounds shrugs off preemption).
+# The verdict check runs one thread per team: a loaded machine stretches a
+# round of two threads whenever either waits for a CPU.
 quick=(--sample-count 7 --sample-size 100 --warmup-time 0 --max-time 300ms)
 json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$1"; }
 
@@ -74,15 +77,15 @@ chmod +x "$tmp/wrap.sh"
 set +e
 timeout "$limit" "$tool" ab --seed 11 --max-runs 12 --keep "$tmp/keep" --fail-on-regression \
   --format json --output "$tmp/ab.json" --markdown "$tmp/ab.md" \
-  --head-cmd "$tmp/wrap.sh" "$bin" -- "${quick[@]}" --filter '^(slowed|steady_chain\[200\])$' \
+  --head-cmd "$tmp/wrap.sh" "$bin" -- "${quick[@]}" --threads 1 --filter '^(slowed|steady_chain\[200,)' \
   2> "$tmp/ab.err"
 status=$?
 set -e
 [ "$status" = 1 ] || fail "10x slower HEAD with --fail-on-regression: exit status $status ($(cat "$tmp/ab.err"))"
 json "$tmp/ab.json" '
 rows = {r["name"]: r for r in d["instances"]}
-assert set(rows) == {"slowed", "steady_chain[200]"}, rows
-s = rows["slowed"]
+assert set(rows) == {"slowed[t=1]", "steady_chain[200, t=1]"}, rows
+s = rows["slowed[t=1]"]
 assert s["verdict"] == "regressed", s
 assert s["ci_low_pct"] > 5 and s["looks"] >= 1 and s["q_value"] <= 0.05, s
 assert d["head"]["shell"] and not d["base"]["shell"], d["head"]
@@ -100,7 +103,7 @@ for i in $(seq -f %03g 1 "$runs"); do
   [ -s "$tmp/keep/base-$i.json" ] && [ -s "$tmp/keep/head-$i.json" ] ||
     fail "--keep: run $i missing: $(ls "$tmp/keep")"
 done
-grep -q '^### ompbench ab' "$tmp/ab.md" && grep -q '| `slowed` |.*\*\*regressed\*\*' "$tmp/ab.md" ||
+grep -q '^### ompbench ab' "$tmp/ab.md" && grep -q '| `slowed\[t=1\]` |.*\*\*regressed\*\*' "$tmp/ab.md" ||
   fail "markdown report: $(cat "$tmp/ab.md")"
 grep -q "seed 11 (--seed 11 repeats the order)" "$tmp/ab.err" || fail "seed not printed: $(cat "$tmp/ab.err")"
 if grep -q $'\r' "$tmp/ab.err" || grep -q "instances decided" "$tmp/ab.err"; then
@@ -125,6 +128,21 @@ if command -v script >/dev/null; then
   grep -q "instances decided, runs" "$tmp/tty.log" || fail "no progress line on a terminal: $(cat -A "$tmp/tty.log" | head)"
   grep -q "instances decided" "$tmp/tty.out" && fail "progress line in the report"
 fi
+
+# ---- the --time budget and --fail-on-undecided ----------------------------------
+# No look before 40 runs: nothing can be decided in the budget; the runs
+# end at --time (not partial), the instance is not looked at, the gate fails.
+set +e
+timeout "$limit" "$tool" ab --time 1s --min-runs 40 --max-runs 40 --fail-on-undecided \
+  --format json "$bin" "$bin" -- "${quick[@]}" --exact slowed > "$tmp/time.json" 2> "$tmp/time.err"
+status=$?
+set -e
+[ "$status" = 1 ] || fail "--time with --fail-on-undecided: exit status $status ($(cat "$tmp/time.err"))"
+json "$tmp/time.json" '
+assert not d["partial"] and d["stop_reason"].startswith("--time budget spent"), d["stop_reason"]
+assert 1 <= d["base"]["runs"] < 40, d["base"]
+assert d["instances"][0]["verdict"] == "noise_unknown" and d["summary"]["open"] == 1, d
+'
 
 # ---- a crashing run and a bad file: counted, not pooled, the gate fails ----------
 cat > "$tmp/flaky.sh" <<EOF
