@@ -402,7 +402,10 @@ static int run_pairs(ompb__ab *ab)
     for (size_t pair = 0; !should_stop(ab, pair, last_pair); pair++) {
         uint64_t t0 = ompb__now_ns();
         int first = (int)(splitmix(&order) & 1);
-        for (int k = 0; k < 2 && !ompb__ab_stop_signal(); k++) {
+        /* A run that would start after the end of --time would be stopped
+         * at once: it does not start. */
+        for (int k = 0; k < 2 && !ompb__ab_stop_signal() && (!deadline || ompb__now_ns() < deadline);
+             k++) {
             int rc = ompb__ab_run_side(ab, k ? !first : first, pair == 0, deadline);
             if (rc)
                 return rc;

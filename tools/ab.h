@@ -48,6 +48,7 @@ typedef struct ompb__ab_run {
     size_t index;               /* 1, 2, ... per side */
     char *path, *log;           /* its JSON file and its stdout+stderr */
     size_t instances;           /* selected for it */
+    bool cut_by_time;           /* its deadline was the end of --time */
     ompb__ab_outcome outcome;
     char detail[200];           /* what went wrong, one line; "" when OK */
     double seconds;

@@ -463,7 +463,8 @@ static int classify(ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
     } else if (r->killed) {
         run->outcome = OMPB__AB_RUN_KILLED;
         snprintf(run->detail, sizeof run->detail, "still running at its deadline (%s); stopped",
-                 ab->timeout ? "--timeout per instance and 60 s" : "--time");
+                 run->cut_by_time ? "the end of --time"
+                                  : "--timeout per selected instance plus 60 s");
     } else if (WIFEXITED(r->status) && WEXITSTATUS(r->status) <= 1) {
         run->outcome = WEXITSTATUS(r->status) ? OMPB__AB_RUN_FAILED : OMPB__AB_RUN_OK;
         if (run->outcome == OMPB__AB_RUN_FAILED)
@@ -476,14 +477,16 @@ static int classify(ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
     return 0;
 }
 
-static uint64_t run_deadline(const ompb__ab *ab, size_t instances, uint64_t deadline_ns)
+/* The earlier of the run's own deadline (with --timeout) and the end of
+ * --time (deadline_ns); which one it is goes into run->cut_by_time. */
+static uint64_t run_deadline(const ompb__ab *ab, ompb__ab_run *run, uint64_t deadline_ns)
 {
     uint64_t own = 0;
     if (ab->timeout_ns)
-        own = ompb__now_ns() + ab->timeout_ns * (instances ? instances : 1) + RUN_SLACK_NS;
-    if (!own || (deadline_ns && deadline_ns < own))
-        return deadline_ns;
-    return own;
+        own = ompb__now_ns() + ab->timeout_ns * (run->instances ? run->instances : 1) +
+              RUN_SLACK_NS;
+    run->cut_by_time = deadline_ns && (!own || deadline_ns < own);
+    return run->cut_by_time ? deadline_ns : own;
 }
 
 static int new_run(ompb__ab *ab, int side, ompb__ab_run **out)
@@ -511,7 +514,7 @@ int ompb__ab_run_side(ompb__ab *ab, int side, bool all, uint64_t deadline_ns)
     rc = rc ? rc : run_argv(ab, side, all, run, &a, &script, &pattern);
     if (!rc) {
         exec_result r = run_process(ab, a.v, run->log, run->log,
-                                    run_deadline(ab, run->instances, deadline_ns));
+                                    run_deadline(ab, run, deadline_ns));
         run->seconds = r.seconds;
         rc = classify(ab, run, &r);
         bool fault = run->outcome != OMPB__AB_RUN_OK && run->outcome != OMPB__AB_RUN_FAILED;

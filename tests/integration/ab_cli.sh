@@ -196,6 +196,21 @@ assert "quick" in rows, rows
 assert any(x["side"] == "head" and x["outcome"] == "failed" for x in d["faults"]), d["faults"]
 '
 
+# Without --timeout, the end of --time stops a hanging run (and no run
+# starts after it); a HEAD run stopped so fails the gate.
+set +e
+timeout "$limit" "$tool" ab --time $((5 * m))s --format json --fail-on-regression \
+  --head-cmd "OMPB_HOSTILE_HANG=1 OMPB_HOSTILE_MARK=$tmp/mark2 exec $hostile" "$hostile" \
+  -- "${quick[@]}" --filter '^hangs' > "$tmp/hang2.json" 2> "$tmp/hang2.err"
+status=$?
+set -e
+[ "$status" = 1 ] || fail "hanging HEAD under --time: exit status $status ($(cat "$tmp/hang2.err"))"
+json "$tmp/hang2.json" '
+f = [x for x in d["faults"] if x["outcome"] == "killed"]
+assert len(f) == 1 and f[0]["side"] == "head" and "the end of --time" in f[0]["detail"], d["faults"]
+assert d["stop_reason"].startswith("--time budget spent"), d["stop_reason"]
+'
+
 # ---- different instance sets ---------------------------------------------------
 set +e
 timeout "$limit" "$tool" ab --max-runs 3 --format json \
