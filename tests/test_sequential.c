@@ -180,11 +180,20 @@ static void test_look(void)
     CU_ASSERT(!s.within);
     CU_ASSERT(!ompb__seq_due(&p, &s, 3));
     CU_ASSERT(ompb__seq_due(&p, &s, 4));
-    /* A wider look later cannot widen the interval: the intersection. */
-    ompb__welch_result wide = {log(1.2), 0.05, 6.0};
+    CU_ASSERT_EQUAL(s.p_look, 1);
+    CU_ASSERT_DOUBLE_EQUAL(s.p_low, lo, 1e-12);
+    /* A wider look later: its interval is the latest; p and its interval
+     * stay the first look's. */
+    ompb__welch_result wide = {log(1.1), 0.05, 6.0};
     ompb__seq_look(&p, &s, &wide, 4);
     ompb__seq_interval(&p, &s, &wide);
-    CU_ASSERT_DOUBLE_EQUAL(s.low, lo, 1e-12);
+    double wlo, whi;
+    ompb__welch_ci(&wide, p.level[1], &wlo, &whi);
+    CU_ASSERT_DOUBLE_EQUAL(s.low, wlo, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.high, whi, 1e-12);
+    CU_ASSERT_EQUAL(s.p_look, 1);
+    CU_ASSERT_DOUBLE_EQUAL(s.p_low, lo, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.p, raw * ALPHA / p.level[0], 1e-12 * s.p);
     /* Nearly on the threshold: decided only by many more runs. */
     ompb__seq_state e;
     ompb__seq_state_init(&e);

@@ -123,15 +123,26 @@ static void row_note(const ompb__ab *ab, const ompb__ab_row *r, char *buf, size_
     }
 }
 
+/* The interval a row shows (log scale): a flagged instance's from the look
+ * that gave its p-value, any other the latest look's. false: none. */
+static bool row_interval(const ompb__ab_row *r, double *low, double *high)
+{
+    bool flagged = r->verdict == OMPB__VERDICT_REGRESSED || r->verdict == OMPB__VERDICT_IMPROVED;
+    *low = flagged ? r->seq.p_low : r->seq.low;
+    *high = flagged ? r->seq.p_high : r->seq.high;
+    return r->seq.looks > 0 && isfinite(*low) && isfinite(*high);
+}
+
 static void interval_text(const ompb__ab_row *r, char *buf, size_t cap)
 {
     char lo[OMPB__UNIT_TEXT_MAX], hi[OMPB__UNIT_TEXT_MAX];
-    if (r->seq.looks == 0 || !isfinite(r->seq.low) || !isfinite(r->seq.high)) {
+    double l, h;
+    if (!row_interval(r, &l, &h)) {
         snprintf(buf, cap, "-");
         return;
     }
-    snprintf(buf, cap, "%s..%s", ompb__format_change(lo, sizeof lo, expm1(r->seq.low)),
-             ompb__format_change(hi, sizeof hi, expm1(r->seq.high)));
+    snprintf(buf, cap, "%s..%s", ompb__format_change(lo, sizeof lo, expm1(l)),
+             ompb__format_change(hi, sizeof hi, expm1(h)));
 }
 
 /* ---- shared lines -------------------------------------------------------- */
@@ -167,8 +178,9 @@ static void method_line(FILE *out, const ompb__ab *ab)
     for (size_t k = 1; k < ab->plan.n_looks; k++)
         fprintf(out, ", %zu", ab->plan.runs[k]);
     fprintf(out, " runs a side and run again only while undecided; alpha %.3g is spent across "
-            "the looks (Lan-DeMets, Pocock type), so the intervals form a %.0f%% confidence "
-            "sequence whatever the stopping. regressed/improved: an interval beyond +-%.3g%% "
+            "the looks (Lan-DeMets, Pocock type), so the looks' intervals form a %.0f%% "
+            "confidence sequence whatever the stopping; the interval shown is the latest "
+            "look's (a flagged instance's: the deciding look's). regressed/improved: an interval beyond +-%.3g%% "
             "that survives Benjamini-Hochberg at %.3g; untouched: an interval within it; "
             "noisy: neither when the runs ended.\n", ab->opts.alpha,
             100.0 * (1.0 - ab->opts.alpha), 100.0 * ab->opts.threshold, ab->opts.alpha);
@@ -338,15 +350,16 @@ static json_t *json_row(const ompb__ab *ab, const ompb__ab_row *r)
 {
     char note[NOTE_MAX];
     row_note(ab, r, note, sizeof note);
-    bool iv = r->seq.looks > 0 && isfinite(r->seq.low) && isfinite(r->seq.high);
+    double l, h;
+    bool iv = row_interval(r, &l, &h);
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:I, "
                      "s:b, s:o, s:s}",
                      "name", r->name, "verdict", ompb__verdict_key(r->verdict),
                      "base_ns", ompb__json_number_or_null(r->cmp.base_ns),
                      "head_ns", ompb__json_number_or_null(r->cmp.head_ns),
                      "change_pct", pct(r->cmp.change),
-                     "ci_low_pct", iv ? pct(expm1(r->seq.low)) : json_null(),
-                     "ci_high_pct", iv ? pct(expm1(r->seq.high)) : json_null(),
+                     "ci_low_pct", iv ? pct(expm1(l)) : json_null(),
+                     "ci_high_pct", iv ? pct(expm1(h)) : json_null(),
                      "p_value", ompb__json_number_or_null(r->seq.p),
                      "q_value", ompb__json_number_or_null(r->q),
                      "base_runs", (json_int_t)r->cmp.base_runs,

@@ -88,7 +88,8 @@ ompb__sample_summary ompb__seq_side_summary(double geomean, double spread, size_
 
 void ompb__seq_state_init(ompb__seq_state *s)
 {
-    *s = (ompb__seq_state){0, NAN, false, -INFINITY, INFINITY, NAN, NAN, 0};
+    *s = (ompb__seq_state){0, NAN, false, 0, -INFINITY, INFINITY, -INFINITY, INFINITY,
+                           NAN, NAN, 0};
 }
 
 bool ompb__seq_open(const ompb__seq_plan *plan, const ompb__seq_state *s)
@@ -123,7 +124,10 @@ void ompb__seq_look(const ompb__seq_plan *plan, ompb__seq_state *s, const ompb__
     double p = ompb__interval_p(w, plan->lower, plan->upper);
     if (!isnan(p)) {
         double scaled = fmin(1.0, p * plan->alpha / level);
-        s->p = isnan(s->p) ? scaled : fmin(s->p, scaled);
+        if (isnan(s->p) || scaled < s->p) {
+            s->p = scaled;
+            s->p_look = s->looks + 1;
+        }
     }
     s->within = s->within || within_bounds(plan, w, level);
     s->diff = w->diff;
@@ -137,11 +141,11 @@ void ompb__seq_interval(const ompb__seq_plan *plan, ompb__seq_state *s,
 {
     if (s->looks == 0 || isnan(w->se))
         return;
-    double lo, hi;
-    ompb__welch_ci(w, plan->level[s->looks - 1], &lo, &hi);
-    double nl = fmax(s->low, lo), nh = fmin(s->high, hi);
-    s->low = nl <= nh ? nl : lo;
-    s->high = nl <= nh ? nh : hi;
+    ompb__welch_ci(w, plan->level[s->looks - 1], &s->low, &s->high);
+    if (s->p_look == s->looks) {
+        s->p_low = s->low;
+        s->p_high = s->high;
+    }
 }
 
 

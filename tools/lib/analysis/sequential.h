@@ -11,8 +11,10 @@
  * level gamma_k, the increment of that function, and the levels add up to
  * alpha. By the union bound over the looks, the chance that any look's
  * (1 - gamma_k) interval misses the true change is at most alpha, whatever
- * the stopping rule: the intervals form a (1 - alpha) confidence sequence,
- * and their running intersection is what the report shows. Per instance the
+ * the stopping rule: the intervals form a (1 - alpha) confidence sequence.
+ * The report shows the latest look's interval (a flagged instance's: the
+ * look that gave its p-value), which always holds the change it reports
+ * beside it. Per instance the
  * sequential p-value of "the change is within the threshold" is the
  * smallest p_k alpha / gamma_k over the looks taken (a valid p-value by the
  * same bound); Benjamini-Hochberg over the instances then decides the
@@ -61,10 +63,10 @@ typedef struct ompb__seq_state {
                                over the looks of p_k alpha / gamma_k, at
                                most 1; NAN before the first look */
     bool within;            /* a look's interval lay within the threshold */
-    double low, high;       /* running intersection of the looks' intervals
-                               (log scale); -inf/+inf before the first, and
-                               the latest look's interval when they do not
-                               meet (a miss, possible with chance <= alpha) */
+    size_t p_look;          /* the look (1, 2, ...) that gave p; 0: none */
+    double low, high;       /* the latest look's interval (log scale);
+                               -inf/+inf before the first */
+    double p_low, p_high;   /* the interval of look p_look */
     double diff, se;        /* the latest look's Welch figures */
     size_t n;               /* runs per side at the latest look */
 } ompb__seq_state;
@@ -94,8 +96,8 @@ bool ompb__seq_open(const ompb__seq_plan *plan, const ompb__seq_state *s);
 void ompb__seq_look(const ompb__seq_plan *plan, ompb__seq_state *s, const ompb__welch_result *w,
                     size_t n);
 
-/* Narrows s->low/high by the interval of the look just taken (the last one
- * ompb__seq_look counted). */
+/* Sets s->low/high to the interval of the look just taken (the last one
+ * ompb__seq_look counted), and p_low/p_high too when that look gave p. */
 void ompb__seq_interval(const ompb__seq_plan *plan, ompb__seq_state *s,
                         const ompb__welch_result *w);
 
