@@ -158,7 +158,7 @@ static void summary_line(FILE *out, const ompb__ab *ab, const char *b)
             c[OMPB__VERDICT_MISSING], c[OMPB__VERDICT_FAILED], c[OMPB__VERDICT_NO_RATIO]);
 }
 
-static void runs_line(FILE *out, const ompb__ab *ab)
+static void runs_line(FILE *out, const ompb__ab *ab, bool md)
 {
     size_t used, recipe;
     spent(ab, &used, &recipe);
@@ -166,7 +166,8 @@ static void runs_line(FILE *out, const ompb__ab *ab)
             "%d runs a side of every instance would take %zu; %.1f s; seed %llu (--seed "
             "repeats the order)\n", ab->side_runs[0], ab->side_runs[1], faults(ab), used,
             OMPB__AB_RECIPE_RUNS, recipe, ab->seconds, (unsigned long long)ab->seed);
-    fprintf(out, "%s: %s\n", ab->partial ? "PARTIAL report, runs stopped" : "Runs ended",
+    /* Markdown joins lines into one paragraph: a blank line keeps two. */
+    fprintf(out, "%s%s: %s\n", md ? "\n" : "", ab->partial ? "PARTIAL report, runs stopped" : "Runs ended",
             ab->stop_reason);
 }
 
@@ -286,7 +287,7 @@ static int print_console(FILE *out, const ompb__ab *ab)
     int width = name_width(ab);
     fprintf(out, "ompbench ab: BASE %s, HEAD %s\n", ab->cmd[0], ab->cmd[1]);
     summary_line(out, ab, "");
-    runs_line(out, ab);
+    runs_line(out, ab, false);
     fprintf(out, "\n%-*s  %11s  %11s  %9s  %-19s  %7s  %-14s %s\n", width, "Benchmark", "BASE",
             "HEAD", "Change", "Interval", "Runs", "Verdict", "Note");
     for (size_t i = 0; i < ab->n_rows; i++)
@@ -326,7 +327,7 @@ static int print_markdown(FILE *out, const ompb__ab *ab)
         fputs("**PARTIAL**: the runs were interrupted; this is what was run so far.\n\n", out);
     summary_line(out, ab, "**");
     fputc('\n', out);
-    runs_line(out, ab);
+    runs_line(out, ab, true);
     fputs("\n| Benchmark | BASE | HEAD | Change | Interval | Runs | Verdict | Note |\n"
           "|:--|--:|--:|--:|:--|--:|:--|:--|\n", out);
     for (size_t i = 0; i < ab->n_rows; i++)
