@@ -484,8 +484,9 @@ static int run(ab_args *a)
     int rc = list_both(ab);
     if (rc)
         return rc;
-    fprintf(stderr, OMPB__AB_TOOL ": seed %llu (--seed %llu repeats the order); runs in %s\n",
-            (unsigned long long)ab->seed, (unsigned long long)ab->seed, ab->dir);
+    fprintf(stderr, OMPB__AB_TOOL ": seed %llu (--seed %llu repeats the order)%s%s\n",
+            (unsigned long long)ab->seed, (unsigned long long)ab->seed,
+            ab->keep ? "; runs kept in " : "", ab->keep ? ab->dir : "");
     if ((rc = run_pairs(ab)) || (rc = ompb__ab_judge(ab)))
         return bad("out of memory");
     ompb__ab_progress(ab, true);
