@@ -98,7 +98,9 @@ static void settle_row(ompb__ab *ab, ompb__ab_row *r)
         return;
     }
     if (r->q <= ab->opts.alpha) {
-        r->verdict = r->seq.diff > 0.0 ? OMPB__VERDICT_REGRESSED : OMPB__VERDICT_IMPROVED;
+        /* The direction of the look that gave p: its interval clears the
+         * threshold on that side (q <= alpha needs p_k <= gamma_k there). */
+        r->verdict = r->seq.p_low > 0.0 ? OMPB__VERDICT_REGRESSED : OMPB__VERDICT_IMPROVED;
         r->decided = true;
     } else if (r->seq.within) {
         r->verdict = OMPB__VERDICT_UNTOUCHED;
