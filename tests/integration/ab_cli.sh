@@ -10,7 +10,8 @@
 # (--keep) and the markdown/JSON
 # reports, no progress line when stderr is not a terminal (and one when it
 # is, under script(1) when present), a crashing run and a run writing a
-# bad file (counted, not pooled, the gate fails), a hanging run (--timeout
+# bad file (counted, not pooled, the gate fails), a HEAD that always fails
+# (stopped after three in a row), a hanging run (--timeout
 # passed through: the instance fails in HEAD), different instance sets
 # (new and missing reported, the common ones compared) and Ctrl-C (a
 # partial report, exit 130; a run deaf to it is stopped after a grace).
@@ -178,6 +179,29 @@ assert f[("head", 3)]["outcome"] == "bad file", f
 assert d["head"]["runs"] == 5 and d["head"]["pooled"] == 3 and d["base"]["pooled"] == 5, d
 r = d["instances"][0]
 assert r["head_runs"] == 3 and r["base_runs"] == 5, r
+'
+
+# A HEAD whose every run fails (status 3, after writing to stderr): no pair
+# starts after three in a row; the gate fails.
+cat > "$tmp/broken.sh" <<EOF
+#!/bin/sh
+case " \$* " in *" --list "*) exec "$bin" "\$@";; esac
+echo "broken: cannot map the input" >&2
+exit 3
+EOF
+chmod +x "$tmp/broken.sh"
+set +e
+timeout "$limit" "$tool" ab --fail-on-regression --format json --head-cmd "$tmp/broken.sh" "$bin" \
+  -- "${quick[@]}" --exact slowed > "$tmp/broken.json" 2> "$tmp/broken.err"
+status=$?
+set -e
+[ "$status" = 1 ] || fail "broken HEAD: exit status $status ($(cat "$tmp/broken.err"))"
+json "$tmp/broken.json" '
+assert d["stop_reason"] == "HEAD failed 3 runs in a row", d["stop_reason"]
+assert d["head"]["runs"] == 3 and d["head"]["pooled"] == 0, d["head"]
+assert all(x["outcome"] == "exit status" and x["detail"] == "exit status 3: broken: cannot map the input"
+           for x in d["faults"]) and len(d["faults"]) == 3, d["faults"]
+assert d["instances"][0]["verdict"] == "noise_unknown", d["instances"]
 '
 
 # ---- a hanging run: --timeout passed through -----------------------------------
