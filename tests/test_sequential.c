@@ -96,6 +96,8 @@ static int one_instance(const ompb__seq_plan *plan, enum rule rule, double delta
         ompb__seq_look(plan, &s, &w, n);
         /* One instance: Benjamini-Hochberg leaves its p as it is. */
         outcome = s.p <= plan->alpha ? 1 : s.within ? -1 : 0;
+        if (s.futile)
+            break;
     }
     *runs = n;
     return outcome;
@@ -241,6 +243,29 @@ static void test_edge_of_threshold(void)
     CU_ASSERT(at.untouched <= ALPHA / 2.0);
 }
 
+/* Futility: an unchanged instance far too noisy for the threshold (20%
+ * runs at 5%) stops after a few looks instead of running to the last, and
+ * is flagged no more than alpha; a clear change at 8% is given up on in
+ * at most 3% more of the cases, on fewer runs. */
+static void test_futility(void)
+{
+    ompb__seq_plan p = plan_of(OMPB__SEQ_DEFAULT_MIN_RUNS, OMPB__SEQ_DEFAULT_MAX_RUNS, 0.05);
+    ompb__seq_plan all = p;
+    all.futility = false;
+    sim_result stop = simulate(&p, SEQUENTIAL, 0.0, 0.20);
+    sim_result go_on = simulate(&all, SEQUENTIAL, 0.0, 0.20);
+    show("A/A, spread 20%, futility", stop);
+    show("A/A, spread 20%, no futility", go_on);
+    CU_ASSERT(stop.mean_runs < 0.5 * go_on.mean_runs);
+    CU_ASSERT(stop.flagged <= ALPHA && go_on.flagged <= ALPHA);
+    sim_result clear = simulate(&p, SEQUENTIAL, 0.20, 0.08);
+    sim_result clear_all = simulate(&all, SEQUENTIAL, 0.20, 0.08);
+    show("+20%, spread 8%, futility", clear);
+    show("+20%, spread 8%, no futility", clear_all);
+    CU_ASSERT(clear.flagged >= clear_all.flagged - 0.03);
+    CU_ASSERT(clear.mean_runs < clear_all.mean_runs);
+}
+
 /* The smallest fixed number of runs per side (from 10) whose power
  * reaches power, or 0 if none up to OMPB__SEQ_DEFAULT_MAX_RUNS * 2 does. */
 static size_t fixed_runs_for(double power, double change, double sigma)
@@ -302,6 +327,7 @@ static const ompb_test_case cases[] = {
     {"aa_false_flags", test_aa_false_flags},
     {"edge_of_threshold", test_edge_of_threshold},
     {"power_and_runs", test_power_and_runs},
+    {"futility", test_futility},
     {NULL, NULL},
 };
 

@@ -34,7 +34,7 @@ typedef struct ab_args {
     size_t n_positional;
     const char *keep, *output, *markdown, *json;
     ompb__report_format format;
-    bool fail_on_regression, fail_on_undecided, help, seed_given;
+    bool fail_on_regression, fail_on_undecided, help, seed_given, no_futility;
     char tmpdir[4096];
 } ab_args;
 
@@ -72,6 +72,8 @@ static void usage(FILE *out)
           "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD, or a\n"
           "                        HEAD run crashed, hung or wrote a bad file\n"
           "  --fail-on-undecided   exit 1 when an instance is still noisy at the budget\n"
+          "  --no-futility         run an instance to its last look even when, at the spread\n"
+          "                        seen, not even that look would likely decide it\n"
           "  -h, --help            this text\n"
           "Exit status: 0, 1 (the gate above), 2 (bad input, a build that cannot run, the\n"
           "CodSpeed runner, no instance in common), 128+N after signal N (partial report).\n",
@@ -178,7 +180,8 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
         return bad("unknown option or missing value: '%s' (accepted: --base-cmd CMD, --head-cmd "
                    "CMD, --min-runs N, --max-runs N, --time D, --timeout D, --threshold PCT, "
                    "--alpha A, --seed S, --keep DIR, --format FMT, --output FILE, --markdown "
-                   "FILE, --json FILE, --fail-on-regression, --fail-on-undecided, --help; "
+                   "FILE, --json FILE, --fail-on-regression, --fail-on-undecided, --no-futility, "
+                   "--help; "
                    "benchmark options go after --)", argv[*i]);
     if (!*v)
         return bad("%s: empty path", argv[*i - 1]);
@@ -195,6 +198,8 @@ static int parse_option(int argc, char **argv, int *i, ab_args *a)
         a->fail_on_regression = true;
     else if (strcmp(arg, "--fail-on-undecided") == 0)
         a->fail_on_undecided = true;
+    else if (strcmp(arg, "--no-futility") == 0)
+        a->no_futility = true;
     else
         return parse_value_option(argc, argv, i, a);
     return 0;
@@ -224,6 +229,7 @@ static int check_settings(ab_args *a)
     if (ompb__seq_plan_init(&ab->plan, ab->min_runs, ab->max_runs, ab->opts.alpha,
                             ab->opts.threshold))
         return bad("cannot plan looks from %zu to %zu runs", ab->min_runs, ab->max_runs);
+    ab->plan.futility = !a->no_futility;
     const char *outs[] = {a->output, a->markdown, a->json};
     for (size_t i = 0; i < 3; i++) {
         ompb_error err = {0};
@@ -376,8 +382,8 @@ static bool should_stop(ompb__ab *ab, size_t pair, double last_pair_s)
         snprintf(why, cap, "interrupted by signal %d (%s)", ompb__ab_stop_signal(),
                  strsignal(ompb__ab_stop_signal()));
     } else if (pair > 0 && ab->open == 0 && ab->counts[OMPB__VERDICT_NOISY])
-        snprintf(why, cap, "every look taken (--max-runs %zu); noisy instances are undecided",
-                 ab->max_runs);
+        snprintf(why, cap, "no instance left open; the noisy ones are undecided (their last "
+                 "look taken, --max-runs %zu, or too noisy for it)", ab->max_runs);
     else if (pair > 0 && ab->open == 0)
         snprintf(why, cap, "every instance decided");
     else if (pair >= ab->max_runs)

@@ -107,7 +107,9 @@ static void settle_row(ompb__ab *ab, ompb__ab_row *r)
         r->decided = true;
     } else {
         r->verdict = OMPB__VERDICT_NOISY;
-        r->decided = !ompb__seq_open(&ab->plan, &r->seq);
+        /* Futile: too noisy for the threshold even at the last look; its
+         * runs go to the instances that can still be decided. */
+        r->decided = !ompb__seq_open(&ab->plan, &r->seq) || r->seq.futile;
         r->runs_needed = ompb__seq_runs_needed(&ab->plan, &r->seq, OMPB__COMPARE_TRIM);
     }
 }

@@ -73,8 +73,11 @@ static void open_note(const ompb__ab *ab, const ompb__ab_row *r, char *buf, size
         snprintf(buf, cap, "%s: the interval clears the threshold, but not after "
                  "Benjamini-Hochberg over the judged instances (q=%.2g)", sp, r->q);
     } else if (r->runs_needed == 0) {
-        snprintf(buf, cap, "%s: more than %d runs a side would be needed at this spread", sp,
-                 OMPB__SEQ_MAX_RUNS);
+        snprintf(buf, cap, "%s: more than %d runs a side would be needed at this spread%s", sp,
+                 OMPB__SEQ_MAX_RUNS, r->seq.futile ? " (not run further)" : "");
+    } else if (r->seq.futile && r->runs_needed > ab->max_runs) {
+        snprintf(buf, cap, "%s: no look up to --max-runs would likely decide it, ~%zu runs a "
+                 "side would (not run further)", sp, r->runs_needed);
     } else {
         size_t more = r->runs_needed > r->seq.n ? r->runs_needed - r->seq.n : 1;
         snprintf(buf, cap, "%s: ~%zu more run%s a side would likely decide%s", sp, more,
@@ -183,7 +186,8 @@ static void method_line(FILE *out, const ompb__ab *ab)
             "confidence sequence whatever the stopping; the interval shown is the latest "
             "look's (a flagged instance's: the deciding look's). regressed/improved: an interval beyond +-%.3g%% "
             "that survives Benjamini-Hochberg at %.3g; untouched: an interval within it; "
-            "noisy: neither when the runs ended.\n", ab->opts.alpha,
+            "noisy: neither when the runs ended, or too noisy to be decided by the last look "
+            "(not run further).\n", ab->opts.alpha,
             100.0 * (1.0 - ab->opts.alpha), 100.0 * ab->opts.threshold, ab->opts.alpha);
 }
 

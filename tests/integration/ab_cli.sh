@@ -259,11 +259,13 @@ for n in ("slowed", "steady_chain[2000]", "steady_chain[20000]"):
   "$bin" "$bin" -- "${quick[@]}" --exact slowed 2> "$tmp/int.err" &
 pid=$!
 pids+=("$pid")
+# Once a run of the third pair has started (its log exists), both runs of
+# the second have ended.
 for _ in $(seq 1 $((600 * m))); do
-  [ -s "$tmp/int/head-002.json" ] && [ -s "$tmp/int/base-002.json" ] && break
+  [ -e "$tmp/int/head-003.log" ] || [ -e "$tmp/int/base-003.log" ] && break
   sleep 0.1
 done
-[ -s "$tmp/int/head-002.json" ] || fail "Ctrl-C: no second pair in time"
+[ -e "$tmp/int/head-003.log" ] || [ -e "$tmp/int/base-003.log" ] || fail "Ctrl-C: no third pair in time"
 kill -INT "$pid"
 set +e
 wait "$pid"

@@ -16,6 +16,8 @@
 
 #include <ompbench/error.h>
 
+#include "analysis/compare.h"
+
 
 /* Each look about this factor more runs than the one before. */
 #define GROWTH 1.25
@@ -61,6 +63,7 @@ int ompb__seq_plan_init(ompb__seq_plan *plan, size_t min_runs, size_t max_runs, 
         return OMPB_EINVAL;
     memset(plan, 0, sizeof *plan);
     plan->alpha = alpha;
+    plan->futility = true;
     double t = threshold * (1.0 + THRESHOLD_SLACK);
     plan->upper = log1p(t);
     plan->lower = t < 1.0 ? log1p(-t) : -INFINITY;
@@ -70,6 +73,8 @@ int ompb__seq_plan_init(ompb__seq_plan *plan, size_t min_runs, size_t max_runs, 
         double now = n == max_runs ? alpha : spent_by(alpha, (double)n / (double)max_runs);
         plan->runs[k] = n;
         plan->level[k] = now - spent;
+        plan->quant[k] = ompb__t_quantile(1.0 - plan->level[k] / 2.0,
+                                          2.0 * (double)kept(n, OMPB__COMPARE_TRIM) - 2.0);
         spent = now;
         if (n == max_runs || plan->n_looks == OMPB__SEQ_MAX_LOOKS)
             break;
@@ -88,8 +93,8 @@ ompb__sample_summary ompb__seq_side_summary(double geomean, double spread, size_
 
 void ompb__seq_state_init(ompb__seq_state *s)
 {
-    *s = (ompb__seq_state){0, NAN, false, 0, -INFINITY, INFINITY, -INFINITY, INFINITY,
-                           NAN, NAN, 0};
+    *s = (ompb__seq_state){0, NAN, false, false, 0, -INFINITY, INFINITY, -INFINITY,
+                           INFINITY, NAN, NAN, 0};
 }
 
 bool ompb__seq_open(const ompb__seq_plan *plan, const ompb__seq_state *s)
@@ -115,6 +120,22 @@ static bool within_bounds(const ompb__seq_plan *plan, const ompb__welch_result *
     return above_lower <= level / 2.0 && below_upper <= level / 2.0;
 }
 
+/* Distance from the change to the nearer threshold bound (log scale). */
+static double gap_to_bound(const ompb__seq_plan *plan, const ompb__seq_state *s)
+{
+    return fmin(fabs(s->diff - plan->upper), fabs(s->diff - plan->lower));
+}
+
+static bool is_futile(const ompb__seq_plan *plan, const ompb__seq_state *s)
+{
+    if (!plan->futility || s->looks < OMPB__SEQ_FUTILITY_FIRST_LOOK || s->within ||
+        !(s->p > plan->alpha) || !(s->se > 0.0) || s->looks >= plan->n_looks)
+        return false;
+    size_t last = plan->n_looks - 1;
+    double hw = plan->quant[last] * s->se * sqrt((double)s->n / (double)plan->runs[last]);
+    return hw > OMPB__SEQ_FUTILITY_MARGIN * gap_to_bound(plan, s);
+}
+
 void ompb__seq_look(const ompb__seq_plan *plan, ompb__seq_state *s, const ompb__welch_result *w,
                     size_t n)
 {
@@ -134,6 +155,7 @@ void ompb__seq_look(const ompb__seq_plan *plan, ompb__seq_state *s, const ompb__
     s->se = w->se;
     s->n = n;
     s->looks++;
+    s->futile = is_futile(plan, s);
 }
 
 void ompb__seq_interval(const ompb__seq_plan *plan, ompb__seq_state *s,
@@ -178,13 +200,13 @@ size_t ompb__seq_runs_needed(const ompb__seq_plan *plan, const ompb__seq_state *
 {
     if (s->looks == 0 || isnan(s->se) || s->n == 0)
         return 0;
-    double gap = fmin(fabs(s->diff - plan->upper), fabs(s->diff - plan->lower));
+    double gap = gap_to_bound(plan, s);
     if (!(gap > 0.0))
         return 0;
     if (s->se == 0.0)
         return s->looks < plan->n_looks ? plan->runs[s->looks] : 0;
     for (size_t k = s->looks; k < plan->n_looks; k++)
-        if (half_width(s, plan->runs[k], plan->level[k], trim) <= gap)
+        if (plan->quant[k] * s->se * sqrt((double)s->n / (double)plan->runs[k]) <= gap)
             return plan->runs[k];
     return beyond_plan(plan, s, gap, trim);
 }

@@ -45,6 +45,9 @@ typedef struct ompb__seq_plan {
     size_t n_looks;
     size_t runs[OMPB__SEQ_MAX_LOOKS];
     double level[OMPB__SEQ_MAX_LOOKS];
+    double quant[OMPB__SEQ_MAX_LOOKS]; /* t(1 - level / 2) at the degrees of
+                                   freedom of runs[k] a side after trimming */
+    bool futility;              /* stop instances no look could decide (on) */
 } ompb__seq_plan;
 
 /*
@@ -63,6 +66,8 @@ typedef struct ompb__seq_state {
                                over the looks of p_k alpha / gamma_k, at
                                most 1; NAN before the first look */
     bool within;            /* a look's interval lay within the threshold */
+    bool futile;            /* at the spread seen, not even the last look
+                               would likely decide it: not worth more runs */
     size_t p_look;          /* the look (1, 2, ...) that gave p; 0: none */
     double low, high;       /* the latest look's interval (log scale);
                                -inf/+inf before the first */
@@ -86,10 +91,20 @@ bool ompb__seq_due(const ompb__seq_plan *plan, const ompb__seq_state *s, size_t 
 /* Whether the instance can still get a look: its looks are not used up. */
 bool ompb__seq_open(const ompb__seq_plan *plan, const ompb__seq_state *s);
 
+/* Futility: from the fourth look on (7 runs a side by default), an
+ * instance whose p-value has not cleared alpha, not untouched, is futile
+ * when the last look's interval, its standard error shrinking as
+ * 1 / sqrt(n), would still be more than twice the distance from the change
+ * to the nearer threshold bound. Stopping it removes looks, so it cannot
+ * add false claims; it saves the runs of instances too noisy for the
+ * threshold, at a small cost in power (tests/test_sequential.c). */
+#define OMPB__SEQ_FUTILITY_FIRST_LOOK 4
+#define OMPB__SEQ_FUTILITY_MARGIN 2.0
+
 /*
  * Takes the instance's next look on w, the Yuen-Welch comparison of its
  * runs (ompb__welch on the sides' trimmed summaries) with n runs on the
- * smaller side: updates p, within and the latest figures. Uses the t
+ * smaller side: updates p, within, futile and the latest figures. Uses the t
  * distribution function only (cheap enough for simulations); the interval
  * is ompb__seq_interval's. A look past the plan is ignored.
  */
