@@ -7,8 +7,8 @@
 # cannot run (exit 2, no report file), the CodSpeed runner refused, a
 # wrapper command (--head-cmd through a script that logs its arguments),
 # the verdict and the gate, --time and --fail-on-undecided, every run kept
-# (--keep) and the markdown/JSON
-# reports, no progress line when stderr is not a terminal (and one when it
+# (--keep) and the markdown/JSON reports, futility stopping on chosen run
+# values (tests/ab_fake.py, with and without --no-futility), no progress line when stderr is not a terminal (and one when it
 # is, under script(1) when present), a crashing run and a run writing a
 # bad file (counted, not pooled, the gate fails), a HEAD that always fails
 # (stopped after three in a row), a hanging run (--timeout
@@ -43,7 +43,9 @@ limit=$((300 * m))
 # The verdict check runs one thread per team: a loaded machine stretches a
 # round of two threads whenever either waits for a CPU.
 quick=(--sample-count 7 --sample-size 100 --warmup-time 0 --max-time 300ms)
-json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$1"; }
+json() { # json FILE CODE [ARG]: CODE with the document as d (ARG is sys.argv[2])
+  /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2" "$1" "${@:3}"
+}
 
 # ---- bad input, a build that cannot run, the runner --------------------------
 expect2() { # expect2 PATTERN ARGS...: exit 2 and the message
@@ -144,6 +146,31 @@ assert not d["partial"] and d["stop_reason"].startswith("--time budget spent"), 
 assert d["base"]["runs"] < 40, d["base"]
 assert d["instances"][0]["verdict"] == "noise_unknown" and d["summary"]["open"] == 1, d
 '
+
+# ---- decisions on chosen run values (tests/ab_fake.py) ---------------------------
+# `steady` is untouched at the first look (3 runs a side); `wild` (runs
+# spread ~60%) is too noisy for any look: futility stops it at the fourth
+# look (7 runs a side), --no-futility runs it to --max-runs.
+fake=$(realpath "$2/tests/ab_fake.py")
+for mode in futility no-futility; do
+  rm -f "$tmp"/*.n
+  extra=()
+  [ "$mode" = no-futility ] && extra=(--no-futility)
+  AB_FAKE_DIR=$tmp timeout "$limit" "$tool" ab --max-runs 12 "${extra[@]}" --format json \
+    --base-cmd "AB_FAKE_SIDE=base $fake" --head-cmd "AB_FAKE_SIDE=head $fake" \
+    > "$tmp/fake.json" 2> "$tmp/fake.err" || fail "fake ($mode): $(cat "$tmp/fake.err")"
+  json "$tmp/fake.json" '
+import sys
+mode = sys.argv[2]
+rows = {r["name"]: r for r in d["instances"]}
+s, w = rows["steady"], rows["wild"]
+assert s["verdict"] == "untouched" and s["base_runs"] == 3 and s["looks"] == 1, s
+want = 7 if mode == "futility" else 12
+assert w["verdict"] == "noisy" and w["base_runs"] == want and w["head_runs"] == want, (mode, w)
+assert ("not run further" in w["note"]) == (mode == "futility"), w["note"]
+assert d["base"]["runs"] == want and d["summary"]["open"] == 0, d["base"]
+' "$mode"
+done
 
 # ---- a crashing run and a bad file: counted, not pooled, the gate fails ----------
 cat > "$tmp/flaky.sh" <<EOF
