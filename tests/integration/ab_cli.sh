@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `ompbench ab` end to end on the A/B fixture and the hostile fixture, each
-# call bounded by timeout(1); no absolute time and no verdict that the
-# machine's noise could decide is asserted (the regression checked is 10x,
-# and only that instance's verdict is). Covers: bad input and a build that
-# cannot run (exit 2, no report file), the CodSpeed runner refused, a
-# wrapper command (--head-cmd through a script that logs its arguments),
-# the verdict and the gate, --time and --fail-on-undecided, every run kept
-# (--keep) and the markdown/JSON reports, futility stopping on chosen run
-# values (tests/ab_fake.py, with and without --no-futility), no progress line when stderr is not a terminal (and one when it
-# is, under script(1) when present), a crashing run and a run writing a
-# bad file (counted, not pooled, the gate fails), a HEAD that always fails
-# (stopped after three in a row), a hanging run (--timeout
-# passed through: the instance fails in HEAD), different instance sets
-# (new and missing reported, the common ones compared) and Ctrl-C (a
-# partial report, exit 130; a run deaf to it is stopped after a grace).
+# `ompbench ab` end to end on the A/B fixture, the hostile fixture and a
+# stand-in with chosen run values (tests/ab_fake.py), each call bounded by
+# timeout(1); no absolute time and no verdict that the machine's noise
+# could decide is asserted (the regression checked is 10x, and only that
+# instance's verdict is). Covers: bad input and a build that cannot run
+# (exit 2, no report file), the CodSpeed runner refused, a wrapper command
+# (--head-cmd through a script that logs its arguments), the verdict and
+# the gate, --time and --fail-on-undecided, every run kept (--keep), the
+# markdown/JSON reports, a seeded order, futility stopping with and
+# without --no-futility, no progress line when stderr is not a terminal
+# (and one when it is, under script(1) when present), a crashing run and a
+# run writing a bad file (counted, not pooled, the gate fails), a HEAD that
+# always fails (stopped after three in a row), a hanging run (--timeout
+# passed through: the instance fails in HEAD; without it, the end of
+# --time stops it), different instance sets (new and missing reported, the
+# common ones compared) and Ctrl-C (a partial report, exit 130; a run deaf
+# to it is stopped after a grace).
 # Usage: ab_cli.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
