@@ -13,7 +13,9 @@
 # "Comparing runs in CI"), N = OMPB_RUNS (default 10):
 #   interleaved (default): BASE, HEAD, BASE, HEAD, ... one process each with
 #     1/N of the default budget, files pooled with --base/--head;
-#   processes: BASE with --processes N, then HEAD likewise.
+#   processes: BASE with --processes N, then HEAD likewise;
+#   ab: `ompbench ab` (sequential, --max-runs OMPB_MAX_RUNS, default 20;
+#     OMPB_RUNS unused), which also prints the runs it used.
 # Extra compare options: OMPB_COMPARE_ARGS. Every run is bounded by
 # timeout(1). Check `uptime` first and report the load with the figures.
 set -euo pipefail
@@ -26,8 +28,8 @@ protocol=${OMPB_PROTOCOL:-interleaved}
 runs=${OMPB_RUNS:-10}
 run_args="--sample-count $(( (100 + runs - 1) / runs )) --warmup-time $(( 100000 / runs ))us --max-time $(( 5000 / runs ))ms"
 [ -x "$bin" ] && [ -x "$tool" ] || { echo "aa.sh: build first (make build)" >&2; exit 2; }
-case $protocol in interleaved|processes) ;; *)
-  echo "aa.sh: OMPB_PROTOCOL: invalid value '$protocol' (accepted: interleaved, processes)" >&2
+case $protocol in interleaved|processes|ab) ;; *)
+  echo "aa.sh: OMPB_PROTOCOL: invalid value '$protocol' (accepted: interleaved, processes, ab)" >&2
   exit 2 ;;
 esac
 mkdir -p "$out"
@@ -38,13 +40,23 @@ run() { # run FILE ARGS...
   timeout 900 "$bin" "$@" --format json --output "$file" 2>>"$out/stderr.txt"
 }
 
-echo "A/A ($protocol, $runs runs a side): $bin, $pairs pairs; files in $out"
+desc="$runs runs a side"
+[ "$protocol" = ab ] && desc="at most ${OMPB_MAX_RUNS:-20} runs a side"
+echo "A/A ($protocol, $desc): $bin, $pairs pairs; files in $out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 worst=0
 for p in $(seq 1 "$pairs"); do
   t0=$SECONDS
   args=()
-  if [ "$protocol" = processes ]; then
+  if [ "$protocol" = ab ]; then
+    # shellcheck disable=SC2086
+    timeout 3600 "$tool" ab --max-runs "${OMPB_MAX_RUNS:-20}" --format json ${OMPB_COMPARE_ARGS:-} \
+      --keep "$out/aa$p-runs" "$bin" "$bin" > "$out/aa$p-compare.json" 2>>"$out/stderr.txt" || true
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print("  ab: %d runs a side, %d instance-runs (the 10-a-side recipe: %d), stopped: %s" % (
+    d["base"]["runs"], d["instance_runs"], d["recipe_instance_runs"], d["stop_reason"]))' \
+      "$out/aa$p-compare.json"
+  elif [ "$protocol" = processes ]; then
     run "$out/aa$p-base.json" --processes "$runs"
     run "$out/aa$p-head.json" --processes "$runs"
     args=("$out/aa$p-base.json" "$out/aa$p-head.json")
@@ -59,7 +71,8 @@ for p in $(seq 1 "$pairs"); do
   fi
   secs=$((SECONDS - t0))
   # shellcheck disable=SC2086
-  "$tool" compare --format json ${OMPB_COMPARE_ARGS:-} "${args[@]}" > "$out/aa$p-compare.json"
+  [ "$protocol" = ab ] ||
+    "$tool" compare --format json ${OMPB_COMPARE_ARGS:-} "${args[@]}" > "$out/aa$p-compare.json"
   flagged=$(/usr/bin/python3 - "$out/aa$p-compare.json" "$secs" "$p" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))

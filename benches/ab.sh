@@ -19,7 +19,10 @@
 # "Comparing runs in CI"), N = OMPB_RUNS:
 #   interleaved (default): BASE, HEAD, BASE, HEAD, ... one process each with
 #     1/N of the default budget, files pooled with --base/--head;
-#   processes: BASE with --processes N, then HEAD likewise.
+#   processes: BASE with --processes N, then HEAD likewise;
+#   ab: `ompbench ab` (sequential: runs only the undecided instances again,
+#     --max-runs OMPB_MAX_RUNS, default 20; OMPB_RUNS unused); each trial
+#     also prints the runs it used against the 10-a-side recipe's.
 # Each run is bounded by timeout(1). Check `uptime` first and report the
 # load with the figures.
 set -euo pipefail
@@ -35,8 +38,8 @@ ci_args="--processes $runs"
 # One run with 1/N of the default budget: what one process of --processes N gets.
 run_args="--sample-count $(( (100 + runs - 1) / runs )) --warmup-time $(( 100000 / runs ))us --max-time $(( 5000 / runs ))ms"
 [ -x "$bin" ] && [ -x "$tool" ] || { echo "ab.sh: build first (make build)" >&2; exit 2; }
-case $protocol in interleaved|processes) ;; *)
-  echo "ab.sh: OMPB_PROTOCOL: invalid value '$protocol' (accepted: interleaved, processes)" >&2
+case $protocol in interleaved|processes|ab) ;; *)
+  echo "ab.sh: OMPB_PROTOCOL: invalid value '$protocol' (accepted: interleaved, processes, ab)" >&2
   exit 2 ;;
 esac
 mkdir -p "$out"
@@ -50,6 +53,16 @@ run() { # run FACTOR FILE ARGS...
 # trial PREFIX FACTOR: the runs of one trial, and the compare report.
 trial() {
   local p=$1 f=$2 args=()
+  if [ "$protocol" = ab ]; then
+    local t0=$SECONDS
+    timeout 3600 "$tool" ab --max-runs "${OMPB_MAX_RUNS:-20}" --format json --keep "$p-runs" \
+      --head-cmd "OMPB_AB_FACTOR=$f exec $bin" "$bin" > "$p-compare.json" 2>>"$out/stderr.txt" || true
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print("    ab: %d runs a side, %d instance-runs (the 10-a-side recipe: %d), %s s, stopped: %s" % (
+    d["base"]["runs"], d["instance_runs"], d["recipe_instance_runs"], sys.argv[2], d["stop_reason"]))' \
+      "$p-compare.json" "$((SECONDS - t0))"
+    return
+  fi
   if [ "$protocol" = processes ]; then
     # shellcheck disable=SC2086
     run 1 "$p-base.json" $ci_args
@@ -68,7 +81,9 @@ trial() {
   "$tool" compare --format json "${args[@]}" > "$p-compare.json"
 }
 
-echo "A/B ($protocol, $runs runs a side): $bin, $trials trials per factor ($factors); files in $out"
+desc="$runs runs a side"
+[ "$protocol" = ab ] && desc="at most ${OMPB_MAX_RUNS:-20} runs a side"
+echo "A/B ($protocol, $desc): $bin, $trials trials per factor ($factors); files in $out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0
 for f in $factors; do

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The `ompbench` command: a thin dispatcher over the library's tools.
+ *   ompbench ab [...] BASE HEAD             run two builds alternately until every verdict is decided
  *   ompbench collect [...] -- CMD ARGS...   act as the CodSpeed runner, check what CMD sends
  *   ompbench compare BASE.json HEAD.json    verdict per benchmark between two runs
  *   ompbench scaling RESULT.json            speedup and efficiency per thread count
@@ -22,6 +23,7 @@ static const struct {
     const char *summary;
     const char *tool;       /* names the command in messages */
 } commands[] = {
+    {"ab", ompb__tool_ab, "compare two builds in one command: alternating runs until each verdict is decided", "ompbench ab"},
     {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks", "ompbench collect"},
     {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing", "ompbench compare"},
     {"convert", ompb__tool_convert, "re-render a result file as console, csv or json", "ompbench convert"},
@@ -63,8 +65,11 @@ static int dispatch(int argc, char **argv, const char **who)
             return commands[i].fn(argc - 1, argv + 1);
         }
     }
-    ompb__error_print(stderr, "ompbench: unknown command '%s' (accepted: collect, compare, "
-                      "scaling, report)", argv[1]);
+    char names[128] = "";
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 commands[i].name);
+    ompb__error_print(stderr, "ompbench: unknown command '%s' (accepted: %s)", argv[1], names);
     return 2;
 }
 

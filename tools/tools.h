@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+int ompb__tool_ab(int argc, char **argv);
 int ompb__tool_collect(int argc, char **argv);
 int ompb__tool_compare(int argc, char **argv);
 int ompb__tool_convert(int argc, char **argv);

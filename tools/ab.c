@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ompbench ab [options] BASE HEAD [-- benchmark options]`: compares two
+ * builds in one command. Both are checked to be runnable (their --list)
+ * before the first run; then BASE and HEAD run alternately, one process
+ * each with a tenth of the default budget, the order within each pair
+ * drawn from --seed; after each pair the runs are pooled as compare pools
+ * them and the instances due for a look take it (tools/ab_judge.c), and
+ * only the instances still open run again, until all are decided or a
+ * budget (--max-runs, --time) is spent. The report goes out in console,
+ * markdown or JSON; the exit status is the CI gate.
+ */
+#include "ab.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "error.h"
+#include "outfile.h"
+#include "parse.h"
+#include "schedule.h"
+#include "tools.h"
+
+#define OMPB__MAX_THRESHOLD_PCT 1000.0
+
+typedef struct ab_args {
+    ompb__ab ab;
+    const char *positional[2];
+    size_t n_positional;
+    const char *keep, *output, *markdown, *json;
+    ompb__report_format format;
+    bool fail_on_regression, fail_on_undecided, help, seed_given, no_futility;
+    char tmpdir[4096];
+} ab_args;
+
+static void usage(FILE *out)
+{
+    fputs("usage: ompbench ab [options] BASE HEAD [-- benchmark options]\n"
+          "       ompbench ab [options] --base-cmd CMD --head-cmd CMD [-- benchmark options]\n"
+          "Runs two builds of a benchmark binary alternately, one process per run with a\n"
+          "tenth of the default budget (--sample-count 10 --warmup-time 10ms --max-time\n"
+          "500ms, before the benchmark options, which may change them), pools the runs as\n"
+          "`ompbench compare --base/--head` does, and runs again only the instances still\n"
+          "undecided, until each is regressed, improved or untouched, or a budget is spent.\n"
+          "The looks are planned and alpha is spent across them, so stopping early does\n"
+          "not inflate false claims (docs/methodology.md).\n"
+          "  --base-cmd CMD, --head-cmd CMD\n"
+          "                        a shell command that runs the benchmark (a wrapper such\n"
+          "                        as 'mpirun -np 2 build/bench'); the options are appended\n"
+          "  --min-runs N          runs a side before the first look (default 3, at least 2)\n"
+          "  --max-runs N          most runs a side (default 20, at most 1000)\n"
+          "  --time D              wall-time budget (e.g. 10m); no pair starts that would not\n"
+          "                        fit, a run still going at the end is stopped\n"
+          "  --timeout D           passed to every run: a repetition of an instance that\n"
+          "                        runs longer fails (the run is stopped after D per\n"
+          "                        instance plus 60 s)\n"
+          "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
+          "  --alpha A             error rate and false discovery rate, in (0, 1) (default 0.05)\n"
+          "  --seed S              seed of the order within each pair (default: the clock;\n"
+          "                        printed)\n"
+          "  --keep DIR            keep every run's JSON file and log in DIR (default: a\n"
+          "                        temporary directory, removed)\n"
+          "  --format FMT          console (default), markdown or json\n"
+          "  --output FILE         write the report to FILE instead of stdout\n"
+          "  --markdown FILE, --json FILE\n"
+          "                        also write the report in that format to FILE\n"
+          "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD, or a\n"
+          "                        HEAD run crashed, hung or wrote a bad file\n"
+          "  --fail-on-undecided   exit 1 when an instance is still noisy at the budget\n"
+          "  --no-futility         run an instance to its last look even when, at the spread\n"
+          "                        seen, not even that look would likely decide it\n"
+          "  -h, --help            this text\n"
+          "Exit status: 0, 1 (the gate above), 2 (bad input, a build that cannot run, the\n"
+          "CodSpeed runner, no instance in common), 128+N after signal N (partial report).\n",
+          out);
+}
+
+#define bad(...) ompb__tool_usage_error(OMPB__AB_TOOL, __VA_ARGS__)
+
+static int parse_count(const char *opt, const char *v, uint64_t min, uint64_t max, size_t *out)
+{
+    uint64_t n;
+    if (ompb__parse_uint(v, min, max, &n))
+        return bad("%s: invalid value '%s' (accepted: a whole number from %llu to %llu)", opt,
+                   v, (unsigned long long)min, (unsigned long long)max);
+    *out = (size_t)n;
+    return 0;
+}
+
+static int parse_duration(const char *opt, const char *v, uint64_t *ns)
+{
+    if (ompb__parse_duration(v, ns) || *ns == 0)
+        return bad("%s: invalid value '%s' (accepted: a duration above 0 with a unit: ns, us, "
+                   "ms, s, m; e.g. 10m or 30s)", opt, v);
+    return 0;
+}
+
+static int parse_threshold(const char *v, double *out)
+{
+    char *end;
+    double pct = strtod(v, &end);
+    if (end != v && *end == '%')
+        end++;
+    if (end == v || *end || !isfinite(pct) || pct < 0.0 || pct > OMPB__MAX_THRESHOLD_PCT)
+        return bad("--threshold: invalid value '%s' (accepted: a percentage from 0 to "
+                   "1000, e.g. 5 or 2.5%%)", v);
+    *out = pct / 100.0;
+    return 0;
+}
+
+static int parse_alpha(const char *v, double *out)
+{
+    char *end;
+    double a = strtod(v, &end);
+    if (end == v || *end || !(a > 0.0 && a < 1.0))
+        return bad("--alpha: invalid value '%s' (accepted: a probability strictly "
+                   "between 0 and 1, e.g. 0.05)", v);
+    *out = a;
+    return 0;
+}
+
+static int parse_cmd(ompb__ab *ab, int side, const char *v)
+{
+    if (!*v || strspn(v, " \t") == strlen(v))
+        return bad("--%s-cmd: empty command (accepted: a shell command that runs the "
+                   "benchmark binary, e.g. 'mpirun -np 2 build/benches/examples')",
+                   side ? "head" : "base");
+    ab->cmd[side] = v;
+    ab->shell[side] = true;
+    return 0;
+}
+
+static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
+{
+    ompb__ab *ab = &a->ab;
+    const char *v;
+    if ((v = ompb__tool_option_value(argc, argv, i, "--base-cmd")))
+        return parse_cmd(ab, OMPB__AB_BASE, v);
+    if ((v = ompb__tool_option_value(argc, argv, i, "--head-cmd")))
+        return parse_cmd(ab, OMPB__AB_HEAD, v);
+    if ((v = ompb__tool_option_value(argc, argv, i, "--min-runs")))
+        return parse_count("--min-runs", v, 2, OMPB__SEQ_MAX_RUNS, &ab->min_runs);
+    if ((v = ompb__tool_option_value(argc, argv, i, "--max-runs")))
+        return parse_count("--max-runs", v, 2, OMPB__SEQ_MAX_RUNS, &ab->max_runs);
+    if ((v = ompb__tool_option_value(argc, argv, i, "--time")))
+        return parse_duration("--time", v, &ab->time_ns);
+    if ((v = ompb__tool_option_value(argc, argv, i, "--timeout"))) {
+        ab->timeout = v;
+        return parse_duration("--timeout", v, &ab->timeout_ns);
+    }
+    if ((v = ompb__tool_option_value(argc, argv, i, "--threshold")))
+        return parse_threshold(v, &ab->opts.threshold);
+    if ((v = ompb__tool_option_value(argc, argv, i, "--alpha")))
+        return parse_alpha(v, &ab->opts.alpha);
+    if ((v = ompb__tool_option_value(argc, argv, i, "--seed"))) {
+        uint64_t s;
+        if (ompb__parse_uint(v, 0, UINT64_MAX, &s))
+            return bad("--seed: invalid value '%s' (accepted: a whole number from 0 to "
+                       "18446744073709551615)", v);
+        ab->seed = s;
+        a->seed_given = true;
+        return 0;
+    }
+    if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
+        if (ompb__report_parse_format(v, &a->format))
+            return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
+        return 0;
+    }
+    const char **dest = (v = ompb__tool_option_value(argc, argv, i, "--keep"))       ? &a->keep
+                        : (v = ompb__tool_option_value(argc, argv, i, "--output"))   ? &a->output
+                        : (v = ompb__tool_option_value(argc, argv, i, "--markdown")) ? &a->markdown
+                        : (v = ompb__tool_option_value(argc, argv, i, "--json"))     ? &a->json
+                                                                                     : NULL;
+    if (!dest)
+        return bad("unknown option or missing value: '%s' (accepted: --base-cmd CMD, --head-cmd "
+                   "CMD, --min-runs N, --max-runs N, --time D, --timeout D, --threshold PCT, "
+                   "--alpha A, --seed S, --keep DIR, --format FMT, --output FILE, --markdown "
+                   "FILE, --json FILE, --fail-on-regression, --fail-on-undecided, --no-futility, "
+                   "--help; "
+                   "benchmark options go after --)", argv[*i]);
+    if (!*v)
+        return bad("%s: empty path", argv[*i - 1]);
+    *dest = v;
+    return 0;
+}
+
+static int parse_option(int argc, char **argv, int *i, ab_args *a)
+{
+    const char *arg = argv[*i];
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+        a->help = true;
+    else if (strcmp(arg, "--fail-on-regression") == 0)
+        a->fail_on_regression = true;
+    else if (strcmp(arg, "--fail-on-undecided") == 0)
+        a->fail_on_undecided = true;
+    else if (strcmp(arg, "--no-futility") == 0)
+        a->no_futility = true;
+    else
+        return parse_value_option(argc, argv, i, a);
+    return 0;
+}
+
+/* The positional binaries fill the sides without a --base-cmd/--head-cmd. */
+static int place_binaries(ab_args *a)
+{
+    ompb__ab *ab = &a->ab;
+    size_t want = (ab->cmd[0] ? 0 : 1) + (ab->cmd[1] ? 0 : 1), k = 0;
+    if (a->n_positional != want)
+        return bad("expected %zu benchmark binar%s (BASE HEAD, or --base-cmd/--head-cmd for "
+                   "a side), got %zu; see --help", want, want == 1 ? "y" : "ies",
+                   a->n_positional);
+    for (int s = 0; s < 2; s++)
+        if (!ab->cmd[s])
+            ab->cmd[s] = a->positional[k++];
+    return 0;
+}
+
+static int check_settings(ab_args *a)
+{
+    ompb__ab *ab = &a->ab;
+    if (ab->max_runs < ab->min_runs)
+        return bad("--max-runs %zu is below --min-runs %zu (accepted: --max-runs >= --min-runs)",
+                   ab->max_runs, ab->min_runs);
+    if (ompb__seq_plan_init(&ab->plan, ab->min_runs, ab->max_runs, ab->opts.alpha,
+                            ab->opts.threshold))
+        return bad("cannot plan looks from %zu to %zu runs", ab->min_runs, ab->max_runs);
+    ab->plan.futility = !a->no_futility;
+    const char *outs[] = {a->output, a->markdown, a->json};
+    for (size_t i = 0; i < 3; i++) {
+        ompb_error err = {0};
+        if (outs[i] && ompb__outfile_probe(outs[i], &err))
+            return bad("%s", err.text);
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, ab_args *a)
+{
+    ompb__ab *ab = &a->ab;
+    ab->opts = (ompb__compare_opts){OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
+    ab->min_runs = OMPB__SEQ_DEFAULT_MIN_RUNS;
+    ab->max_runs = OMPB__SEQ_DEFAULT_MAX_RUNS;
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        int rc = 0;
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            rc = parse_option(argc, argv, &i, a);
+        else if (a->n_positional < 2)
+            a->positional[a->n_positional++] = argv[i];
+        else
+            rc = bad("unexpected argument '%s' (accepted: BASE HEAD; benchmark options go "
+                     "after --)", argv[i]);
+        if (rc)
+            return rc;
+    }
+    if (i < argc) {
+        ab->bench_args = argv + i + 1;
+        ab->n_bench_args = (size_t)(argc - i - 1);
+    }
+    if (a->help)
+        return 0;
+    int rc = place_binaries(a);
+    return rc ? rc : check_settings(a);
+}
+
+/* ---- the run directory ---------------------------------------------------- */
+
+static int make_dir(ab_args *a)
+{
+    ompb__ab *ab = &a->ab;
+    if (a->keep) {
+        if (mkdir(a->keep, 0777) != 0 && errno != EEXIST)
+            return bad("--keep: cannot create '%s': %s", a->keep, strerror(errno));
+        if (access(a->keep, W_OK | X_OK) != 0)
+            return bad("--keep: '%s' is not a writable directory: %s", a->keep,
+                       strerror(errno));
+        ab->dir = a->keep;
+        ab->keep = true;
+        return 0;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(a->tmpdir, sizeof a->tmpdir, "%s/ompbench-ab.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(a->tmpdir))
+        return bad("cannot create a directory for the runs in '%s': %s",
+                   tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    ab->dir = a->tmpdir;
+    return 0;
+}
+
+static void remove_dir(ab_args *a)
+{
+    ompb__ab *ab = &a->ab;
+    if (ab->keep || !ab->dir)
+        return;
+    for (size_t i = 0; i < ab->n_runs; i++) {
+        unlink(ab->runs[i].path);
+        unlink(ab->runs[i].log);
+    }
+    static const char *const lists[] = {"base.list", "head.list", "base-list.log",
+                                        "head-list.log"};
+    char path[4200];
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", ab->dir, lists[i]);
+        unlink(path);
+    }
+    rmdir(ab->dir);
+}
+
+/* ---- before the first run ------------------------------------------------- */
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Both sides' --list: runnable, and which instances they have in common. */
+static int list_both(ompb__ab *ab)
+{
+    for (int s = 0; s < 2; s++) {
+        char **names;
+        size_t n;
+        int rc = ompb__ab_list(ab, s, &names, &n);
+        if (rc)
+            return rc;
+        rc = ompb__ab_add_listed(ab, s, names, n);
+        free_names(names, n);
+        if (rc)
+            return bad("out of memory");
+    }
+    size_t common = 0, only[2] = {0, 0};
+    for (size_t i = 0; i < ab->n_rows; i++) {
+        bool b = ab->rows[i].listed[0], h = ab->rows[i].listed[1];
+        common += b && h;
+        only[0] += b && !h;
+        only[1] += h && !b;
+    }
+    if (common == 0)
+        return bad("BASE and HEAD have no instance in common (%zu only in BASE, %zu only in "
+                   "HEAD); nothing to compare", only[0], only[1]);
+    if (only[0] || only[1])
+        fprintf(stderr, OMPB__AB_TOOL ": warning: BASE and HEAD list different instances: %zu "
+                "new (only in HEAD), %zu missing (only in BASE); comparing the %zu in common\n",
+                only[1], only[0], common);
+    return 0;
+}
+
+static int refuse_runner(void)
+{
+    const char *env = getenv("CODSPEED_ENV");
+    if (!env || !*env)
+        return 0;
+    return bad("refused under the CodSpeed runner (CODSPEED_ENV=%s): its benchmark windows "
+               "take one binary's results, not two builds run alternately; run ompbench ab "
+               "outside `codspeed run` (or each build under the runner on its own)", env);
+}
+
+/* ---- the pairs ------------------------------------------------------------ */
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* Why no further pair starts, in ab->stop_reason; false to go on. */
+static bool should_stop(ompb__ab *ab, size_t pair, double last_pair_s)
+{
+    double elapsed = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
+    char *why = ab->stop_reason;
+    size_t cap = sizeof ab->stop_reason;
+    if (ompb__ab_stop_signal()) {
+        ab->partial = true;
+        snprintf(why, cap, "interrupted by signal %d (%s)", ompb__ab_stop_signal(),
+                 strsignal(ompb__ab_stop_signal()));
+    } else if (pair > 0 && ab->open == 0 && ab->counts[OMPB__VERDICT_NOISY])
+        snprintf(why, cap, "no instance left open; the noisy ones are undecided (their last "
+                 "look taken, --max-runs %zu, or too noisy for it)", ab->max_runs);
+    else if (pair > 0 && ab->open == 0)
+        snprintf(why, cap, "every instance decided");
+    else if (pair >= ab->max_runs)
+        snprintf(why, cap, "--max-runs %zu reached", ab->max_runs);
+    else if (ab->time_ns && elapsed + last_pair_s > (double)ab->time_ns / 1e9)
+        snprintf(why, cap, "--time budget spent (%.0f s used, the next pair would not fit)",
+                 elapsed);
+    else if (ab->faults_in_a_row[0] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ||
+             ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW)
+        snprintf(why, cap, "%s failed %d runs in a row",
+                 ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ? "HEAD" : "BASE",
+                 OMPB__AB_MAX_FAULTS_IN_A_ROW);
+    else
+        return false;
+    return true;
+}
+
+static int run_pairs(ompb__ab *ab)
+{
+    uint64_t order = ab->seed, deadline = ab->time_ns ? ab->start_ns + ab->time_ns : 0;
+    double last_pair = 0.0;
+    for (size_t pair = 0; !should_stop(ab, pair, last_pair); pair++) {
+        uint64_t t0 = ompb__now_ns();
+        int first = (int)(splitmix(&order) & 1);
+        /* A run that would start after the end of --time would be stopped
+         * at once: it does not start. */
+        for (int k = 0; k < 2 && !ompb__ab_stop_signal() && (!deadline || ompb__now_ns() < deadline);
+             k++) {
+            int rc = ompb__ab_run_side(ab, k ? !first : first, pair == 0, deadline);
+            if (rc)
+                return rc;
+        }
+        int rc = ompb__ab_judge(ab);
+        if (rc)
+            return rc;
+        ompb__ab_progress(ab, false);
+        last_pair = (double)(ompb__now_ns() - t0) / 1e9;
+    }
+    return 0;
+}
+
+/* ---- the report and the gate ---------------------------------------------- */
+
+static int write_one(const ompb__ab *ab, const char *path, ompb__report_format fmt)
+{
+    ompb__outfile of;
+    ompb_error err = {0};
+    if (!path)
+        return ompb__ab_print(stdout, ab, fmt) ? 2 : 0;
+    if (ompb__outfile_open(&of, path, &err))
+        return bad("%s", err.text);
+    if (ompb__ab_print(of.fp, ab, fmt)) {
+        int e = errno;
+        ompb__outfile_abort(&of);
+        return bad("cannot write '%s': %s", path, strerror(e));
+    }
+    if (ompb__outfile_commit(&of, &err))
+        return bad("%s", err.text);
+    return 0;
+}
+
+static int write_reports(const ab_args *a)
+{
+    int rc = write_one(&a->ab, a->output, a->format);
+    if (!rc && a->markdown)
+        rc = write_one(&a->ab, a->markdown, OMPB__REPORT_MARKDOWN);
+    if (!rc && a->json)
+        rc = write_one(&a->ab, a->json, OMPB__REPORT_JSON);
+    return rc;
+}
+
+static bool head_faulted(const ompb__ab *ab)
+{
+    for (size_t i = 0; i < ab->n_runs; i++)
+        if (ab->runs[i].side == OMPB__AB_HEAD && ab->runs[i].outcome != OMPB__AB_RUN_OK &&
+            ab->runs[i].outcome != OMPB__AB_RUN_FAILED &&
+            ab->runs[i].outcome != OMPB__AB_RUN_INTERRUPTED)
+            return true;
+    return false;
+}
+
+static int gate(const ab_args *a)
+{
+    const ompb__ab *ab = &a->ab;
+    if (ab->partial)
+        return 128 + ompb__ab_stop_signal();
+    const size_t *c = ab->counts;
+    if (a->fail_on_regression &&
+        (c[OMPB__VERDICT_REGRESSED] || c[OMPB__VERDICT_FAILED] || head_faulted(ab)))
+        return 1;
+    if (a->fail_on_undecided && (c[OMPB__VERDICT_NOISY] || c[OMPB__VERDICT_UNKNOWN]))
+        return 1;
+    return 0;
+}
+
+static int run(ab_args *a)
+{
+    ompb__ab *ab = &a->ab;
+    ab->progress = isatty(STDERR_FILENO);
+    if (!a->seed_given)
+        ab->seed = ompb__seed_from_clock();
+    ompb__ab_catch_signals();
+    ab->start_ns = ompb__now_ns();
+    int rc = list_both(ab);
+    if (rc)
+        return rc;
+    fprintf(stderr, OMPB__AB_TOOL ": seed %llu (--seed %llu repeats the order)%s%s\n",
+            (unsigned long long)ab->seed, (unsigned long long)ab->seed,
+            ab->keep ? "; runs kept in " : "", ab->keep ? ab->dir : "");
+    if ((rc = run_pairs(ab)) || (rc = ompb__ab_judge(ab)))
+        return bad("out of memory");
+    ompb__ab_progress(ab, true);
+    ab->seconds = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
+    if (ab->partial)
+        fprintf(stderr, OMPB__AB_TOOL ": %s: writing the report of what was run so far\n",
+                ab->stop_reason);
+    rc = write_reports(a);
+    return rc ? rc : gate(a);
+}
+
+int ompb__tool_ab(int argc, char **argv)
+{
+    ab_args a;
+    memset(&a, 0, sizeof a);
+    int status = parse_args(argc, argv, &a);
+    if (status || a.help) {
+        if (a.help && !status)
+            usage(stdout);
+        return status ? 2 : 0;
+    }
+    if ((status = refuse_runner()) || (status = make_dir(&a)))
+        return status;
+    status = run(&a);
+    remove_dir(&a);
+    ompb__ab_free(&a.ab);
+    return status;
+}

@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runs of `ompbench ab`: each one process (a binary, or /bin/sh running
+ * a wrapper command with the arguments appended), started in a process
+ * group of its own so that a deadline can stop all of it (mpirun and its
+ * ranks too), its output in a log beside its JSON file, stdin from
+ * /dev/null. Ctrl-C reaches only ompbench ab (the run is not in the
+ * terminal's foreground group); the handler passes the signal on, so the
+ * benchmark writes what it completed and ab then writes its partial report.
+ * Every way a run can end is classified; none is dropped silently.
+ */
+#include "ab.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "error.h"
+#include "grow.h"
+
+/* How long a --list may take (a wrapper such as mpirun starts slowly). */
+#define LIST_DEADLINE_NS (UINT64_C(120) * 1000000000)
+/* After SIGTERM, how long a run gets to write its file before SIGKILL. */
+#define KILL_GRACE_NS (UINT64_C(5) * 1000000000)
+/* A run's own deadline with --timeout: per selected instance that much
+ * plus this slack (start-up, calibration outside the watchdog). */
+#define RUN_SLACK_NS (UINT64_C(60) * 1000000000)
+#define POLL_NS 20000000L
+#define PROGRESS_EVERY_NS (UINT64_C(1) * 1000000000)
+
+static volatile sig_atomic_t stop_signal, run_group;
+
+static void on_stop(int sig)
+{
+    int saved = errno;
+    if (!stop_signal)
+        stop_signal = sig;
+    if (run_group > 0)
+        kill(-(pid_t)run_group, sig);
+    errno = saved;
+}
+
+void ompb__ab_catch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+int ompb__ab_stop_signal(void)
+{
+    return stop_signal;
+}
+
+/* ---- argv ---------------------------------------------------------------- */
+
+typedef struct argv_list {
+    char **v;
+    size_t n, cap;
+} argv_list;
+
+static int push(argv_list *a, const char *s)
+{
+    if (!ompb__grow((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v, 16))
+        return OMPB_ENOMEM;
+    a->v[a->n++] = (char *)s;
+    a->v[a->n] = NULL;
+    return 0;
+}
+
+/* The side's command: a binary, or /bin/sh -c 'CMD "$@"' sh ARGS..., so
+ * that the arguments reach the benchmark however the wrapper is written. */
+static int command(const ompb__ab *ab, int side, argv_list *a, char **script)
+{
+    *script = NULL;
+    if (!ab->shell[side])
+        return push(a, ab->cmd[side]);
+    if (asprintf(script, "%s \"$@\"", ab->cmd[side]) < 0) {
+        *script = NULL;
+        return OMPB_ENOMEM;
+    }
+    int rc = push(a, "/bin/sh");
+    rc = rc ? rc : push(a, "-c");
+    rc = rc ? rc : push(a, *script);
+    return rc ? rc : push(a, "sh");
+}
+
+static int bench_args(const ompb__ab *ab, argv_list *a)
+{
+    int rc = 0;
+    for (size_t i = 0; i < ab->n_bench_args && !rc; i++)
+        rc = push(a, ab->bench_args[i]);
+    return rc;
+}
+
+/* ---- one process ---------------------------------------------------------- */
+
+typedef struct exec_result {
+    int status;                 /* waitpid's */
+    bool killed;                /* past its deadline */
+    bool interrupted;           /* a stop signal arrived meanwhile */
+    bool spawned;
+    double seconds;
+} exec_result;
+
+static void child(char **argv, const char *out, const char *log)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        signal(sigs[i], SIG_DFL);
+    setpgid(0, 0);
+    int in = open("/dev/null", O_RDONLY);
+    int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = strcmp(out, log) == 0 ? o : open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (in < 0 || o < 0 || e < 0)
+        _exit(127);
+    dup2(in, 0);
+    dup2(o, 1);
+    dup2(e, 2);
+    execvp(argv[0], argv);
+    fprintf(stderr, "cannot run '%s': %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static void nap(void)
+{
+    struct timespec ts = {0, POLL_NS};
+    nanosleep(&ts, NULL);
+}
+
+/* Stops the run's group past its deadline: SIGTERM (it writes what it
+ * completed), SIGKILL after the grace. */
+static void enforce_deadline(pid_t pid, uint64_t now, uint64_t deadline, uint64_t *kill_at,
+                             exec_result *r)
+{
+    if (deadline && now >= deadline && !r->killed) {
+        r->killed = true;
+        kill(-pid, SIGTERM);
+        *kill_at = now + KILL_GRACE_NS;
+    }
+    if (*kill_at && now >= *kill_at) {
+        kill(-pid, SIGKILL);
+        *kill_at = 0;
+    }
+}
+
+/* Runs argv with stdout to out and stderr to log (the same file when the
+ * names are equal), until it ends or deadline_ns (0: none) passes. */
+static exec_result run_process(const ompb__ab *ab, char **argv, const char *out,
+                               const char *log, uint64_t deadline_ns)
+{
+    exec_result r = {0};
+    uint64_t t0 = ompb__now_ns(), kill_at = 0, next_progress = t0 + PROGRESS_EVERY_NS;
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop, &old);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        child(argv, out, log);
+    }
+    if (pid > 0) {
+        setpgid(pid, pid);
+        run_group = pid;
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (pid < 0)
+        return r;
+    r.spawned = true;
+    /* A signal that came before the group existed is passed on here. */
+    if (stop_signal)
+        kill(-pid, stop_signal);
+    uint64_t stop_deadline = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &r.status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            break;
+        uint64_t now = ompb__now_ns();
+        /* An interrupted run gets the grace to write its file, no more. */
+        if (stop_signal && !stop_deadline)
+            stop_deadline = now + KILL_GRACE_NS;
+        uint64_t due = deadline_ns;
+        if (stop_deadline && (!due || stop_deadline < due))
+            due = stop_deadline;
+        enforce_deadline(pid, now, due, &kill_at, &r);
+        if (now >= next_progress) {
+            ompb__ab_progress(ab, false);
+            next_progress = now + PROGRESS_EVERY_NS;
+        }
+        nap();
+    }
+    run_group = 0;
+    if (r.killed)
+        kill(-pid, SIGKILL);    /* whatever of the group is left */
+    r.interrupted = stop_signal != 0;
+    r.seconds = (double)(ompb__now_ns() - t0) / 1e9;
+    return r;
+}
+
+/* src into dst[cap], cut to fit (a detail line, not data). */
+static void cut_copy(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* The last non-empty line of a log (cut to fit), for a fault's detail. */
+static void last_line(const char *path, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0])
+            cut_copy(buf, cap, line);
+    }
+    fclose(f);
+}
+
+/* ---- --list -------------------------------------------------------------- */
+
+static int read_names(const char *path, char ***names, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    size_t cap = 0;
+    char *line = NULL;
+    size_t len = 0;
+    *names = NULL;
+    *n = 0;
+    if (!f)
+        return OMPB_EIO;
+    int rc = 0;
+    while (!rc && getline(&line, &len, f) >= 0) {
+        line[strcspn(line, "\r\n")] = '\0';
+        bool dup = !line[0];
+        for (size_t i = 0; i < *n && !dup; i++)
+            dup = strcmp((*names)[i], line) == 0;
+        if (dup)
+            continue;
+        if (!ompb__grow((void **)names, &cap, *n + 1, sizeof **names, 16) ||
+            !((*names)[*n] = strdup(line)))
+            rc = OMPB_ENOMEM;
+        else
+            (*n)++;
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+static const char *side_name(int side)
+{
+    return side == OMPB__AB_BASE ? "BASE" : "HEAD";
+}
+
+static void explain_list_failure(const ompb__ab *ab, int side, const exec_result *r,
+                                 const char *log)
+{
+    char tail[200];
+    last_line(log, tail, sizeof tail);
+    fprintf(stderr, OMPB__AB_TOOL ": %s '%s' cannot run (", side_name(side), ab->cmd[side]);
+    if (!r->spawned)
+        fprintf(stderr, "fork: %s", strerror(errno));
+    else if (r->killed)
+        fprintf(stderr, "--list took more than %llu s", (unsigned long long)(LIST_DEADLINE_NS / 1000000000));
+    else if (WIFSIGNALED(r->status))
+        fprintf(stderr, "--list was killed by signal %d", WTERMSIG(r->status));
+    else
+        fprintf(stderr, "--list ended with exit status %d", WEXITSTATUS(r->status));
+    fprintf(stderr, ")%s%s; expected a benchmark binary built with ompbench (or --%s-cmd with "
+            "a command that runs one)\n", tail[0] ? ": " : "", tail,
+            side == OMPB__AB_BASE ? "base" : "head");
+}
+
+int ompb__ab_list(ompb__ab *ab, int side, char ***names, size_t *n)
+{
+    char out[4096], log[4096], *script;
+    snprintf(out, sizeof out, "%s/%s.list", ab->dir, side ? "head" : "base");
+    snprintf(log, sizeof log, "%s/%s-list.log", ab->dir, side ? "head" : "base");
+    argv_list a = {0};
+    int rc = command(ab, side, &a, &script);
+    rc = rc ? rc : bench_args(ab, &a);
+    rc = rc ? rc : push(&a, "--list");
+    if (rc) {
+        free(a.v);
+        free(script);
+        fprintf(stderr, OMPB__AB_TOOL ": out of memory\n");
+        return 2;
+    }
+    exec_result r = run_process(ab, a.v, out, log, ompb__now_ns() + LIST_DEADLINE_NS);
+    free(a.v);
+    free(script);
+    if (r.interrupted)
+        return 128 + stop_signal;
+    if (!r.spawned || r.killed || !WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
+        explain_list_failure(ab, side, &r, log);
+        return 2;
+    }
+    if (read_names(out, names, n) || *n == 0) {
+        fprintf(stderr, OMPB__AB_TOOL ": %s '%s' lists no benchmark instance with --list "
+                "(expected one name per line from a benchmark binary built with ompbench)\n",
+                side_name(side), ab->cmd[side]);
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- one run ------------------------------------------------------------- */
+
+/* An ERE that matches exactly the open rows' names. */
+static char *exact_pattern(const ompb__ab *ab)
+{
+    size_t cap = 16;
+    for (size_t i = 0; i < ab->n_rows; i++)
+        cap += 2 * strlen(ab->rows[i].name) + 1;
+    char *re = malloc(cap), *p = re;
+    if (!re)
+        return NULL;
+    p += sprintf(p, "^(");
+    bool first = true;
+    for (size_t i = 0; i < ab->n_rows; i++) {
+        if (ab->rows[i].decided || !ab->rows[i].listed[0] || !ab->rows[i].listed[1])
+            continue;
+        if (!first)
+            *p++ = '|';
+        first = false;
+        for (const char *c = ab->rows[i].name; *c; c++) {
+            if (strchr(".[]()*+?{}|^$\\", *c))
+                *p++ = '\\';
+            *p++ = *c;
+        }
+    }
+    strcpy(p, ")$");
+    return re;
+}
+
+static size_t open_common(const ompb__ab *ab, const char **only)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ab->n_rows; i++)
+        if (!ab->rows[i].decided && ab->rows[i].listed[0] && ab->rows[i].listed[1]) {
+            *only = ab->rows[i].name;
+            n++;
+        }
+    return n;
+}
+
+/* The selection of a run: everything on the first, else the open rows by
+ * name (--exact for one, an anchored alternation of escaped names for
+ * more), the benchmark's own filter, placed after the user's options so
+ * that it wins. */
+static int selection(const ompb__ab *ab, bool all, argv_list *a, char **pattern, size_t *count)
+{
+    const char *only = NULL;
+    *pattern = NULL;
+    *count = open_common(ab, &only);
+    if (all) {
+        *count = 0;
+        for (size_t i = 0; i < ab->n_rows; i++)
+            *count += ab->rows[i].listed[0] || ab->rows[i].listed[1];
+        return 0;
+    }
+    if (*count == 1) {
+        int rc = push(a, "--exact");
+        return rc ? rc : push(a, only);
+    }
+    if (!(*pattern = exact_pattern(ab)))
+        return OMPB_ENOMEM;
+    int rc = push(a, "--filter");
+    return rc ? rc : push(a, *pattern);
+}
+
+static int run_argv(ompb__ab *ab, int side, bool all, ompb__ab_run *run, argv_list *a,
+                    char **script, char **pattern)
+{
+    static const char *const budget[] = {OMPB__AB_RUN_BUDGET};
+    int rc = command(ab, side, a, script);
+    for (size_t i = 0; i < sizeof budget / sizeof budget[0] && !rc; i++)
+        rc = push(a, budget[i]);
+    rc = rc ? rc : bench_args(ab, a);
+    rc = rc ? rc : push(a, "--format");
+    rc = rc ? rc : push(a, "json");
+    rc = rc ? rc : push(a, "--output");
+    rc = rc ? rc : push(a, run->path);
+    if (!rc && ab->timeout) {
+        rc = push(a, "--timeout");
+        rc = rc ? rc : push(a, ab->timeout);
+    }
+    return rc ? rc : selection(ab, all, a, pattern, &run->instances);
+}
+
+static void describe_exit(const ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
+{
+    char tail[140];
+    last_line(run->log, tail, sizeof tail);
+    int code = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : 0;
+    /* A shell reports a command killed by signal N as status 128 + N. */
+    if (ab->shell[run->side] && code > 128 && code < 128 + NSIG) {
+        run->outcome = OMPB__AB_RUN_CRASHED;
+        snprintf(run->detail, sizeof run->detail, "killed by signal %d (%s; exit status %d "
+                 "from the shell)%s%s", code - 128, strsignal(code - 128), code,
+                 tail[0] ? ": " : "", tail);
+    } else if (WIFSIGNALED(r->status)) {
+        run->outcome = OMPB__AB_RUN_CRASHED;
+        snprintf(run->detail, sizeof run->detail, "killed by signal %d (%s)%s%s",
+                 WTERMSIG(r->status), strsignal(WTERMSIG(r->status)), tail[0] ? ": " : "",
+                 tail);
+    } else {
+        run->outcome = OMPB__AB_RUN_EXIT;
+        snprintf(run->detail, sizeof run->detail, "exit status %d%s%s", WEXITSTATUS(r->status),
+                 tail[0] ? ": " : "", tail);
+    }
+}
+
+static int keep_file(ompb__ab *ab, ompb__ab_run *run)
+{
+    ompb__resultfile rf;
+    ompb_error err = {0};
+    if (ompb__resultfile_load(run->path, &rf, &err)) {
+        run->outcome = OMPB__AB_RUN_BAD_FILE;
+        cut_copy(run->detail, sizeof run->detail, err.text);
+        return 0;
+    }
+    int s = run->side;
+    if (!ompb__grow((void **)&ab->files[s], &ab->cap_files[s], ab->n_files[s] + 1, sizeof rf, 1)) {
+        ompb__resultfile_free(&rf);
+        return OMPB_ENOMEM;
+    }
+    ab->files[s][ab->n_files[s]++] = rf;
+    ab->pooled[s]++;
+    return 0;
+}
+
+/* Sorts out how the run ended; a usable file is loaded. */
+static int classify(ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
+{
+    if (!r->spawned) {
+        run->outcome = OMPB__AB_RUN_EXIT;
+        snprintf(run->detail, sizeof run->detail, "fork: %s", strerror(errno));
+    } else if (r->interrupted) {
+        run->outcome = OMPB__AB_RUN_INTERRUPTED;
+        snprintf(run->detail, sizeof run->detail, "interrupted by signal %d (%s); not pooled",
+                 ompb__ab_stop_signal(), strsignal(ompb__ab_stop_signal()));
+    } else if (r->killed) {
+        run->outcome = OMPB__AB_RUN_KILLED;
+        snprintf(run->detail, sizeof run->detail, "still running at its deadline (%s); stopped",
+                 run->cut_by_time ? "the end of --time"
+                                  : "--timeout per selected instance plus 60 s");
+    } else if (WIFEXITED(r->status) && WEXITSTATUS(r->status) <= 1) {
+        run->outcome = WEXITSTATUS(r->status) ? OMPB__AB_RUN_FAILED : OMPB__AB_RUN_OK;
+        if (run->outcome == OMPB__AB_RUN_FAILED)
+            snprintf(run->detail, sizeof run->detail, "exit status 1: a benchmark failed or "
+                     "outlived --timeout (its file is pooled; see the failed instances)");
+        return keep_file(ab, run);
+    } else {
+        describe_exit(ab, run, r);
+    }
+    return 0;
+}
+
+/* The earlier of the run's own deadline (with --timeout) and the end of
+ * --time (deadline_ns); which one it is goes into run->cut_by_time. */
+static uint64_t run_deadline(const ompb__ab *ab, ompb__ab_run *run, uint64_t deadline_ns)
+{
+    uint64_t own = 0;
+    if (ab->timeout_ns)
+        own = ompb__now_ns() + ab->timeout_ns * (run->instances ? run->instances : 1) +
+              RUN_SLACK_NS;
+    run->cut_by_time = deadline_ns && (!own || deadline_ns < own);
+    return run->cut_by_time ? deadline_ns : own;
+}
+
+static int new_run(ompb__ab *ab, int side, ompb__ab_run **out)
+{
+    if (!ompb__grow((void **)&ab->runs, &ab->cap_runs, ab->n_runs + 1, sizeof **out, 1))
+        return OMPB_ENOMEM;
+    ompb__ab_run *run = &ab->runs[ab->n_runs];
+    memset(run, 0, sizeof *run);
+    run->side = side;
+    run->index = ++ab->side_runs[side];
+    if (asprintf(&run->path, "%s/%s-%03zu.json", ab->dir, side ? "head" : "base", run->index) < 0 ||
+        asprintf(&run->log, "%s/%s-%03zu.log", ab->dir, side ? "head" : "base", run->index) < 0)
+        return OMPB_ENOMEM;
+    ab->n_runs++;
+    *out = run;
+    return 0;
+}
+
+int ompb__ab_run_side(ompb__ab *ab, int side, bool all, uint64_t deadline_ns)
+{
+    ompb__ab_run *run;
+    argv_list a = {0};
+    char *script = NULL, *pattern = NULL;
+    int rc = new_run(ab, side, &run);
+    rc = rc ? rc : run_argv(ab, side, all, run, &a, &script, &pattern);
+    if (!rc) {
+        exec_result r = run_process(ab, a.v, run->log, run->log,
+                                    run_deadline(ab, run, deadline_ns));
+        run->seconds = r.seconds;
+        rc = classify(ab, run, &r);
+        bool fault = run->outcome != OMPB__AB_RUN_OK && run->outcome != OMPB__AB_RUN_FAILED;
+        ab->faults_in_a_row[side] = fault ? ab->faults_in_a_row[side] + 1 : 0;
+    }
+    free(a.v);
+    free(script);
+    free(pattern);
+    return rc;
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+void ompb__ab_progress(const ompb__ab *ab, bool done)
+{
+    if (!ab->progress)
+        return;
+    if (done) {
+        fprintf(stderr, "\r%-79s\r", "");
+        return;
+    }
+    size_t decided = 0, all = 0;
+    /* Decided means a verdict: noisy at the end of its looks is not one. */
+    for (size_t i = 0; i < ab->n_rows; i++) {
+        all++;
+        decided += ab->rows[i].decided && ab->rows[i].verdict != OMPB__VERDICT_NOISY;
+    }
+    double elapsed = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
+    char left[48] = "";
+    if (ab->time_ns) {
+        double l = (double)ab->time_ns / 1e9 - elapsed;
+        snprintf(left, sizeof left, ", %.0f s left", l > 0 ? l : 0.0);
+    }
+    fprintf(stderr, "\r" OMPB__AB_TOOL ": %zu of %zu instances decided, runs %zu+%zu, %.0f s%s   ",
+            decided, all, ab->side_runs[0], ab->side_runs[1], elapsed, left);
+    fflush(stderr);
+}
