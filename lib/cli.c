@@ -119,16 +119,20 @@ static int opt_threads(ompb__config *cfg, const char *opt, const char *value, om
                                    OMPB__MAX_THREAD_LIST, &cfg->n_threads, err);
 }
 
+static int too_many_selections(const char *opt, ompb_error *err)
+{
+    return ompb__error_set(err, OMPB_EINVAL, "%s: more than %d selections (accepted: up to %d "
+                           "--filter and %d --exact options, each narrowing the selection)", opt,
+                           OMPB__MAX_SELECTIONS, OMPB__MAX_SELECTIONS, OMPB__MAX_SELECTIONS);
+}
+
 static int opt_filter(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
 {
-    if (cfg->has_filter) {
-        regfree(&cfg->filter);
-        cfg->has_filter = false;
-    }
-    if (ompb__filter_compile(&cfg->filter, value, opt, err) != 0)
+    if (cfg->n_filters == OMPB__MAX_SELECTIONS)
+        return too_many_selections(opt, err);
+    if (ompb__filter_compile(&cfg->filter[cfg->n_filters], value, opt, err) != 0)
         return OMPB_EINVAL;
-    cfg->has_filter = true;
-    cfg->filter_text = value;
+    cfg->filter_text[cfg->n_filters++] = value;
     return 0;
 }
 
@@ -244,9 +248,11 @@ static int opt_string(ompb__config *cfg, const char *opt, const char *value, omp
 {
     if (!*value)
         return empty_value(opt, err);
-    if (strcmp(opt, "--exact") == 0)
-        cfg->exact = value;
-    else if (strcmp(opt, "--output") == 0)
+    if (strcmp(opt, "--exact") == 0) {
+        if (cfg->n_exact == OMPB__MAX_SELECTIONS)
+            return too_many_selections(opt, err);
+        cfg->exact[cfg->n_exact++] = value;
+    } else if (strcmp(opt, "--output") == 0)
         cfg->output = value;
     else
         cfg->topology_xml = value;
@@ -434,14 +440,16 @@ static int check_repetitions(ompb__config *cfg, ompb_error *err)
     return 0;
 }
 
-/* No option with a value accumulates: a second one would silently replace
- * the first (a second --output, a second --counters list), so both are
- * named and refused. Flags may repeat; they mean the same each time. */
+/* No option with a value accumulates but the selections (--filter and
+ * --exact narrow one another): a second one would silently replace the
+ * first (a second --output, a second --counters list), so both are named
+ * and refused. Flags may repeat; they mean the same each time. */
 static int check_repeat(const option_def *o, const char *value, const char **given,
                         ompb_error *err)
 {
     const char **first = &given[o - options];
-    if (o->arg != ARG_REQUIRED)
+    if (o->arg != ARG_REQUIRED || strcmp(o->name, "--filter") == 0
+        || strcmp(o->name, "--exact") == 0)
         return 0;
     if (*first)
         return ompb__error_set(err, OMPB_EINVAL, "%s: given twice, '%s' and '%s' (accepted: "
@@ -492,9 +500,9 @@ int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err
 
 void ompb__config_release(ompb__config *cfg)
 {
-    if (cfg->has_filter)
-        regfree(&cfg->filter);
-    cfg->has_filter = false;
+    for (size_t i = 0; i < cfg->n_filters; i++)
+        regfree(&cfg->filter[i]);
+    cfg->n_filters = 0;
     ompb__pin_spec_release(&cfg->pin);
 }
 
@@ -510,7 +518,8 @@ void ompb__config_usage(const char *argv0, void *stream)
             "\n"
             "Selection:\n"
             "  --list               print the instance names and exit\n"
-            "  --filter REGEX       run instances whose name matches (POSIX extended)\n"
+            "  --filter REGEX       run instances whose name matches (POSIX extended);\n"
+            "                       repeated, each --filter and --exact narrows the others\n"
             "  --exact NAME         run the instance with exactly this name\n"
             "Round width and placement:\n"
             "  --threads LIST       thread counts: 4 | 1,2,4 | 1..8 (powers of two plus\n"

@@ -26,14 +26,17 @@ struct ompb__reporter;
 #define OMPB__DEFAULT_MIN_TIME_NS 1000000ull   /* 1 ms per round */
 #define OMPB__DEFAULT_MAX_TIME_NS 5000000000ull /* 5 s per instance */
 #define OMPB__CHILD_OPTION "--ompb-child"
+#define OMPB__MAX_SELECTIONS 8               /* --filter or --exact options */
 
 typedef struct ompb__config {
-    /* selection */
+    /* selection: --filter and --exact accumulate, and an instance runs
+     * when it satisfies every one given (each narrows the selection) */
     bool list;
-    bool has_filter;
-    regex_t filter;
-    const char *filter_text;
-    const char *exact;
+    size_t n_filters;
+    regex_t filter[OMPB__MAX_SELECTIONS];
+    const char *filter_text[OMPB__MAX_SELECTIONS];
+    size_t n_exact;
+    const char *exact[OMPB__MAX_SELECTIONS];
     /* round width */
     int threads[OMPB__MAX_THREAD_LIST];
     size_t n_threads;           /* 0: no --threads given */

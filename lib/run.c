@@ -69,11 +69,16 @@ static int usage_error(const run *r, const ompb_error *err)
     return OMPB_EXIT_USAGE;
 }
 
+/* Every --exact and --filter given narrows the selection. */
 static bool selected(const ompb__config *cfg, const ompb__instance *inst)
 {
-    if (cfg->exact && strcmp(cfg->exact, inst->name) != 0)
-        return false;
-    return !cfg->has_filter || regexec(&cfg->filter, inst->name, 0, NULL, 0) == 0;
+    for (size_t i = 0; i < cfg->n_exact; i++)
+        if (strcmp(cfg->exact[i], inst->name) != 0)
+            return false;
+    for (size_t i = 0; i < cfg->n_filters; i++)
+        if (regexec(&cfg->filter[i], inst->name, 0, NULL, 0) != 0)
+            return false;
+    return true;
 }
 
 static int select_instances(run *r, ompb_error *err)
@@ -91,11 +96,15 @@ static int select_instances(run *r, ompb_error *err)
             r->sel[r->n_sel++] = r->sel[i];
     if (r->n_sel > 0)
         return 0;
-    if (cfg->exact)
-        return ompb__error_set(err, OMPB_ENOENT, "--exact: no instance is named '%s' (see --list)", cfg->exact);
-    if (cfg->has_filter)
+    if (cfg->n_exact + cfg->n_filters > 1)
+        return ompb__error_set(err, OMPB_ENOENT, "--filter/--exact: no instance satisfies all "
+                               "%zu selections given (each narrows the selection; see --list)",
+                               cfg->n_exact + cfg->n_filters);
+    if (cfg->n_exact)
+        return ompb__error_set(err, OMPB_ENOENT, "--exact: no instance is named '%s' (see --list)", cfg->exact[0]);
+    if (cfg->n_filters)
         return ompb__error_set(err, OMPB_ENOENT, "--filter: '%s' matches no instance (see --list)",
-                               cfg->filter_text);
+                               cfg->filter_text[0]);
     return ompb__error_set(err, OMPB_ENOENT, "this binary registers no benchmark");
 }
 

@@ -26,7 +26,8 @@
 /* A side whose runs fail this many times in a row is not run again. */
 #define OMPB__AB_MAX_FAULTS_IN_A_ROW 3
 /* The budget of one run: a tenth of the defaults, as one process of
- * --processes 10 gets (docs/guide.md, "Comparing runs in CI"). */
+ * --processes 10 gets (docs/guide.md, "Comparing runs in CI"); option and
+ * value pairs, each left out when the benchmark options after `--` give it. */
 #define OMPB__AB_RUN_BUDGET "--sample-count", "10", "--warmup-time", "10ms", "--max-time", "500ms"
 /* The fixed recipe the report measures itself against: runs per side. */
 #define OMPB__AB_RECIPE_RUNS 10

@@ -95,11 +95,34 @@ static int command(const ompb__ab *ab, int side, argv_list *a, char **script)
     return rc ? rc : push(a, "sh");
 }
 
-static int bench_args(const ompb__ab *ab, argv_list *a)
+/* A selection option of the benchmark's (the value in the next word, or
+ * after '='): a re-run selects by exact names instead. */
+static int selection_option(const char *arg)
+{
+    static const char *const names[] = {"--filter", "--exact"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t len = strlen(names[k]);
+        if (strncmp(arg, names[k], len) == 0)
+            return arg[len] == '\0' ? 2 : arg[len] == '=' ? 1 : 0;
+    }
+    return 0;
+}
+
+/* The benchmark options after `--`. When ab selects the instances itself
+ * (by their exact names, which the user's --filter or --exact chose in
+ * the first place), the user's selection is left out: the benchmark
+ * refuses an option given twice. */
+static int bench_args(const ompb__ab *ab, argv_list *a, bool selects)
 {
     int rc = 0;
-    for (size_t i = 0; i < ab->n_bench_args && !rc; i++)
+    for (size_t i = 0; i < ab->n_bench_args && !rc; i++) {
+        int words = selects ? selection_option(ab->bench_args[i]) : 0;
+        if (words) {
+            i += (size_t)words - 1;
+            continue;
+        }
         rc = push(a, ab->bench_args[i]);
+    }
     return rc;
 }
 
@@ -298,7 +321,7 @@ int ompb__ab_list(ompb__ab *ab, int side, char ***names, size_t *n)
     snprintf(log, sizeof log, "%s/%s-list.log", ab->dir, side ? "head" : "base");
     argv_list a = {0};
     int rc = command(ab, side, &a, &script);
-    rc = rc ? rc : bench_args(ab, &a);
+    rc = rc ? rc : bench_args(ab, &a, false);
     rc = rc ? rc : push(&a, "--list");
     if (rc) {
         free(a.v);
@@ -389,14 +412,30 @@ static int selection(const ompb__ab *ab, bool all, argv_list *a, char **pattern,
     return rc ? rc : push(a, *pattern);
 }
 
+/* Whether the benchmark options after `--` give option `name` (as
+ * "--name VALUE" or "--name=VALUE"): the benchmark refuses an option given
+ * twice, and the user's value wins over the run's budget. */
+static bool given(const ompb__ab *ab, const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < ab->n_bench_args; i++)
+        if (strncmp(ab->bench_args[i], name, len) == 0
+            && (ab->bench_args[i][len] == '\0' || ab->bench_args[i][len] == '='))
+            return true;
+    return false;
+}
+
 static int run_argv(ompb__ab *ab, int side, bool all, ompb__ab_run *run, argv_list *a,
                     char **script, char **pattern)
 {
     static const char *const budget[] = {OMPB__AB_RUN_BUDGET};
     int rc = command(ab, side, a, script);
-    for (size_t i = 0; i < sizeof budget / sizeof budget[0] && !rc; i++)
-        rc = push(a, budget[i]);
-    rc = rc ? rc : bench_args(ab, a);
+    for (size_t i = 0; i + 1 < sizeof budget / sizeof budget[0] && !rc; i += 2)
+        if (!given(ab, budget[i])) {
+            rc = push(a, budget[i]);
+            rc = rc ? rc : push(a, budget[i + 1]);
+        }
+    rc = rc ? rc : bench_args(ab, a, !all);
     rc = rc ? rc : push(a, "--format");
     rc = rc ? rc : push(a, "json");
     rc = rc ? rc : push(a, "--output");

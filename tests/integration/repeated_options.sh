@@ -36,7 +36,9 @@ twice "--output: given twice, '$o/a.json' and '$o/b.json'" \
 twice "--sample-count: given twice, '3' and '4'" "$bin" --test --sample-count 3 --sample-count=4
 twice "--counters: given twice, 'task-clock' and 'page-faults'" \
   "$bin" --test --counters task-clock --counters page-faults --output "$o/c.json"
-twice "--filter: given twice, 'fib' and 'sum'" "$bin" --list --filter fib --filter sum
+# Documented as narrowing each other: --filter and --exact accumulate.
+got=$(timeout 60 "$bin" --list --filter fib --filter 'recursive\[' --exact 'fibonacci_recursive[5]')
+[ "$got" = "fibonacci_recursive[5]" ] || { echo "FAIL: accumulated selections gave: $got"; fails=$((fails + 1)); }
 twice "--output: given twice, '$o/a' and '$o/b'" \
   "$tool" compare --output "$o/a" --output="$o/b" "$data/base.json" "$data/head.json"
 twice "--threshold: given twice, '5' and '10'" \
