@@ -36,10 +36,10 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
                     const struct ompb__pin_plan *plan, ompb__record *rec);
 
 /* Cost of one team barrier at T threads (0 for T = 1, which runs none), in
- * ns: the lowest per-barrier time over up to 5 batches of 200 barriers,
- * taking about limit_ns at most (at least one barrier, however long that
- * takes, plus the team's start). A complete measurement is cached per T;
- * one that the limit cut short is returned only. */
+ * ns: the lowest of at least 8 and up to 64 single barriers, each timed by
+ * the master right after the one before it, for about limit_ns at most
+ * beyond the first 8 (plus the team's start). Complete measurements are
+ * kept per T, and from the third on their lowest is returned unmeasured. */
 double ompb__barrier_cost_ns(int threads, uint64_t limit_ns);
 
 #endif
