@@ -78,6 +78,10 @@ run "$tool" report "$tmp/sweep.json" --output "$tmp/sweep.html"
 run "$tool" report "$tmp/region.json" --output "$tmp/region.html"
 run "$tool" report --compare "$tmp/base.json" --vs "$tmp/head.json" --output "$tmp/compare.html"
 if command -v mpirun > /dev/null && [ -x "$bin/halo" ]; then
+  # The sanitizer build: Open MPI's own leaks at start-up, as tests/mpi/ does.
+  export LSAN_OPTIONS="suppressions=$src/tests/mpi/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  export ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   for np in 1 2; do
     OMP_NUM_THREADS=1 run mpirun --oversubscribe -np $np "$bin/halo" --filter 'halo_jacobi\[64' \
       --threads 1 "${quick[@]}" --output "$tmp/mpi$np.json"
