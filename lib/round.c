@@ -138,11 +138,17 @@ static bool probe_more(barrier_probe *bp, bool timed, uint64_t ns, uint64_t now)
 /* The probe itself: a team of `threads` in which the master times one
  * barrier after another. It says after each whether the team goes on;
  * every thread reads that after the next barrier. */
-static void probe_barriers(int threads, barrier_probe *bp)
+static void probe_barriers(int threads, const ompb__pin_plan *plan, barrier_probe *bp)
 {
     bool more = true, woken = false;
 #pragma omp parallel num_threads(threads)
     {
+        /* Placed as the instance's team will be: unplaced threads of a
+         * busy machine share a PU now and then, and a barrier between
+         * them costs a time slice. (The runtime reuses these threads for
+         * the instance's team, which places them again.) */
+        if (plan)
+            (void)ompb__pin_plan_bind_self(plan, omp_get_thread_num());
         for (;;) {
             uint64_t t0 = 0;
 #pragma omp barrier
@@ -161,10 +167,12 @@ static void probe_barriers(int threads, barrier_probe *bp)
     }
 }
 
-double ompb__barrier_cost_ns(int threads, uint64_t limit_ns)
+double ompb__barrier_cost_ns(int threads, const ompb__pin_plan *plan, uint64_t limit_ns,
+                             bool *complete)
 {
     static double cache[BARRIER_COST_CACHE];
     static int cached[BARRIER_COST_CACHE];
+    *complete = true;
     if (threads <= 1)
         return 0; /* a team of one runs no barrier */
     bool keep = threads < BARRIER_COST_CACHE;
@@ -172,11 +180,15 @@ double ompb__barrier_cost_ns(int threads, uint64_t limit_ns)
         return cache[threads];
     omp_set_dynamic(0);
     barrier_probe bp = {.begin = ompb__now_ns(), .limit_ns = limit_ns, .best = 1e30};
-    probe_barriers(threads, &bp);
+    size_t saved_size = 0;
+    cpu_set_t *saved = ompb__team_save_affinity(plan, &saved_size);
+    probe_barriers(threads, saved ? plan : NULL, &bp);
+    ompb__team_restore_affinity(saved, saved_size);
     double cost = bp.best;
     if (keep && cached[threads] > 0 && cache[threads] < cost)
         cost = cache[threads];
     /* A measurement the limit cut short is good for this instance only. */
+    *complete = bp.probes >= BARRIER_PROBES || (keep && cached[threads] > 0);
     if (keep && bp.probes >= BARRIER_PROBES) {
         cache[threads] = cost;
         cached[threads]++;
@@ -678,9 +690,9 @@ static bool join_team(team *tm, int t)
 
 /* The master is the caller's thread: binding it for the team must not
  * outlive the team. Returns the saved mask (NULL: nothing to restore). */
-cpu_set_t *ompb__team_save_affinity(const team *tm, size_t *size)
+cpu_set_t *ompb__team_save_affinity(const ompb__pin_plan *plan, size_t *size)
 {
-    if (!tm->plan || tm->plan->binder != OMPB__BINDER_OURS)
+    if (!plan || plan->binder != OMPB__BINDER_OURS)
         return NULL;
     int ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
     cpu_set_t *set = CPU_ALLOC(ncpu > 0 ? ncpu : 1024);
@@ -714,7 +726,7 @@ static int run_team(team *tm)
 {
     uint64_t red_start = UINT64_MAX, red_end = 0;
     size_t saved_size = 0;
-    cpu_set_t *saved = ompb__team_save_affinity(tm, &saved_size);
+    cpu_set_t *saved = ompb__team_save_affinity(tm->plan, &saved_size);
     omp_set_dynamic(0);
 #pragma omp parallel num_threads(tm->threads)
     {
@@ -859,9 +871,15 @@ static void setup_sampling(team *tm)
      * Measuring the barrier is the harness's time, not the instance's. */
     uint64_t limit = sp->budget_ns / BARRIER_LIMIT_SHARE;
     limit = limit < BARRIER_LIMIT_MAX_NS ? limit : BARRIER_LIMIT_MAX_NS;
-    double barrier = tm->rec->caller_team ? 0 : ompb__barrier_cost_ns(tm->threads, limit);
+    bool complete = true;
+    double barrier = tm->rec->caller_team ? 0
+                     : ompb__barrier_cost_ns(tm->threads, tm->plan, limit, &complete);
     tm->rec->barrier_cost_ns = barrier;
-    double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + barrier);
+    /* Probes the limit cut short took a time slice each: the machine is
+     * busy, or the team oversubscribed, and the barrier is the scheduler's.
+     * Longer rounds do not make that the harness's share smaller, so such
+     * an estimate is recorded but raises no floor (the CPU share says it). */
+    double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + (complete ? barrier : 0));
     double most = (double)sp->budget_ns / FLOOR_BUDGET_SHARE / (double)(sp->rounds ? sp->rounds : 1);
     floor_ns = floor_ns < most ? floor_ns : most;
     tm->target_ns = sp->min_round_ns > floor_ns ? sp->min_round_ns : (uint64_t)floor_ns;

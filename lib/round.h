@@ -16,6 +16,7 @@
 #ifndef OMPB_ROUND_H
 #define OMPB_ROUND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "record.h"
@@ -39,7 +40,12 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
  * ns: the lowest of at least 8 and up to 64 single barriers, each timed by
  * the master right after the one before it, for about limit_ns at most
  * beyond the first 8 (plus the team's start). Complete measurements are
- * kept per T, and from the third on their lowest is returned unmeasured. */
-double ompb__barrier_cost_ns(int threads, uint64_t limit_ns);
+ * kept per T, and from the third on their lowest is returned unmeasured.
+ * With a plan whose binder is ompbench, the probe's threads are placed by
+ * it (and the caller's mask restored after); NULL: unplaced. *complete is
+ * false when the limit cut this measurement short and no complete one of
+ * this T exists: the barriers took time slices, not their own cost. */
+double ompb__barrier_cost_ns(int threads, const struct ompb__pin_plan *plan, uint64_t limit_ns,
+                             bool *complete);
 
 #endif

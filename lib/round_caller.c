@@ -45,7 +45,7 @@ static void enter(ompb__team *tm, caller_env *env)
 {
     env->nthreads = omp_get_max_threads();
     env->dynamic = omp_get_dynamic();
-    env->mask = ompb__team_save_affinity(tm, &env->mask_size);
+    env->mask = ompb__team_save_affinity(tm->plan, &env->mask_size);
     /* Dynamic adjustment would let the runtime give the code fewer than T. */
     omp_set_dynamic(0);
     omp_set_num_threads(tm->threads);

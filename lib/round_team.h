@@ -108,7 +108,7 @@ void ompb__team_reset_state(const ompb__team *tm, ompb_state *s);
 
 /* The caller's mask, saved when the plan has us bind (binding the caller for
  * the team must not outlive the instance); NULL: nothing to restore. */
-cpu_set_t *ompb__team_save_affinity(const ompb__team *tm, size_t *size);
+cpu_set_t *ompb__team_save_affinity(const ompb__pin_plan *plan, size_t *size);
 void ompb__team_restore_affinity(cpu_set_t *set, size_t size);
 
 /* The caller-team run (lib/round_caller.c): places the OpenMP runtime's

@@ -498,14 +498,28 @@ static void test_batch_hooks_outside_timed_windows(void)
  * only adds to a barrier); after three, the lowest stands unmeasured. */
 static void test_barrier_cost_cached(void)
 {
-    double prev = ompb__barrier_cost_ns(2, UINT64_MAX);
+    bool complete;
+    double prev = ompb__barrier_cost_ns(2, NULL, UINT64_MAX, &complete);
     CU_ASSERT_TRUE(prev > 0);
     for (int i = 0; i < 3; i++) {
-        double next = ompb__barrier_cost_ns(2, UINT64_MAX);
+        double next = ompb__barrier_cost_ns(2, NULL, UINT64_MAX, &complete);
         CU_ASSERT_TRUE(next <= prev);
         prev = next;
     }
-    CU_ASSERT_DOUBLE_EQUAL(ompb__barrier_cost_ns(2, UINT64_MAX), prev, 0);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__barrier_cost_ns(2, NULL, UINT64_MAX, &complete), prev, 0);
+    CU_ASSERT_TRUE(complete);
+}
+
+/* A limit that cuts the probes short (after the 8 that always run) leaves
+ * an estimate that raises no calibration floor: it says so. A width no
+ * other test measures, so nothing is cached for it. */
+#define CUT_SHORT_TEAM 5
+static void test_barrier_cost_cut_short(void)
+{
+    bool complete = true;
+    double cost = ompb__barrier_cost_ns(CUT_SHORT_TEAM, NULL, 1, &complete);
+    CU_ASSERT_TRUE(cost > 0);
+    CU_ASSERT_FALSE(complete);
 }
 
 /* Many more threads than this machine has PUs (fine: oversubscribed, a
@@ -541,8 +555,9 @@ static uint64_t one_barrier_ns(int threads)
 static void test_barrier_cost_within_limit(void)
 {
     uint64_t unit = one_barrier_ns(WIDE_TEAM), limit = 20 * unit;
+    bool complete;
     uint64_t t0 = ompb__now_ns();
-    double cost = ompb__barrier_cost_ns(WIDE_TEAM, limit);
+    double cost = ompb__barrier_cost_ns(WIDE_TEAM, NULL, limit, &complete);
     uint64_t took = ompb__now_ns() - t0;
     CU_ASSERT_TRUE(cost > 0);
     CU_ASSERT_TRUE(took <= 4 * limit + 4 * unit);
@@ -1083,6 +1098,7 @@ static const ompb_test_case cases[] = {
     {"calibration_detects_non_scaling_body", test_calibration_detects_non_scaling_body},
     {"batch_hooks_outside_timed_windows", test_batch_hooks_outside_timed_windows},
     {"barrier_cost_cached", test_barrier_cost_cached},
+    {"barrier_cost_cut_short", test_barrier_cost_cut_short},
     {"barrier_cost_within_limit", test_barrier_cost_within_limit},
     {"barrier_cost_within_budget", test_barrier_cost_within_budget},
     {"thread_setup_harness", test_thread_setup_harness},
