@@ -26,7 +26,6 @@
 #include "schedule.h"
 #include "tools.h"
 
-#define OMPB__MAX_THRESHOLD_PCT 1000.0
 
 typedef struct ab_args {
     ompb__ab ab;
@@ -100,30 +99,6 @@ static int parse_duration(const char *opt, const char *v, uint64_t *ns)
     return 0;
 }
 
-static int parse_threshold(const char *v, double *out)
-{
-    char *end;
-    double pct = strtod(v, &end);
-    if (end != v && *end == '%')
-        end++;
-    if (end == v || *end || !isfinite(pct) || pct < 0.0 || pct > OMPB__MAX_THRESHOLD_PCT)
-        return bad("--threshold: invalid value '%s' (accepted: a percentage from 0 to "
-                   "1000, e.g. 5 or 2.5%%)", v);
-    *out = pct / 100.0;
-    return 0;
-}
-
-static int parse_alpha(const char *v, double *out)
-{
-    char *end;
-    double a = strtod(v, &end);
-    if (end == v || *end || !(a > 0.0 && a < 1.0))
-        return bad("--alpha: invalid value '%s' (accepted: a probability strictly "
-                   "between 0 and 1, e.g. 0.05)", v);
-    *out = a;
-    return 0;
-}
-
 static int parse_cmd(ompb__ab *ab, int side, const char *v)
 {
     if (!*v || strspn(v, " \t") == strlen(v))
@@ -154,9 +129,9 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
         return parse_duration("--timeout", v, &ab->timeout_ns);
     }
     if ((v = ompb__tool_option_value(argc, argv, i, "--threshold")))
-        return parse_threshold(v, &ab->opts.threshold);
+        return ompb__tool_parse_threshold(OMPB__AB_TOOL, v, &ab->opts.threshold);
     if ((v = ompb__tool_option_value(argc, argv, i, "--alpha")))
-        return parse_alpha(v, &ab->opts.alpha);
+        return ompb__tool_parse_alpha(OMPB__AB_TOOL, v, &ab->opts.alpha);
     if ((v = ompb__tool_option_value(argc, argv, i, "--seed"))) {
         uint64_t s;
         if (ompb__parse_uint(v, 0, UINT64_MAX, &s))

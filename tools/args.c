@@ -5,12 +5,17 @@
  */
 #include "tools.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+
+/* The largest --threshold, in percent. */
+#define MAX_THRESHOLD_PCT 1000.0
 
 const char *ompb__tool_option_value(int argc, char **argv, int *i, const char *name)
 {
@@ -62,4 +67,28 @@ int ompb__tool_usage_error(const char *tool, const char *fmt, ...)
     va_end(ap);
     ompb__error_print(stderr, "%s: %s", tool, text);
     return 2;
+}
+
+int ompb__tool_parse_threshold(const char *tool, const char *v, double *out)
+{
+    char *end;
+    double pct = strtod(v, &end);
+    if (end != v && *end == '%')
+        end++;
+    if (end == v || *end || !isfinite(pct) || pct < 0.0 || pct > MAX_THRESHOLD_PCT)
+        return ompb__tool_usage_error(tool, "--threshold: invalid value '%s' (accepted: a "
+                                      "percentage from 0 to 1000, e.g. 5 or 2.5%%)", v);
+    *out = pct / 100.0;
+    return 0;
+}
+
+int ompb__tool_parse_alpha(const char *tool, const char *v, double *out)
+{
+    char *end;
+    double a = strtod(v, &end);
+    if (end == v || *end || !(a > 0.0 && a < 1.0))
+        return ompb__tool_usage_error(tool, "--alpha: invalid value '%s' (accepted: a "
+                                      "probability strictly between 0 and 1, e.g. 0.05)", v);
+    *out = a;
+    return 0;
 }

@@ -23,7 +23,6 @@
 #include "tools.h"
 
 #define OMPB__TOOL "ompbench compare"
-#define OMPB__MAX_THRESHOLD_PCT 1000.0
 
 /* Most files per side. */
 #define OMPB__MAX_SIDE_FILES 1000
@@ -73,30 +72,6 @@ static void usage(FILE *out)
 /* One line on stderr for bad input; the exit status 2. */
 #define bad(...) ompb__tool_usage_error(OMPB__TOOL, __VA_ARGS__)
 
-static int parse_threshold(const char *v, double *out)
-{
-    char *end;
-    double pct = strtod(v, &end);
-    if (end != v && *end == '%')
-        end++;
-    if (end == v || *end || !isfinite(pct) || pct < 0.0 || pct > OMPB__MAX_THRESHOLD_PCT)
-        return bad("--threshold: invalid value '%s' (accepted: a percentage from 0 to "
-                   "1000, e.g. 5 or 2.5%%)", v);
-    *out = pct / 100.0;
-    return 0;
-}
-
-static int parse_alpha(const char *v, double *out)
-{
-    char *end;
-    double a = strtod(v, &end);
-    if (end == v || *end || !(a > 0.0 && a < 1.0))
-        return bad("--alpha: invalid value '%s' (accepted: a probability strictly "
-                   "between 0 and 1, e.g. 0.05)", v);
-    *out = a;
-    return 0;
-}
-
 static int parse_option(int argc, char **argv, int *i, compare_args *a)
 {
     const char *arg = argv[*i], *v;
@@ -105,9 +80,9 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
     else if (strcmp(arg, "--fail-on-regression") == 0)
         a->fail_on_regression = true;
     else if ((v = ompb__tool_option_value(argc, argv, i, "--threshold")))
-        return parse_threshold(v, &a->opts.threshold);
+        return ompb__tool_parse_threshold(OMPB__TOOL, v, &a->opts.threshold);
     else if ((v = ompb__tool_option_value(argc, argv, i, "--alpha")))
-        return parse_alpha(v, &a->opts.alpha);
+        return ompb__tool_parse_alpha(OMPB__TOOL, v, &a->opts.alpha);
     else if ((v = ompb__tool_option_value(argc, argv, i, "--output")))
         a->output = v;
     else if ((v = ompb__tool_option_value(argc, argv, i, "--base")))

@@ -37,6 +37,12 @@ int ompb__tool_check_once(const char *tool, ompb__tool_seen *seen, char **argv, 
 
 /* Prints "TOOL: message" as one line on stderr, control characters in it
  * escaped (lib/error.h); returns exit status 2. */
+/* compare's and ab's --threshold (a percentage, 0 to 1000, '%' allowed)
+ * and --alpha (strictly between 0 and 1): 0, or 2 after one line naming
+ * the value and what is accepted. */
+int ompb__tool_parse_threshold(const char *tool, const char *v, double *out);
+int ompb__tool_parse_alpha(const char *tool, const char *v, double *out);
+
 int ompb__tool_usage_error(const char *tool, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

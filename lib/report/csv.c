@@ -13,7 +13,7 @@
 
 #include "report/marks.h"
 
-static void put_quoted(FILE *out, const char *s)
+void ompb__csv_put_quoted(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -26,7 +26,7 @@ static void put_quoted(FILE *out, const char *s)
 
 /* ",value", or "," alone for a value that does not exist (NaN: e.g. a
  * confidence interval too few rounds cannot give). */
-static void put_number(FILE *out, double v)
+void ompb__csv_put_number(FILE *out, double v)
 {
     if (isfinite(v))
         fprintf(out, ",%.10g", v);
@@ -62,26 +62,26 @@ static int render_csv(FILE *out, const ompb__report *rep)
         const ompb__record *rec = &res[i].rec;
         ompb__stats shown;
         const ompb__stats *st = ompb__result_shown_stats(&res[i], &shown);
-        put_quoted(out, rec->inst->name);
+        ompb__csv_put_quoted(out, rec->inst->name);
         fputc(',', out);
-        put_quoted(out, rec->inst->uri);
+        ompb__csv_put_quoted(out, rec->inst->uri);
         fprintf(out, ",%d,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64, rec->threads,
                 rec->sampling.repetition, res[i].process, ompb__record_measurements(rec),
                 rec->sample_size);
         const double stats[] = {st->median, st->mean, st->stdev, st->min, st->max,
                                 st->q1, st->q3, st->ci_low, st->ci_high};
         for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)
-            put_number(out, stats[k]);
+            ompb__csv_put_number(out, stats[k]);
         fprintf(out, ",%zu,%zu", st->iqr_outliers, st->stdev_outliers);
         const double spread[] = {res[i].mean_skew_ns, res[i].mean_imbalance,
                                  res[i].bytes_per_second, res[i].items_per_second};
         for (size_t k = 0; k < sizeof spread / sizeof spread[0]; k++)
-            put_number(out, spread[k]);
+            ompb__csv_put_number(out, spread[k]);
         fprintf(out, ",%" PRIu64 ",", rec->migrations);
-        put_quoted(out, rec->failed ? rec->error : "");
+        ompb__csv_put_quoted(out, rec->failed ? rec->error : "");
         ompb__csv_counter_fields(out, rep, &res[i]);
         put_marks(out, res[i].marks);
-        put_number(out, res[i].cpu_share);
+        ompb__csv_put_number(out, res[i].cpu_share);
         ompb__csv_ucounter_fields(out, rep, &res[i]);
         fputc('\n', out);
     }

@@ -187,6 +187,12 @@ void ompb__report_release(ompb__report *rep);
 const ompb__report *ompb__report_view(const ompb__report *rep, ompb__report *tmp);
 void ompb__report_view_release(const ompb__report *view, ompb__report *tmp);
 
+/* CSV cells (lib/report/csv.c), shared with `ompbench convert`: a quoted
+ * string (quotes doubled), and ",value" with "," alone for a value that
+ * does not exist (not finite). */
+void ompb__csv_put_quoted(FILE *out, const char *s);
+void ompb__csv_put_number(FILE *out, double v);
+
 /* Under the CodSpeed runner (lib/report/codspeed.c), atomically:
  * - in walltime mode, $CODSPEED_PROFILE_FOLDER/results/<pid>.json in the
  *   runner's schema, from the records alone; none when no instance

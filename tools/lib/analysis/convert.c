@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "error.h"
+#include "report/report.h"
 #include "utf8.h"
 
 /* Columns of a table: as many user counters as the run's CSV shows. */
@@ -65,26 +66,7 @@ static bool is_iteration(const json_t *e)
     return !json_is_string(rt) || strcmp(json_string_value(rt), "iteration") == 0;
 }
 
-/* ---- CSV: lib/report/csv.c's columns ------------------------------------ */
-
-static void put_quoted(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-static void put_number(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, ",%.10g", v);
-    else
-        fputc(',', out);
-}
+/* ---- CSV: lib/report/csv.c's columns and cells -------------------------- */
 
 /* Counts as the run writes them: every digit. */
 static void put_int(FILE *out, double v)
@@ -148,13 +130,13 @@ static void csv_counter_fields(FILE *out, const json_t *omp, const json_t *event
     const json_t *c = json_object_get(omp, "counters");
     const json_t *per = json_object_get(c, "per_iteration");
     for (size_t k = 0; k < json_array_size(events); k++)
-        put_number(out, num(json_object_get(per, json_string_value(json_array_get(events, k)))));
+        ompb__csv_put_number(out, num(json_object_get(per, json_string_value(json_array_get(events, k)))));
     fprintf(out, ",%d", c && json_is_true(json_object_get(c, "multiplexed")));
     const json_t *rws = json_object_get(c, "rounds_with_switches");
     fprintf(out, ",%.0f", json_is_number(rws) ? num(rws) : 0.0);
-    put_number(out, num(json_object_get(c, "ipc")));
-    put_number(out, num(json_object_get(c, "cache_miss_ratio")));
-    put_number(out, num(json_object_get(c, "branch_miss_ratio")));
+    ompb__csv_put_number(out, num(json_object_get(c, "ipc")));
+    ompb__csv_put_number(out, num(json_object_get(c, "cache_miss_ratio")));
+    ompb__csv_put_number(out, num(json_object_get(c, "branch_miss_ratio")));
 }
 
 static void csv_marks(FILE *out, const json_t *omp)
@@ -170,9 +152,9 @@ static void csv_row(FILE *out, const json_t *e, const json_t *events, const user
     const json_t *omp = json_object_get(e, "ompbench"), *st = json_object_get(omp, "stats");
     const json_t *uri = json_object_get(omp, "uri"), *threads = json_object_get(omp, "threads");
     const json_t *region = json_object_get(omp, "region");
-    put_quoted(out, json_string_value(json_object_get(e, "name")));
+    ompb__csv_put_quoted(out, json_string_value(json_object_get(e, "name")));
     fputc(',', out);
-    put_quoted(out, json_is_string(uri) ? json_string_value(uri) : "");
+    ompb__csv_put_quoted(out, json_is_string(uri) ? json_string_value(uri) : "");
     const double ints[] = {
         num(json_is_number(threads) ? threads : json_object_get(e, "threads")),
         num(json_object_get(e, "repetition_index")), num(json_object_get(omp, "process")),
@@ -183,25 +165,25 @@ static void csv_row(FILE *out, const json_t *e, const json_t *events, const user
     static const char *const stats[] = {"median_ns", "mean_ns", "stdev_ns", "min_ns", "max_ns",
                                         "q1_ns", "q3_ns", "ci95_low_ns", "ci95_high_ns"};
     for (size_t k = 0; k < sizeof stats / sizeof stats[0]; k++)
-        put_number(out, num(json_object_get(st, stats[k])));
+        ompb__csv_put_number(out, num(json_object_get(st, stats[k])));
     put_int(out, num(json_object_get(st, "iqr_outlier_rounds")));
     put_int(out, num(json_object_get(st, "stdev_outlier_rounds")));
-    put_number(out, num(json_object_get(st, "mean_skew_ns")));
-    put_number(out, num(json_object_get(st, "mean_imbalance")));
+    ompb__csv_put_number(out, num(json_object_get(st, "mean_skew_ns")));
+    ompb__csv_put_number(out, num(json_object_get(st, "mean_imbalance")));
     bool failed = json_is_true(json_object_get(e, "error_occurred"));
     const json_t *bps = json_object_get(e, "bytes_per_second");
     const json_t *ips = json_object_get(e, "items_per_second");
-    put_number(out, failed ? NAN : bps ? num(bps) : 0.0);
-    put_number(out, failed ? NAN : ips ? num(ips) : 0.0);
+    ompb__csv_put_number(out, failed ? NAN : bps ? num(bps) : 0.0);
+    ompb__csv_put_number(out, failed ? NAN : ips ? num(ips) : 0.0);
     put_int(out, num(json_object_get(omp, "migrations")));
     fputc(',', out);
     const json_t *msg = json_object_get(e, "error_message");
-    put_quoted(out, failed && json_is_string(msg) ? json_string_value(msg) : "");
+    ompb__csv_put_quoted(out, failed && json_is_string(msg) ? json_string_value(msg) : "");
     csv_counter_fields(out, omp, events);
     csv_marks(out, omp);
-    put_number(out, num(json_object_get(omp, "cpu_share")));
+    ompb__csv_put_number(out, num(json_object_get(omp, "cpu_share")));
     for (size_t j = 0; j < uc->n; j++)
-        put_number(out, num(json_object_get(e, uc->name[j])));
+        ompb__csv_put_number(out, num(json_object_get(e, uc->name[j])));
     fputc('\n', out);
 }
 
