@@ -23,6 +23,7 @@
 #include "clock.h"
 #include "error.h"
 #include "grow.h"
+#include "tools.h"
 
 /* How long a --list may take (a wrapper such as mpirun starts slowly). */
 #define LIST_DEADLINE_NS (UINT64_C(120) * 1000000000)
@@ -95,17 +96,11 @@ static int command(const ompb__ab *ab, int side, argv_list *a, char **script)
     return rc ? rc : push(a, "sh");
 }
 
-/* A selection option of the benchmark's (the value in the next word, or
- * after '='): a re-run selects by exact names instead. */
-static int selection_option(const char *arg)
+/* Whether the benchmark option at args[*i] is `name` with its value
+ * ("--name VALUE", then *i moves to the value, or "--name=VALUE"). */
+static bool is_option(const ompb__ab *ab, int *i, const char *name)
 {
-    static const char *const names[] = {"--filter", "--exact"};
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        size_t len = strlen(names[k]);
-        if (strncmp(arg, names[k], len) == 0)
-            return arg[len] == '\0' ? 2 : arg[len] == '=' ? 1 : 0;
-    }
-    return 0;
+    return ompb__tool_option_value((int)ab->n_bench_args, ab->bench_args, i, name) != NULL;
 }
 
 /* The benchmark options after `--`. When ab selects the instances itself
@@ -115,12 +110,9 @@ static int selection_option(const char *arg)
 static int bench_args(const ompb__ab *ab, argv_list *a, bool selects)
 {
     int rc = 0;
-    for (size_t i = 0; i < ab->n_bench_args && !rc; i++) {
-        int words = selects ? selection_option(ab->bench_args[i]) : 0;
-        if (words) {
-            i += (size_t)words - 1;
+    for (int i = 0; i < (int)ab->n_bench_args && !rc; i++) {
+        if (selects && (is_option(ab, &i, "--filter") || is_option(ab, &i, "--exact")))
             continue;
-        }
         rc = push(a, ab->bench_args[i]);
     }
     return rc;
@@ -412,15 +404,13 @@ static int selection(const ompb__ab *ab, bool all, argv_list *a, char **pattern,
     return rc ? rc : push(a, *pattern);
 }
 
-/* Whether the benchmark options after `--` give option `name` (as
- * "--name VALUE" or "--name=VALUE"): the benchmark refuses an option given
- * twice, and the user's value wins over the run's budget. */
+/* Whether the benchmark options after `--` give option `name`: the
+ * benchmark refuses an option given twice, and the user's value wins over
+ * the run's budget. */
 static bool given(const ompb__ab *ab, const char *name)
 {
-    size_t len = strlen(name);
-    for (size_t i = 0; i < ab->n_bench_args; i++)
-        if (strncmp(ab->bench_args[i], name, len) == 0
-            && (ab->bench_args[i][len] == '\0' || ab->bench_args[i][len] == '='))
+    for (int i = 0; i < (int)ab->n_bench_args; i++)
+        if (is_option(ab, &i, name))
             return true;
     return false;
 }
