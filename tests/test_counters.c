@@ -744,11 +744,15 @@ static bool undisturbed(const ompb__record *rec, size_t r)
  * timed loop reads the group right before s_t and right after e_t, so the
  * counts cover the timed window and the reads' own cost, and nothing else
  * (not the barriers' spin-waits, nor the master's bookkeeping). Two checks:
- * - a bound that holds under any load, every round: CPU time between the
- *   two readings cannot exceed their wall time, which is the busy time plus
- *   the tail of the first read and the head of the second, so task-clock <=
- *   busy + 1% (the two clocks' rates) + 50 us (the reads, an interrupt in
- *   them);
+ * - a bound: CPU time between the two readings cannot exceed their wall
+ *   time, which is the busy time plus the tail of the first read and the
+ *   head of the second, so task-clock <= busy + 1% (the two clocks' rates)
+ *   + 50 us (the reads, an interrupt in them). It must hold in at least
+ *   three rounds of four: under load a round can break it (seen in CI and
+ *   with two CPU hogs: +90 us, a long interrupt or the hypervisor holding
+ *   the vCPU inside a read's tail), while a window that covered anything
+ *   else (a barrier's spin-wait, the master's bookkeeping) breaks it in
+ *   every round;
  * - agreement within 5%, as the median over the rounds in which no thread
  *   of the team was switched out (context-switches 0 for all: a preempted
  *   thread's busy time includes time on no CPU); skipped with a message
@@ -772,18 +776,20 @@ static void check_task_clock(int threads)
     CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, plan, &rec), 0);
     for (int t = 0; t < threads; t++) {
         double ratio[64];
-        size_t n = 0;
+        size_t n = 0, beyond = 0;
         for (size_t r = 0; r < rec.rounds; r++) {
             size_t cell = r * (size_t)threads + (size_t)t;
             double busy = (double)rec.busy_ns[cell];
             double tc = (double)ompb__record_counter(&rec, r, t, 0);
-            CU_ASSERT_TRUE(tc <= busy * 1.01 + 50000);
-            if (!(tc <= busy * 1.01 + 50000))
+            if (!(tc <= busy * 1.01 + 50000)) {
+                beyond++;
                 fprintf(stderr, "\nT=%d thread %d round %zu: task-clock %.0f ns > busy "
                         "%.0f ns + 1%% + 50 us\n", threads, t, r, tc, busy);
+            }
             if (undisturbed(&rec, r))
                 ratio[n++] = tc / busy;
         }
+        CU_ASSERT_TRUE(rec.rounds > 0 && beyond * 4 <= rec.rounds);
         if (n < 5) {
             fprintf(stderr, "\nT=%d thread %d: agreement skipped, only %zu of %zu rounds "
                     "undisturbed (machine too busy)\n", threads, t, n, rec.rounds);
@@ -877,7 +883,8 @@ static void sleeping_body(ompb_state *s)
 }
 
 /* A body that sleeps gives up its CPU in every round: switches are counted
- * in every round and thread, and the rounds say so. */
+ * in every round and thread (at least one of its three sleeps; most of all
+ * the sleeps), and the rounds say so. */
 static void test_sleeping_body_switches(void)
 {
     if (!software_counters_work())
@@ -892,9 +899,25 @@ static void test_sleeping_body_switches(void)
     memset(&res, 0, sizeof res);
     CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &res.rec), 0);
     CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
+    uint64_t total = 0;
     for (size_t r = 0; r < res.rec.rounds; r++)
-        for (int t = 0; t < 2; t++)
-            CU_ASSERT_TRUE(ompb__record_counter(&res.rec, r, t, 0) >= 3);
+        for (int t = 0; t < 2; t++) {
+            uint64_t sw = ompb__record_counter(&res.rec, r, t, 0);
+            total += sw;
+            CU_ASSERT_TRUE(sw >= 1);
+            if (sw < 3) {
+                size_t cell = r * 2 + (size_t)t;
+                fprintf(stderr, "\nround %zu thread %d: %llu switches in 3 sleeps (enabled %llu ns, "
+                        "running %llu ns, busy %llu ns)\n", r, t, (unsigned long long)sw,
+                        (unsigned long long)res.rec.counter_enabled_ns[cell],
+                        (unsigned long long)res.rec.counter_running_ns[cell],
+                        (unsigned long long)res.rec.busy_ns[cell]);
+            }
+        }
+    /* Most sleeps switch out: a sleep whose timer fires while its vCPU is
+     * held by the hypervisor, between arming the timer and schedule(),
+     * returns without a switch (seen once in CI), so not every one. */
+    CU_ASSERT_TRUE(total >= res.rec.rounds * 2 * 3 / 2);
     CU_ASSERT_EQUAL(res.counts.rounds_with_switches, res.rec.rounds);
     ompb__record_free(&res.rec);
 }
