@@ -310,35 +310,46 @@ static void test_slow_peer_spends_the_budget(void)
     hooks_peer_destroy(&p);
 }
 
-/* A live runner that answers within the free part of each wait (2 ms
- * here, against OMPB__BUDGET_FREE_MS): however many requests, it spends
- * nothing of the budget, so a long suite never turns its hooks off. Fifty
- * requests of 2 ms would be 100 ms; the budget is a fifth of that. */
+/* A live runner that answers within the free part of each wait (5 ms,
+ * OMPB__BUDGET_FREE_MS) spends nothing of the budget, so a long suite never
+ * turns its hooks off; only the part of a wait beyond the free part is
+ * charged. The peer answers each request 3 ms after reading it, so every
+ * wait w_i is at least 3 ms and what is charged, the sum of
+ * max(0, w_i - 5 ms), is at most sum(w_i) - 50 x 3 ms; charged whole it
+ * would be sum(w_i). The test times each request call (S >= sum(w_i)) and
+ * checks charged <= S - 150 ms: no absolute time, so scheduling delays of
+ * a loaded machine (which once charged 105 ms to 34 such requests at load
+ * 12) cannot break it, while charging whole waits does. The budget is
+ * large enough that nothing is disabled. */
 static void test_live_peer_spends_nothing(void)
 {
     hooks_peer p;
-    char budget[32];
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SLOW), 0);
-    /* Replies 3 ms late, within the free 5 ms of each exchange. Charged
-     * whole, the 50 waits would cost at least 150 ms, beyond the budget of
-     * 90 ms; with the free part only scheduling delays beyond 2 ms count,
-     * and a loaded machine (two CPU hogs, load 12) once charged 21 ms of
-     * them, over the 20 ms budget this test had. Not scaled by the
-     * multiplier: a larger budget could no longer tell the two apart. */
     p.delay_ns = 3000000u;
-    snprintf(budget, sizeof budget, "%d", 90);
-    setenv(OMPB__BUDGET_ENV, budget, 1);
+    setenv(OMPB__BUDGET_ENV, "1000000", 1);
     hooks_peer_start_thread(&p);
     ompb__transport *t = connect_to(&p, long_timeout());
     ompb__cmd req = ompb__cmd_simple(OMPB__CMD_START_BENCHMARK);
     ompb_error err = {0};
     int rc = 0, ok = 0;
-    while (ok < 50 && (rc = ompb__transport_request(t, &req, NULL, &err)) == 0)
+    uint64_t calls_ns = 0, before = ompb__transport_charged_ns();
+    while (ok < 50) {
+        uint64_t t0 = ompb__now_ns();
+        rc = ompb__transport_request(t, &req, NULL, &err);
+        calls_ns += ompb__now_ns() - t0;
+        if (rc)
+            break;
         ok++;
+    }
+    uint64_t charged = ompb__transport_charged_ns() - before;
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_EQUAL(ok, 50);
     if (rc)
         fprintf(stderr, "\n    request %d: %s\n", ok + 1, err.text);
+    CU_ASSERT_TRUE(calls_ns >= 150000000u && charged <= calls_ns - 150000000u);
+    if (!(calls_ns >= 150000000u && charged <= calls_ns - 150000000u))
+        fprintf(stderr, "\n    charged %.1f ms of %.1f ms spent in 50 requests answered 3 ms "
+                "late (at most the spent time - 150 ms)\n", charged / 1e6, calls_ns / 1e6);
     CU_ASSERT_FALSE(ompb__transport_disabled());
     hooks_peer_stop(&p);
     unsetenv(OMPB__BUDGET_ENV);

@@ -760,6 +760,14 @@ void ompb__transport_revive(void)
     atomic_store(&runner_taken, false);
 }
 
+uint64_t ompb__transport_charged_ns(void)
+{
+    pthread_mutex_lock(&transport_lock);
+    uint64_t charged = waited_ns;
+    pthread_mutex_unlock(&transport_lock);
+    return charged;
+}
+
 void ompb__transport_fds(const ompb__transport *t, int *ctl, int *ack)
 {
     *ctl = t->ctl;

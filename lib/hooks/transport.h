@@ -130,6 +130,9 @@ void ompb__transport_disable(const char *why);
 /* Tests only: forget a previous failure, a runner found taken and the time
  * spent waiting, so the next test starts fresh. */
 void ompb__transport_revive(void);
+/* Tests only: how much of the budget of runner waits the process has
+ * spent (the waits beyond each exchange's free part). */
+uint64_t ompb__transport_charged_ns(void);
 /* Tests only: the transport's descriptors, to break them on purpose. */
 void ompb__transport_fds(const ompb__transport *t, int *ctl, int *ack);
 
