@@ -32,7 +32,6 @@ at_exit() {
   [ -s "$tmp/deaf.pid" ] && kill -KILL -- "-$(cat "$tmp/deaf.pid")" 2>/dev/null || true
 }
 [ -x "$bin" ] && [ -x "$hostile" ] || { echo "no fixtures in this build"; exit 77; }
-unset CODSPEED_ENV
 m=$mult
 limit=$((300 * m))
 # A small budget per run, rounds of a fixed size (calibration under load can
