@@ -29,14 +29,36 @@ extern char **environ;
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_FORWARDED (sizeof forwarded / sizeof forwarded[0])
 
+static int system_spawn(void *ctx, char *const argv[], pid_t *pid)
+{
+    (void)ctx;
+    return posix_spawn(pid, SELF_EXE, NULL, NULL, argv, environ);
+}
+
+static pid_t system_wait(void *ctx, pid_t pid, int *status)
+{
+    (void)ctx;
+    return waitpid(pid, status, 0);
+}
+
+static int system_signal(void *ctx, pid_t pid, int sig)
+{
+    (void)ctx;
+    return kill(pid, sig);
+}
+
+static const ompb__children_ops system_ops = {system_spawn, system_wait, system_signal, NULL};
+
 static volatile sig_atomic_t caught;
 static volatile pid_t running = -1;
+/* The ops of the run in progress, for the handler. */
+static const ompb__children_ops *volatile active = &system_ops;
 
 static void on_signal(int sig)
 {
     caught = sig;
     if (running > 0)
-        kill(running, sig);
+        active->signal(active->ctx, running, sig);
 }
 
 /* Installs the handler for the signals not ignored by whoever started us
@@ -125,7 +147,7 @@ static int run_child(const ompb__children *sp, uint32_t k, const char *path, cha
     fflush(stdout);
     fflush(stderr);
     pid_t pid;
-    int rc = posix_spawn(&pid, SELF_EXE, NULL, NULL, argv, environ);
+    int rc = active->spawn(active->ctx, argv, &pid);
     free(argv);
     if (rc != 0) {
         snprintf(why, OMPB__CHILDREN_WHY_MAX, "could not be started: %s", strerror(rc));
@@ -134,9 +156,9 @@ static int run_child(const ompb__children *sp, uint32_t k, const char *path, cha
     running = pid;
     /* A signal that arrived between the spawn and this line was not passed on. */
     if (caught)
-        kill(pid, caught);
+        active->signal(active->ctx, pid, caught);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    while (active->wait(active->ctx, pid, &status) < 0 && errno == EINTR)
         ;
     running = -1;
     return status;
@@ -215,6 +237,7 @@ int ompb__children_run(ompb__children *sp, ompb_error *err)
         return rc;
     struct sigaction old[N_FORWARDED];
     caught = 0;
+    active = sp->ops ? sp->ops : &system_ops;
     install(old);
     for (uint32_t k = 0; k < sp->processes; k++) {
         char *why = sp->why[k];
@@ -236,5 +259,6 @@ int ompb__children_run(ompb__children *sp, ompb_error *err)
     }
     remove_dir(dir);
     restore(old);
+    active = &system_ops;
     return 0;
 }

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <ompbench/error.h>
 
@@ -30,6 +31,22 @@
 
 /* Longest explanation of a lost process. */
 #define OMPB__CHILDREN_WHY_MAX 200
+
+/* How children are started, waited for and signalled. NULL in
+ * ompb__children means the system's: posix_spawn of /proc/self/exe,
+ * waitpid, kill. The unit tests give doubles that play a child's part
+ * (tests/test_children.c). */
+typedef struct ompb__children_ops {
+    /* Starts argv (the parent's own argv plus the child option). Returns 0
+     * with *pid set, or an errno value. */
+    int (*spawn)(void *ctx, char *const argv[], pid_t *pid);
+    /* Waits for pid to end: pid with *status set, or -1 with errno set
+     * (EINTR: a signal came first, and the caller waits again). */
+    pid_t (*wait)(void *ctx, pid_t pid, int *status);
+    /* Sends sig to pid. Called from a signal handler: async-signal-safe. */
+    int (*signal)(void *ctx, pid_t pid, int sig);
+    void *ctx;
+} ompb__children_ops;
 
 typedef struct ompb__children {
     int argc;
@@ -52,6 +69,7 @@ typedef struct ompb__children {
     bool *partial;
     /* Out: the signal that interrupted the run (0: none). */
     int interrupted;
+    const ompb__children_ops *ops; /* NULL: the system's */
 } ompb__children;
 
 /*

@@ -113,6 +113,16 @@ int ompb__dist_gather_i64(const int64_t *own, size_t n, int64_t **all)
     return 0;
 }
 
+void ompb__dist_order_rounds(uint64_t *start, uint64_t *end, size_t n)
+{
+    for (size_t r = n; r-- > 1;)
+        if (end[r - 1] > start[r]) {
+            uint64_t overlap = end[r - 1] - start[r];
+            start[r - 1] -= overlap;
+            end[r - 1] -= overlap;
+        }
+}
+
 void ompb__dist_round_end(ompb__dist_round *r, uint64_t wait_hint_ns)
 {
     if (!have)

@@ -43,6 +43,16 @@ int ompb__dist_gather_i64(const int64_t *own, size_t n, int64_t **all);
 /* Ends every rank with this status (exit() when alone). */
 _Noreturn void ompb__dist_abort(int status);
 
+/* The global bounds of n consecutive rounds (start[r], end[r] on rank 0's
+ * clock) put in time order: each bound is right only to within the ranks'
+ * barrier exit skew, so a round can come out ending after the next one
+ * started although every rank ran them one after the other, and the
+ * runner's backend pairs markers only in time order. Going back from the
+ * last round, a round that ends after the next one starts moves earlier by
+ * the overlap, its makespan kept (earlier, never later: no marker may lie
+ * beyond the moment it is sent). No-op without an overlap. */
+void ompb__dist_order_rounds(uint64_t *start, uint64_t *end, size_t n);
+
 /* One round as the engine's master sees it: in, this rank's figures; out,
  * the agreed ones (see ompb__dist_round_end). */
 typedef struct ompb__dist_round {

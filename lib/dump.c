@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +199,49 @@ static json_t *dump_json(const ompb__dump_out *d, const ompb__instance *base)
     return bad ? (json_decref(root), NULL) : root;
 }
 
-int ompb__dump_write(const char *path, const ompb__dump_out *dump, ompb_error *err)
+/* ---- signals held while the dump is made --------------------------------- */
+
+/* A child that a signal ends between the first record it serializes and
+ * the rename of its file hands its parent nothing, although its completed
+ * repetitions were in hand. The signals that end a run are held instead
+ * (a handler that notes the first, SA_RESTART so that the writes go on)
+ * and delivered, under the actions found, once the file is in place or the
+ * write failed. An ignored signal stays ignored. */
+static const int held_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_HELD (sizeof held_signals / sizeof held_signals[0])
+
+static volatile sig_atomic_t held;
+
+static void note_signal(int sig)
+{
+    if (!held)
+        held = sig;
+}
+
+static void hold_signals(struct sigaction *old, bool *taken)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = note_signal;
+    sa.sa_flags = SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    held = 0;
+    for (size_t i = 0; i < N_HELD; i++)
+        taken[i] = sigaction(held_signals[i], NULL, &old[i]) == 0 &&
+                   ((old[i].sa_flags & SA_SIGINFO) || old[i].sa_handler != SIG_IGN) &&
+                   sigaction(held_signals[i], &sa, NULL) == 0;
+}
+
+static void release_signals(const struct sigaction *old, const bool *taken)
+{
+    for (size_t i = 0; i < N_HELD; i++)
+        if (taken[i])
+            sigaction(held_signals[i], &old[i], NULL);
+    if (held)
+        raise(held); /* this thread's mask is the run's: delivered now */
+}
+
+static int write_json(const char *path, const ompb__dump_out *dump, ompb_error *err)
 {
     json_t *root = dump_json(dump, dump->sel);
     if (!root)
@@ -213,6 +257,16 @@ int ompb__dump_write(const char *path, const ompb__dump_out *dump, ompb_error *e
         }
     }
     json_decref(root);
+    return rc;
+}
+
+int ompb__dump_write(const char *path, const ompb__dump_out *dump, ompb_error *err)
+{
+    struct sigaction old[N_HELD];
+    bool taken[N_HELD];
+    hold_signals(old, taken);
+    int rc = write_json(path, dump, err);
+    release_signals(old, taken);
     return rc;
 }
 

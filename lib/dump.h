@@ -32,7 +32,11 @@ typedef struct ompb__dump_out {
 } ompb__dump_out;
 
 /* Writes the dump to path atomically (lib/outfile). Returns 0, OMPB_EIO or
- * OMPB_ENOMEM with err set. */
+ * OMPB_ENOMEM with err set. SIGINT, SIGTERM or SIGHUP (those not ignored)
+ * arriving meanwhile are held until the file is in place (or the write
+ * failed), then delivered under the actions the caller had: a child that
+ * a signal reaches while it writes hands over every record, then dies of
+ * that signal. */
 int ompb__dump_write(const char *path, const ompb__dump_out *dump, ompb_error *err);
 
 /* Called by ompb__dump_read for each record read: inst is the selected

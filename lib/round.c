@@ -953,6 +953,8 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
         ompb__team_close_counters(&tm);
         finish_counters(&tm);
         rc = rc ? rc : rec->failed ? OMPB_ERUN : 0;
+        if (ompb__dist())
+            ompb__dist_order_rounds(rec->start_ns, rec->end_ns, rec->rounds);
         /* Partial rounds of a failed body are no result: the instrument
          * closes and names the window without markers. */
         if (tm.instrumented)

@@ -20,6 +20,7 @@
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
 #include "analysis/welch.h"
+#include "fixtures.h"
 #include "suite.h"
 
 #define DATA OMPB_TEST_DATA_DIR "/compare/"
@@ -497,25 +498,12 @@ static void parse_inline(const char *text, ompb__resultfile *rf)
     CU_ASSERT_EQUAL_FATAL(rc, 0);
 }
 
-/* The whole content of a temporary file, NUL-terminated; closes it. */
-static char *slurp(FILE *f)
-{
-    long len = ftell(f);
-    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-    rewind(f);
-    CU_ASSERT_EQUAL(fread(buf, 1, (size_t)len, f), (size_t)len);
-    buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static char *render(const pair *p, ompb__report_format fmt)
 {
     FILE *out = tmpfile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     CU_ASSERT_EQUAL(ompb__compare_print(out, &p->cmp, fmt), 0);
-    return slurp(out);
+    return ompb_test_slurp(out);
 }
 
 /* a occurs in text, and before b. */
@@ -541,7 +529,7 @@ static const char *note_in(const ompb__comparison *cmp, const ompb__compare_row 
     one.rows = (ompb__compare_row *)r;
     one.n = 1;
     CU_ASSERT_EQUAL(ompb__compare_print(f, &one, OMPB__REPORT_JSON), 0);
-    char *json = slurp(f);
+    char *json = ompb_test_slurp(f);
     doc = json_loads(json, 0, NULL);
     snprintf(text, sizeof text, "%s",
              json_string_value(json_object_get(json_array_get(json_object_get(doc,
@@ -1577,7 +1565,7 @@ static void md_code(const char *s, bool in_table, const char *want)
     FILE *f = tmpfile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ompb__put_md_code(f, s, in_table);
-    char *got = slurp(f);
+    char *got = ompb_test_slurp(f);
     if (strcmp(got, want) != 0)
         fprintf(stderr, "\n'%s' -> '%s', want '%s'\n", s, got, want);
     CU_ASSERT_STRING_EQUAL(got, want);

@@ -24,6 +24,7 @@
 #include <omp.h>
 
 #include "counters.h"
+#include "fixtures.h"
 #include "pin_plan.h"
 #include "report/report.h"
 #include "round.h"
@@ -485,17 +486,6 @@ static void spin_body(ompb_state *s)
     ompb_black_box(acc);
 }
 
-static ompb__instance make_instance(const ompb_benchmark *b, int threads)
-{
-    ompb__instance inst;
-    memset(&inst, 0, sizeof inst);
-    inst.bench = b;
-    inst.threads = threads;
-    snprintf(inst.name, sizeof inst.name, "%s", b->name);
-    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
-    return inst;
-}
-
 static ompb__sampling sampling(int threads, const ompb__counter_set *set, uint64_t size)
 {
     return (ompb__sampling){.mode = OMPB__SAMPLING_MEASURE, .threads = threads, .rounds = 12,
@@ -508,7 +498,7 @@ static int run(ompb_team kind, int threads, const ompb__counter_set *set, ompb__
     static ompb_benchmark b;
     b = (ompb_benchmark){.name = "cnt", .fn = spin_body, .team = kind};
     static ompb__instance inst;
-    inst = make_instance(&b, threads);
+    inst = ompb_test_instance(&b, threads);
     ompb__sampling sp = sampling(threads, set, 10);
     memset(res, 0, sizeof *res);
     int rc = ompb__round_run(&inst, &sp, NULL, &res->rec);
@@ -588,7 +578,7 @@ static void test_engine_read_failure(void)
     ompb__counter_set set = parse_ok("task-clock");
     static ompb_benchmark b;
     b = (ompb_benchmark){.name = "rf", .fn = spin_body};
-    ompb__instance inst = make_instance(&b, 1);
+    ompb__instance inst = ompb_test_instance(&b, 1);
     ompb__sampling sp = sampling(1, &set, 10);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -666,7 +656,7 @@ static void check_window(ompb_team kind)
     static ompb_benchmark b;
     b = (ompb_benchmark){.name = "win", .fn = window_body, .batch_setup = window_setup,
                          .team = kind};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = sampling(2, &set, 10);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -767,7 +757,7 @@ static void check_task_clock(int threads)
     ompb__counter_set set = parse_ok("task-clock,context-switches");
     static ompb_benchmark b;
     b = (ompb_benchmark){.name = "tc", .fn = spin_body};
-    ompb__instance inst = make_instance(&b, threads);
+    ompb__instance inst = ompb_test_instance(&b, threads);
     ompb__sampling sp = sampling(threads, &set, 0);
     sp.min_round_ns = 2000000; /* 2 ms: the reads' own cost is far below 1% */
     sp.rounds = 41;
@@ -856,7 +846,7 @@ static void test_page_faults_counted(void)
     static ompb_benchmark b;
     b = (ompb_benchmark){.name = "pf", .fn = pf_body, .batch_setup = pf_setup,
                          .batch_teardown = pf_teardown};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = sampling(2, &set, PF_ITERS);
     sp.rounds = 5;
     ompb__record rec;
@@ -892,7 +882,7 @@ static void test_sleeping_body_switches(void)
     ompb__counter_set set = parse_ok("context-switches");
     static ompb_benchmark b;
     b = (ompb_benchmark){.name = "sleepy", .fn = sleeping_body};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = sampling(2, &set, 3);
     sp.rounds = 5;
     ompb__result res;
@@ -944,7 +934,7 @@ static void test_caller_team_pool_counted(void)
     ompb__counter_set set = parse_ok("task-clock");
     static ompb_benchmark b;
     b = (ompb_benchmark){.name = "pool", .fn = pool_body, .team = OMPB_TEAM_CALLER};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = sampling(2, &set, 20);
     sp.rounds = 9;
     ompb__record rec;
@@ -1054,7 +1044,7 @@ static void test_report_repetitions(void)
 {
     static ompb_benchmark b = {.name = "rep", .fn = spin_body};
     static ompb__instance inst;
-    inst = make_instance(&b, 1);
+    inst = ompb_test_instance(&b, 1);
     static const uint64_t rounds[3][3] = {{100, 100, 900}, {110, 5, 110}, {300, 300, 300}};
     ompb__result res[3];
     for (uint32_t i = 0; i < 3; i++)
@@ -1114,7 +1104,7 @@ static void test_report_one_repetition(void)
 {
     static ompb_benchmark b = {.name = "one", .fn = spin_body};
     static ompb__instance inst;
-    inst = make_instance(&b, 1);
+    inst = ompb_test_instance(&b, 1);
     static const uint64_t rounds[3] = {100, 100, 900};
     ompb__result res;
     counted_rep(&res, &inst, 0, rounds);
@@ -1136,7 +1126,7 @@ static void test_report_switches_not_measured(void)
 {
     static ompb_benchmark b = {.name = "region", .fn = spin_body};
     static ompb__instance inst;
-    inst = make_instance(&b, 1);
+    inst = ompb_test_instance(&b, 1);
     static const uint64_t rounds[3] = {100, 100, 100};
     ompb__result res;
     counted_rep(&res, &inst, 0, rounds);

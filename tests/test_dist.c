@@ -16,6 +16,7 @@
 #include <ompbench/distribution.h>
 
 #include "dist.h"
+#include "fixtures.h"
 #include "registry.h"
 #include "round.h"
 #include "suite.h"
@@ -89,17 +90,6 @@ static void tiny_body(ompb_state *s)
     ompb_black_box(acc);
 }
 
-static ompb__instance make_instance(const ompb_benchmark *b, int threads)
-{
-    ompb__instance inst;
-    memset(&inst, 0, sizeof inst);
-    inst.bench = b;
-    inst.threads = threads;
-    snprintf(inst.name, sizeof inst.name, "%s", b->name);
-    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
-    return inst;
-}
-
 static ompb__sampling sampling(int threads, uint64_t rounds)
 {
     return (ompb__sampling){.mode = OMPB__SAMPLING_MEASURE, .threads = threads,
@@ -110,7 +100,7 @@ static ompb__sampling sampling(int threads, uint64_t rounds)
 static void test_global_round_spans_ranks(void)
 {
     ompb_benchmark b = {.name = "tiny", .fn = tiny_body};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = sampling(2, 5);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -146,7 +136,7 @@ static void test_rank0_decides(void)
      * end after the first measured one, as on rank 0, though this rank's
      * own clock would have allowed all 100. */
     ompb_benchmark b = {.name = "tiny", .fn = tiny_body};
-    ompb__instance inst = make_instance(&b, 1);
+    ompb__instance inst = ompb_test_instance(&b, 1);
     ompb__sampling sp = sampling(1, 100);
     sp.budget_ns = 1000000000000ull;
     ompb__record rec;
@@ -164,7 +154,7 @@ static void test_rank0_decides(void)
 static void test_other_rank_failure(void)
 {
     ompb_benchmark b = {.name = "tiny", .fn = tiny_body};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = sampling(2, 5);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -205,7 +195,7 @@ static void run_with_clock(int rank, double skew_ns, uint64_t err_ns, ompb__samp
 {
     static const ompb_benchmark b = {.name = "tiny", .fn = tiny_body};
     static ompb__instance inst;
-    inst = make_instance(&b, 1);
+    inst = ompb_test_instance(&b, 1);
     ompb__sampling sp = sampling(1, 5);
     sp.mode = mode;
     uint64_t errs[2] = {0, err_ns};
@@ -268,7 +258,7 @@ static void test_skew_error_bound(void)
 static void test_names_carry_ranks(void)
 {
     ompb_benchmark b = {.name = "halo"};
-    ompb__instance inst = make_instance(&b, 4);
+    ompb__instance inst = ompb_test_instance(&b, 4);
     char name[OMPB__NAME_MAX];
     install(0);
     CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, name, sizeof name), 0);

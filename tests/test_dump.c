@@ -2,9 +2,15 @@
 /* Dump: a child's records to its parent and back, whole (counters and
  * caller teams included), and every check of the reader on damaged or
  * foreign files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <ompbench/bench.h>
@@ -359,8 +365,127 @@ static void test_reader_checks(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "/nonexistent/x.json: cannot open"));
 }
 
+/* A record of `rounds` rounds of one thread, large enough that its dump
+ * cannot fit in a pipe's buffer. */
+static void make_long_record(ompb__record *rec, const ompb__instance *inst, size_t rounds)
+{
+    memset(rec, 0, sizeof *rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__record_alloc(rec, rounds, 1), 0);
+    rec->inst = inst;
+    rec->rounds = rounds;
+    rec->sampling = (ompb__sampling){.mode = OMPB__SAMPLING_MEASURE, .threads = 1,
+                                     .rounds = rounds, .sample_size = 10, .repetition = 1,
+                                     .repetitions = 4};
+    rec->sample_size = 10;
+    for (size_t r = 0; r < rounds; r++) {
+        rec->start_ns[r] = rec->thread_start_ns[r] = 1000000000000ull + r * 2000;
+        rec->end_ns[r] = rec->start_ns[r] + 1000;
+        rec->busy_ns[r] = 1000;
+        rec->thread_iters[r] = 10;
+    }
+}
+
+/* The child's side: writes the dump into the FIFO at path, then exits 0
+ * (or 3 when the write failed), unless a signal ended it. */
+static _Noreturn void write_to_fifo(const char *path, const ompb__instance *inst)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGTERM, &dfl, NULL);
+    ompb__record rec;
+    make_long_record(&rec, &inst[0], 20000);
+    const ompb__record *recs[] = {&rec};
+    ompb__dump_out d = {.process = 1, .sel = inst, .records = recs, .n = 1};
+    ompb_error err = {0};
+    _exit(ompb__dump_write(path, &d, &err) == 0 ? 0 : 3);
+}
+
+/* Up to cap bytes from the FIFO (non-blocking) once some are there; 0 at
+ * its end, -1 when nothing came within the bound (a writer that hung or
+ * never started). */
+static ssize_t read_within(int fd, char *buf, size_t cap)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int ms = 30000 * ompb_test_timeout_multiplier();
+    for (;;) {
+        int r = poll(&p, 1, ms);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        ssize_t n = read(fd, buf, cap);
+        if (n >= 0 || (errno != EINTR && errno != EAGAIN))
+            return n;
+    }
+}
+
+/* Everything the FIFO gives until its writer closes it, appended to out. */
+static size_t drain(int fd, FILE *out)
+{
+    char buf[65536];
+    size_t total = 0;
+    ssize_t n;
+    while ((n = read_within(fd, buf, sizeof buf)) > 0)
+        total += fwrite(buf, 1, (size_t)n, out);
+    CU_ASSERT_EQUAL(n, 0);
+    return total;
+}
+
+/* Issue 19: a SIGTERM that reaches a --processes child while it writes
+ * its dump. The writer (a forked process) is stopped in the middle: it
+ * has written the first bytes and cannot go on until this side reads. The
+ * dump must come out whole, and the child die of the signal after it. */
+static void test_signal_while_writing(void)
+{
+    ompb__instance inst[2];
+    make_instances(inst);
+    char dir[] = "/tmp/ompb-dump-fifo.XXXXXX", fifo[64], copy[64];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/dump", dir);
+    snprintf(copy, sizeof copy, "%s/copy.json", dir);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0)
+        write_to_fifo(fifo, inst);
+    /* Non-blocking: a writer that never comes fails the test, not hangs it. */
+    int fd = open(fifo, O_RDONLY | O_NONBLOCK);
+    CU_ASSERT_FATAL(fd >= 0);
+    char first[16];
+    ssize_t got = read_within(fd, first, sizeof first);
+    if (got != (ssize_t)sizeof first)
+        kill(pid, SIGKILL);
+    CU_ASSERT_EQUAL_FATAL(got, (ssize_t)sizeof first);
+    kill(pid, SIGTERM);
+    FILE *out = fopen(copy, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    fwrite(first, 1, sizeof first, out);
+    size_t more = drain(fd, out);
+    fclose(out);
+    close(fd);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    CU_ASSERT_TRUE(more > 65536);
+    /* Read back as the parent reads a dump. */
+    taken t = {0};
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL(ompb__dump_read(copy, 1, 2, 4, inst, 2, NULL, take, &t, &err), 0);
+    CU_ASSERT_EQUAL(t.n, 1);
+    if (t.n == 1)
+        CU_ASSERT_EQUAL(t.rec[0].rounds, 20000);
+    release(&t);
+    unlink(fifo);
+    unlink(copy);
+    rmdir(dir);
+}
+
 static const ompb_test_case cases[] = {
     {"round_trip", test_round_trip},
+    {"signal_while_writing", test_signal_while_writing},
     {"reader_checks", test_reader_checks},
     {NULL, NULL},
 };

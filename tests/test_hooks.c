@@ -27,6 +27,7 @@
 
 #include "clock.h"
 #include "collector.h"
+#include "fixtures.h"
 #include "hooks/hooks_internal.h"
 #include "hooks/instrument.h"
 #include "hooks_peer.h"
@@ -580,15 +581,6 @@ static void test_stress_threads_share_pipes(void)
 
 /* ---- instrument facade ---------------------------------------------------- */
 
-static ompb__instance make_instance(const char *name, const char *uri)
-{
-    ompb__instance inst;
-    memset(&inst, 0, sizeof inst);
-    snprintf(inst.name, sizeof inst.name, "%s", name);
-    snprintf(inst.uri, sizeof inst.uri, "%s", uri);
-    return inst;
-}
-
 /* One instance as the round engine drives it; bounds[] gets the aggregates. */
 static void drive_instance(const ompb__instance *inst, int rounds, uint64_t *bounds)
 {
@@ -607,9 +599,9 @@ static void test_facade_walltime(void)
 {
     hooks_peer p;
     uint64_t a[10], b[6];
-    ompb__instance ia = make_instance("count[42]", "benches/examples.c::count[42]");
-    ompb__instance ib = make_instance("thread_example[t=4]",
-                                      "benches/examples.c::thread_example[t=4]");
+    ompb__instance ia = ompb_test_instance_named("count[42]", "benches/examples.c::count[42]");
+    ompb__instance ib = ompb_test_instance_named("thread_example[t=4]",
+                                                 "benches/examples.c::thread_example[t=4]");
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
@@ -657,7 +649,7 @@ static void test_engine_failed_instance_sends_no_markers(void)
 {
     hooks_peer p;
     ompb_benchmark b = {.name = "late", .fn = late_breaking_body};
-    ompb__instance inst = make_instance("late", "tests::late");
+    ompb__instance inst = ompb_test_instance_named("late", "tests::late");
     inst.bench = &b;
     inst.threads = 1;
     ompb__sampling sp = {.threads = 1, .rounds = 10, .sample_size = 4,
@@ -703,7 +695,7 @@ static void test_engine_slow_start_keeps_rounds(void)
 {
     hooks_peer p;
     ompb_benchmark b = {.name = "quick", .fn = quick_body};
-    ompb__instance inst = make_instance("quick", "tests::quick");
+    ompb__instance inst = ompb_test_instance_named("quick", "tests::quick");
     inst.bench = &b;
     inst.threads = 1;
     ompb__sampling sp = {.mode = OMPB__SAMPLING_MEASURE, .threads = 1, .rounds = 50,
@@ -742,7 +734,7 @@ static void test_facade_slow_runner_spends_budget(void)
     capture cap;
     uint64_t a[10];
     char v[32];
-    ompb__instance ia = make_instance("slow", "x.c::slow");
+    ompb__instance ia = ompb_test_instance_named("slow", "x.c::slow");
     int delay_ms = 20 * ompb_test_timeout_multiplier(), budget_ms = 20 * delay_ms;
     uint64_t budget_ns = (uint64_t)budget_ms * 1000000u;
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SLOW), 0);
@@ -779,7 +771,7 @@ static void test_facade_slow_runner_spends_budget(void)
 static void test_facade_none(void)
 {
     uint64_t a[4];
-    ompb__instance ia = make_instance("x", "x.c::x");
+    ompb__instance ia = ompb_test_instance_named("x", "x.c::x");
     point_at_nothing();
     ompb__instrument_reset();
     ompb__instrument_init();
@@ -794,7 +786,7 @@ static void test_facade_silent_runner(void)
 {
     hooks_peer p;
     uint64_t a[4];
-    ompb__instance ia = make_instance("x", "x.c::x");
+    ompb__instance ia = ompb_test_instance_named("x", "x.c::x");
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_SILENT), 0);
     set_timeout(SHORT_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
@@ -813,7 +805,8 @@ static void test_facade_runner_dies_mid_run(void)
 {
     hooks_peer p;
     uint64_t a[20];
-    ompb__instance ia = make_instance("a", "x.c::a"), ib = make_instance("b", "x.c::b");
+    ompb__instance ia = ompb_test_instance_named("a", "x.c::a");
+    ompb__instance ib = ompb_test_instance_named("b", "x.c::b");
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COUNTING), 0);
     p.answer_limit = 4;   /* handshake, SetIntegration, StartBenchmark; dies in the flush */
     p.exit_at_limit = true;
@@ -851,8 +844,8 @@ static void test_facade_invalid_uri(void)
     hooks_peer p;
     capture cap;
     uint64_t a[6], b[4];
-    ompb__instance ia = make_instance("caf\xe9", "benches/caf\xe9.c::x");
-    ompb__instance ib = make_instance("ok", "benches/ok.c::y");
+    ompb__instance ia = ompb_test_instance_named("caf\xe9", "benches/caf\xe9.c::x");
+    ompb__instance ib = ompb_test_instance_named("ok", "benches/ok.c::y");
     CU_ASSERT_EQUAL_FATAL(hooks_peer_init(&p, PEER_COLLECTOR), 0);
     set_timeout(LONG_TIMEOUT_MS);
     hooks_peer_start_thread(&p);
@@ -1197,8 +1190,8 @@ static void make_fake_run(fake_run *f, uint64_t base)
 {
     static const uint64_t spans[3] = {1000, 2000, 1500};
     memset(f, 0, sizeof *f);
-    f->inst[0] = make_instance("count[42]", "benches/examples.c::count[42]");
-    f->inst[1] = make_instance("broken", "benches/examples.c::broken");
+    f->inst[0] = ompb_test_instance_named("count[42]", "benches/examples.c::count[42]");
+    f->inst[1] = ompb_test_instance_named("broken", "benches/examples.c::broken");
     for (int r = 0; r < 3; r++) {
         f->start[r] = base + 10000u * (uint64_t)r;
         f->end[r] = f->start[r] + spans[r];

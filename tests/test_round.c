@@ -24,6 +24,7 @@
 
 #include "clock.h"
 #include "cli.h"
+#include "fixtures.h"
 #include "fork_guard.h"
 #include "pin_plan.h"
 #include "round.h"
@@ -150,21 +151,10 @@ static ompb__sampling base_sampling(int threads)
                             .budget_ns = 3600000000000ull};
 }
 
-static ompb__instance make_instance(const ompb_benchmark *b, int threads)
-{
-    ompb__instance inst;
-    memset(&inst, 0, sizeof inst);
-    inst.bench = b;
-    inst.threads = threads;
-    snprintf(inst.name, sizeof inst.name, "%s", b->name);
-    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
-    return inst;
-}
-
 static void test_round_invariants(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, T_TEST);
+    ompb__instance inst = ompb_test_instance(&b, T_TEST);
     ompb__sampling sp = base_sampling(inst.threads);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -200,7 +190,7 @@ static void test_round_invariants(void)
 static void test_calibration_reaches_target(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = base_sampling(inst.threads);
     sp.sample_size = 0;
     sp.min_round_ns = 2000000; /* 2 ms rounds */
@@ -236,7 +226,7 @@ static void sleeping_body(ompb_state *s)
 static void test_calibration_steps_bounded(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = base_sampling(inst.threads);
     sp.sample_size = 0;
     sp.min_round_ns = 1000000;
@@ -291,7 +281,7 @@ static void stalling_body(ompb_state *s)
 static void test_calibration_redone_when_disturbed(void)
 {
     ompb_benchmark b = {.name = "stalling", .fn = stalling_body};
-    ompb__instance inst = make_instance(&b, 1);
+    ompb__instance inst = ompb_test_instance(&b, 1);
     ompb__sampling sp = base_sampling(inst.threads);
     sp.sample_size = 0;
     sp.min_round_ns = 1000000;
@@ -312,7 +302,7 @@ static void test_calibration_redone_when_disturbed(void)
 static void test_short_rounds_say_why(void)
 {
     ompb_benchmark b = {.name = "sleeping", .fn = sleeping_body};
-    ompb__instance inst = make_instance(&b, 1);
+    ompb__instance inst = ompb_test_instance(&b, 1);
     ompb__sampling sp = base_sampling(inst.threads);
     sp.sample_size = 0;
     sp.rounds = 10;
@@ -331,7 +321,7 @@ static void test_short_rounds_say_why(void)
 static void test_max_time_bounds_rounds(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, 1);
+    ompb__instance inst = ompb_test_instance(&b, 1);
     ompb__sampling sp = base_sampling(inst.threads);
     sp.rounds = 1000000;
     sp.sample_size = 1;
@@ -346,7 +336,7 @@ static void test_max_time_bounds_rounds(void)
 static void test_test_mode_runs_one_round(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     /* Through the resolver: --test means one round, no warm-up. */
     ompb__config config;
     memset(&config, 0, sizeof config);
@@ -373,7 +363,7 @@ static void test_test_mode_runs_one_round(void)
 static void test_sampling_split(void)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__config config;
     memset(&config, 0, sizeof config);
     config.sample_count = 100;
@@ -413,7 +403,7 @@ static void test_hooks_called_outside_rounds(void)
     ompb_benchmark b = {.name = "hooked", .fn = counting_body, .setup = count_setup,
                         .teardown = count_teardown, .batch_setup = count_batch_setup,
                         .batch_teardown = count_batch_teardown};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = base_sampling(inst.threads);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -431,7 +421,7 @@ static void test_hooks_called_outside_rounds(void)
 static void expect_failure(void (*fn)(ompb_state *), int (*setup)(ompb_state *), const char *why)
 {
     ompb_benchmark b = {.name = "bad", .fn = fn, .setup = setup};
-    ompb__instance inst = make_instance(&b, 2);
+    ompb__instance inst = ompb_test_instance(&b, 2);
     ompb__sampling sp = base_sampling(inst.threads);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -453,7 +443,7 @@ static void test_failures_are_reported(void)
 static void test_calibration_detects_non_scaling_body(void)
 {
     ompb_benchmark b = {.name = "ignoring", .fn = ignoring_body};
-    ompb__instance inst = make_instance(&b, 1);
+    ompb__instance inst = ompb_test_instance(&b, 1);
     ompb__sampling sp = base_sampling(inst.threads);
     sp.sample_size = 0;
     sp.min_round_ns = 1000000;
@@ -477,7 +467,7 @@ static void test_batch_hooks_outside_timed_windows(void)
 {
     ompb_benchmark b = {.name = "uneven", .fn = uneven_body, .batch_setup = stamp_hook,
                         .batch_teardown = stamp_hook};
-    ompb__instance inst = make_instance(&b, T_TEST);
+    ompb__instance inst = ompb_test_instance(&b, T_TEST);
     ompb__sampling sp = base_sampling(inst.threads);
     sp.sample_size = 5;
     ompb__record rec;
@@ -574,7 +564,7 @@ static void test_barrier_cost_within_limit(void)
 static void test_barrier_cost_within_budget(void)
 {
     ompb_benchmark b = {.name = "sleeping", .fn = sleeping_body};
-    ompb__instance inst = make_instance(&b, WIDE_TEAM_ENGINE);
+    ompb__instance inst = ompb_test_instance(&b, WIDE_TEAM_ENGINE);
     uint64_t unit = one_barrier_ns(WIDE_TEAM_ENGINE);
     ompb__sampling sp = base_sampling(inst.threads);
     sp.sample_size = 0;
@@ -615,7 +605,7 @@ static void test_thread_setup_harness(void)
 {
     ompb_benchmark b = {.name = "tsetup", .fn = counting_body, .thread_setup = mask_thread_setup,
                         .setup = count_setup, .teardown = count_teardown};
-    ompb__instance inst = make_instance(&b, T_TEST);
+    ompb__instance inst = ompb_test_instance(&b, T_TEST);
     ompb__sampling sp = base_sampling(inst.threads);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -696,7 +686,7 @@ static void check_nested(void (*fn)(ompb_state *), void (*batch)(ompb_state *), 
                          bool nested)
 {
     ompb_benchmark b = {.name = "nest", .fn = fn, .batch_setup = batch};
-    ompb__instance inst = make_instance(&b, threads);
+    ompb__instance inst = ompb_test_instance(&b, threads);
     snprintf(inst.name, sizeof inst.name, "nest[t=%d]", threads);
     ompb__sampling sp = base_sampling(threads);
     sp.rounds = 3;
@@ -816,7 +806,7 @@ static void check_caller_placement(const ompb__pin_plan *plan, const char *what)
 {
     ompb_benchmark b = {.name = "ct", .fn = ct_body, .team = OMPB_TEAM_CALLER,
                         .thread_setup = ct_thread_setup};
-    ompb__instance inst = make_instance(&b, CT_T);
+    ompb__instance inst = ompb_test_instance(&b, CT_T);
     ompb__sampling sp = ct_sampling();
     ompb__record rec;
     cpu_set_t before, after;
@@ -909,7 +899,7 @@ static void test_caller_team_placement(void)
 static void test_caller_team_record(void)
 {
     ompb_benchmark b = {.name = "ct", .fn = ct_body, .team = OMPB_TEAM_CALLER};
-    ompb__instance inst = make_instance(&b, CT_T);
+    ompb__instance inst = ompb_test_instance(&b, CT_T);
     ompb__sampling sp = ct_sampling();
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -979,7 +969,7 @@ static int run_caller(void (*fn)(ompb_state *), ompb_team team, ompb__record *re
 {
     ompb_benchmark b = {.name = "ct", .fn = fn, .team = team, .setup = count_setup,
                         .teardown = count_teardown};
-    ompb__instance inst = make_instance(&b, CT_T);
+    ompb__instance inst = ompb_test_instance(&b, CT_T);
     ompb__sampling sp = ct_sampling();
     memset(rec, 0, sizeof *rec);
     return ompb__round_run(&inst, &sp, NULL, rec);

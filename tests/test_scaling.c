@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "analysis/scaling.h"
+#include "fixtures.h"
 #include "suite.h"
 
 #define SCALING_JSON OMPB_TEST_DATA_DIR "/compare/scaling.json"
@@ -128,25 +129,12 @@ static int svg_render(FILE *out, const ompb__scaling *s, ompb__report_format fmt
     return ompb__scaling_svg(out, s);
 }
 
-/* The whole content of a temporary file, NUL-terminated; closes it. */
-static char *slurp(FILE *f)
-{
-    long len = ftell(f);
-    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-    rewind(f);
-    CU_ASSERT_EQUAL(fread(buf, 1, (size_t)len, f), (size_t)len);
-    buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static char *render(const ompb__scaling *s, render_fn fn, ompb__report_format fmt)
 {
     FILE *out = tmpfile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     CU_ASSERT_EQUAL(fn(out, s, fmt), 0);
-    return slurp(out);
+    return ompb_test_slurp(out);
 }
 
 static void test_tables(void)

@@ -18,27 +18,21 @@
 # common ones compared) and Ctrl-C (a partial report, exit 130; a run deaf
 # to it is stopped after a grace).
 # Usage: ab_cli.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build=$1
+fail_fast=1
+keep_tmp=${OMPB_AB_KEEP_TMP:-}
+. "$(dirname "$0")/lib.sh" "$@"
+set -e
 bin=$(realpath "$build/tests/ab_fixture")
 hostile=$(realpath "$build/tests/hostile_fixture")
 tool=$(realpath "$build/tools/ompbench")
-tmp=$(mktemp -d)
 pids=()
-cleanup() {
+at_exit() {
   for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
   # The deaf run's group (its own, as ab makes it), if a failure left it.
   [ -s "$tmp/deaf.pid" ] && kill -KILL -- "-$(cat "$tmp/deaf.pid")" 2>/dev/null || true
-  rm -rf "$tmp"
 }
-trap cleanup EXIT
-[ -n "${OMPB_AB_KEEP_TMP:-}" ] && trap - EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$bin" ] && [ -x "$hostile" ] || { echo "no fixtures in this build"; exit 77; }
-# No CodSpeed runner here, whatever the machine runs meanwhile.
-export OMPB_RUNNER_CTL_FIFO=$tmp/no-ctl OMPB_RUNNER_ACK_FIFO=$tmp/no-ack
-unset CODSPEED_ENV
-m=${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}
+m=$mult
 limit=$((300 * m))
 # A small budget per run, rounds of a fixed size (calibration under load can
 # go wrong, docs/methodology.md; a median of 7 rounds shrugs off preemption).

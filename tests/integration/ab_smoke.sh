@@ -6,13 +6,11 @@
 # (a CI machine's noise decides those at this budget); the figures are
 # benches/ab.sh's, in docs/performance.md. Also: a bad factor is refused.
 # Usage: ab_smoke.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build=$1
+fail_fast=1
+. "$(dirname "$0")/lib.sh" "$@"
+set -e
 bin=$build/tests/ab_fixture
 tool=$build/tools/ompbench
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$bin" ] || { echo "no $bin in this build"; exit 77; }
 args=(--processes 2 --sample-count 4 --warmup-time 0 --min-time 200us --max-time 40ms
       --format json)

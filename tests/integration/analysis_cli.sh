@@ -5,16 +5,12 @@
 # name the bad file, no output file after a failure, SVGs that real XML
 # parsers (xmllint, Python's xml.etree) accept, with the expected series, and
 # that stay small on hostile input. Usage: analysis_cli.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build=$1
-src=$2
+fail_fast=1
+. "$(dirname "$0")/lib.sh" "$@"
+set -e
 tool=$build/tools/ompbench
 data=$src/tests/data/compare
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # run STATUS CMD...: runs CMD with stdout in $tmp/out, stderr in $tmp/err.
 run() {

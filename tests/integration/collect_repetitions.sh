@@ -8,13 +8,10 @@
 # checks it against the markers). --processes is not used under the runner:
 # a warning says so and everything runs in the runner's process.
 # Usage: collect_repetitions.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build=$1
+fail_fast=1
+. "$(dirname "$0")/lib.sh" "$@"
 tool="$build/tools/ompbench"
 bin="$build/benches/examples"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 args=(--filter '^(count_set_bits\[(0|42)\]|thread_example)' --repetitions 3 --processes 3
       --sample-count 6 --warmup-time 1ms --min-time 100us --max-time 300ms --format json)
 

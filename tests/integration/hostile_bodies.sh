@@ -10,13 +10,7 @@
 # - a benchmark name with control characters: the console report shows them
 #   escaped, never sends them to the terminal.
 # Usage: hostile_bodies.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh" "$@"
 
 cat > "$tmp/hostile.c" <<'EOF'
 #include <ompbench.h>

@@ -7,20 +7,15 @@
 # report is written and before it is renamed; the script then sends the
 # signal from outside, as a user or a batch system would, and continues it.
 # Usage: output_interrupt.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build=$(cd "$1" && pwd)
-src=$(cd "$2" && pwd)
+. "$(dirname "$0")/lib.sh" "$@"
 bin=$build/benches/examples
 tool=$build/tools/ompbench
 data=$src/tests/data/compare
-tmp=$(mktemp -d)
 pid=
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fails=0
+at_exit() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; }
 # Job control: background jobs keep SIGINT at its default (without it, bash
 # starts them with SIGINT ignored).
 set -m
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
 cat > "$tmp/stop.c" <<'EOF'
 #define _GNU_SOURCE

@@ -11,17 +11,11 @@
 # private mount namespace with a tmpfs on /dev (skipped otherwise); as a
 # non-root user the real /dev/null is used, which that user cannot replace.
 # Usage: output_targets.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build=$(cd "$1" && pwd)
-src=$(cd "$2" && pwd)
+. "$(dirname "$0")/lib.sh" "$@"
 bin=$build/benches/examples
 tool=$build/tools/ompbench
 data=$src/tests/data/compare
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
 # Each writer as a function of its output path.
 w_output() { timeout 60 "$bin" --filter '^count_set_bits\[42\]$' --test --format csv --output "$1"; }
@@ -90,7 +84,7 @@ dev_checks() {
     [ -s "$d/stdout.out" ] || echo "FAIL: $w: /dev/stdout got nothing"
     rm -f "$d/sub.out"
     "$w" >(cat > "$d/sub.out") 2> "$d/err" || { echo "FAIL: $w: >(cmd): exit $?"; cat "$d/err"; }
-    for _ in $(seq $((100 * ${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}))); do
+    for _ in $(seq $((100 * mult))); do
       [ -s "$d/sub.out" ] && break; sleep 0.05
     done
     [ -s "$d/sub.out" ] || echo "FAIL: $w: >(cmd) got nothing"

@@ -9,18 +9,12 @@
 # report at exit, not partial); a fork child of a region application dies
 # of a SIGTERM as any process would.
 # Usage: region_signal.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh" "$@"
 app=$build/tests/region_signal_app
 [ -x "$app" ] || { echo "region_signal: no $app; skipped"; exit 77; }
-tmp=$(mktemp -d)
 pid=
 set -m # background jobs keep SIGINT at its default
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-mult=${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}
-export OMPB_RUNNER_CTL_FIFO="$tmp/none.ctl" OMPB_RUNNER_ACK_FIFO="$tmp/none.ack"
+at_exit() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; }
 
 # case NAME SIGNAL WANT_RC BY MODE: BY is the interrupted_by wanted, - none.
 case_() {

@@ -6,15 +6,13 @@
 # repetitions leaving no temporary file behind (also when interrupted, or
 # when a child dies), and bad values. Mechanics only: no figure is checked.
 # Usage: repetitions.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build=$1
+fail_fast=1
+. "$(dirname "$0")/lib.sh" "$@"
+set -e
 bin=$build/benches/examples
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp/tmpdir # where --processes puts its temporary directory
 mkdir "$TMPDIR"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 has() { grep -qF -- "$1" "$2" || { cat "$2" >&2; fail "'$1' not in $2"; }; }
 no_temp_left() { [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"; }
 quick=(--filter '^count_set_bits\[(0|42)\]$' --sample-count 6 --warmup-time 0 --min-time 100us
@@ -83,7 +81,7 @@ for sig in INT TERM; do
     > /dev/null 2> "$tmp/sig.err" &
   pid=$!
   # wait until a child runs (at most 10 s x OMPB_TEST_TIMEOUT_MULTIPLIER)
-  for _ in $(seq 1 $((100 * ${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}))); do
+  for _ in $(seq 1 $((100 * mult))); do
     pgrep -P "$pid" > /dev/null && break
     sleep 0.1
   done
@@ -111,7 +109,7 @@ done
   --format json --output "$tmp/k.json" 2> "$tmp/k.err" &
 pid=$!
 child=""
-for _ in $(seq 1 $((100 * ${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}))); do
+for _ in $(seq 1 $((100 * mult))); do
   child=$(pgrep -P "$pid" || true)
   [ -n "$child" ] && break
   sleep 0.1

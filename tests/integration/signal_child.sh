@@ -17,18 +17,16 @@
 # - a longjmp out of the OMPB_ITER loop back into the body, on thread 0 or
 #   1: exit 1 and one line, every time.
 # Usage: signal_child.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh" "$@"
 bin=$build/tests/hostile_fixture
 [ -x "$bin" ] || { echo "signal_child: no $bin; skipped"; exit 77; }
-tmp=$(mktemp -d)
 pid= peer=
 # Job control: background jobs keep SIGINT at its default.
 set -m
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; [ -n "$peer" ] && kill "$peer" 2>/dev/null; rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-mult=${OMPB_TEST_TIMEOUT_MULTIPLIER:-1}
+at_exit() {
+  [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+  [ -n "$peer" ] && kill "$peer" 2>/dev/null
+}
 # No runner but the ones this script starts.
 export OMPB_RUNNER_CTL_FIFO="$tmp/ctl.fifo" OMPB_RUNNER_ACK_FIFO="$tmp/ack.fifo" OMP_NUM_THREADS=1
 long=(--sample-count 1000 --warmup-time 0ns --min-time 100us --max-time 60s)

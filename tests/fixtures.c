@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shared test fixtures (tests/fixtures.h). They assert through CUnit,
+ * so they are called only from inside a test.
+ */
+#include "fixtures.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+ompb__instance ompb_test_instance(const ompb_benchmark *b, int threads)
+{
+    ompb__instance inst;
+    memset(&inst, 0, sizeof inst);
+    inst.bench = b;
+    inst.threads = threads;
+    snprintf(inst.name, sizeof inst.name, "%s", b->name);
+    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
+    return inst;
+}
+
+ompb__instance ompb_test_instance_named(const char *name, const char *uri)
+{
+    ompb__instance inst;
+    memset(&inst, 0, sizeof inst);
+    snprintf(inst.name, sizeof inst.name, "%s", name);
+    snprintf(inst.uri, sizeof inst.uri, "%s", uri);
+    return inst;
+}
+
+char *ompb_test_slurp(FILE *f)
+{
+    long len = ftell(f);
+    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    rewind(f);
+    CU_ASSERT_EQUAL(fread(buf, 1, (size_t)len, f), (size_t)len);
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers that several unit suites share (libuv's test/task.h plays this
+ * part): an instance as the registry would make it, without a registry,
+ * and the text a reporter wrote to a temporary file. One definition here
+ * instead of a copy per suite, so that a change to ompb__instance or to
+ * how instances are named is made once. Everything is for tests only.
+ */
+#ifndef OMPB_TEST_FIXTURES_H
+#define OMPB_TEST_FIXTURES_H
+
+#include <stdio.h>
+
+#include <ompbench.h>
+
+#include "registry.h"
+
+/* The instance of b at `threads` threads, named b->name, with the URI
+ * "tests::<name>"; every other field zero. */
+ompb__instance ompb_test_instance(const ompb_benchmark *b, int threads);
+
+/* An instance with only a name and a URI (no benchmark, 0 threads): what
+ * the instrument and the reporters read of one. */
+ompb__instance ompb_test_instance_named(const char *name, const char *uri);
+
+/* The whole content of f (written, not yet rewound), NUL-terminated;
+ * closes f. The caller frees the text. Fails the running test when it
+ * cannot be read. */
+char *ompb_test_slurp(FILE *f);
+
+#endif
