@@ -29,10 +29,16 @@ typedef struct fake {
     int64_t elapsed_ns;  /* rank 0's elapsed time, when this process is rank 1 */
     bool fail_round;     /* the other rank fails its round */
     bool stop_at_start;  /* the other rank stops the instance before its first round */
+    int64_t end_ns;      /* the other rank's round end after its barrier (0: OTHER_END_NS) */
     int starts, agreements, gathers;
 } fake;
 
 static fake fk;
+
+static int64_t other_end(void)
+{
+    return fk.end_ns ? fk.end_ns : OTHER_END_NS;
+}
 
 static int fake_max(void *ctx, int64_t *v, int n, uint64_t hint)
 {
@@ -44,7 +50,7 @@ static int fake_max(void *ctx, int64_t *v, int n, uint64_t hint)
             v[0] = v[0] > 1 ? v[0] : 1;
     } else if (n == 5) { /* the agreement after a round */
         fk.agreements++;
-        int64_t other[5] = {0, OTHER_END_NS, 0, fk.fail_round, fk.rank == 1 ? fk.elapsed_ns : 0};
+        int64_t other[5] = {0, other_end(), 0, fk.fail_round, fk.rank == 1 ? fk.elapsed_ns : 0};
         for (int i = 0; i < n; i++)
             v[i] = other[i] > v[i] ? other[i] : v[i];
     }
@@ -61,7 +67,7 @@ static int fake_gather(void *ctx, const void *send, size_t bytes, void *recv)
     memcpy(recv, send, bytes);
     int64_t *other = (int64_t *)((char *)recv + bytes);
     for (size_t i = 0; i < bytes / sizeof *other; i++)
-        other[i] = i % 2 ? OTHER_END_NS : 0;
+        other[i] = i % 2 ? other_end() : 0;
     return 0;
 }
 
@@ -105,6 +111,9 @@ static void test_global_round_spans_ranks(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     install(0);
+    /* 10 s: beyond anything ten tiny iterations take, even on a machine so
+     * loaded that a round waits many time slices (50 ms was once passed). */
+    fk.end_ns = 10000000000LL;
     CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
     ompb_set_distribution(NULL);
     CU_ASSERT_FALSE(rec.failed);
@@ -119,10 +128,10 @@ static void test_global_round_spans_ranks(void)
     for (size_t r = 0; r < rec.rounds; r++) {
         uint64_t global = ompb__record_makespan(&rec, r);
         uint64_t own = ompb__record_rank_makespan(&rec, 0, r);
-        CU_ASSERT_EQUAL(ompb__record_rank_makespan(&rec, 1, r), OTHER_END_NS);
-        CU_ASSERT_TRUE(global >= OTHER_END_NS);
+        CU_ASSERT_EQUAL(ompb__record_rank_makespan(&rec, 1, r), fk.end_ns);
+        CU_ASSERT_TRUE(global >= (uint64_t)fk.end_ns);
         CU_ASSERT_TRUE(global >= own);
-        CU_ASSERT_TRUE(own < OTHER_END_NS); /* ten tiny iterations */
+        CU_ASSERT_TRUE(own < (uint64_t)fk.end_ns); /* ten tiny iterations */
         /* This rank's own bounds lie inside the global ones. */
         CU_ASSERT_TRUE(rec.rank_bounds[r * 2] >= 0);
         CU_ASSERT_TRUE(rec.start_ns[r] <= rec.thread_start_ns[r * 2]);
