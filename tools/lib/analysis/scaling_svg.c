@@ -482,7 +482,8 @@ static const char *shape_tag(size_t si)
 /* A point inside the axis has its series' shape: filled, in the marked
  * colour when the point has marks, a hollow circle when it is
  * oversubscribed (not real); one beyond the axis a triangle just inside the
- * edge, its tip on the edge, pointing the way the value lies. Returns the
+ * edge, its tip on the edge, pointing the way the value lies (of class
+ * oversubscribed too when it is). Returns the
  * element's tag, to close it after its title. */
 static const char *marker_shape(FILE *out, const ompb__scaling_point *pt, size_t si, double x,
                                 double y, place at)
@@ -499,8 +500,11 @@ static const char *marker_shape(FILE *out, const ompb__scaling_point *pt, size_t
         return shape_tag(si);
     }
     double base = at == PLACE_ABOVE ? y + 10.0 : y - 10.0;
-    fprintf(out, "<polygon class=\"off-axis\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
-                 "fill=\"%s\">", x, y, x - 6.0, base, x + 6.0, base, OMPB__COLOR_OFF_AXIS);
+    /* Beyond the axis an oversubscribed point keeps its class: a loaded
+     * machine can push its (unreal) time off the chart. */
+    fprintf(out, "<polygon class=\"off-axis%s\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
+                 "fill=\"%s\">", ompb__scaling_point_not_real(pt) ? " oversubscribed" : "", x, y,
+            x - 6.0, base, x + 6.0, base, OMPB__COLOR_OFF_AXIS);
     return "polygon";
 }
 
