@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "round_calibrate.h"
 #include "round_team.h"
 #include "state.h"
 
@@ -56,9 +57,9 @@ static void setup_sampling(ompb__team *tm)
     uint64_t limit = 0;
     double barrier = 0;
     bool complete = true;
-    if (ompb__team_barrier_limit(tm, &limit))
+    if (ompb__calibrate_barrier_limit(tm, &limit))
         barrier = ompb__barrier_cost_ns(tm->threads, tm->plan, limit, &complete);
-    ompb__team_setup_sampling(tm, barrier, complete);
+    ompb__calibrate_setup(tm, barrier, complete);
 }
 
 /* The rounds, by the descriptor's driver, then what follows them while

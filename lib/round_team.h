@@ -2,7 +2,8 @@
 /*
  * Inside the round engine: the state of one instance's run and the team
  * core that both drivers share. lib/round_team.c is the core: the phases
- * (calibrate, warm up, measure), what the master does after each round, the
+ * (calibrate, warm up, measure; the calibration's decisions in
+ * lib/round_calibrate.c), what the master does after each round, the
  * distributed agreement, counters and context switches, all through the
  * engine's environment (lib/engine_env.h). Two drivers run the rounds on
  * it: lib/round_harness.c the harness team, whose T threads all call the
@@ -32,7 +33,7 @@ typedef enum {
     OMPB__PHASE_CALIBRATE, OMPB__PHASE_WARMUP, OMPB__PHASE_MEASURE, OMPB__PHASE_DONE
 } ompb__phase;
 
-/* Measured rounds that check the calibration (lib/round_team.c). */
+/* Measured rounds that check the calibration (lib/round_calibrate.c). */
 #define OMPB__CALIB_CHECK_ROUNDS 3
 
 typedef struct ompb__team {
@@ -62,7 +63,7 @@ typedef struct ompb__team {
     uint64_t t_instance, t_warmup, cpu_begin, t_measure;
     uint64_t runner_ns;
     uint64_t target_ns;
-    /* Calibration (lib/round_team.c): the lowest time per iteration of the
+    /* Calibration (lib/round_calibrate.c): the lowest time per iteration of the
      * rounds long enough to tell it, how many there were, and the slowest
      * thread's busy time in the first measured rounds, which check it. */
     double per_iter_ns;
@@ -121,16 +122,6 @@ void ompb__team_restore_affinity(cpu_set_t *set, size_t size);
 /* Starts (w) or stops (NULL) watching the calling thread's forks through
  * the environment's fork guard; nothing without one. */
 void ompb__team_watch_forks(const ompb__team *tm, ompb__fork_watch *w);
-
-/* Before the first round, once the team struct holds its input: the phase
- * and sample size to start from. A calibrated measurement needs the cost
- * of a team barrier first: ompb__team_barrier_limit says whether it does
- * and how long measuring it may take; ompb__team_setup_sampling then takes
- * it (0 for a caller team, whose round no barrier brackets) and whether
- * that measurement was complete, and sets the round target (agreed across
- * the ranks). */
-bool ompb__team_barrier_limit(const ompb__team *tm, uint64_t *limit_ns);
-void ompb__team_setup_sampling(ompb__team *tm, double barrier_ns, bool complete);
 
 /* After the team is done (master): each thread's involuntary switches and
  * whether the counters were ever on the PMU (a failure or a warning). */
