@@ -43,17 +43,6 @@ static void loopless_body(ompb_state *s)
     (void)s;
 }
 
-static ompb__instance make_instance(const ompb_benchmark *b, int threads)
-{
-    ompb__instance inst;
-    memset(&inst, 0, sizeof inst);
-    inst.bench = b;
-    inst.threads = threads;
-    snprintf(inst.name, sizeof inst.name, "%s", b->name);
-    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
-    return inst;
-}
-
 /* A fixed sample size: one calibration round (the warm-up), then `rounds`. */
 static ompb__sampling fixed(int threads, uint64_t rounds)
 {
@@ -67,7 +56,7 @@ static ompb__sampling fixed(int threads, uint64_t rounds)
 static void test_markers_through_env(void)
 {
     ompb_benchmark b = {.name = "env", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, T_ENV);
+    ompb__instance inst = ompb_test_instance(&b, T_ENV);
     ompb__sampling sp = fixed(T_ENV, 4);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -141,7 +130,7 @@ static void failing_abort(void *ctx, int status)
 static void test_fake_distribution_records_calls(void)
 {
     ompb_benchmark b = {.name = "env", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, T_ENV);
+    ompb__instance inst = ompb_test_instance(&b, T_ENV);
     ompb__sampling sp = fixed(T_ENV, 3);
     ompb_distribution d = {.rank = 0, .size = 2, .max_i64 = recording_max,
                            .gather = recording_gather, .abort = failing_abort};
@@ -166,7 +155,7 @@ static void test_fake_distribution_records_calls(void)
 static void test_installed_distribution_unread(void)
 {
     ompb_benchmark b = {.name = "env", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, T_ENV);
+    ompb__instance inst = ompb_test_instance(&b, T_ENV);
     ompb__sampling sp = fixed(T_ENV, 3);
     sp.sample_size = 0; /* calibrated: the target is agreed across ranks too */
     ompb_distribution trap = {.rank = 0, .size = 2, .max_i64 = recording_max,
@@ -201,7 +190,7 @@ static void team_checking_body(ompb_state *s)
 static void test_body_hooks_hold_team(void)
 {
     ompb_benchmark b = {.name = "env", .fn = team_checking_body};
-    ompb__instance inst = make_instance(&b, T_ENV);
+    ompb__instance inst = ompb_test_instance(&b, T_ENV);
     ompb__sampling sp = fixed(T_ENV, 3);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -221,7 +210,7 @@ static void test_body_hooks_hold_team(void)
 static void test_stop_signal_interrupts(void)
 {
     ompb_benchmark b = {.name = "env", .fn = counting_body};
-    ompb__instance inst = make_instance(&b, T_ENV);
+    ompb__instance inst = ompb_test_instance(&b, T_ENV);
     ompb__sampling sp = fixed(T_ENV, 3);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
@@ -266,7 +255,7 @@ static void fake_nesting_body(ompb_state *s)
 static void test_fork_watcher_from_env(void)
 {
     ompb_benchmark b = {.name = "env", .fn = fake_nesting_body};
-    ompb__instance inst = make_instance(&b, T_ENV);
+    ompb__instance inst = ompb_test_instance(&b, T_ENV);
     ompb__sampling sp = fixed(T_ENV, 3);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);

@@ -6,6 +6,7 @@
  */
 #include "test_env.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <ompbench/fork_guard.h>
@@ -50,6 +51,17 @@ const ompb__engine_env *ompb_test_env_init(ompb_test_env *te)
     te->env.body = (ompb__body_hooks){te, hooks_signal, hooks_team};
     te->env.forks = (ompb__fork_watcher){ompb_fork_guard_gnu.watch, ompb__fork_guard_coverage()};
     return &te->env;
+}
+
+ompb__instance ompb_test_instance(const ompb_benchmark *b, int threads)
+{
+    ompb__instance inst;
+    memset(&inst, 0, sizeof inst);
+    inst.bench = b;
+    inst.threads = threads;
+    snprintf(inst.name, sizeof inst.name, "%s", b->name);
+    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
+    return inst;
 }
 
 const ompb__engine_env *ompb_test_env_default(void)

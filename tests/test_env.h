@@ -36,6 +36,10 @@ typedef struct ompb_test_env {
 /* Fills te as described above and returns &te->env. */
 const ompb__engine_env *ompb_test_env_init(ompb_test_env *te);
 
+/* An instance of b at `threads` threads named b's name, as the engine's
+ * suites need one (no registry). */
+ompb__instance ompb_test_instance(const ompb_benchmark *b, int threads);
+
 /* The default environment of a run (ompb__engine_env_default), for suites
  * that test what a run does with the process-wide collaborators. */
 const ompb__engine_env *ompb_test_env_default(void);

@@ -69,17 +69,6 @@ static void body(ompb_state *s)
     }
 }
 
-static ompb__instance make_instance(const ompb_benchmark *b)
-{
-    ompb__instance inst;
-    memset(&inst, 0, sizeof inst);
-    inst.bench = b;
-    inst.threads = T_CALLER;
-    snprintf(inst.name, sizeof inst.name, "%s", b->name);
-    snprintf(inst.uri, sizeof inst.uri, "tests::%s", b->name);
-    return inst;
-}
-
 /* Runs the body as a caller team of T_CALLER in a test environment whose
  * fork watcher is the fake with the given coverage; *rec filled. */
 static int run(ompb__fork_coverage coverage, unsigned width, unsigned n_teams, int stop,
@@ -87,7 +76,7 @@ static int run(ompb__fork_coverage coverage, unsigned width, unsigned n_teams, i
 {
     static const ompb_benchmark b = {.name = "ct", .fn = body, .team = OMPB_TEAM_CALLER};
     static ompb__instance inst;
-    inst = make_instance(&b);
+    inst = ompb_test_instance(&b, T_CALLER);
     ompb__sampling sp = {.mode = OMPB__SAMPLING_MEASURE, .threads = T_CALLER,
                          .rounds = ROUNDS, .sample_size = 5, .min_round_ns = 1000,
                          .budget_ns = 3600000000000ull};
