@@ -210,7 +210,8 @@ static double ompbench_ns(construct *c, const ompb__pin_plan *plan, uint64_t *n)
                          .budget_ns = budget_ns};
     ompb__result res;
     memset(&res, 0, sizeof res);
-    if (ompb__round_run(&inst, &sp, plan, &res.rec) != 0 || ompb__result_analyze(&res) != 0) {
+    ompb__engine_env env = ompb__engine_env_default();
+    if (ompb__round_run(&env, &inst, &sp, plan, &res.rec) != 0 || ompb__result_analyze(&res) != 0) {
         fprintf(stderr, "openmp_constructs: %s failed: %s\n", inst.name, res.rec.error);
         exit(1);
     }

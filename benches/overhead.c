@@ -102,7 +102,8 @@ static double harness_round_ns(int threads, const ompb__counter_set *counters, d
     ompb__sampling sp = fixed_sampling(threads, (uint64_t)rounds, 1);
     sp.counters = counters;
     ompb__record rec = {0};
-    if (ompb__round_run(&inst, &sp, NULL, &rec) != 0 || rec.rounds < 2) {
+    ompb__engine_env env = ompb__engine_env_default();
+    if (ompb__round_run(&env, &inst, &sp, NULL, &rec) != 0 || rec.rounds < 2) {
         fprintf(stderr, "overhead: harness run failed: %s\n", rec.error);
         exit(1);
     }
@@ -128,7 +129,8 @@ static double harness_iter_ns(void)
     strcpy(inst.name, "empty");
     ompb__sampling sp = fixed_sampling(1, 1, iters);
     ompb__record rec = {0};
-    if (ompb__round_run(&inst, &sp, NULL, &rec) != 0) {
+    ompb__engine_env env = ompb__engine_env_default();
+    if (ompb__round_run(&env, &inst, &sp, NULL, &rec) != 0) {
         fprintf(stderr, "overhead: harness run failed: %s\n", rec.error);
         exit(1);
     }

@@ -48,7 +48,7 @@ typedef struct ompb__config {
     uint64_t min_time_ns;       /* minimum round time when calibrating */
     uint64_t max_time_ns;       /* budget per instance, warm-up included */
     uint64_t timeout_ns;        /* --timeout: a repetition running longer ends
-                                   the run (lib/guard.c); 0 = none */
+                                   the run (lib/body_guard.c); 0 = none */
     bool test;                  /* one short round per instance */
     /* repetitions (lib/schedule, lib/children): the sampling budget above is
      * per instance and split across its repetitions (lib/sampling) */

@@ -110,7 +110,7 @@ typedef struct ompb__context {
      * and valid while ompb_main runs (hosts, cpusets, clock estimates) */
     int ranks;
     const ompb_distribution *dist;
-    /* a run that stopped early (lib/guard.c): what stopped it ("exit",
+    /* a run that stopped early (lib/body_guard.c): what stopped it ("exit",
      * "SIGINT", "SIGTERM", "timeout"; NULL: the run is complete) and the
      * instances that have no result in the report; both borrowed */
     const char *interrupted_by;

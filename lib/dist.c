@@ -63,19 +63,66 @@ double ompb__dist_skew_error_ns(const ompb_distribution *d)
     return (double)first + (double)second;
 }
 
-_Noreturn void ompb__dist_abort(int status)
+_Noreturn void ompb__dist_abort_on(const ompb_distribution *d, int status)
 {
     fflush(stdout);
     fflush(stderr);
-    if (have)
-        installed.abort(installed.ctx, status);
+    if (d)
+        d->abort(d->ctx, status);
     exit(status);
+}
+
+void ompb__dist_max_on(const ompb_distribution *d, int64_t *v, int n, uint64_t wait_hint_ns)
+{
+    if (d && d->max_i64(d->ctx, v, n, wait_hint_ns) != 0)
+        ompb__dist_abort_on(d, OMPB_EXIT_FAILED);
+}
+
+int ompb__dist_gather_on(const ompb_distribution *d, const int64_t *own, size_t n,
+                         int64_t **all)
+{
+    *all = NULL;
+    if (!d)
+        return 0;
+    int64_t *recv = NULL;
+    if (d->rank == 0) {
+        recv = malloc((n ? n : 1) * (size_t)d->size * sizeof *recv);
+        if (!recv) {
+            fprintf(stderr, "ompbench: rank 0: out of memory gathering the ranks' rounds\n");
+            ompb__dist_abort_on(d, OMPB_EXIT_FAILED);
+        }
+    }
+    if (d->gather(d->ctx, own, n * sizeof *own, recv) != 0)
+        ompb__dist_abort_on(d, OMPB_EXIT_FAILED);
+    *all = recv;
+    return 0;
+}
+
+void ompb__dist_round_end(const ompb_distribution *d, ompb__dist_round *r,
+                          uint64_t wait_hint_ns)
+{
+    if (!d)
+        return;
+    int64_t v[5] = {
+        -r->start_rel, r->end_rel, (int64_t)r->busy_ns, r->failed,
+        d->rank == 0 ? (int64_t)r->elapsed_ns : 0,
+    };
+    ompb__dist_max_on(d, v, 5, wait_hint_ns);
+    r->start_rel = -v[0];
+    r->end_rel = v[1];
+    r->busy_ns = (uint64_t)v[2];
+    r->failed = v[3] != 0;
+    r->elapsed_ns = (uint64_t)v[4];
+}
+
+_Noreturn void ompb__dist_abort(int status)
+{
+    ompb__dist_abort_on(ompb__dist(), status);
 }
 
 void ompb__dist_max(int64_t *v, int n, uint64_t wait_hint_ns)
 {
-    if (have && installed.max_i64(installed.ctx, v, n, wait_hint_ns) != 0)
-        ompb__dist_abort(OMPB_EXIT_FAILED);
+    ompb__dist_max_on(ompb__dist(), v, n, wait_hint_ns);
 }
 
 int64_t ompb__dist_from_rank0(int64_t v)
@@ -96,21 +143,7 @@ bool ompb__dist_all_equal(uint64_t v)
 
 int ompb__dist_gather_i64(const int64_t *own, size_t n, int64_t **all)
 {
-    *all = NULL;
-    if (!have)
-        return 0;
-    int64_t *recv = NULL;
-    if (installed.rank == 0) {
-        recv = malloc((n ? n : 1) * (size_t)installed.size * sizeof *recv);
-        if (!recv) {
-            fprintf(stderr, "ompbench: rank 0: out of memory gathering the ranks' rounds\n");
-            ompb__dist_abort(OMPB_EXIT_FAILED);
-        }
-    }
-    if (installed.gather(installed.ctx, own, n * sizeof *own, recv) != 0)
-        ompb__dist_abort(OMPB_EXIT_FAILED);
-    *all = recv;
-    return 0;
+    return ompb__dist_gather_on(ompb__dist(), own, n, all);
 }
 
 void ompb__dist_order_rounds(uint64_t *start, uint64_t *end, size_t n)
@@ -121,20 +154,4 @@ void ompb__dist_order_rounds(uint64_t *start, uint64_t *end, size_t n)
             start[r - 1] -= overlap;
             end[r - 1] -= overlap;
         }
-}
-
-void ompb__dist_round_end(ompb__dist_round *r, uint64_t wait_hint_ns)
-{
-    if (!have)
-        return;
-    int64_t v[5] = {
-        -r->start_rel, r->end_rel, (int64_t)r->busy_ns, r->failed,
-        installed.rank == 0 ? (int64_t)r->elapsed_ns : 0,
-    };
-    ompb__dist_max(v, 5, wait_hint_ns);
-    r->start_rel = -v[0];
-    r->end_rel = v[1];
-    r->busy_ns = (uint64_t)v[2];
-    r->failed = v[3] != 0;
-    r->elapsed_ns = (uint64_t)v[4];
 }

@@ -24,8 +24,13 @@
 typedef ompb_fork_watch ompb__fork_watch;
 
 /* Starts (w) or stops (NULL) watching the calling thread through the
- * installed guard; nothing without one. w must stay valid while set. */
+ * installed guard; nothing without one. w must stay valid while set. (The
+ * engine watches through its environment, lib/engine_env.h, instead.) */
 void ompb__fork_watch_set(ompb__fork_watch *w);
+
+/* The guard installed by the last ompb_set_fork_guard ({0}: none), for the
+ * default engine environment. */
+ompb_fork_guard ompb__fork_guard_installed(void);
 
 /* Which regions the guard sees in this process. */
 typedef enum {

@@ -68,6 +68,11 @@ int ompb_set_fork_guard(const ompb_fork_guard *g)
     return 0;
 }
 
+ompb_fork_guard ompb__fork_guard_installed(void)
+{
+    return installed;
+}
+
 ompb__fork_coverage ompb__fork_guard_coverage(void)
 {
     return (ompb__fork_coverage)atomic_load_explicit(&coverage, memory_order_relaxed);

@@ -23,7 +23,7 @@
 #include "clock.h"
 #include "context.h"
 #include "error.h"
-#include "guard.h"
+#include "body_guard.h"
 #include "outfile.h"
 #include "region_counters.h"
 #include "pin.h"
@@ -581,22 +581,22 @@ _Noreturn void ompb__regions_stop_on_signal(int sig)
     int rc;
     const ompb__reporter *rep = reporter_for(NULL, path, &rc);
     bool report = !atomic_load(&exiting) && !ompb__regions_forked() && n > 0 && rep;
-    ompb__guard_ignore_repeats(sig);
+    ompb__body_guard_ignore_repeats(sig);
     if (report)
         fprintf(stderr, "ompbench: interrupted by %s; the region report of the completed "
-                "instances is written, marked partial\n", ompb__guard_signal_name(sig));
+                "instances is written, marked partial\n", ompb__body_guard_signal_name(sig));
     /* Held until the process ends: no report at exit starts meanwhile. */
     ompb__regions_lock();
     ompb__context *ctx = report ? region_context() : NULL;
     if (ctx) {
-        ompb__context_set_partial(ctx, ompb__guard_signal_name(sig), NULL, 0);
+        ompb__context_set_partial(ctx, ompb__body_guard_signal_name(sig), NULL, 0);
         /* The runner's last window closes with what it has; no other opens. */
         ompb__region_runner_flush(true, ctx);
         rc = report_locked(path, rep, false, false);
         if (rc == OMPB_EIO && path)
             report_locked(NULL, ompb__reporter_default(), false, false);
     }
-    ompb__guard_die_of(sig);
+    ompb__body_guard_die_of(sig);
 }
 
 void ompb__regions_exit_report(void)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "guard.h"
+#include "body_guard.h"
 #include "outfile.h"
 #include "registry.h"
 #include "sigwatch.h"

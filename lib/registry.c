@@ -15,7 +15,6 @@
 #include <ompbench/error.h>
 
 #include "constants.h"
-#include "dist.h"
 #include "error.h"
 #include "grow.h"
 #include "utf8.h"
@@ -154,7 +153,7 @@ static int append(char *buf, size_t len, size_t *pos, const char *fmt, int64_t v
     return 0;
 }
 
-int ompb__instance_format_name(const ompb__instance *inst, char *buf, size_t len)
+int ompb__instance_format_name(const ompb__instance *inst, int ranks, char *buf, size_t len)
 {
     int bad = 0;
     int w = snprintf(buf, len, "%s", inst->bench->name);
@@ -163,7 +162,6 @@ int ompb__instance_format_name(const ompb__instance *inst, char *buf, size_t len
     size_t pos = (size_t)w;
     /* A distributed run names the rank count, and then always the threads
      * per rank too, so that runs at other shapes line up (name[r=2, t=4]). */
-    int ranks = ompb__dist_ranks();
     if (inst->arity == 0 && !inst->thread_variant && ranks == 0)
         return 0;
     bad |= append(buf, len, &pos, "[", 0);
@@ -184,7 +182,7 @@ int ompb__instance_format_name(const ompb__instance *inst, char *buf, size_t len
 }
 
 static int fill_instance(ompb__instance *inst, const ompb_benchmark *b, size_t arg,
-                         int threads, int variant)
+                         int threads, int variant, int ranks)
 {
     memset(inst, 0, sizeof *inst);
     inst->bench = b;
@@ -200,7 +198,7 @@ static int fill_instance(ompb__instance *inst, const ompb_benchmark *b, size_t a
             inst->argv[0] = b->args[arg];
         }
     }
-    if (ompb__instance_format_name(inst, inst->name, sizeof inst->name) != 0)
+    if (ompb__instance_format_name(inst, ranks, inst->name, sizeof inst->name) != 0)
         return OMPB_EINVAL;
     int w = snprintf(inst->uri, sizeof inst->uri, "%s::%s", ompb__uri_file(b->file), inst->name);
     return w < 0 || (size_t)w >= sizeof inst->uri ? OMPB_EINVAL : 0;
@@ -229,7 +227,7 @@ static const char *find_duplicate(ompb__instance *list, size_t n)
 }
 
 int ompb__instances_expand(const int *threads, size_t n_threads, int default_threads,
-                           ompb__instance **out, size_t *n, ompb_error *err)
+                           int ranks, ompb__instance **out, size_t *n, ompb_error *err)
 {
     size_t total = 0;
     for (size_t i = 0; i < n_benches; i++) {
@@ -249,7 +247,7 @@ int ompb__instances_expand(const int *threads, size_t n_threads, int default_thr
         size_t na = b->n_args ? b->n_args : 1, fi = 0;
         for (size_t a = 0; a < na; a++) {
             for (size_t t = 0; t < nt; t++, k++, fi++) {
-                if (fill_instance(&list[k], b, a, tl[t], variant) != 0) {
+                if (fill_instance(&list[k], b, a, tl[t], variant, ranks) != 0) {
                     free(list);
                     return ompb__error_set(err, OMPB_EINVAL, "benchmark '%s': instance name longer "
                                            "than %d bytes", b->name, OMPB__NAME_MAX - 1);

@@ -44,16 +44,20 @@ const char *ompb__registry_error(void);
 /*
  * Expands every registered benchmark into instances. threads/n_threads is the
  * --threads list (n_threads = 0: none given); default_threads is the width for
- * benchmarks that list no thread counts when no --threads list is given.
+ * benchmarks that list no thread counts when no --threads list is given;
+ * ranks is the rank layout: the number of ranks of a distributed run, 0 for
+ * one process (names then carry no rank count).
  * On success *out is a malloc'd array the caller frees, *n its length.
  * OMPB_EINVAL (err names it) when two instances would share a name.
  */
 int ompb__instances_expand(const int *threads, size_t n_threads, int default_threads,
-                           ompb__instance **out, size_t *n, ompb_error *err);
+                           int ranks, ompb__instance **out, size_t *n, ompb_error *err);
 
-/* Writes "name[arg, t=T]" for the given parts into buf; returns 0 or OMPB_EINVAL
- * when it does not fit. */
-int ompb__instance_format_name(const ompb__instance *inst, char *buf, size_t len);
+/* Writes "name[arg, t=T]" for the given parts into buf, "name[arg, r=R,
+ * t=T]" when ranks > 0 (a distributed run names the rank count, and then
+ * always the threads per rank too); returns 0 or OMPB_EINVAL when it does
+ * not fit. */
+int ompb__instance_format_name(const ompb__instance *inst, int ranks, char *buf, size_t len);
 
 /* The URI prefix: the benchmark file relative to the source tree, e.g.
  * "benches/examples.c" for an absolute __FILE__ ending in that path. */

@@ -1,899 +1,94 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The round engine: the phases every instance goes through, and the harness
- * team. One OpenMP team serves every round of an instance, so there is no
- * fork/join per round: a round costs two team barriers (start, and the
- * reduction's) plus the master's bookkeeping, which runs while the workers
- * already wait at the next start barrier. Each thread writes only its own
- * ompb_state; the team reduces the bounds with an OpenMP min/max reduction;
- * the master alone records the round, decides the next one and after the
- * team is done hands the record to the instrument. The fork guard watches
- * each thread while it runs the body and the body's deferred tasks: a
- * region opened there is nested in this team. Caller teams
- * (OMPB_TEAM_CALLER) go through the same phases in lib/round_caller.c.
+ * The round engine's entry: one instance from its input to its record.
+ * It prepares the team (the record's arrays, one ompb_state per thread, the
+ * counter groups, the sampling and its target), runs the benchmark's setup,
+ * hands the rounds to the driver of the descriptor's .team (the harness
+ * team, lib/round_harness.c, or the caller team, lib/round_caller.c), then
+ * sends the markers and ends the instance through the team core
+ * (lib/round_team.c). Everything it and the drivers call beyond the input
+ * comes from the environment it is given (lib/engine_env.h).
  */
 #include "round.h"
 
-#include <inttypes.h>
-#include <sched.h>
-#include <stdarg.h>
-#include <stdio.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
-#include <omp.h>
-
-#include "clock.h"
-#include "constants.h"
-#include "counters.h"
 #include "dist.h"
-#include "error.h"
-#include "fork_guard.h"
-#include "guard.h"
-#include "hooks/instrument.h"
-#include "pages.h"
-#include "pin_plan.h"
+#include "round_calibrate.h"
 #include "round_team.h"
 #include "state.h"
-#include "topology.h"
 
-/* Calibration floor: a round must last at least this many times the cost of
- * what brackets it (two clock reads, and a barrier, whose release latency
- * shows up as start skew in the makespan), so that harness cost stays below
- * 1% of the makespan; and at least the sampling's min_round_ns (--min-time,
- * 1 ms by default). The floor never asks for rounds longer than the budget
- * can hold: at most half the budget over the rounds asked for (the other
- * half is calibration and warm-up), so that a barrier estimate taken on a
- * busy machine cannot size the rounds beyond what --sample-count can get. */
-#define FLOOR_FACTOR 100.0
-#define FLOOR_BUDGET_SHARE 2
-/* Calibration (docs/methodology.md, "Calibration"). A round shorter than
- * 1/TRUST_SHARE of the target is too short to say what an iteration costs:
- * the sample size grows by MAX_GROWTH. From a longer one, the time per
- * iteration is the lowest such figure seen over at least MIN_TRUSTED
- * rounds (load only adds time, so the lowest is the least disturbed), and
- * the next size is predicted with Google Benchmark's 40% margin, still
- * growing by at most MAX_GROWTH. */
-#define MAX_GROWTH 10.0
-#define TRUST_SHARE 10
-#define MIN_TRUSTED 2
-#define PREDICT_MARGIN 1.4
-/* The first CHECK_ROUNDS measured rounds check the calibration: when the
- * shortest of them (load only lengthens rounds: the shortest is the least
- * disturbed) is below the target / CHECK_SHORT (the size was estimated
- * from disturbed rounds) or above CHECK_LONG x the target (it overshot),
- * the sample size is predicted again from it and the rounds are measured
- * anew, at most MAX_RECALIBRATIONS times; after that the instance is
- * marked. So is one whose measured rounds end up with a median below the
- * target / CHECK_SHORT, checked or not. */
-#define CHECK_ROUNDS OMPB__CALIB_CHECK_ROUNDS
-#define CHECK_SHORT 3.0
-#define CHECK_LONG 10.0
-#define MAX_RECALIBRATIONS 2
-/* The barrier cost: the lowest of up to BARRIER_PROBES single barriers,
- * each timed by the master right after the barrier before it (so it holds
- * the release of that one and the arrival at this one: what a round's start
- * costs), after one that wakes the team. Load only adds to a barrier, and
- * on a busy machine a batch of barriers almost never runs with the whole
- * team on its PUs, while single ones often do: the lowest single one is the
- * cost of the barrier itself. At least BARRIER_MIN_PROBES run whatever the
- * limit, so the estimate is never one sample; the rest as long as the limit
- * (a share of the budget, at most BARRIER_LIMIT_MAX_NS) lasts. It is the
- * harness's time, not the instance's: it counts against no budget.
- * Complete measurements are kept per T; from BARRIER_CACHED of them on,
- * their lowest is used without measuring again. */
-#define BARRIER_PROBES 64
-#define BARRIER_MIN_PROBES 8
-#define BARRIER_LIMIT_SHARE 10
-#define BARRIER_LIMIT_MAX_NS UINT64_C(50000000)
-#define BARRIER_CACHED 3
-#define BARRIER_COST_CACHE (OMPB__MAX_THREADS + 1) /* thread counts cached */
-
-typedef ompb__team team;
-
-#define PHASE_CALIBRATE OMPB__PHASE_CALIBRATE
-#define PHASE_WARMUP OMPB__PHASE_WARMUP
-#define PHASE_MEASURE OMPB__PHASE_MEASURE
-#define PHASE_DONE OMPB__PHASE_DONE
-
-/* The exact words of the nested-region warning (docs/guide.md quotes them). */
-#define NESTED_WARNING "opens a nested parallel region inside the round; declare it with " \
-    ".team = OMPB_TEAM_CALLER to benchmark code that forks its own team"
-
-void ompb__team_fail(team *tm, const char *fmt, ...)
+/* The team's states and counter groups, each state set up for its thread:
+ * whoever runs the timed loop reads the groups around it (each harness
+ * thread its own; a caller team's caller every thread's). OMPB_ENOMEM. */
+static int alloc_team(ompb__team *tm)
 {
-    ompb__record *rec = tm->rec;
-    if (rec->failed)
-        return;
-    rec->failed = true;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(rec->error, sizeof rec->error, fmt, ap);
-    va_end(ap);
-}
-
-/* The barrier measurement's progress, kept by the master. */
-typedef struct barrier_probe {
-    uint64_t begin, limit_ns;
-    double best;               /* the lowest single barrier */
-    int probes;                /* timed barriers so far */
-} barrier_probe;
-
-/* After a barrier that took ns (the first: none, it wakes the team): true
- * while the measurement goes on. */
-static bool probe_more(barrier_probe *bp, bool timed, uint64_t ns, uint64_t now)
-{
-    if (timed) {
-        bp->best = (double)ns < bp->best ? (double)ns : bp->best;
-        bp->probes++;
-    }
-    if (bp->probes < BARRIER_MIN_PROBES)
-        return true;
-    return bp->probes < BARRIER_PROBES && now - bp->begin < bp->limit_ns;
-}
-
-/* The probe itself: a team of `threads` in which the master times one
- * barrier after another. It says after each whether the team goes on;
- * every thread reads that after the next barrier. */
-static void probe_barriers(int threads, const ompb__pin_plan *plan, barrier_probe *bp)
-{
-    bool more = true, woken = false;
-#pragma omp parallel num_threads(threads)
-    {
-        /* Placed as the instance's team will be: unplaced threads of a
-         * busy machine share a PU now and then, and a barrier between
-         * them costs a time slice. (The runtime reuses these threads for
-         * the instance's team, which places them again.) */
-        if (plan)
-            (void)ompb__pin_plan_bind_self(plan, omp_get_thread_num());
-        for (;;) {
-            uint64_t t0 = 0;
-#pragma omp barrier
-            if (!more)
-                break;
-#pragma omp master
-            t0 = ompb__now_ns();
-#pragma omp barrier
-#pragma omp master
-            {
-                uint64_t now = ompb__now_ns();
-                more = probe_more(bp, woken, now - t0, now);
-                woken = true;
-            }
+    tm->states = aligned_alloc(OMPB__CACHE_LINE, sizeof(ompb_state) * (size_t)tm->threads);
+    if (!tm->states)
+        return OMPB_ENOMEM;
+    if (tm->rec->counters.n > 0) {
+        tm->groups = calloc((size_t)tm->threads, sizeof *tm->groups);
+        if (!tm->groups) {
+            free(tm->states);
+            return OMPB_ENOMEM;
         }
     }
-}
-
-double ompb__barrier_cost_ns(int threads, const ompb__pin_plan *plan, uint64_t limit_ns,
-                             bool *complete)
-{
-    static double cache[BARRIER_COST_CACHE];
-    static int cached[BARRIER_COST_CACHE];
-    *complete = true;
-    if (threads <= 1)
-        return 0; /* a team of one runs no barrier */
-    bool keep = threads < BARRIER_COST_CACHE;
-    if (keep && cached[threads] >= BARRIER_CACHED)
-        return cache[threads];
-    omp_set_dynamic(0);
-    barrier_probe bp = {.begin = ompb__now_ns(), .limit_ns = limit_ns, .best = 1e30};
-    size_t saved_size = 0;
-    cpu_set_t *saved = ompb__team_save_affinity(plan, &saved_size);
-    probe_barriers(threads, saved ? plan : NULL, &bp);
-    ompb__team_restore_affinity(saved, saved_size);
-    double cost = bp.best;
-    if (keep && cached[threads] > 0 && cache[threads] < cost)
-        cost = cache[threads];
-    /* A measurement the limit cut short is good for this instance only. */
-    *complete = bp.probes >= BARRIER_PROBES || (keep && cached[threads] > 0);
-    if (keep && bp.probes >= BARRIER_PROBES) {
-        cache[threads] = cost;
-        cached[threads]++;
-    }
-    return cost;
-}
-
-/* Who ran slot t's body, for messages: a caller team has one body. */
-static const char *body_of(const team *tm, int t, char *buf, size_t len)
-{
-    if (tm->rec->caller_team)
-        return "the body";
-    snprintf(buf, len, "thread %d", t);
-    return buf;
-}
-
-/* Checks that every timed thread ran its loop to the end; records a
- * failure if not. Runs every round: nothing is formatted unless one failed. */
-static bool round_complete(team *tm)
-{
-    char who[32];
-    for (int t = 0; t < tm->timed; t++) {
-        const ompb_state *s = &tm->states[t];
-        if (s->began && s->ended && !s->reentered)
-            continue;
-        const char *w = body_of(tm, t, who, sizeof who);
-        if (!s->began)
-            ompb__team_fail(tm, "%s: %s never entered its OMPB_ITER loop", tm->inst->name, w);
-        else if (!s->ended)
-            ompb__team_fail(tm, "%s: %s left its OMPB_ITER loop early (break/return/goto)",
-                            tm->inst->name, w);
-        else
-            ompb__team_fail(tm, "%s: %s entered OMPB_ITER more than once in a round "
-                            "(one timed loop per body)", tm->inst->name, w);
-    }
-    return !tm->rec->failed;
-}
-
-/* Every thread's counts of round r, as its group's last delta. */
-static void record_counters(team *tm, size_t r)
-{
-    ompb__record *rec = tm->rec;
-    int n = rec->counters.n;
+    bool caller = tm->rec->caller_team;
     for (int t = 0; t < tm->threads; t++) {
-        const ompb__counter_group *g = &tm->groups[t];
-        size_t cell = r * (size_t)tm->threads + (size_t)t;
-        rec->counter_enabled_ns[cell] = g->delta.enabled_ns;
-        rec->counter_running_ns[cell] = g->delta.running_ns;
-        memcpy(&rec->counter_values[cell * (size_t)n], g->delta.value, (size_t)n * sizeof g->delta.value[0]);
-    }
-}
-
-/* A group that could not be read fails the instance: its round would be
- * a zero that was never counted. */
-static bool counters_read(team *tm)
-{
-    for (int t = 0; tm->groups && t < tm->threads; t++)
-        if (tm->groups[t].read_errno) {
-            ompb__team_fail(tm, "%s: the counters of thread %d could not be read: %s",
-                            tm->inst->name, t, strerror(tm->groups[t].read_errno));
-            return false;
-        }
-    return true;
-}
-
-static void record_measured(team *tm, uint64_t start, uint64_t end)
-{
-    ompb__record *rec = tm->rec;
-    size_t r = tm->round++, T = (size_t)tm->timed;
-    rec->start_ns[r] = start;
-    rec->end_ns[r] = end;
-    for (size_t t = 0; t < T; t++) {
-        const ompb_state *s = &tm->states[t];
-        rec->thread_start_ns[r * T + t] = s->start_ns;
-        rec->busy_ns[r * T + t] = s->end_ns - s->start_ns;
-        rec->thread_iters[r * T + t] = s->iters;
-    }
-    if (tm->groups)
-        record_counters(tm, r);
-    rec->rounds = tm->round;
-}
-
-static uint64_t slowest_busy(const team *tm)
-{
-    uint64_t worst = 0;
-    for (int t = 0; t < tm->timed; t++) {
-        uint64_t busy = tm->states[t].end_ns - tm->states[t].start_ns;
-        if (busy > worst)
-            worst = busy;
-    }
-    return worst;
-}
-
-static void begin_measuring(team *tm)
-{
-    uint64_t bytes = 0, items = 0;
-    for (int t = 0; t < tm->timed; t++) {
-        bool wrapped = __builtin_add_overflow(bytes, tm->states[t].bytes, &bytes);
-        if (__builtin_add_overflow(items, tm->states[t].items, &items) || wrapped)
-            ompb__team_fail(tm, "%s: the team's ompb_set_bytes/ompb_set_items per iteration "
-                            "add up to more than 2^64 - 1", tm->inst->name);
-    }
-    tm->rec->bytes_per_iter = bytes;
-    tm->rec->items_per_iter = items;
-    tm->rec->sample_size = tm->sample_size;
-    tm->phase = PHASE_MEASURE;
-    /* StartBenchmark waits for the runner's ack: that wait is the runner's
-     * time, not the instance's, and must not cut the measured rounds short.
-     * A recalibrated instance measures again in the window it opened. */
-    uint64_t t0 = ompb__now_ns();
-    if (!tm->instrumented)
-        ompb__instrument_instance_begin(tm->inst);
-    tm->instrumented = true;
-    tm->t_measure = ompb__now_ns();
-    tm->runner_ns += tm->t_measure - t0;
-    tm->cpu_begin = ompb__process_cpu_ns();
-}
-
-static void set_sample_size(team *tm, double next)
-{
-    tm->sample_size = next >= (double)OMPB__MAX_SAMPLE_SIZE ? OMPB__MAX_SAMPLE_SIZE
-                      : next < 1 ? 1 : (uint64_t)next;
-}
-
-static void end_calibration(team *tm, uint64_t now)
-{
-    tm->phase = PHASE_WARMUP;
-    tm->t_warmup = now;
-}
-
-/* One calibration round of the slowest thread's busy time: grows the
- * sample size until the lowest trusted time per iteration says it reaches
- * the target, or half the budget is gone (then the last size stands, and
- * the first measured rounds check it). */
-static void calibrate_step(team *tm, uint64_t busy, uint64_t spent, uint64_t now)
-{
-    ompb__record *rec = tm->rec;
-    if (rec->n_calib_steps < OMPB__CALIB_STEPS_MAX)
-        rec->calib_steps[rec->n_calib_steps++] = (ompb__calib_step){tm->sample_size, busy};
-    rec->calibration_rounds++;
-    uint64_t n = tm->sample_size;
-    if (busy >= tm->target_ns / TRUST_SHARE && busy > 0) {
-        double per = (double)busy / (double)n;
-        tm->per_iter_ns = tm->trusted++ == 0 || per < tm->per_iter_ns ? per : tm->per_iter_ns;
-    }
-    bool reached = tm->trusted > 0 && (double)n * tm->per_iter_ns >= (double)tm->target_ns;
-    /* A fixed sample size (no target) runs one round, which warms up. */
-    if (tm->target_ns == 0 || (reached && tm->trusted >= MIN_TRUSTED)
-        || spent >= tm->sp->budget_ns / 2) {
-        end_calibration(tm, now);
-        return;
-    }
-    if (n >= OMPB__MAX_SAMPLE_SIZE) {
-        ompb__team_fail(tm, "%s: %" PRIu64 " iterations took only %" PRIu64 " ns: the round "
-                        "time does not grow with the sample size (does the body ignore "
-                        "ompb_iter_begin()'s count?)", tm->inst->name, n, busy);
-        return;
-    }
-    if (reached)
-        return; /* one more round at this size, for a second figure */
-    double next = tm->trusted ? PREDICT_MARGIN * (double)tm->target_ns / tm->per_iter_ns
-                              : MAX_GROWTH * (double)n;
-    double most = MAX_GROWTH * (double)n;
-    set_sample_size(tm, next > most ? most : next);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* After the first CHECK_ROUNDS measured rounds of a calibrated instance:
- * true when they disagree with the calibration and it is redone, from a
- * size predicted from them (the rounds measured so far are dropped); marks
- * the instance when they disagree and the retries or half the budget are
- * spent. */
-static bool recalibrate(team *tm, uint64_t spent)
-{
-    ompb__record *rec = tm->rec;
-    uint64_t b[CHECK_ROUNDS];
-    memcpy(b, tm->check_busy, sizeof b);
-    qsort(b, CHECK_ROUNDS, sizeof b[0], cmp_u64);
-    double target = (double)tm->target_ns, basis = (double)b[0];
-    if (basis * CHECK_SHORT >= target && basis <= CHECK_LONG * target)
-        return false;
-    if (rec->recalibrations >= MAX_RECALIBRATIONS || spent >= tm->sp->budget_ns / 2) {
-        rec->calibration_disturbed = true;
-        return false;
-    }
-    rec->recalibrations++;
-    double n = (double)tm->sample_size, next = n * PREDICT_MARGIN * target / (basis > 1 ? basis : 1);
-    next = next > MAX_GROWTH * n ? MAX_GROWTH * n : next < n / MAX_GROWTH ? n / MAX_GROWTH : next;
-    set_sample_size(tm, next);
-    tm->trusted = 0;
-    tm->round = 0;
-    rec->rounds = 0;
-    tm->phase = PHASE_CALIBRATE;
-    return true;
-}
-
-/* After the last measured round: marks a calibrated instance whose rounds'
- * median (of the slowest thread's busy time) stayed far below the target,
- * whether or not the check ran (the budget may end the rounds before it). */
-static void check_measured(team *tm)
-{
-    ompb__record *rec = tm->rec;
-    size_t n = rec->rounds, T = (size_t)tm->timed;
-    uint64_t *slowest = n && tm->target_ns ? malloc(n * sizeof *slowest) : NULL;
-    if (!slowest)
-        return;
-    for (size_t r = 0; r < n; r++) {
-        slowest[r] = 0;
-        for (size_t t = 0; t < T; t++)
-            slowest[r] = rec->busy_ns[r * T + t] > slowest[r] ? rec->busy_ns[r * T + t] : slowest[r];
-    }
-    qsort(slowest, n, sizeof *slowest, cmp_u64);
-    if ((double)slowest[n / 2] * CHECK_SHORT < (double)tm->target_ns)
-        rec->calibration_disturbed = true;
-    free(slowest);
-}
-
-/* Why fewer rounds than asked were measured, for the record. */
-static void explain_short(team *tm, uint64_t spent)
-{
-    ompb__record *rec = tm->rec;
-    if (rec->rounds >= tm->sp->rounds)
-        return;
-    uint64_t per_round = 0;
-    for (size_t r = 0; r < rec->rounds; r++)
-        per_round += ompb__record_makespan(rec, r) / rec->rounds;
-    if (rec->calibration_disturbed)
-        snprintf(rec->short_reason, sizeof rec->short_reason, "calibration disturbed: the "
-                 "measured rounds disagreed with it after %" PRIu64 " recalibrations",
-                 rec->recalibrations);
-    else if (tm->sample_size == 1 && per_round > tm->sp->budget_ns / 2 / tm->sp->rounds)
-        snprintf(rec->short_reason, sizeof rec->short_reason, "budget: body %.3g ms per "
-                 "iteration", (double)per_round / 1e6);
-    else
-        snprintf(rec->short_reason, sizeof rec->short_reason, "budget: %.3g ms spent, %.3g ms "
-                 "per round of %" PRIu64 " iterations", (double)spent / 1e6,
-                 (double)per_round / 1e6, tm->sample_size);
-}
-
-void ompb__team_round_begin(team *tm)
-{
-    if (!ompb__dist())
-        return;
-    int64_t done = tm->phase == PHASE_DONE;
-    ompb__dist_max(&done, 1, 0);
-    tm->dist_exit = ompb__now_ns();
-    if (done && tm->phase != PHASE_DONE) {
-        ompb__team_fail(tm, "%s: another rank stopped this instance (its message says why)",
-                        tm->inst->name);
-        tm->phase = PHASE_DONE;
-    }
-}
-
-/* A distributed round: every rank agrees on the global bounds (on this
- * rank's clock: its barrier exit plus the earliest start and latest end
- * over the ranks, each relative to its own barrier exit, so no two clocks
- * are ever subtracted), on the slowest thread, on failure, and takes rank
- * 0's elapsed time for the decisions. Returns false when a rank failed. */
-static bool agree_round(team *tm, bool ok, uint64_t *start, uint64_t *end, uint64_t *busy,
-                        uint64_t *now)
-{
-    ompb__dist_round r = {
-        .start_rel = (int64_t)(*start - tm->dist_exit), .end_rel = (int64_t)(*end - tm->dist_exit),
-        .busy_ns = *busy, .failed = !ok, .elapsed_ns = ompb__team_spent_ns(tm, *now),
-    };
-    if (tm->phase == PHASE_MEASURE && tm->own_bounds) {
-        tm->own_bounds[tm->round * 2] = r.start_rel;
-        tm->own_bounds[tm->round * 2 + 1] = r.end_rel;
-    }
-    ompb__dist_round_end(&r, *end - *start);
-    if (r.failed && ok)
-        ompb__team_fail(tm, "%s: another rank failed in this round (its message says why)",
-                        tm->inst->name);
-    *start = tm->dist_exit + (uint64_t)r.start_rel;
-    *end = tm->dist_exit + (uint64_t)r.end_rel;
-    *busy = r.busy_ns;
-    *now = tm->t_instance + tm->runner_ns + r.elapsed_ns;
-    return !r.failed;
-}
-
-uint64_t ompb__team_spent_ns(const team *tm, uint64_t now)
-{
-    uint64_t gross = now - tm->t_instance;
-    return gross > tm->runner_ns ? gross - tm->runner_ns : 0;
-}
-
-/* Every timed thread's ompb_counter values of this round into the record's
- * table, and for a measured round into its row (the next one recorded). A
- * bad call fails the instance with its message. */
-static bool user_counters(team *tm)
-{
-    ompb__record *rec = tm->rec;
-    double *row = NULL;
-    if (tm->phase == PHASE_MEASURE) {
-        row = rec->ucounter_values + tm->round * OMPB__UCOUNTERS_MAX;
-        memset(row, 0, OMPB__UCOUNTERS_MAX * sizeof *row);
-    }
-    char why[320];
-    for (int t = 0; t < tm->timed; t++)
-        if (ompb__ucounters_collect(&rec->ucounters, &tm->states[t].user, row, why, sizeof why)) {
-            ompb__team_fail(tm, "%s: thread %d: %s", tm->inst->name, t, why);
-            return false;
-        }
-    return true;
-}
-
-/* Master, after the reduction barrier: records the round and picks the next. */
-void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
-{
-    const ompb__sampling *sp = tm->sp;
-    ompb__record *rec = tm->rec;
-    bool ok = round_complete(tm) && counters_read(tm) && user_counters(tm);
-    uint64_t now = ompb__now_ns(), busy = slowest_busy(tm);
-    if (ompb__dist())
-        ok = agree_round(tm, ok, &start, &end, &busy, &now);
-    /* A signal (lib/guard.c; never caught in a distributed run, whose
-     * ranks must stop alike) ends the instance here, between rounds: it
-     * is no result, and the run stops after it. */
-    int sig = ompb__guard_signal();
-    if (ok && sig) {
-        ompb__team_fail(tm, "%s: interrupted by %s", tm->inst->name, ompb__guard_signal_name(sig));
-        rec->interrupted = true;
-        ok = false;
-    }
-    if (!ok) {
-        tm->phase = PHASE_DONE;
-        return;
-    }
-    uint64_t spent = ompb__team_spent_ns(tm, now);
-    switch (tm->phase) {
-    case PHASE_CALIBRATE:
-        calibrate_step(tm, busy, spent, now);
-        if (rec->failed)
-            tm->phase = PHASE_DONE;
-        else if (tm->phase == PHASE_WARMUP && (sp->warmup_ns == 0 || tm->instrumented))
-            begin_measuring(tm); /* no warm-up, or warm already: a recalibration */
-        break;
-    case PHASE_WARMUP:
-        rec->warmup_rounds++;
-        rec->warmup_iters += tm->sample_size;
-        rec->warmup_ns = now - tm->t_warmup;
-        if (rec->warmup_ns >= sp->warmup_ns || spent >= sp->budget_ns / 2)
-            begin_measuring(tm);
-        break;
-    case PHASE_MEASURE:
-        if (tm->target_ns && tm->round < CHECK_ROUNDS)
-            tm->check_busy[tm->round] = busy;
-        record_measured(tm, start, end);
-        if (tm->target_ns && tm->round == CHECK_ROUNDS && sp->rounds > CHECK_ROUNDS
-            && recalibrate(tm, spent))
-            break;
-        if (tm->round >= sp->rounds || spent >= sp->budget_ns) {
-            uint64_t t = ompb__now_ns();
-            rec->cpu_ns = ompb__process_cpu_ns() - tm->cpu_begin;
-            rec->measure_wall_ns = t - tm->t_measure;
-            check_measured(tm);
-            explain_short(tm, spent);
-            tm->phase = PHASE_DONE;
-        }
-        break;
-    case PHASE_DONE:
-        break;
-    }
-}
-
-void ompb__team_check_pu(ompb_state *s, bool count)
-{
-    int pu = ompb__current_pu();
-    if (count && s->pu >= 0 && pu >= 0 && pu != s->pu)
-        s->migrations++;
-    s->pu = pu;
-}
-
-void ompb__team_open_counters(team *tm, int t)
-{
-    ompb_error err = {0};
-    if (ompb__counter_group_open(&tm->groups[t], tm->sp->counters, 0, &err) == 0)
-        return;
-#pragma omp critical(ompb_round_fail)
-    ompb__team_fail(tm, "%s: thread %d: %s", tm->inst->name, t, err.text);
-}
-
-void ompb__team_close_counters(team *tm)
-{
-    for (int t = 0; tm->groups && t < tm->threads; t++)
-        ompb__counter_group_close(&tm->groups[t]);
-    free(tm->groups);
-    tm->groups = NULL;
-}
-
-static uint64_t involuntary_switches(void)
-{
-    struct rusage ru;
-    return getrusage(RUSAGE_THREAD, &ru) == 0 ? (uint64_t)ru.ru_nivcsw : 0;
-}
-
-void ompb__team_mark_switches(ompb_state *s)
-{
-    s->switch_mark = involuntary_switches();
-}
-
-void ompb__team_count_switches(ompb_state *s)
-{
-    s->switches = involuntary_switches() - s->switch_mark;
-}
-
-void ompb__team_reset_state(const team *tm, ompb_state *s)
-{
-    ompb__ucounters_reset(&s->user);
-    s->sample_size = tm->sample_size;
-    s->simulate = tm->simulate && tm->phase == PHASE_MEASURE;
-    s->began = s->ended = s->reentered = false;
-    s->iters = 0;
-}
-
-/* One round on this thread, up to the reduction; returns whether it is
- * measured. The fork guard watches the body (until finish_round): any
- * region it opens here is nested inside the harness team. */
-static bool run_round(team *tm, ompb_state *s, bool multi)
-{
-    const ompb_benchmark *b = tm->inst->bench;
-    bool measured = tm->phase == PHASE_MEASURE;
-    ompb__team_reset_state(tm, s);
-    if (b->batch_setup) {
-        b->batch_setup(s);
-        if (multi) {
-#pragma omp barrier
+        ompb__state_init(&tm->states[t], tm->inst, &tm->user_data, t, tm->threads);
+        tm->states[t].simulate = tm->simulate;
+        if (tm->groups && !caller) {
+            tm->states[t].counters = &tm->groups[t];
+            tm->states[t].n_counters = 1;
         }
     }
-    ompb__team_check_pu(s, measured);
-    ompb__fork_watch_set(&s->forks);
-    /* The timed loop reads this thread's counters around its window
-     * (lib/state.c); the reduction's barrier that follows publishes them
-     * to the master, which copies them in ompb__team_after_round. */
-    atomic_store_explicit(&s->in_body, true, memory_order_relaxed);
-    b->fn(s);
-    /* Deferred tasks the body created and did not wait for run here, after
-     * its timed window and its counts, still watched; a thread that steals
-     * them at the reduction's barrier is still watched too (the watch ends
-     * in finish_round, after that barrier, which completes every task). */
-#pragma omp taskwait
-    atomic_store_explicit(&s->in_body, false, memory_order_relaxed);
-    return measured;
-}
-
-/* After the reduction's barrier, so it cannot overlap another thread's
- * timed window. */
-static void finish_round(team *tm, ompb_state *s, bool measured)
-{
-    ompb__fork_watch_set(NULL);
-    if (!measured)
-        ompb__team_mark_switches(s);
-    ompb__team_check_pu(s, measured);
-    if (tm->inst->bench->batch_teardown)
-        tm->inst->bench->batch_teardown(s);
-}
-
-/* Called once by each team thread before its first round: binds it, then
- * runs the benchmark's thread_setup on it. The team learns of a failure
- * after the barrier that follows, before any round. */
-static bool join_team(team *tm, int t)
-{
-    const ompb_benchmark *b = tm->inst->bench;
-    tm->rec->os_tid[t] = (int)syscall(SYS_gettid);
-    if (omp_get_num_threads() != tm->threads) {
-#pragma omp critical(ompb_round_fail)
-        ompb__team_fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d "
-                        "(OMP_THREAD_LIMIT?)", tm->inst->name, omp_get_num_threads(), tm->threads);
-        return false;
+    if (tm->groups && caller) {
+        tm->states[0].counters = tm->groups;
+        tm->states[0].n_counters = tm->threads;
     }
-    if (tm->plan && ompb__pin_plan_bind_self(tm->plan, t) != 0) {
-#pragma omp critical(ompb_round_fail)
-        ompb__team_fail(tm, "%s: thread %d could not be bound to its PU", tm->inst->name, t);
-    }
-    /* Counters follow this thread from where it will run. */
-    if (tm->groups)
-        ompb__team_open_counters(tm, t);
-    if (!b->thread_setup && !tm->groups)
-        return true;
-    if (b->thread_setup && b->thread_setup(&tm->states[t]) != 0) {
-#pragma omp critical(ompb_round_fail)
-        ompb__team_fail(tm, "%s: thread_setup failed on thread %d", tm->inst->name, t);
-    }
-#pragma omp barrier
-#pragma omp master
-    {
-        /* Every share declared in thread_setup is in place now. */
-        ompb__pages_report(tm->states, tm->threads, tm->rec);
-        if (tm->rec->failed)
-            tm->phase = PHASE_DONE;
-    }
-    return true;
+    return 0;
 }
 
-/* The master is the caller's thread: binding it for the team must not
- * outlive the team. Returns the saved mask (NULL: nothing to restore). */
-cpu_set_t *ompb__team_save_affinity(const ompb__pin_plan *plan, size_t *size)
+/* The sampling's start and target; a calibrated harness team measures the
+ * cost of its barrier first (lib/round_harness.c). */
+static void setup_sampling(ompb__team *tm)
 {
-    if (!plan || plan->binder != OMPB__BINDER_OURS)
-        return NULL;
-    int ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
-    cpu_set_t *set = CPU_ALLOC(ncpu > 0 ? ncpu : 1024);
-    *size = CPU_ALLOC_SIZE(ncpu > 0 ? ncpu : 1024);
-    if (set && sched_getaffinity(0, *size, set) != 0) {
-        CPU_FREE(set);
-        set = NULL;
-    }
-    return set;
-}
-
-void ompb__team_restore_affinity(cpu_set_t *set, size_t size)
-{
-    if (set) {
-        (void)sched_setaffinity(0, size, set);
-        CPU_FREE(set);
-    }
-}
-
-/* Sums what the fork guard saw on every thread and warns once. */
-static void report_nested(team *tm)
-{
-    ompb__record *rec = tm->rec;
-    for (int t = 0; t < tm->threads; t++)
-        rec->nested_regions += tm->states[t].forks.forks;
-    if (rec->nested_regions > 0)
-        ompb__record_warn(rec, "%s: " NESTED_WARNING, tm->inst->name);
-}
-
-static int run_team(team *tm)
-{
-    uint64_t red_start = UINT64_MAX, red_end = 0;
-    size_t saved_size = 0;
-    cpu_set_t *saved = ompb__team_save_affinity(tm->plan, &saved_size);
-    omp_set_dynamic(0);
-#pragma omp parallel num_threads(tm->threads)
-    {
-        int t = omp_get_thread_num();
-        ompb_state *s = &tm->states[t];
-        /* A team of one needs no barrier, and libgomp's still costs a futex
-         * wake (~300 ns here): skip them. */
-        bool multi = tm->threads > 1;
-        if (join_team(tm, t)) {
-            /* The budget's clock starts once the team is placed and whole. */
-            if (multi) {
-#pragma omp barrier
-            }
-#pragma omp master
-            tm->t_instance = ompb__now_ns();
-            for (;;) {
-#pragma omp master
-                ompb__team_round_begin(tm);
-                if (multi) {
-#pragma omp barrier
-                }
-                if (tm->phase == PHASE_DONE)
-                    break;
-                bool measured = run_round(tm, s, multi);
-                if (multi) {
-                    /* Thread i takes iteration i, so each thread reads its own
-                     * slot; the loop's closing barrier publishes the bounds. */
-#pragma omp for schedule(static, 1) reduction(min : red_start) reduction(max : red_end)
-                    for (int i = 0; i < tm->threads; i++) {
-                        if (tm->states[i].start_ns < red_start)
-                            red_start = tm->states[i].start_ns;
-                        if (tm->states[i].end_ns > red_end)
-                            red_end = tm->states[i].end_ns;
-                    }
-                } else {
-                    red_start = s->start_ns;
-                    red_end = s->end_ns;
-                }
-                finish_round(tm, s, measured);
-#pragma omp master
-                {
-                    ompb__team_after_round(tm, red_start, red_end);
-                    red_start = UINT64_MAX;
-                    red_end = 0;
-                }
-            }
-            ompb__team_count_switches(s);
-            tm->rec->thread_pu[t] = s->pu;
-        }
-    }
-    ompb__team_restore_affinity(saved, saved_size);
-    for (int t = 0; t < tm->threads; t++)
-        tm->rec->migrations += tm->states[t].migrations;
-    report_nested(tm);
-    return tm->rec->failed ? OMPB_ERUN : 0;
-}
-
-/* Each thread's involuntary switches over the measured rounds, and
- * whether the counters were on the PMU: rounds in which a group was not
- * scheduled at all have no counts (reporters leave them out); an instance
- * in which it never was has no counter figure at all, and says why. */
-static void finish_counters(team *tm)
-{
-    ompb__record *rec = tm->rec;
-    for (int t = 0; t < tm->threads; t++)
-        rec->involuntary_switches[t] = tm->rec->rounds ? tm->states[t].switches : 0;
-    size_t cells = rec->rounds * (size_t)rec->threads, missing = 0;
-    for (size_t c = 0; c < cells && rec->counters.n; c++)
-        missing += rec->counter_running_ns[c] == 0 && rec->counter_enabled_ns[c] > 0;
-    if (rec->failed || missing == 0)
-        return;
-    if (missing == cells)
-        ompb__team_fail(tm, "%s: --counters: the counter group was never on the PMU in a "
-                        "measured round (another program holds its counters, or the events "
-                        "are too many for it; fix: count fewer events)", tm->inst->name);
-    else
-        ompb__record_warn(rec, "%s: --counters: in %zu of %zu thread-rounds the counter group "
-                          "was not on the PMU at all; those rounds have no counts (left out, "
-                          "not zeros)", tm->inst->name, missing, cells);
-}
-
-/* Rank 0 collects every rank's own bounds of the measured rounds (which
- * every rank has the same number of: the decisions are common). */
-static void gather_ranks(team *tm)
-{
-    ompb__record *rec = tm->rec;
-    if (!ompb__dist())
-        return;
-    rec->ranks = ompb__dist_ranks();
-    int64_t *all;
-    ompb__dist_gather_i64(tm->own_bounds, rec->rounds * 2, &all);
-    rec->rank_bounds = all;
-    free(tm->own_bounds);
-    tm->own_bounds = NULL;
-}
-
-/* Rank 0 warns when the median global round is within a few times what
- * the ranks' exits from the round-start barrier may be apart: the global
- * bounds of such rounds say more about the clocks than about the code.
- * The text names no figure of this repetition, so it is raised once per
- * instance. */
-static void check_clock_error(team *tm)
-{
-    ompb__record *rec = tm->rec;
-    const ompb_distribution *d = ompb__dist();
-    if (!d || d->rank != 0 || rec->failed || rec->rounds == 0
-        || tm->sp->mode != OMPB__SAMPLING_MEASURE)
-        return;
-    double skew = d->barrier_exit_skew_ns, err = ompb__dist_skew_error_ns(d);
-    double floor_ns = OMPB__DIST_CLOCK_ERROR_FACTOR * (skew + err);
-    uint64_t *m = malloc(rec->rounds * sizeof *m);
-    if (!m || floor_ns <= 0) {
-        free(m);
-        return;
-    }
-    for (size_t r = 0; r < rec->rounds; r++)
-        m[r] = ompb__record_makespan(rec, r);
-    qsort(m, rec->rounds, sizeof *m, cmp_u64);
-    double median = rec->rounds % 2 ? (double)m[rec->rounds / 2]
-                                    : ((double)m[rec->rounds / 2 - 1] + m[rec->rounds / 2]) / 2;
-    free(m);
-    if (median < floor_ns)
-        ompb__record_warn(rec, "%s: its median global round is below %dx the barrier exit skew "
-                          "plus its error (%.0f + %.0f ns): the global bounds of its rounds are "
-                          "dominated by the clock error between the ranks (fix: longer rounds, "
-                          "--min-time or a larger --sample-size)", tm->inst->name,
-                          OMPB__DIST_CLOCK_ERROR_FACTOR, skew, err);
-}
-
-/* Calibration grows the sample size from 1 until the slowest thread's
- * sample reaches the target; a fixed sample size runs one calibration round,
- * which then serves as the warm-up. */
-static void setup_sampling(team *tm)
-{
-    const ompb__sampling *sp = tm->sp;
-    tm->phase = PHASE_CALIBRATE;
-    tm->sample_size = sp->sample_size ? sp->sample_size : 1;
-    tm->target_ns = 0;
-    if (sp->sample_size || sp->mode != OMPB__SAMPLING_MEASURE)
-        return;
-    /* A caller team's round is bracketed by the caller's clock reads only.
-     * Measuring the barrier is the harness's time, not the instance's. */
-    uint64_t limit = sp->budget_ns / BARRIER_LIMIT_SHARE;
-    limit = limit < BARRIER_LIMIT_MAX_NS ? limit : BARRIER_LIMIT_MAX_NS;
+    uint64_t limit = 0;
+    double barrier = 0;
     bool complete = true;
-    double barrier = tm->rec->caller_team ? 0
-                     : ompb__barrier_cost_ns(tm->threads, tm->plan, limit, &complete);
-    tm->rec->barrier_cost_ns = barrier;
-    /* Probes the limit cut short took a time slice each: the machine is
-     * busy, or the team oversubscribed, and the barrier is the scheduler's.
-     * Longer rounds do not make that the harness's share smaller, so such
-     * an estimate is recorded but raises no floor (the CPU share says it). */
-    double floor_ns = FLOOR_FACTOR * (2 * ompb__clock_cost_ns() + (complete ? barrier : 0));
-    double most = (double)sp->budget_ns / FLOOR_BUDGET_SHARE / (double)(sp->rounds ? sp->rounds : 1);
-    floor_ns = floor_ns < most ? floor_ns : most;
-    tm->target_ns = sp->min_round_ns > floor_ns ? sp->min_round_ns : (uint64_t)floor_ns;
-    /* Ranks calibrate together, to the highest floor of any of them. */
-    int64_t target = (int64_t)tm->target_ns;
-    ompb__dist_max(&target, 1, 0);
-    tm->target_ns = (uint64_t)target;
-    tm->rec->round_target_ns = tm->target_ns;
+    if (ompb__calibrate_barrier_limit(tm, &limit))
+        barrier = ompb__barrier_cost_ns(tm->threads, tm->plan, limit, &complete);
+    ompb__calibrate_setup(tm, barrier, complete);
 }
 
-int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
-                    const struct ompb__pin_plan *plan, ompb__record *rec)
+/* The rounds, by the descriptor's driver, then what follows them while
+ * the team's states still exist: counters, markers, teardown. */
+static int run_rounds(ompb__team *tm)
 {
-    team tm = {.inst = inst, .sp = sampling, .plan = plan, .rec = rec};
+    const ompb__engine_env *env = tm->env;
+    ompb__record *rec = tm->rec;
+    int rc = rec->caller_team ? ompb__caller_team_run(tm) : ompb__harness_team_run(tm);
+    ompb__team_close_counters(tm);
+    ompb__team_finish_counters(tm);
+    rc = rc ? rc : rec->failed ? OMPB_ERUN : 0;
+    if (env->dist)
+        ompb__dist_order_rounds(rec->start_ns, rec->end_ns, rec->rounds);
+    /* Partial rounds of a failed body are no result: the instrument
+     * closes and names the window without markers. */
+    if (tm->instrumented)
+        env->markers.instance_end(env->markers.ctx, rec, !tm->sp->window_keep_open);
+    if (tm->inst->bench->teardown)
+        tm->inst->bench->teardown(&tm->states[0]);
+    return rc;
+}
+
+int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
+                    const ompb__sampling *sampling, const struct ompb__pin_plan *plan,
+                    ompb__record *rec)
+{
+    ompb__team tm = {.env = env, .inst = inst, .sp = sampling, .plan = plan, .rec = rec};
     ompb_team kind = inst->bench->team;
     tm.simulate = sampling->mode == OMPB__SAMPLING_SIMULATE;
     tm.threads = sampling->threads;
@@ -912,60 +107,27 @@ int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
                         "OMPB_TEAM_CALLER)", inst->name, (int)kind);
         return OMPB_ERUN;
     }
-    tm.states = aligned_alloc(OMPB__CACHE_LINE, sizeof(ompb_state) * (size_t)tm.threads);
-    if (!tm.states)
+    if (alloc_team(&tm) != 0)
         return OMPB_ENOMEM;
-    if (rec->counters.n > 0) {
-        tm.groups = calloc((size_t)tm.threads, sizeof *tm.groups);
-        if (!tm.groups) {
-            free(tm.states);
-            return OMPB_ENOMEM;
-        }
-    }
-    for (int t = 0; t < tm.threads; t++) {
-        ompb__state_init(&tm.states[t], inst, &tm.user_data, t, tm.threads);
-        tm.states[t].simulate = tm.simulate;
-        /* Whoever runs the timed loop reads the groups around it: each
-         * harness thread its own; a caller team's caller every thread's. */
-        if (tm.groups && !rec->caller_team) {
-            tm.states[t].counters = &tm.groups[t];
-            tm.states[t].n_counters = 1;
-        }
-    }
-    if (tm.groups && rec->caller_team) {
-        tm.states[0].counters = tm.groups;
-        tm.states[0].n_counters = tm.threads;
-    }
-    ompb__guard_team(tm.states, tm.timed);
+    env->body.team(env->body.ctx, tm.states, tm.timed);
     setup_sampling(&tm);
-    if (ompb__dist() && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))
+    if (env->dist && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))
         ompb__team_fail(&tm, "%s: out of memory", inst->name);
-    int rc = 0;
+    int rc;
     if (rec->failed || (inst->bench->setup && inst->bench->setup(&tm.states[0]) != 0)) {
         if (!rec->failed)
             ompb__team_fail(&tm, "%s: setup failed", inst->name);
         rc = OMPB_ERUN;
         /* The other ranks learn it at their first round's barrier. */
-        tm.phase = PHASE_DONE;
+        tm.phase = OMPB__PHASE_DONE;
         ompb__team_round_begin(&tm);
     } else {
-        rc = rec->caller_team ? ompb__caller_team_run(&tm) : run_team(&tm);
-        ompb__team_close_counters(&tm);
-        finish_counters(&tm);
-        rc = rc ? rc : rec->failed ? OMPB_ERUN : 0;
-        if (ompb__dist())
-            ompb__dist_order_rounds(rec->start_ns, rec->end_ns, rec->rounds);
-        /* Partial rounds of a failed body are no result: the instrument
-         * closes and names the window without markers. */
-        if (tm.instrumented)
-            ompb__instrument_instance_end(rec, !sampling->window_keep_open);
-        if (inst->bench->teardown)
-            inst->bench->teardown(&tm.states[0]);
+        rc = run_rounds(&tm);
     }
     ompb__team_close_counters(&tm);
-    ompb__guard_team(NULL, 0);
+    env->body.team(env->body.ctx, NULL, 0);
     free(tm.states);
-    gather_ranks(&tm);
-    check_clock_error(&tm);
+    ompb__team_gather_ranks(&tm);
+    ompb__team_check_clock_error(&tm);
     return rc;
 }

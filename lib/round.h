@@ -19,24 +19,29 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine_env.h"
 #include "record.h"
 #include "registry.h"
 #include "sampling.h"
 
 /*
  * Runs one instance as sampling says and fills *rec (zeroed by the caller).
- * plan may be NULL (no binding by us). Measured rounds go to the instrument
- * through the record (ompb__instrument_instance_end), after the team is done.
+ * plan may be NULL (no binding by us). env holds every collaborator the
+ * engine calls (lib/engine_env.h): a run passes ompb__engine_env_default(),
+ * a test its doubles; the engine reads no other process-wide state. The
+ * measured rounds go to env's marker sink through the record, after the
+ * team is done.
  * Returns 0; OMPB_ENOMEM, or OMPB_ERUN with rec->failed and rec->error set
  * when the body or its setup misbehaved, or the descriptor's .team is
  * unknown. Warnings (a nested region, a caller team's regions at another
  * width, ...) go to rec->warnings, named by instance.
  */
 struct ompb__pin_plan;
-int ompb__round_run(const ompb__instance *inst, const ompb__sampling *sampling,
-                    const struct ompb__pin_plan *plan, ompb__record *rec);
+int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
+                    const ompb__sampling *sampling, const struct ompb__pin_plan *plan,
+                    ompb__record *rec);
 
-/* Cost of one team barrier at T threads (0 for T = 1, which runs none), in
+/* Cost of one team barrier at T threads (lib/round_harness.c) (0 for T = 1, which runs none), in
  * ns: the lowest of at least 8 and up to 64 single barriers, each timed by
  * the master right after the one before it, for about limit_ns at most
  * beyond the first 8 (plus the team's start). Complete measurements are

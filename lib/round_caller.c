@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The caller team (OMPB_TEAM_CALLER): benchmarks of code that opens its own
+ * The caller-team driver of the round engine (OMPB_TEAM_CALLER): benchmarks of code that opens its own
  * parallel regions. The calling thread runs every round itself, outside any
  * parallel region, so the code's regions are top-level regions served by
  * the OpenMP runtime's thread pool, as in the application, never nested in
@@ -16,7 +16,9 @@
  *
  * The round's bounds are the caller's clock reads around its loop: fork and
  * join included. The harness does not see inside the code's regions, so a
- * caller-team record has no per-thread busy time, skew or imbalance.
+ * caller-team record has no per-thread busy time, skew or imbalance. What
+ * follows each round is the team core's (lib/round_team.c); the fork
+ * guard's watch and coverage come from the engine's environment.
  */
 #include <inttypes.h>
 #include <sched.h>
@@ -29,7 +31,6 @@
 
 #include "clock.h"
 #include "counters.h"
-#include "fork_guard.h"
 #include "pages.h"
 #include "round_team.h"
 
@@ -154,7 +155,7 @@ static void caller_round(ompb__team *tm)
     ompb__team_reset_state(tm, s);
     if (b->batch_setup)
         b->batch_setup(s);
-    ompb__fork_watch_set(&s->forks);
+    ompb__team_watch_forks(tm, &s->forks);
     /* The caller's timed loop reads every slot's group around its window
      * (lib/state.c): a perf file descriptor of another thread of this
      * process can be read by any thread (the kernel brings the count up to
@@ -165,7 +166,7 @@ static void caller_round(ompb__team *tm)
     atomic_store_explicit(&s->in_body, true, memory_order_relaxed);
     b->fn(s);
     atomic_store_explicit(&s->in_body, false, memory_order_relaxed);
-    ompb__fork_watch_set(NULL);
+    ompb__team_watch_forks(tm, NULL);
     if (b->batch_teardown)
         b->batch_teardown(s);
     check_settings(tm);
@@ -220,7 +221,7 @@ static void report(ompb__team *tm)
                           "figure, and threads beyond %d are not placed by the pin plan",
                           name, w->other_width, w->last_other, tm->threads, tm->threads,
                           tm->threads);
-    if (w->forks == 0 && ompb__fork_guard_coverage() == OMPB__FORKS_SEEN_ALL)
+    if (w->forks == 0 && tm->env->forks.coverage == OMPB__FORKS_SEEN_ALL)
         warn_no_region(rec, w, name, tm->threads);
 }
 

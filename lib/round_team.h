@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the round engine: the state of one instance's run, shared by the
- * phase logic and the two ways a body runs. lib/round.c has the phases
- * (calibrate, warm up, measure) and the harness team, whose T threads all
- * call the body; lib/round_caller.c has the caller team, where one thread
- * calls the body and the code under test opens its own regions. Nothing
- * outside the engine includes this header.
+ * Inside the round engine: the state of one instance's run and the team
+ * core that both drivers share. lib/round_team.c is the core: the phases
+ * (calibrate, warm up, measure; the calibration's decisions in
+ * lib/round_calibrate.c), what the master does after each round, the
+ * distributed agreement, counters and context switches, all through the
+ * engine's environment (lib/engine_env.h). Two drivers run the rounds on
+ * it: lib/round_harness.c the harness team, whose T threads all call the
+ * body, and lib/round_caller.c the caller team, where one thread calls the
+ * body and the code under test opens its own regions. The drivers call the
+ * core and never each other; lib/round.c (ompb__round_run) prepares the
+ * team, picks the driver and finishes the instance. Nothing outside the
+ * engine includes this header.
  */
 #ifndef OMPB_ROUND_TEAM_H
 #define OMPB_ROUND_TEAM_H
@@ -16,6 +22,7 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "engine_env.h"
 #include "pin_plan.h"
 #include "record.h"
 #include "registry.h"
@@ -26,10 +33,11 @@ typedef enum {
     OMPB__PHASE_CALIBRATE, OMPB__PHASE_WARMUP, OMPB__PHASE_MEASURE, OMPB__PHASE_DONE
 } ompb__phase;
 
-/* Measured rounds that check the calibration (lib/round.c). */
+/* Measured rounds that check the calibration (lib/round_calibrate.c). */
 #define OMPB__CALIB_CHECK_ROUNDS 3
 
 typedef struct ompb__team {
+    const ompb__engine_env *env; /* every collaborator the engine calls */
     const ompb__instance *inst;
     const ompb__sampling *sp;
     const ompb__pin_plan *plan;
@@ -55,7 +63,7 @@ typedef struct ompb__team {
     uint64_t t_instance, t_warmup, cpu_begin, t_measure;
     uint64_t runner_ns;
     uint64_t target_ns;
-    /* Calibration (lib/round.c): the lowest time per iteration of the
+    /* Calibration (lib/round_calibrate.c): the lowest time per iteration of the
      * rounds long enough to tell it, how many there were, and the slowest
      * thread's busy time in the first measured rounds, which check it. */
     double per_iter_ns;
@@ -111,9 +119,28 @@ void ompb__team_reset_state(const ompb__team *tm, ompb_state *s);
 cpu_set_t *ompb__team_save_affinity(const ompb__pin_plan *plan, size_t *size);
 void ompb__team_restore_affinity(cpu_set_t *set, size_t size);
 
-/* The caller-team run (lib/round_caller.c): places the OpenMP runtime's
- * threads, runs every round on the calling thread, restores the caller's
- * OpenMP settings and mask. Returns 0 or OMPB_ERUN (rec->failed set). */
+/* Starts (w) or stops (NULL) watching the calling thread's forks through
+ * the environment's fork guard; nothing without one. */
+void ompb__team_watch_forks(const ompb__team *tm, ompb__fork_watch *w);
+
+/* After the team is done (master): each thread's involuntary switches and
+ * whether the counters were ever on the PMU (a failure or a warning). */
+void ompb__team_finish_counters(ompb__team *tm);
+/* After the instance, on every rank: rank 0 collects every rank's bounds
+ * into the record, and warns when the rounds are within the clock error
+ * between the ranks. No-ops alone. */
+void ompb__team_gather_ranks(ompb__team *tm);
+void ompb__team_check_clock_error(ompb__team *tm);
+
+/* The two drivers (called by lib/round.c only). Each runs every round of
+ * the instance, from the team's placement to the last round, and returns
+ * 0 or OMPB_ERUN (rec->failed set).
+ * - harness (lib/round_harness.c): one OpenMP team of T threads, each
+ *   placed by the plan, each running the body;
+ * - caller (lib/round_caller.c): places the OpenMP runtime's threads, runs
+ *   every round on the calling thread, restores the caller's OpenMP
+ *   settings and mask. */
+int ompb__harness_team_run(ompb__team *tm);
 int ompb__caller_team_run(ompb__team *tm);
 
 #endif

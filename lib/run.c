@@ -22,7 +22,7 @@
 #include "dump.h"
 #include "error.h"
 #include "fork_guard.h"
-#include "guard.h"
+#include "body_guard.h"
 #include "hooks/instrument.h"
 #include "outfile.h"
 #include "pin_plan.h"
@@ -87,8 +87,8 @@ static int select_instances(run *r, ompb_error *err)
     if (ompb__registry_error())
         return ompb__error_set(err, OMPB_EINVAL, "%s", ompb__registry_error());
     size_t n_all;
-    if (ompb__instances_expand(cfg->threads, cfg->n_threads, cfg->default_threads, &r->sel,
-                               &n_all, err) != 0)
+    if (ompb__instances_expand(cfg->threads, cfg->n_threads, cfg->default_threads,
+                               ompb__dist_ranks(), &r->sel, &n_all, err) != 0)
         return OMPB_EINVAL;
     /* Keep the selected instances, compacted to the front of the array. */
     for (size_t i = 0; i < n_all; i++)
@@ -216,10 +216,11 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
     ompb__sampling_reuse_size(&sampling, *calibrated);
     sampling.window_keep_open = keep_open;
     bool calibrates = sampling.sample_size == 0;
-    ompb__guard_slot_begin(slot->instance * r->reps + slot->repetition);
-    int rc = ompb__round_run(inst, &sampling, r->plans[slot->instance], &res->rec);
-    /* From here to slot_done no stop (lib/guard.h) reads the result. */
-    ompb__guard_slot_end();
+    ompb__body_guard_slot_begin(slot->instance * r->reps + slot->repetition);
+    ompb__engine_env env = ompb__engine_env_default();
+    int rc = ompb__round_run(&env, inst, &sampling, r->plans[slot->instance], &res->rec);
+    /* From here to slot_done no stop (lib/body_guard.h) reads the result. */
+    ompb__body_guard_slot_end();
     res->process = process;
     if (rc == OMPB_ENOMEM) {
         res->rec.failed = true;
@@ -240,13 +241,13 @@ static int run_slot(run *r, const ompb__slot *slot, uint64_t *calibrated, bool k
     }
     for (size_t w = 0; w < res->rec.n_warnings; w++)
         ompb__context_warn(r->ctx, "%s", res->rec.warnings[w]);
-    int replaced = ompb__guard_handler_replaced();
+    int replaced = ompb__body_guard_handler_replaced();
     if (replaced)
         ompb__context_warn(r->ctx, "%s: the benchmark installed its own %s handler: that signal "
                            "is the benchmark's until the run ends (it no longer stops the run)",
-                           inst->name, ompb__guard_signal_name(replaced));
+                           inst->name, ompb__body_guard_signal_name(replaced));
     int failed = !analyze(r, res) || res->rec.failed;
-    ompb__guard_slot_done();
+    ompb__body_guard_slot_done();
     return failed;
 }
 
@@ -269,7 +270,7 @@ static int run_share(run *r, uint32_t process)
         return -1;
     }
     int failures = 0;
-    for (size_t j = 0; j < n && !ompb__guard_signal(); j++) {
+    for (size_t j = 0; j < n && !ompb__body_guard_signal(); j++) {
         bool is_last = last[slots[j].instance] == j;
         progress(r, j, n, &slots[j]);
         /* Back to back (one CodSpeed window per instance), the window stays
@@ -277,7 +278,7 @@ static int run_share(run *r, uint32_t process)
         failures += run_slot(r, &slots[j], &calibrated[slots[j].instance],
                              !r->interleave && !is_last, process);
         /* Interrupted: the instance's window closes now, with what it has. */
-        if (is_last || ompb__guard_signal())
+        if (is_last || ompb__body_guard_signal())
             ompb__instrument_window_close(&r->sel[slots[j].instance]);
     }
     progress(r, 0, 0, NULL);
@@ -649,7 +650,7 @@ static int hand_on(run *r, const ompb__result *results, size_t n, int status, om
     return status;
 }
 
-/* A run stopped early (`by`, lib/guard.h): hands on every completed
+/* A run stopped early (`by`, lib/body_guard.h): hands on every completed
  * repetition, with `failed` in place of slot `at` (none: SIZE_MAX), and
  * names the instances left without any result in the context. */
 static int hand_on_partial(run *r, const char *by, size_t at, const ompb__result *failed,
@@ -688,14 +689,14 @@ static int hand_on_partial(run *r, const char *by, size_t at, const ompb__result
     return status;
 }
 
-/* The guard's stop (lib/guard.h), on the thread that called exit() or on
+/* The guard's stop (lib/body_guard.h), on the thread that called exit() or on
  * the guard's own (a timeout, a signal the master did not answer): the
  * slot being measured fails with why (cut short by a signal, it is left
  * out); the completed ones are handed on. */
 static void stop_run(void *arg, const char *by, const char *why)
 {
     run *r = arg;
-    size_t at = ompb__guard_slot();
+    size_t at = ompb__body_guard_slot();
     progress(r, 0, 0, NULL); /* the line of the slot that stopped */
     ompb__result failed;
     memset(&failed, 0, sizeof failed);
@@ -739,17 +740,17 @@ static void stop_run(void *arg, const char *by, const char *why)
  * completed repetitions and ends the process of the signal. */
 static _Noreturn void stop_on_signal(run *r, int sig)
 {
-    const char *name = ompb__guard_signal_name(sig);
+    const char *name = ompb__body_guard_signal_name(sig);
     char said[256];
     snprintf(said, sizeof said, "%s: interrupted by %s; %s", r->argv0, name,
              r->cfg.child ? "the completed repetitions go to the parent"
                           : "the completed instances are written, marked partial");
     ompb_error err = {0};
-    ompb__guard_ignore_repeats(sig);
+    ompb__body_guard_ignore_repeats(sig);
     if (ompb__dist_rank() == 0)
         (void)hand_on_partial(r, name, SIZE_MAX, NULL, said, &err);
     run_free(r);
-    ompb__guard_die_of(sig);
+    ompb__body_guard_die_of(sig);
 }
 
 /* Measures (here, or in child processes), then reports. Returns the exit status. */
@@ -796,10 +797,10 @@ static int measure_and_report(run *r, ompb_error *err)
         int widest = 1;
         for (size_t i = 0; i < r->n_sel; i++)
             widest = r->sel[i].threads > widest ? r->sel[i].threads : widest;
-        ompb__guard_run_begin(stop_run, r, !ompb__dist(), r->cfg.timeout_ns, widest);
+        ompb__body_guard_run_begin(stop_run, r, !ompb__dist(), r->cfg.timeout_ns, widest);
         failures = run_share(r, r->cfg.child ? r->cfg.child_index : 0);
-        int sig = ompb__guard_claim();
-        ompb__guard_run_end();
+        int sig = ompb__body_guard_claim();
+        ompb__body_guard_run_end();
         ompb__outfile_c_locale(); /* bodies may have called setlocale() */
         if (sig)
             stop_on_signal(r, sig);

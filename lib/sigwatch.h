@@ -7,7 +7,7 @@
  * process ends. The watcher blocks the signals it waits for, so the kernel
  * hands it a process-directed one only when no other thread would take it
  * (an unblocked thread still runs the handler, which the module that owns
- * it installs as before). Used by the guard (lib/guard.c) and by the
+ * it installs as before). Used by the guard (lib/body_guard.c) and by the
  * region report (lib/region_signal.c).
  */
 #ifndef OMPB_SIGWATCH_H

@@ -45,7 +45,7 @@ struct ompb_state {
      * none, and the loop pays one untaken branch at each end. */
     ompb__counter_group *counters;
     int n_counters;
-    atomic_bool in_body;       /* inside the body now (lib/guard.c names stuck threads) */
+    atomic_bool in_body;       /* inside the body now (lib/body_guard.c names stuck threads) */
     ompb__pages_tally pages;   /* what this thread's ompb_declare_buffer calls found */
     ompb__ucounters user;      /* ompb_counter: this thread's values in the current round */
 };

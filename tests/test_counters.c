@@ -29,6 +29,7 @@
 #include "report/report.h"
 #include "round.h"
 #include "suite.h"
+#include "test_env.h"
 #include "topology.h"
 
 /* ---- the double ------------------------------------------------------------- */
@@ -501,7 +502,7 @@ static int run(ompb_team kind, int threads, const ompb__counter_set *set, ompb__
     inst = ompb_test_instance(&b, threads);
     ompb__sampling sp = sampling(threads, set, 10);
     memset(res, 0, sizeof *res);
-    int rc = ompb__round_run(&inst, &sp, NULL, &res->rec);
+    int rc = ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &res->rec);
     if (rc == 0)
         CU_ASSERT_EQUAL(ompb__result_analyze(res), 0);
     return rc;
@@ -583,7 +584,7 @@ static void test_engine_read_failure(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     fake.read_ok = 3; /* the open's reading and two rounds' */
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "rf: the counters of thread 0 could not be read"));
     CU_ASSERT_TRUE(rec.rounds < 2);
     CU_ASSERT_EQUAL(fake.live, 0);
@@ -591,7 +592,7 @@ static void test_engine_read_failure(void)
     use_fake();
     fake.read_ok = 0; /* the open's own reading fails */
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "cannot start the group"));
     CU_ASSERT_EQUAL(rec.rounds, 0);
     CU_ASSERT_EQUAL(fake.live, 0);
@@ -660,7 +661,7 @@ static void check_window(ompb_team kind)
     ompb__sampling sp = sampling(2, &set, 10);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 12);
     expect_own_groups(&rec, 2);
     for (size_t r = 0; r < rec.rounds; r++)
@@ -763,7 +764,7 @@ static void check_task_clock(int threads)
     sp.rounds = 41;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, plan, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, plan, &rec), 0);
     for (int t = 0; t < threads; t++) {
         double ratio[64];
         size_t n = 0, beyond = 0;
@@ -851,7 +852,7 @@ static void test_page_faults_counted(void)
     sp.rounds = 5;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), 0);
     for (size_t r = 0; r < rec.rounds; r++)
         for (int t = 0; t < 2; t++) {
             uint64_t pf = ompb__record_counter(&rec, r, t, 0);
@@ -887,7 +888,7 @@ static void test_sleeping_body_switches(void)
     sp.rounds = 5;
     ompb__result res;
     memset(&res, 0, sizeof res);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &res.rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &res.rec), 0);
     CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
     uint64_t total = 0;
     for (size_t r = 0; r < res.rec.rounds; r++)
@@ -939,7 +940,7 @@ static void test_caller_team_pool_counted(void)
     sp.rounds = 9;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), 0);
     double t0[16], t1[16];
     for (size_t r = 0; r < rec.rounds; r++) {
         t0[r] = (double)ompb__record_counter(&rec, r, 0, 0);

@@ -7,7 +7,10 @@
  * reach rank 0's record; a rank that is not rank 0 takes rank 0's elapsed
  * time for its decisions; a failure on another rank fails the instance here;
  * the rank count enters the names; rounds within the clock error between
- * the ranks are warned about. No assertion depends on the host's speed.
+ * the ranks are warned about. The engine gets the fake through its
+ * environment (tests/test_env.h), never through the process-wide
+ * installation, which stays empty. No assertion depends on the host's
+ * speed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,7 @@
 #include "registry.h"
 #include "round.h"
 #include "suite.h"
+#include "test_env.h"
 
 #define OTHER_END_NS 50000000 /* the other rank's round ends 50 ms after its barrier */
 
@@ -34,6 +38,8 @@ typedef struct fake {
 } fake;
 
 static fake fk;
+static ompb_distribution fake_dist;
+static ompb_test_env tenv;
 
 static int64_t other_end(void)
 {
@@ -78,13 +84,16 @@ static void fake_abort(void *ctx, int status)
     abort();
 }
 
-static void install(int rank)
+/* A test environment whose distribution is the fake, as `rank` of 2. */
+static const ompb__engine_env *fake_env(int rank)
 {
     memset(&fk, 0, sizeof fk);
     fk.rank = rank;
-    ompb_distribution d = {.rank = rank, .size = 2, .max_i64 = fake_max,
-                           .gather = fake_gather, .abort = fake_abort};
-    CU_ASSERT_EQUAL_FATAL(ompb_set_distribution(&d), 0);
+    fake_dist = (ompb_distribution){.rank = rank, .size = 2, .max_i64 = fake_max,
+                                    .gather = fake_gather, .abort = fake_abort};
+    ompb_test_env_init(&tenv);
+    tenv.env.dist = &fake_dist;
+    return &tenv.env;
 }
 
 static void tiny_body(ompb_state *s)
@@ -110,12 +119,12 @@ static void test_global_round_spans_ranks(void)
     ompb__sampling sp = sampling(2, 5);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    install(0);
+    const ompb__engine_env *env = fake_env(0);
     /* 10 s: beyond anything ten tiny iterations take, even on a machine so
      * loaded that a round waits many time slices (50 ms was once passed). */
     fk.end_ns = 10000000000LL;
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
-    ompb_set_distribution(NULL);
+    CU_ASSERT_EQUAL(ompb__round_run(env, &inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_PTR_NULL(ompb__dist());
     CU_ASSERT_FALSE(rec.failed);
     CU_ASSERT_EQUAL_FATAL(rec.rounds, 5);
     CU_ASSERT_EQUAL(rec.ranks, 2);
@@ -150,10 +159,9 @@ static void test_rank0_decides(void)
     sp.budget_ns = 1000000000000ull;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    install(1);
+    const ompb__engine_env *env = fake_env(1);
     fk.elapsed_ns = 2000000000000ll;
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
-    ompb_set_distribution(NULL);
+    CU_ASSERT_EQUAL(ompb__round_run(env, &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_FALSE(rec.failed);
     CU_ASSERT_EQUAL(rec.rounds, 1);
     CU_ASSERT_PTR_NULL(rec.rank_bounds); /* rank 0 alone keeps them */
@@ -167,19 +175,18 @@ static void test_other_rank_failure(void)
     ompb__sampling sp = sampling(2, 5);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    install(0);
+    const ompb__engine_env *env = fake_env(0);
     fk.fail_round = true;
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(env, &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_TRUE(rec.failed);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "another rank failed"));
     CU_ASSERT_EQUAL(fk.gathers, 1);
     ompb__record_free(&rec);
 
     memset(&rec, 0, sizeof rec);
-    install(0);
+    env = fake_env(0);
     fk.stop_at_start = true;
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
-    ompb_set_distribution(NULL);
+    CU_ASSERT_EQUAL(ompb__round_run(env, &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_TRUE(rec.failed);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "another rank stopped"));
     CU_ASSERT_EQUAL(fk.agreements, 0);
@@ -208,15 +215,11 @@ static void run_with_clock(int rank, double skew_ns, uint64_t err_ns, ompb__samp
     ompb__sampling sp = sampling(1, 5);
     sp.mode = mode;
     uint64_t errs[2] = {0, err_ns};
-    memset(&fk, 0, sizeof fk);
-    fk.rank = rank;
-    ompb_distribution d = {.rank = rank, .size = 2, .max_i64 = fake_max, .gather = fake_gather,
-                           .abort = fake_abort, .clock_offset_error_ns = errs,
-                           .barrier_exit_skew_ns = skew_ns};
-    CU_ASSERT_EQUAL_FATAL(ompb_set_distribution(&d), 0);
+    const ompb__engine_env *env = fake_env(rank);
+    fake_dist.clock_offset_error_ns = errs;
+    fake_dist.barrier_exit_skew_ns = skew_ns;
     memset(rec, 0, sizeof *rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, rec), 0);
-    ompb_set_distribution(NULL);
+    CU_ASSERT_EQUAL(ompb__round_run(env, &inst, &sp, NULL, rec), 0);
     CU_ASSERT_FALSE(rec->failed);
 }
 
@@ -269,15 +272,13 @@ static void test_names_carry_ranks(void)
     ompb_benchmark b = {.name = "halo"};
     ompb__instance inst = ompb_test_instance(&b, 4);
     char name[OMPB__NAME_MAX];
-    install(0);
-    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, name, sizeof name), 0);
+    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, 2, name, sizeof name), 0);
     CU_ASSERT_STRING_EQUAL(name, "halo[r=2, t=4]");
     inst.arity = 1;
     inst.argv[0] = 64;
-    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, name, sizeof name), 0);
+    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, 2, name, sizeof name), 0);
     CU_ASSERT_STRING_EQUAL(name, "halo[64, r=2, t=4]");
-    ompb_set_distribution(NULL);
-    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, name, sizeof name), 0);
+    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, 0, name, sizeof name), 0);
     CU_ASSERT_STRING_EQUAL(name, "halo[64]");
     /* A distribution must be whole. */
     ompb_distribution bad = {.rank = 2, .size = 2, .max_i64 = fake_max, .gather = fake_gather,

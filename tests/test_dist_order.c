@@ -22,6 +22,7 @@
 #include "record.h"
 #include "round.h"
 #include "suite.h"
+#include "test_env.h"
 
 #define EARLY_NS 50000000 /* the other rank's round ends 50 ms after its barrier exit */
 #define ROUNDS 5
@@ -92,9 +93,10 @@ static void test_engine_rounds_in_order(void)
     memset(&rec, 0, sizeof rec);
     ompb_distribution d = {.rank = 0, .size = 2, .max_i64 = early_max, .gather = early_gather,
                            .abort = early_abort};
-    CU_ASSERT_EQUAL_FATAL(ompb_set_distribution(&d), 0);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
-    ompb_set_distribution(NULL);
+    ompb_test_env tenv;
+    ompb_test_env_init(&tenv);
+    tenv.env.dist = &d;
+    CU_ASSERT_EQUAL(ompb__round_run(&tenv.env, &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_FALSE(rec.failed);
     CU_ASSERT_EQUAL_FATAL(rec.rounds, ROUNDS);
     for (size_t r = 0; r < rec.rounds; r++) {

@@ -34,6 +34,7 @@
 #include "report/report.h"
 #include "round.h"
 #include "suite.h"
+#include "test_env.h"
 
 #define LONG_TIMEOUT_MS 10000
 #define SHORT_TIMEOUT_MS 100
@@ -662,7 +663,7 @@ static void test_engine_failed_instance_sends_no_markers(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     engine_calls = 0;
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_EQUAL(rec.rounds, 2);
     ompb__record_free(&rec);
     hooks_peer_stop(&p);
@@ -711,7 +712,7 @@ static void test_engine_slow_start_keeps_rounds(void)
     CU_ASSERT_EQUAL_FATAL(ompb__instrument_mode(), OMPB__MODE_WALLTIME);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 50);
     CU_ASSERT_FALSE(ompb__transport_disabled());
     ompb__record_free(&rec);

@@ -589,7 +589,7 @@ static void test_unoptimized_registration(void)
     CU_ASSERT_FALSE(ompb__registry_unoptimized(&stray));
     ompb__instance *list = NULL;
     size_t n = 0;
-    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 1, &list, &n, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 1, 0, &list, &n, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(n, 2);
     CU_ASSERT_FALSE(list[0].unoptimized);
     CU_ASSERT_TRUE(list[1].unoptimized);

@@ -24,6 +24,7 @@
 #include "record.h"
 #include "round.h"
 #include "suite.h"
+#include "test_env.h"
 #include "topology.h"
 
 #define CORPUS OMPB_TEST_DATA_DIR "/../topologies/"
@@ -131,7 +132,7 @@ static ompb__record run_declaring(int T)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     ompb__pages_set_ops(&fake_ops);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), 0);
     ompb__pages_set_ops(NULL);
     return rec;
 }

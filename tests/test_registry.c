@@ -71,10 +71,10 @@ static void test_duplicate_names_rejected(void)
     size_t n;
     ompb_error err = {0};
     const int threads[] = {2, 2};
-    CU_ASSERT_EQUAL(ompb__instances_expand(threads, 2, 1, &list, &n, &err), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__instances_expand(threads, 2, 1, 0, &list, &n, &err), OMPB_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "two instances are named"));
     CU_ASSERT_EQUAL_FATAL(ompb_register(&twice), 0);
-    CU_ASSERT_EQUAL(ompb__instances_expand(NULL, 0, 1, &list, &n, &err), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__instances_expand(NULL, 0, 1, 0, &list, &n, &err), OMPB_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "'twice[1]'"));
     /* Restore the suite's registrations for the tests that follow. */
     ompb__registry_clear();
@@ -90,7 +90,7 @@ static void test_expand_default_width(void)
 {
     ompb__instance *list;
     size_t n;
-    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 3, &list, &n, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 3, 0, &list, &n, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(n, sizeof expected_default / sizeof expected_default[0]);
     for (size_t i = 0; i < n; i++)
         CU_ASSERT_STRING_EQUAL(list[i].name, expected_default[i]);
@@ -109,7 +109,7 @@ static void test_thread_list_overrides_every_benchmark(void)
     ompb__instance *list;
     size_t n;
     const int threads[] = {1, 2};
-    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(threads, 2, 3, &list, &n, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(threads, 2, 3, 0, &list, &n, NULL), 0);
     CU_ASSERT_EQUAL_FATAL(n, 16);
     CU_ASSERT_STRING_EQUAL(list[0].name, "plain[t=1]");
     CU_ASSERT_STRING_EQUAL(list[1].name, "plain[t=2]");
@@ -126,7 +126,7 @@ static void test_uris(void)
 {
     ompb__instance *list;
     size_t n;
-    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 2, &list, &n, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 2, 0, &list, &n, NULL), 0);
     CU_ASSERT_STRING_EQUAL(list[0].uri, "benches/x.c::plain");
     CU_ASSERT_STRING_EQUAL(list[2].uri, "benches/x.c::count[42]");
     CU_ASSERT_STRING_EQUAL(list[9].uri, "benches/examples.c::thread_example[t=4]");
@@ -144,11 +144,11 @@ static void test_name_too_long_is_rejected(void)
     ompb_benchmark b = {.name = longname, .fn = body};
     ompb__instance inst = {.bench = &b};
     char buf[OMPB__NAME_MAX];
-    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, buf, sizeof buf), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst, 0, buf, sizeof buf), OMPB_EINVAL);
     char small[12];
     ompb_benchmark c = {.name = "count", .fn = body};
     ompb__instance inst2 = {.bench = &c, .arity = 1, .argv = {123456789}};
-    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst2, small, sizeof small), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__instance_format_name(&inst2, 0, small, sizeof small), OMPB_EINVAL);
 }
 
 /* A fixed sample size above OMPB__MAX_SAMPLE_SIZE (2^62 ran for ever) is

@@ -29,9 +29,19 @@
 #include "pin_plan.h"
 #include "round.h"
 #include "suite.h"
+#include "test_env.h"
 #include "topology.h"
 
 #define T_TEST 3 /* more threads than this 2-PU machine has is fine: nothing is timed */
+
+/* Every round here runs in a test environment (tests/test_env.h): no
+ * process-wide collaborator, a fresh recording one per run. */
+static ompb_test_env tenv;
+
+static const ompb__engine_env *test_env(void)
+{
+    return ompb_test_env_init(&tenv);
+}
 
 static atomic_int seen_thread_mask, bad_width, setups, teardowns, batch_setups, batch_teardowns;
 
@@ -159,7 +169,7 @@ static void test_round_invariants(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     reset_counters();
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_FALSE(rec.failed);
     CU_ASSERT_EQUAL(rec.rounds, 20);
     CU_ASSERT_EQUAL(rec.threads, T_TEST);
@@ -197,7 +207,7 @@ static void test_calibration_reaches_target(void)
     sp.rounds = 10;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_TRUE(rec.calibration_rounds > 1);
     CU_ASSERT_TRUE(rec.sample_size > 1);
     /* The calibrated rounds are long relative to the target (allowing for the
@@ -233,7 +243,7 @@ static void test_calibration_steps_bounded(void)
     sp.rounds = 10;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     /* Every step is kept up to the record's room (a loaded machine can
      * make a calibration redo itself and take more rounds). */
     CU_ASSERT_EQUAL_FATAL(rec.n_calib_steps, rec.calibration_rounds < OMPB__CALIB_STEPS_MAX
@@ -289,7 +299,7 @@ static void test_calibration_redone_when_disturbed(void)
     atomic_store(&stalled_rounds, 0);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_TRUE(rec.recalibrations >= 1);
     CU_ASSERT_EQUAL(rec.rounds, sp.rounds);
     /* The stalls made the first size 1: it grew again afterwards. */
@@ -310,7 +320,7 @@ static void test_short_rounds_say_why(void)
     sleep_per_iteration_ns = 8000000;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_TRUE(rec.rounds < sp.rounds);
     CU_ASSERT_EQUAL(rec.sample_size, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.short_reason, "budget: body "));
@@ -328,7 +338,7 @@ static void test_max_time_bounds_rounds(void)
     sp.budget_ns = 1; /* exhausted at once: still one measured round */
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 1);
     ompb__record_free(&rec);
 }
@@ -350,7 +360,7 @@ static void test_test_mode_runs_one_round(void)
     CU_ASSERT_EQUAL(sp.warmup_ns, 0);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 1);
     CU_ASSERT_EQUAL(rec.sample_size, 1);
     CU_ASSERT_EQUAL(rec.warmup_rounds, 0);
@@ -408,7 +418,7 @@ static void test_hooks_called_outside_rounds(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     reset_counters();
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     int rounds = (int)(rec.calibration_rounds + rec.warmup_rounds + rec.rounds);
     CU_ASSERT_EQUAL(atomic_load(&setups), 1);
     CU_ASSERT_EQUAL(atomic_load(&teardowns), 1);
@@ -425,7 +435,7 @@ static void expect_failure(void (*fn)(ompb_state *), int (*setup)(ompb_state *),
     ompb__sampling sp = base_sampling(inst.threads);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_TRUE(rec.failed);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, why));
     CU_ASSERT_EQUAL(rec.rounds, 0);
@@ -449,7 +459,7 @@ static void test_calibration_detects_non_scaling_body(void)
     sp.min_round_ns = 1000000;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "does not grow with the sample size"));
     CU_ASSERT_TRUE(rec.calibration_rounds < 64);
     ompb__record_free(&rec);
@@ -457,7 +467,7 @@ static void test_calibration_detects_non_scaling_body(void)
      * instance is measured at the size reached. */
     sp.budget_ns = 1;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 1);
     CU_ASSERT_TRUE(rec.sample_size >= 1);
     ompb__record_free(&rec);
@@ -473,7 +483,7 @@ static void test_batch_hooks_outside_timed_windows(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     atomic_store(&n_hook_stamps, 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     int n = atomic_load(&n_hook_stamps);
     CU_ASSERT_FATAL(n > 0 && n < MAX_HOOK_STAMPS);
     size_t inside = 0;
@@ -574,7 +584,7 @@ static void test_barrier_cost_within_budget(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     uint64_t t0 = ompb__now_ns();
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     uint64_t took = ompb__now_ns() - t0;
     CU_ASSERT_EQUAL(rec.calibration_rounds, 1);
     CU_ASSERT_EQUAL(rec.rounds, 1);
@@ -612,7 +622,7 @@ static void test_thread_setup_harness(void)
     reset_counters();
     atomic_store(&setup_mask, 0);
     atomic_store(&setup_bad, 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(atomic_load(&setup_mask), (1 << T_TEST) - 1);
     CU_ASSERT_EQUAL(atomic_load(&setup_bad), 0);
     ompb__record_free(&rec);
@@ -620,7 +630,7 @@ static void test_thread_setup_harness(void)
      * still undoes setup. */
     b.thread_setup = failing_thread_setup;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(&inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "tsetup: thread_setup failed on thread 1"));
     CU_ASSERT_EQUAL(rec.rounds, 0);
     CU_ASSERT_EQUAL(atomic_load(&setups), 2);
@@ -693,7 +703,7 @@ static void check_nested(void (*fn)(ompb_state *), void (*batch)(ompb_state *), 
     sp.sample_size = 4;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     if (!nested) {
         CU_ASSERT_EQUAL(rec.nested_regions, 0);
         CU_ASSERT_EQUAL(rec.n_warnings, 0);
@@ -816,7 +826,7 @@ static void check_caller_placement(const ompb__pin_plan *plan, const char *what)
     omp_set_num_threads(3);
     omp_set_dynamic(1);
     CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof before, &before), 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, plan, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, plan, &rec), 0);
     CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof after, &after), 0);
     CU_ASSERT_TRUE(same_mask(&before, &after));
     CU_ASSERT_EQUAL(omp_get_max_threads(), 3);
@@ -904,7 +914,7 @@ static void test_caller_team_record(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     ct_reset();
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(ompb__record_timed_threads(&rec), 1);
     for (size_t r = 0; r < rec.rounds; r++) {
         CU_ASSERT_EQUAL(rec.thread_start_ns[r], rec.start_ns[r]);
@@ -972,7 +982,7 @@ static int run_caller(void (*fn)(ompb_state *), ompb_team team, ompb__record *re
     ompb__instance inst = ompb_test_instance(&b, CT_T);
     ompb__sampling sp = ct_sampling();
     memset(rec, 0, sizeof *rec);
-    return ompb__round_run(&inst, &sp, NULL, rec);
+    return ompb__round_run(test_env(), &inst, &sp, NULL, rec);
 }
 
 static void test_caller_team_bad_bodies(void)

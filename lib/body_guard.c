@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Hostile bodies. While the run measures, the guard watches for three ways
+ * The body guard: what guards the run against hostile benchmark bodies.
+ * While the run measures, the guard watches for three ways
  * the code under test can take the run down with it:
  * - exit() on any thread: an exit handler calls the run's stop function,
  *   which says which instance did it and writes what was completed, then
@@ -20,7 +21,7 @@
  * so a stop never sees them half made; the first stop wins (armed), any
  * later one blocks until the process ends.
  */
-#include "guard.h"
+#include "body_guard.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -51,7 +52,7 @@ static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool armed;
-static ompb__guard_stop_fn stop_fn;
+static ompb__body_guard_stop_fn stop_fn;
 static void *stop_arg;
 /* Exit handlers registered so far. glibc takes each handler off its list
  * before running it, so a thread that calls exit() while another runs ours
@@ -77,13 +78,13 @@ static pthread_t thread;
 static uint64_t timeout;
 static ompb__sigwatch watcher;
 
-const char *ompb__guard_signal_name(int sig)
+const char *ompb__body_guard_signal_name(int sig)
 {
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
                                                                                   : "signal";
 }
 
-_Noreturn void ompb__guard_die_of(int sig)
+_Noreturn void ompb__body_guard_die_of(int sig)
 {
     sigset_t set;
     struct sigaction dfl;
@@ -98,7 +99,7 @@ _Noreturn void ompb__guard_die_of(int sig)
     _exit(128 + sig);
 }
 
-void ompb__guard_ignore_repeats(int sig)
+void ompb__body_guard_ignore_repeats(int sig)
 {
     struct sigaction ign;
     memset(&ign, 0, sizeof ign);
@@ -107,7 +108,7 @@ void ompb__guard_ignore_repeats(int sig)
 }
 
 /* The actions the run found, except for a signal already caught: the run
- * is going to stop of it, and a repeat (see ompb__guard_ignore_repeats)
+ * is going to stop of it, and a repeat (see ompb__body_guard_ignore_repeats)
  * must find no moment at which it would end the process first, so that
  * one goes from our handler straight to ignored. */
 static void restore_handlers(void)
@@ -116,7 +117,7 @@ static void restore_handlers(void)
         if (!handlers_set[i])
             continue;
         if (caught_signals[i] == caught)
-            ompb__guard_ignore_repeats(caught);
+            ompb__body_guard_ignore_repeats(caught);
         else
             sigaction(caught_signals[i], &old_actions[i], NULL);
     }
@@ -133,12 +134,12 @@ static _Noreturn void stop_locked(const char *by, const char *why, int sig)
     atomic_store(&stopping, true);
     if (sig) {
         restore_handlers();
-        ompb__guard_ignore_repeats(sig);
+        ompb__body_guard_ignore_repeats(sig);
     }
     if (atomic_exchange(&armed, false) && stop_fn)
         stop_fn(stop_arg, by, why);
     if (sig)
-        ompb__guard_die_of(sig);
+        ompb__body_guard_die_of(sig);
     fflush(stdout);
     _exit(OMPB_EXIT_FAILED);
 }
@@ -275,8 +276,8 @@ static void check_deadlines(uint64_t now, uint64_t caught_at)
         int sig = caught;
         stuck_threads(who, sizeof who);
         snprintf(why, sizeof why, "interrupted by %s, and the round did not end within 1s "
-                 "(%s)", ompb__guard_signal_name(sig), who);
-        stop_locked(ompb__guard_signal_name(sig), why, sig);
+                 "(%s)", ompb__body_guard_signal_name(sig), who);
+        stop_locked(ompb__body_guard_signal_name(sig), why, sig);
     }
     if (timeout && current != SIZE_MAX && now - current_since >= timeout && atomic_load(&armed)) {
         stuck_threads(who, sizeof who);
@@ -332,8 +333,8 @@ static void *guard_thread(void *arg)
     return NULL;
 }
 
-void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint64_t timeout_ns,
-                           int max_threads)
+void ompb__body_guard_run_begin(ompb__body_guard_stop_fn fn, void *arg, bool signals,
+                                uint64_t timeout_ns, int max_threads)
 {
     pthread_mutex_lock(&lock);
     stop_fn = fn;
@@ -369,7 +370,7 @@ void ompb__guard_run_begin(ompb__guard_stop_fn fn, void *arg, bool signals, uint
     pthread_mutex_unlock(&lock);
 }
 
-int ompb__guard_handler_replaced(void)
+int ompb__body_guard_handler_replaced(void)
 {
     static bool told[N_SIGNALS];
     for (size_t i = 0; i < N_SIGNALS; i++) {
@@ -384,12 +385,12 @@ int ompb__guard_handler_replaced(void)
     return 0;
 }
 
-int ompb__guard_signal(void)
+int ompb__body_guard_signal(void)
 {
     return caught;
 }
 
-int ompb__guard_claim(void)
+int ompb__body_guard_claim(void)
 {
     pthread_mutex_lock(&lock);
     atomic_store(&armed, false);
@@ -398,7 +399,7 @@ int ompb__guard_claim(void)
     return sig;
 }
 
-void ompb__guard_run_end(void)
+void ompb__body_guard_run_end(void)
 {
     /* Before the handlers go: once they are the run's again, a signal the
      * watcher took would be lost. */
@@ -418,7 +419,7 @@ void ompb__guard_run_end(void)
     }
 }
 
-void ompb__guard_slot_begin(size_t slot)
+void ompb__body_guard_slot_begin(size_t slot)
 {
     pthread_mutex_lock(&lock);
     current = slot;
@@ -429,23 +430,23 @@ void ompb__guard_slot_begin(size_t slot)
         sem_post(&wake);
 }
 
-void ompb__guard_slot_end(void)
+void ompb__body_guard_slot_end(void)
 {
     pthread_mutex_lock(&lock);
     current = SIZE_MAX;
 }
 
-void ompb__guard_slot_done(void)
+void ompb__body_guard_slot_done(void)
 {
     pthread_mutex_unlock(&lock);
 }
 
-size_t ompb__guard_slot(void)
+size_t ompb__body_guard_slot(void)
 {
     return current;
 }
 
-void ompb__guard_team(const ompb_state *states, int threads)
+void ompb__body_guard_team(const ompb_state *states, int threads)
 {
     pthread_mutex_lock(&lock);
     team_states = states;
