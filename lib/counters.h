@@ -7,10 +7,12 @@
  * The timed loop reads it right before its start time and right after its
  * end time (lib/state.c), so a round's counts are the delta over the
  * thread's timed window, and neither read lies inside it. Names are perf's
- * generic ones (hardware, software, cache events);
- * with libpfm4 at build time (OMPB_HAVE_LIBPFM) the processor's own named
- * events too. The system calls go through an ops table, so tests can put a
- * double with fake file descriptors in their place (this VM has no PMU).
+ * generic ones (hardware, software, cache events) and their aliases, each
+ * event known by one canonical name (the one results carry); with libpfm4
+ * at build time (OMPB_HAVE_LIBPFM) the processor's own named events too.
+ * The system calls go through an ops table, so tests can put a double with
+ * fake file descriptors in their place (this VM has no PMU). The module's
+ * files: lib/counters_internal.h.
  */
 #ifndef OMPB_COUNTERS_H
 #define OMPB_COUNTERS_H
@@ -35,7 +37,9 @@ typedef enum {
 
 /* One event, resolved to the perf_event_attr fields we set. */
 typedef struct ompb__counter_event {
-    char name[OMPB__COUNTER_NAME_MAX];   /* as the user wrote it */
+    char name[OMPB__COUNTER_NAME_MAX];   /* canonical: cycles for cpu-cycles (results) */
+    char given[OMPB__COUNTER_NAME_MAX];  /* as the user wrote it (messages); "" when not
+                                            parsed here (a child's dump) */
     uint32_t type;                       /* PERF_TYPE_* */
     uint64_t config, config1, config2;
     bool kernel;                         /* counts kernel activity too: context
@@ -93,9 +97,11 @@ void ompb__counters_set_ops(const ompb__counter_ops *ops);
 
 /*
  * Parses "instructions,cycles,cache-misses" into *set. Names: perf's
- * generic hardware, software and cache events (`--list-counters`), and with
- * libpfm4 any event it knows for this machine. Returns 0, or OMPB_EINVAL
- * with err naming the unknown or repeated event, an empty list or more than
+ * generic hardware, software and cache events and their aliases
+ * (`--list-counters`), and with libpfm4 any event it knows for this
+ * machine; each event gets its canonical name, and keeps the one given.
+ * Returns 0, or OMPB_EINVAL with err naming the unknown or repeated event
+ * (twice under one name or under two), an empty list or more than
  * OMPB__MAX_COUNTERS events.
  */
 int ompb__counters_parse(const char *list, ompb__counter_set *set, ompb_error *err);
@@ -145,7 +151,16 @@ double ompb__counter_scale(uint64_t value, uint64_t enabled_ns, uint64_t running
  * libpfm4). */
 void ompb__counters_list(FILE *out);
 
-/* The names of set, comma-separated ("task-clock,page-faults"), into buf. */
+/* The canonical name of an event name: the event's for one of its aliases
+ * ("cpu-cycles" -> "cycles"), else name itself (static, or name). Names in
+ * files written before aliases were canonical go through it to match. */
+const char *ompb__counter_canonical(const char *name);
+
+/* The name of ev for messages: as the user wrote it, else the canonical one. */
+const char *ompb__counter_label(const ompb__counter_event *ev);
+
+/* The names of set as the user wrote them, comma-separated
+ * ("task-clock,cs"), into buf: for messages. */
 void ompb__counters_names(const ompb__counter_set *set, char *buf, size_t len);
 
 /* The name of unit for reports: "ns" or "count" (static). */

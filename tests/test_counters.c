@@ -24,6 +24,7 @@
 #include <omp.h>
 
 #include "counters.h"
+#include "counters_internal.h"
 #include "fixtures.h"
 #include "pin_plan.h"
 #include "report/report.h"
@@ -252,7 +253,8 @@ static void test_parse_names(void)
     CU_ASSERT_EQUAL(set.ev[2].type, PERF_TYPE_SOFTWARE);
     CU_ASSERT_EQUAL(set.ev[2].config, PERF_COUNT_SW_CONTEXT_SWITCHES);
     CU_ASSERT_TRUE(set.ev[2].kernel); /* switches happen in the kernel */
-    CU_ASSERT_STRING_EQUAL(set.ev[2].name, "cs");
+    CU_ASSERT_STRING_EQUAL(set.ev[2].name, "context-switches"); /* canonical */
+    CU_ASSERT_STRING_EQUAL(set.ev[2].given, "cs");
     CU_ASSERT_EQUAL(set.ev[3].unit, OMPB__COUNTER_NS);
     CU_ASSERT_FALSE(set.ev[3].kernel); /* the clocks count CPU time without it */
     CU_ASSERT_EQUAL(set.ev[1].unit, OMPB__COUNTER_COUNT);
@@ -261,10 +263,75 @@ static void test_parse_names(void)
                                           PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
     CU_ASSERT_EQUAL(set.ev[5].config, PERF_COUNT_HW_CACHE_LL | PERF_COUNT_HW_CACHE_OP_PREFETCH << 8 |
                                           PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16);
+    /* Messages name the events as they were given. */
     char names[256];
     ompb__counters_names(&set, names, sizeof names);
     CU_ASSERT_STRING_EQUAL(names, "instructions,cycles,cs,task-clock,L1-dcache-load-misses,"
                                   "LLC-prefetches");
+}
+
+/* Every alias is read as its event's canonical name, the one results
+ * carry, so runs that spelled an event differently compare; what the
+ * user wrote stays for messages. */
+static void test_canonical_names(void)
+{
+    ompb__counter_set set = parse_ok("cpu-cycles,branch-instructions,cs,migrations,faults,"
+                                     "task-clock");
+    static const char *const canonical[] = {"cycles", "branches", "context-switches",
+                                            "cpu-migrations", "page-faults", "task-clock"};
+    static const char *const given[] = {"cpu-cycles", "branch-instructions", "cs",
+                                        "migrations", "faults", "task-clock"};
+    CU_ASSERT_EQUAL_FATAL(set.n, 6);
+    for (int i = 0; i < set.n; i++) {
+        CU_ASSERT_STRING_EQUAL(set.ev[i].name, canonical[i]);
+        CU_ASSERT_STRING_EQUAL(set.ev[i].given, given[i]);
+        CU_ASSERT_STRING_EQUAL(ompb__counter_label(&set.ev[i]), given[i]);
+        CU_ASSERT_STRING_EQUAL(ompb__counter_canonical(given[i]), canonical[i]);
+        ompb__counter_set one = parse_ok(canonical[i]);
+        CU_ASSERT_EQUAL(one.ev[0].type, set.ev[i].type);
+        CU_ASSERT_EQUAL(one.ev[0].config, set.ev[i].config);
+        CU_ASSERT_EQUAL(one.ev[0].kernel, set.ev[i].kernel);
+        CU_ASSERT_EQUAL(one.ev[0].unit, set.ev[i].unit);
+    }
+    CU_ASSERT_STRING_EQUAL(ompb__counter_canonical("bogus"), "bogus");
+    /* A set read back from a child's dump has no given names. */
+    ompb__counter_event ev = set.ev[0];
+    ev.given[0] = '\0';
+    CU_ASSERT_STRING_EQUAL(ompb__counter_label(&ev), "cycles");
+}
+
+/* The alias table is consistent: each alias names an event the tables
+ * know, is no canonical name itself and appears once; --list-counters
+ * shows every alias beside its event. */
+static void test_alias_table(void)
+{
+    CU_ASSERT_TRUE(ompb__counter_n_aliases > 0);
+    FILE *fp = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    use_fake();
+    ompb__counters_list(fp);
+    use_system();
+    long size = ftell(fp);
+    char *list = calloc(1, (size_t)size + 1);
+    rewind(fp);
+    CU_ASSERT_EQUAL(fread(list, 1, (size_t)size, fp), (size_t)size);
+    fclose(fp);
+    for (size_t i = 0; i < ompb__counter_n_aliases; i++) {
+        const ompb__counter_alias *a = &ompb__counter_aliases[i];
+        ompb__counter_event ev;
+        CU_ASSERT_TRUE(ompb__counters_find(a->alias, &ev));
+        CU_ASSERT_STRING_EQUAL(ev.name, a->canonical);
+        CU_ASSERT_STRING_NOT_EQUAL(a->alias, a->canonical);
+        CU_ASSERT_STRING_EQUAL(ompb__counter_canonical(a->canonical), a->canonical);
+        for (size_t j = 0; j < i; j++)
+            CU_ASSERT_STRING_NOT_EQUAL(ompb__counter_aliases[j].alias, a->alias);
+        char line[160];
+        snprintf(line, sizeof line, "\n  %s (", a->canonical);
+        const char *at = strstr(list, line);
+        CU_ASSERT_PTR_NOT_NULL(at);
+        CU_ASSERT_TRUE(at && strstr(at, a->alias) && strstr(at, a->alias) < strchr(at + 1, '\n'));
+    }
+    free(list);
 }
 
 /* Only switches and migrations need kernel counting (which paranoid 2
@@ -272,7 +339,7 @@ static void test_parse_names(void)
  * taken in, so the body's count in user space; so do the clocks. */
 static void test_kernel_only_where_needed(void)
 {
-    ompb__counter_set set = parse_ok("page-faults,minor-faults,major-faults,faults,"
+    ompb__counter_set set = parse_ok("page-faults,minor-faults,major-faults,alignment-faults,"
                                      "context-switches,cpu-migrations,task-clock,cpu-clock");
     static const bool kernel[] = {false, false, false, false, true, true, false, false};
     for (int i = 0; i < set.n; i++) {
@@ -310,7 +377,13 @@ static void test_parse_errors(void)
     expect_parse_error("", "empty event name");
     expect_parse_error("task-clock,,cs", "empty event name");
     expect_parse_error("task-clock,", "empty event name");
-    expect_parse_error("cs,task-clock,cs", "event 'cs' is listed twice");
+    expect_parse_error("cs,task-clock,cs", "event 'cs' is listed twice (accepted: each "
+                       "event once)");
+    /* Two names of one event count it twice: one column, one JSON key. */
+    expect_parse_error("cs,task-clock,context-switches", "event 'context-switches' is listed "
+                       "twice: 'cs' and 'context-switches' are both context-switches");
+    expect_parse_error("cycles,cpu-cycles", "event 'cpu-cycles' is listed twice: 'cycles' "
+                       "and 'cpu-cycles' are both cycles");
     expect_parse_error("cycles,instructions,cache-references,cache-misses,branches,"
                        "branch-misses,bus-cycles,ref-cycles,task-clock", "more than 8 events: "
                        "'task-clock' is event 9");
@@ -1152,8 +1225,35 @@ static void test_report_switches_not_measured(void)
     ompb__record_free(&res.rec);
 }
 
+/* The derived figures find their events by canonical name, whichever
+ * name a set holds (one parsed here is canonical; older records may not be). */
+static void test_report_figures_by_canonical_name(void)
+{
+    static const char *const names[][6] = {
+        {"instructions", "cycles", "cache-misses", "cache-references", "branch-misses", "branches"},
+        {"instructions", "cpu-cycles", "cache-misses", "cache-references", "branch-misses",
+         "branch-instructions"},
+    };
+    const double per[] = {300, 100, 5, 50, 2, 20};
+    for (size_t k = 0; k < 2; k++) {
+        ompb__counter_set set;
+        memset(&set, 0, sizeof set);
+        for (int e = 0; e < 6; e++)
+            snprintf(set.ev[e].name, sizeof set.ev[e].name, "%s", names[k][e]);
+        set.n = 6;
+        ompb__counter_figures f;
+        memset(&f, 0, sizeof f);
+        ompb__counter_figures_set(&f, &set, per, false);
+        CU_ASSERT_DOUBLE_EQUAL(f.ipc, 3.0, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(f.cache_miss_ratio, 0.1, 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(f.branch_miss_ratio, 0.1, 1e-12);
+    }
+}
+
 static const ompb_test_case cases[] = {
     {"parse_names", test_parse_names},
+    {"canonical_names", test_canonical_names},
+    {"alias_table", test_alias_table},
     {"parse_errors", test_parse_errors},
     {"kernel_only_where_needed", test_kernel_only_where_needed},
     {"group_open_read", test_group_open_read},
@@ -1176,6 +1276,7 @@ static const ompb_test_case cases[] = {
     {"report_repetitions", test_report_repetitions},
     {"report_one_repetition", test_report_one_repetition},
     {"report_switches_not_measured", test_report_switches_not_measured},
+    {"report_figures_by_canonical_name", test_report_figures_by_canonical_name},
     {NULL, NULL},
 };
 

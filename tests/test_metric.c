@@ -385,6 +385,54 @@ static void test_never_counted(void)
                    "OMPB_REGIONS_COUNTERS=instructions");
 }
 
+/* Event names are matched by their canonical name: a file written before
+ * aliases were canonical says cpu-cycles where a newer run says cycles, and
+ * --metric may use either name for either file; a region's figure is found
+ * under the name its file used. The first %s is the switches' name, the
+ * others the cycles'. */
+static const char *const alias_file =
+    "{\"benchmarks\": ["
+    " {\"name\": \"k[t=1]\", \"run_type\": \"iteration\", \"real_time\": 1, \"time_unit\": \"ns\","
+    "  \"ompbench\": {\"threads\": 1, \"sample_size\": 10, \"rounds\": 2,"
+    "   \"samples\": {\"makespan_ns\": [100, 100]},"
+    "   \"counters\": {\"events\": [\"%s\", \"%s\"], \"units\": [\"count\", \"count\"],"
+    "    \"values\": [[[0, 1000]], [[0, 3000]]],"
+    "    \"time_enabled_ns\": [[100], [100]], \"time_running_ns\": [[100], [100]]}}},"
+    " {\"name\": \"region:r[t=1]\", \"run_type\": \"iteration\", \"real_time\": 1,"
+    "  \"time_unit\": \"ns\", \"ompbench\": {\"sample_size\": 1, \"samples\": {\"makespan_ns\": [1]},"
+    "   \"region\": {\"name\": \"r\"}, \"counters\": {\"events\": [\"%s\"],"
+    "   \"units\": [\"count\"], \"per_iteration\": {\"%s\": 42}}}}"
+    "]}";
+
+static void expect_cycles(const char *text, const char *metric)
+{
+    ompb__resultfile rf;
+    ompb__metric_unit unit = OMPB__METRIC_NS;
+    ompb_error err = {0};
+    int rc = load(text, metric, &rf, &unit, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc) {
+        fprintf(stderr, "\n--metric %s: %s\n", metric, err.text);
+        return;
+    }
+    CU_ASSERT_EQUAL(unit, OMPB__METRIC_COUNT);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__resultfile_find(&rf, "k[t=1]")->value_ns, 200.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(ompb__resultfile_find(&rf, "region:r[t=1]")->value_ns, 42.0, 1e-9);
+    ompb__resultfile_free(&rf);
+}
+
+static void test_alias_names(void)
+{
+    static const char *const names[][2] = {{"cs", "cpu-cycles"}, {"context-switches", "cycles"}};
+    char text[2048];
+    for (size_t f = 0; f < 2; f++) {
+        snprintf(text, sizeof text, alias_file, names[f][0], names[f][1], names[f][1], names[f][1]);
+        expect_cycles(text, "cycles");
+        expect_cycles(text, "cpu-cycles");
+    }
+    expect_refusal(two_runs, "cpu-cycles", "counter 'cpu-cycles' was not counted");
+}
+
 /* A user counter (ompb_counter): the repetition's value is its flat key,
  * the samples its rounds' figures (a null round left out). */
 static void test_user_counter(void)
@@ -426,6 +474,7 @@ static const ompb_test_case cases[] = {
     {"compare_one_process", test_compare_one_process},
     {"compare_zero", test_compare_zero},
     {"never_counted", test_never_counted},
+    {"alias_names", test_alias_names},
     {NULL, NULL},
 };
 

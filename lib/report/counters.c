@@ -37,21 +37,21 @@ double ompb__result_counter_round(const ompb__record *rec, size_t r, int e)
     return sum / (double)rec->sample_size;
 }
 
-static int index_of(const ompb__counter_set *set, const char *name)
+/* The event of set with this canonical name, by any of its names (a set
+ * parsed here holds canonical names; one from elsewhere may not). */
+static int index_of(const ompb__counter_set *set, const char *canonical)
 {
     for (int i = 0; i < set->n; i++)
-        if (strcmp(set->ev[i].name, name) == 0)
+        if (strcmp(ompb__counter_canonical(set->ev[i].name), canonical) == 0)
             return i;
     return -1;
 }
 
-/* The per-iteration figure of the first of two names that was counted. */
+/* The per-iteration figure of an event, NAN when it was not counted. */
 static double per_iter(const ompb__counter_set *set, const ompb__counter_figures *f,
-                       const char *a, const char *b)
+                       const char *canonical)
 {
-    int i = index_of(set, a);
-    if (i < 0 && b)
-        i = index_of(set, b);
+    int i = index_of(set, canonical);
     return i < 0 ? NAN : f->per_iter[i];
 }
 
@@ -62,17 +62,15 @@ static double ratio(double num, double den)
 
 static void derive(const ompb__counter_set *set, ompb__counter_figures *f)
 {
-    f->ipc = ratio(per_iter(set, f, "instructions", NULL), per_iter(set, f, "cycles", "cpu-cycles"));
-    f->cache_miss_ratio = ratio(per_iter(set, f, "cache-misses", NULL),
-                                per_iter(set, f, "cache-references", NULL));
-    f->branch_miss_ratio = ratio(per_iter(set, f, "branch-misses", NULL),
-                                 per_iter(set, f, "branches", "branch-instructions"));
+    f->ipc = ratio(per_iter(set, f, "instructions"), per_iter(set, f, "cycles"));
+    f->cache_miss_ratio = ratio(per_iter(set, f, "cache-misses"),
+                                per_iter(set, f, "cache-references"));
+    f->branch_miss_ratio = ratio(per_iter(set, f, "branch-misses"), per_iter(set, f, "branches"));
 }
 
 static int switches_event(const ompb__counter_set *set)
 {
-    int e = index_of(set, "context-switches");
-    return e >= 0 ? e : index_of(set, "cs");
+    return index_of(set, "context-switches");
 }
 
 static void count_switch_rounds(ompb__result *res)

@@ -2,8 +2,9 @@
 # --counters on a real benchmark binary: software events counted per round
 # and thread (JSON, CSV, console); task-clock against the busy time in the
 # JSON; refused events (not on this machine, not permitted, unknown) are one
-# line, exit 2, no output file; repetitions, --processes (the counters come
-# back from the children) and caller teams; compare --metric judging runs;
+# line, exit 2, no output file; aliases written under canonical names (and
+# matched in an older build's file); repetitions, --processes (the counters
+# come back from the children) and caller teams; compare --metric judging runs;
 # CPU simulation says it ignores --counters. Bounded: every run has a short
 # time budget.
 set -uo pipefail
@@ -96,6 +97,8 @@ expect_refusal() {   # expect_refusal WORD PREFIX... -- ARGS...
 }
 expect_refusal "unknown event 'bogus'" "$bin" -- --counters task-clock,bogus
 expect_refusal "event 'cs' is listed twice" "$bin" -- --counters cs,cs
+expect_refusal "event 'faults' is listed twice: 'page-faults' and 'faults' are both page-faults" \
+  "$bin" -- --counters page-faults,faults
 if "$bin" --list-counters | grep -q "^  cycles (cpu-cycles) *available"; then
   echo "note: this machine has hardware counters; the ENOENT case is covered by the unit double"
 else
@@ -145,6 +148,34 @@ grep -q "team sum of task-clock" "$tmp/sc.txt" && grep -q "work efficiency" "$tm
 "$tool" scaling --metric cycles "$tmp/base.json" --svg "$tmp/s2.svg" > /dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$tmp/s2.svg" ] || { echo "FAIL: scaling --metric cycles"; fail=1; }
 
+# 6b. Aliases are written under their event's canonical name, so a run that
+#     spelled an event differently compares; a file of an older build that
+#     wrote the alias is matched by either name.
+run "$bin" --exact 'count_set_bits[42, t=1]' --threads 1 --counters faults,task-clock \
+  --sample-count 4 --warmup-time 5ms --max-time 300ms --format json \
+  --output "$tmp/alias.json" 2> /dev/null || { echo "FAIL: --counters faults run"; fail=1; }
+python3 - "$tmp/alias.json" "$tmp/old.json" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["benchmarks"][0]["ompbench"]["counters"]
+assert c["events"] == ["page-faults", "task-clock"], c["events"]
+assert set(c["per_iteration"]) == {"page-faults", "task-clock"}, c["per_iteration"]
+for b in r["benchmarks"]:   # what an older build wrote for --counters faults
+    c = b.get("ompbench", {}).get("counters")
+    if c:
+        c["events"][0] = "faults"
+        c["per_iteration"]["faults"] = c["per_iteration"].pop("page-faults")
+json.dump(r, open(sys.argv[2], "w"))
+PY
+grep -q ',page-faults_per_iter,task-clock_per_iter,' <(run "$bin" --exact 'count_set_bits[42, t=1]' \
+  --threads 1 --counters faults,task-clock --sample-count 2 --warmup-time 1ms --format csv 2> /dev/null) \
+  || { echo "FAIL: CSV columns of --counters faults"; fail=1; }
+for metric in page-faults faults; do
+  "$tool" compare --metric $metric "$tmp/old.json" "$tmp/alias.json" > "$tmp/cmpa.txt" 2>&1 \
+    && grep -q "^Metric: $metric per iteration" "$tmp/cmpa.txt" \
+    || { echo "FAIL: compare --metric $metric, old file against new:"; cat "$tmp/cmpa.txt"; fail=1; }
+done
+
 # 8. Repetitions in 2 processes: one JSON entry per repetition, each with
 #    its own counters (those of the child processes through the dump); a
 #    caller team keeps its team (one timed column, counters per thread).
@@ -163,7 +194,7 @@ for name in names:
     for b in reps:
         o = b["ompbench"]
         c = o["counters"]
-        assert c["events"] == ["task-clock", "cs"], c["events"]
+        assert c["events"] == ["task-clock", "context-switches"], c["events"]  # cs: canonical
         assert len(c["values"]) == o["rounds"] > 0, name
         assert all(len(row) == 2 for row in c["values"]), "a column per thread"
         assert c["per_iteration"]["task-clock"] > 0, (name, c["per_iteration"])

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/units.h"
+#include "counters.h"
 #include "error.h"
 #include "grow.h"
 #include "stats.h"
@@ -79,8 +80,11 @@ static int event_index(const json_t *counters, const char *metric, const where *
                      "one length");
     size_t i;
     const json_t *v;
+    /* By canonical name: a file written before aliases were canonical may
+     * say cpu-cycles where a newer one says cycles (lib/counters.h). */
     json_array_foreach(events, i, v) {
-        if (!json_is_string(v) || strcmp(json_string_value(v), metric) != 0)
+        if (!json_is_string(v) || strcmp(ompb__counter_canonical(json_string_value(v)),
+                                         ompb__counter_canonical(metric)) != 0)
             continue;
         const char *u = json_string_value(json_array_get(units, i));
         if (!u || (strcmp(u, "ns") != 0 && strcmp(u, "count") != 0))
@@ -172,7 +176,9 @@ static int from_ompbench(const json_t *omp, const char *metric, gathered *g, con
         return e;
     if (json_object_get(omp, "region")) {
         /* Regions keep sums, not rounds: the figure per instance alone. */
-        const json_t *v = json_object_get(json_object_get(c, "per_iteration"), metric);
+        const char *name = json_string_value(json_array_get(json_object_get(c, "events"),
+                                                            (size_t)e));
+        const json_t *v = json_object_get(json_object_get(c, "per_iteration"), name);
         if (!json_is_number(v) || !isfinite(json_number_value(v)))
             return failf(err, w, "region counter '%s' has no figure per instance", metric);
         *value = json_number_value(v);
