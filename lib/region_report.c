@@ -9,7 +9,7 @@
  * reporters: the entries become ompb__result values in
  * entry_result(), the one adapter between regions and the reporters.
  */
-#include "region.h"
+#include "region_report.h"
 
 #include <errno.h> /* program_invocation_name */
 #include <math.h>
@@ -25,7 +25,6 @@
 #include "error.h"
 #include "guard.h"
 #include "outfile.h"
-#include "region_counters.h"
 #include "pin.h"
 #include "registry.h"
 #include "report/report.h"
@@ -524,7 +523,8 @@ static int report_locked(const char *path, const ompb__reporter *rep, bool final
         check_at_exit();
     ompb__context *ctx = region_context();
     if (runner)
-        ompb__region_runner_flush(final, ctx);
+        ompb__region_runner_flush(&ompb__region_runner_process, ompb__regions_entries(), final,
+                                  ctx);
     int rc = ctx ? build(&rr) : OMPB_ENOMEM;
     if (rc == 0) {
         region_warnings(ctx, &rr);
@@ -559,7 +559,7 @@ int ompb_regions_report(const char *path, const char *format)
     if (inside)
         fprintf(stderr, "ompbench: warning: ompb_regions_report() called inside region %s on "
                 "the calling thread: that instance includes the report's time%s\n", open,
-                atomic_load(&ompb__region_runner_watch)
+                atomic_load(&ompb__region_runner_process.watch)
                     ? "; the CodSpeed runner gets its buffered markers at the next report "
                       "made outside every region, or at exit"
                     : "");
@@ -591,7 +591,7 @@ _Noreturn void ompb__regions_stop_on_signal(int sig)
     if (ctx) {
         ompb__context_set_partial(ctx, ompb__guard_signal_name(sig), NULL, 0);
         /* The runner's last window closes with what it has; no other opens. */
-        ompb__region_runner_flush(true, ctx);
+        ompb__region_runner_flush(&ompb__region_runner_process, ompb__regions_entries(), true, ctx);
         rc = report_locked(path, rep, false, false);
         if (rc == OMPB_EIO && path)
             report_locked(NULL, ompb__reporter_default(), false, false);
@@ -616,7 +616,8 @@ void ompb__regions_exit_report(void)
     if (activity() != reported_activity && rep)
         rc = report_locked(path, rep, true, true);
     else
-        ompb__region_runner_flush(true, region_context());
+        ompb__region_runner_flush(&ompb__region_runner_process, ompb__regions_entries(), true,
+                                  region_context());
     ompb__regions_unlock();
     /* A report that cannot be written at exit is not lost: it goes to the
      * console instead. */
