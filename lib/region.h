@@ -14,6 +14,7 @@
  *   region_misuse    the hot path's slow branches (messages, once each)
  *   region_counters  OMPB_REGIONS_COUNTERS and ompb_region_counter
  *   region_runner    the CodSpeed runner's windows, through an ops value
+ *   region_warnings  what the reports warn about (barrier-ended regions...)
  *   region_report    the reports (on demand, at exit, on a signal)
  *   region_signal    the signal watcher of region programs
  *   region           the public begin/end (the hot path), first use, the

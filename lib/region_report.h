@@ -12,6 +12,7 @@
 #include "region_counters.h"
 #include "region_runner.h"
 #include "region_settings.h"
+#include "region_warnings.h"
 
 /* The report at process exit (registered with atexit at load time). */
 void ompb__regions_exit_report(void);

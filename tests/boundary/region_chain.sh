@@ -18,7 +18,7 @@ set -euo pipefail
 export LC_ALL=C
 
 CHAIN=(region_settings region_entry region_table region_thread region_misuse region_counters
-       region_runner region_report region_signal region)
+       region_runner region_warnings region_report region_signal region)
 
 # Position of module $1 in the chain (CHAIN may be reordered by the caller).
 rank() {
@@ -114,7 +114,7 @@ if [[ ${1:-} == --self-test ]]; then
   # The real objects against a chain where the report comes before the
   # runner it calls: the call must be found.
   CHAIN=(region_settings region_entry region_table region_thread region_misuse region_counters
-         region_report region_runner region_signal region)
+         region_report region_runner region_warnings region_signal region)
   if check_symbols "$nm" "$objs" > "$tmp"/out; then
     echo "FAIL: region_report's calls into region_runner passed a chain that puts it first"
     exit 1
