@@ -16,9 +16,10 @@
  * Once there are more instances than that, every makespan also goes into a
  * log-linear histogram (lib/histogram.h), from which quantiles come.
  *
- * The first link of the regions' chain: the objects' allocator and the
- * failure of an entry live here, and the CodSpeed runner's window buffer
- * is filled here, so that nothing here calls a later region module.
+ * Second in the regions' one-way chain, after the settings, and calling no
+ * other region module: the objects' allocator and the failure of an entry
+ * live here, and the fold fills the CodSpeed runner's window buffer here
+ * (the runner opens the window and empties the buffer).
  */
 #include "region_entry.h"
 

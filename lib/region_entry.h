@@ -3,8 +3,9 @@
  * The objects of application regions and what is done to them below the
  * hot path: pairing the threads' begin/end of an instance (lanes and
  * groups) and the streaming statistics of each (region, team size) entry
- * (lib/region_entry.c). The first link of the regions' one-way chain
- * (docs/architecture.md, "regions"): it calls no other region module.
+ * (lib/region_entry.c). Second in the regions' one-way chain, after the
+ * settings (docs/architecture.md, "regions"): it calls no other region
+ * module.
  *
  * The objects, from the name down:
  *
