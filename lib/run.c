@@ -520,7 +520,7 @@ static int prepare(run *r, int argc, char **argv, ompb_error *err)
                                                     "is one process; accepted: 1, or more ranks, "
                                                     "or --repetitions)"});
     /* A benchmark binary refuses what an application only warns about (the
-     * library's constructor turned regions off, lib/region.c). */
+     * library's constructor turned regions off, lib/region_settings.c). */
     if (ompb__regions_check_settings(err) != 0)
         return usage_error(r, err);
     if (select_instances(r, err) != 0)
