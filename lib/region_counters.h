@@ -16,7 +16,8 @@
 #include <stdbool.h>
 
 #include "counters.h"
-#include "region.h"
+#include "region_settings.h"
+#include "region_thread.h"
 #include "ucounter.h"
 
 #define OMPB__REGION_COUNTERS_ENV "OMPB_REGIONS_COUNTERS"

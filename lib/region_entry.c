@@ -15,11 +15,17 @@
  * sampling, Li's algorithm L, with a per-entry deterministic generator).
  * Once there are more instances than that, every makespan also goes into a
  * log-linear histogram (lib/histogram.h), from which quantiles come.
+ *
+ * Second in the regions' one-way chain, after the settings, and calling no
+ * other region module: the objects' allocator and the failure of an entry
+ * live here, and the fold fills the CodSpeed runner's window buffer here
+ * (the runner opens the window and empties the buffer).
  */
-#include "region.h"
+#include "region_entry.h"
 
 #include <math.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +33,7 @@
 #include <ompbench/error.h>
 
 #include "grow.h"
+#include "utf8.h"
 
 /* splitmix64: fast, good enough to choose reservoir slots, reproducible. */
 static uint64_t next_random(uint64_t *state)
@@ -38,6 +45,37 @@ static uint64_t next_random(uint64_t *state)
 }
 
 /* ---- entries -------------------------------------------------------------- */
+
+void *ompb__region_calloc(size_t size)
+{
+    size = (size + 63) / 64 * 64;
+    void *p = aligned_alloc(64, size ? size : 64);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void ompb__region_entry_fail(ompb__region_entry *e, const char *fmt, ...)
+{
+    char raw[OMPB__REGION_ERROR_MAX], text[OMPB__REGION_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    /* Call sites are the caller's __FILE__: whatever bytes, the message
+     * ends up in JSON and on one line of standard error. */
+    ompb__utf8_escape_controls(raw, text, sizeof text);
+    pthread_mutex_lock(&e->lock);
+    bool first = !e->failed;
+    e->misuse++;
+    if (first) {
+        e->failed = true;
+        snprintf(e->error, sizeof e->error, "%s", text);
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (first)
+        fprintf(stderr, "ompbench: region:%s[t=%d]: %s\n", e->region->display, e->threads, text);
+}
 
 void ompb__region_entry_names(const ompb__region_entry *e, char *name, size_t name_len,
                               char *uri, size_t uri_len)
@@ -435,7 +473,30 @@ void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *m)
     keep(e, i, m, start, end);
     histogram_add(e, makespan);
     if (e->window_active)
-        ompb__region_runner_record(e, start, end);
+        ompb__region_window_record(e, start, end);
+}
+
+void ompb__region_window_record(ompb__region_entry *e, uint64_t start_ns, uint64_t end_ns)
+{
+    ompb__region_pairs *p = &e->pairs;
+    if (start_ns < e->window_open_ns)
+        return; /* begun before the window: the runner cannot take it */
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        uint64_t *s = cap <= OMPB__REGION_PAIRS_MAX ? realloc(p->start_ns, cap * sizeof *s) : NULL;
+        if (s)
+            p->start_ns = s;
+        uint64_t *en = s ? realloc(p->end_ns, cap * sizeof *en) : NULL;
+        if (en)
+            p->end_ns = en;
+        if (!s || !en) {
+            p->dropped++;
+            return;
+        }
+        p->cap = cap;
+    }
+    p->start_ns[p->n] = start_ns;
+    p->end_ns[p->n++] = end_ns;
 }
 
 int ompb__region_entry_stats(const ompb__region_entry *e, ompb__stats *out)

@@ -37,8 +37,14 @@
  *
  * Not in a process that runs benchmarks (ompb_main owns the runner there),
  * nor under valgrind (CPU simulation runs single-threaded benchmarks).
+ *
+ * What goes to the runner goes through the runner value's ops: the
+ * process's runner uses the instrument facade (lib/hooks/instrument.h) and
+ * ompb__report_codspeed; tests give a runner of their own recording
+ * doubles. This module reads only entries (lib/region_entry.h) and the
+ * list of them it is handed: it calls no later region module.
  */
-#include "region.h"
+#include "region_runner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,22 +54,40 @@
 
 #include "context.h"
 #include "hooks/instrument.h"
-#include "record.h"
 #include "registry.h"
-#include "report/report.h"
 #include "tsc.h"
-
-/* Marker pairs one window buffers at most (16 bytes each). */
-#define PAIRS_MAX (1u << 22)
 
 enum { WINDOW_OFF, WINDOW_IDLE, WINDOW_OPEN };
 
-atomic_bool ompb__region_runner_watch;
-/* Changes only under runner_lock; read without it by begin. */
-static _Atomic int window_state = WINDOW_OFF;
-static pthread_mutex_t runner_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Changes only under runner_lock; read without it by begin. */
-static _Atomic(ompb__region_entry *) window_entry;
+static void instrument_open(void *arg)
+{
+    (void)arg;
+    ompb__instrument_instance_begin(NULL);
+}
+
+static void instrument_close(void *arg, const ompb__record *rec)
+{
+    (void)arg;
+    ompb__instrument_instance_end(rec, true);
+}
+
+static int codspeed_results(void *arg, const ompb__report *report, ompb_error *err)
+{
+    (void)arg;
+    return ompb__report_codspeed(report, err);
+}
+
+static const ompb__region_runner_ops instrument_ops = {instrument_open, instrument_close,
+                                                       codspeed_results, NULL};
+
+ompb__region_runner ompb__region_runner_process = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void ompb__region_runner_start(ompb__region_runner *rn, const ompb__region_runner_ops *ops)
+{
+    rn->ops = *ops;
+    atomic_store(&rn->state, WINDOW_IDLE);
+    atomic_store(&rn->watch, true);
+}
 
 void ompb__region_runner_init(void)
 {
@@ -72,14 +96,13 @@ void ompb__region_runner_init(void)
     ompb__instrument_init();
     if (ompb__instrument_mode() != OMPB__MODE_WALLTIME)
         return;
-    atomic_store(&window_state, WINDOW_IDLE);
-    atomic_store(&ompb__region_runner_watch, true);
+    ompb__region_runner_start(&ompb__region_runner_process, &instrument_ops);
 }
 
-/* runner_lock held. */
-static void open_window(ompb__region_entry *e)
+/* rn->lock held. */
+static void open_window(ompb__region_runner *rn, ompb__region_entry *e)
 {
-    ompb__instrument_instance_begin(NULL);
+    rn->ops.open(rn->ops.arg);
     /* The markers' own source: an instance begun after this must never
      * compare as begun before it (the TSC map's few ns of error). */
     uint64_t opened = ompb__stamp_ns();
@@ -89,8 +112,8 @@ static void open_window(ompb__region_entry *e)
     e->pairs.n = 0;
     e->pairs.dropped = 0;
     pthread_mutex_unlock(&e->lock);
-    atomic_store_explicit(&window_entry, e, memory_order_relaxed);
-    atomic_store_explicit(&window_state, WINDOW_OPEN, memory_order_release);
+    atomic_store_explicit(&rn->entry, e, memory_order_relaxed);
+    atomic_store_explicit(&rn->state, WINDOW_OPEN, memory_order_release);
 }
 
 /* Whether e takes the window: none is open, or the open one belongs to e's
@@ -99,20 +122,20 @@ static void open_window(ompb__region_entry *e)
  * (the caller checks again under the lock), never no wrongly: an open
  * window whose entry is being replaced counts as a yes, so that e's team
  * waits for the one its first thread opens. */
-static bool wants_window(const ompb__region_entry *e)
+static bool wants_window(ompb__region_runner *rn, const ompb__region_entry *e)
 {
     if (atomic_load_explicit(&e->had_window, memory_order_relaxed))
         return false;
-    int state = atomic_load_explicit(&window_state, memory_order_acquire);
+    int state = atomic_load_explicit(&rn->state, memory_order_acquire);
     if (state == WINDOW_IDLE)
         return true;
     if (state != WINDOW_OPEN)
         return false;
-    const ompb__region_entry *w = atomic_load_explicit(&window_entry, memory_order_relaxed);
+    const ompb__region_entry *w = atomic_load_explicit(&rn->entry, memory_order_relaxed);
     return !w || (w != e && w->region == e->region);
 }
 
-static void close_window(void);
+static void close_window(ompb__region_runner *rn);
 
 /* Folds the completed instances of w's teams into w (a report does it for
  * every region before it closes a window; here only w's pairs are due). */
@@ -123,45 +146,22 @@ static void fold_entry(ompb__region_entry *w)
             ompb__region_group_reduce_all(g);
 }
 
-void ompb__region_runner_begin(ompb__region_entry *e)
+void ompb__region_runner_begin(ompb__region_runner *rn, ompb__region_entry *e)
 {
-    if (!wants_window(e))
+    if (!wants_window(rn, e))
         return;
     /* The other threads of the team wait here for the window the first one
      * opens (once): no timestamp before the runner has stamped it. */
-    pthread_mutex_lock(&runner_lock);
-    if (wants_window(e)) {
-        ompb__region_entry *w = atomic_load_explicit(&window_entry, memory_order_relaxed);
-        if (atomic_load(&window_state) == WINDOW_OPEN && w) {
+    pthread_mutex_lock(&rn->lock);
+    if (wants_window(rn, e)) {
+        ompb__region_entry *w = atomic_load_explicit(&rn->entry, memory_order_relaxed);
+        if (atomic_load(&rn->state) == WINDOW_OPEN && w) {
             fold_entry(w);
-            close_window();
+            close_window(rn);
         }
-        open_window(e);
+        open_window(rn, e);
     }
-    pthread_mutex_unlock(&runner_lock);
-}
-
-void ompb__region_runner_record(ompb__region_entry *e, uint64_t start_ns, uint64_t end_ns)
-{
-    ompb__region_pairs *p = &e->pairs;
-    if (start_ns < e->window_open_ns)
-        return; /* begun before the window: the runner cannot take it */
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 1024;
-        uint64_t *s = cap <= PAIRS_MAX ? realloc(p->start_ns, cap * sizeof *s) : NULL;
-        if (s)
-            p->start_ns = s;
-        uint64_t *en = s ? realloc(p->end_ns, cap * sizeof *en) : NULL;
-        if (en)
-            p->end_ns = en;
-        if (!s || !en) {
-            p->dropped++;
-            return;
-        }
-        p->cap = cap;
-    }
-    p->start_ns[p->n] = start_ns;
-    p->end_ns[p->n++] = end_ns;
+    pthread_mutex_unlock(&rn->lock);
 }
 
 /* Pairs in time order, each ending no later than the next begins; returns
@@ -206,9 +206,9 @@ static void summarize(ompb__region_entry *e, const ompb__region_pairs *p, bool s
 }
 
 /* Markers (when they can alternate), StopBenchmark, CurrentBenchmark. */
-static void close_window(void)
+static void close_window(ompb__region_runner *rn)
 {
-    ompb__region_entry *e = atomic_load_explicit(&window_entry, memory_order_relaxed);
+    ompb__region_entry *e = atomic_load_explicit(&rn->entry, memory_order_relaxed);
     ompb__region_pairs p;
     pthread_mutex_lock(&e->lock);
     e->window_active = false;
@@ -232,14 +232,14 @@ static void close_window(void)
     if (p.dropped)
         fprintf(stderr, "ompbench: warning: %s: %llu instances past the first %u of its runner "
                 "window got no marker (call ompb_regions_report() more often)\n", inst.uri,
-                (unsigned long long)p.dropped, PAIRS_MAX);
-    ompb__instrument_instance_end(&rec, true);
+                (unsigned long long)p.dropped, OMPB__REGION_PAIRS_MAX);
+    rn->ops.close(rn->ops.arg, &rec);
     pthread_mutex_lock(&e->lock);
     summarize(e, &p, !rec.failed);
     pthread_mutex_unlock(&e->lock);
     free(p.start_ns);
     free(p.end_ns);
-    atomic_store_explicit(&window_entry, NULL, memory_order_relaxed);
+    atomic_store_explicit(&rn->entry, NULL, memory_order_relaxed);
 }
 
 /* One entry's line of the results file; false when it has none. */
@@ -271,22 +271,23 @@ static bool runner_result(const ompb__region_entry *e, ompb__instance *inst, omp
     return res->rec.rounds > 0;
 }
 
-static void write_results(const ompb__context *ctx)
+static void write_results(ompb__region_runner *rn, ompb__region_entry *entries,
+                          const ompb__context *ctx)
 {
     size_t cap = 0, n = 0;
-    for (ompb__region_entry *e = ompb__regions_entries(); e; e = e->next_all)
+    for (ompb__region_entry *e = entries; e; e = e->next_all)
         cap++;
     ompb__result *res = calloc(cap ? cap : 1, sizeof *res);
     ompb__instance *insts = calloc(cap ? cap : 1, sizeof *insts);
     if (res && insts) {
-        for (ompb__region_entry *e = ompb__regions_entries(); e; e = e->next_all) {
+        for (ompb__region_entry *e = entries; e; e = e->next_all) {
             pthread_mutex_lock(&e->lock);
             n += runner_result(e, &insts[n], &res[n]);
             pthread_mutex_unlock(&e->lock);
         }
         ompb__report report = {.ctx = ctx, .results = res, .n = n};
         ompb_error err = {0};
-        if (ompb__report_codspeed(&report, &err) != 0)
+        if (rn->ops.results(rn->ops.arg, &report, &err) != 0)
             fprintf(stderr, "ompbench: warning: %s\n", err.text);
     } else {
         fprintf(stderr, "ompbench: warning: out of memory writing the CodSpeed results\n");
@@ -295,16 +296,17 @@ static void write_results(const ompb__context *ctx)
     free(insts);
 }
 
-void ompb__region_runner_flush(bool final, const ompb__context *ctx)
+void ompb__region_runner_flush(ompb__region_runner *rn, ompb__region_entry *entries, bool final,
+                               const ompb__context *ctx)
 {
-    if (atomic_load(&window_state) == WINDOW_OFF)
+    if (atomic_load(&rn->state) == WINDOW_OFF)
         return;
-    pthread_mutex_lock(&runner_lock);
-    if (atomic_load(&window_state) == WINDOW_OPEN)
-        close_window();
-    atomic_store(&window_state, final ? WINDOW_OFF : WINDOW_IDLE);
+    pthread_mutex_lock(&rn->lock);
+    if (atomic_load(&rn->state) == WINDOW_OPEN)
+        close_window(rn);
+    atomic_store(&rn->state, final ? WINDOW_OFF : WINDOW_IDLE);
     if (final)
-        atomic_store(&ompb__region_runner_watch, false);
-    pthread_mutex_unlock(&runner_lock);
-    write_results(ctx);
+        atomic_store(&rn->watch, false);
+    pthread_mutex_unlock(&rn->lock);
+    write_results(rn, entries, ctx);
 }

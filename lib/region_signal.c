@@ -11,7 +11,7 @@
  * a flag and pthread_kill happens in the handler. A signal the application
  * ignores or handles itself (installed before or after) stays its own.
  */
-#include "region.h"
+#include "region_signal.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -163,7 +163,7 @@ int ompb__run_prepare(ompb__run *r, int argc, char **argv, ompb_error *err)
                                                               "accepted: 1, or more ranks, or "
                                                               "--repetitions)"});
     /* A benchmark binary refuses what an application only warns about (the
-     * library's constructor turned regions off, lib/region.c). */
+     * library's constructor turned regions off, lib/region_settings.c). */
     if (ompb__regions_check_settings(err) != 0)
         return ompb__run_usage_error(r, err);
     status = select_and_plan(r, speak, err);
