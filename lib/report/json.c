@@ -2,7 +2,10 @@
 /*
  * JSON report in the Google Benchmark schema (docs/json.md), so tools that
  * read Google Benchmark JSON read ours, with our statistics and the raw
- * rounds in an "ompbench" object per benchmark. Built with jansson.
+ * rounds in an "ompbench" object per benchmark. The named figures go where
+ * their JSON place says (lib/report/figure.h): flat keys of the entry, keys
+ * of "ompbench", of "ompbench.counters" or its "per_iteration". Built with
+ * jansson.
  */
 #include "report/report.h"
 

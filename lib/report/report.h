@@ -3,8 +3,10 @@
  * Reporters: the console table, Google-Benchmark-compatible JSON, CSV, one
  * file each behind one interface. Every reporter reads the same results and
  * run context; none of them measures or computes a statistic of its own
- * (lib/report/result.c computes them once). Adding a format is one file
- * defining an ompb__reporter plus one row in lib/report/reporters.c.
+ * (lib/report/result.c computes them once, and lib/report/result_figures.c
+ * names every figure beyond the statistics, which the reporters print by
+ * iterating). Adding a format is one file defining an ompb__reporter plus
+ * one row in lib/report/reporters.c.
  */
 #ifndef OMPB_REPORT_H
 #define OMPB_REPORT_H
