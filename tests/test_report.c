@@ -571,6 +571,67 @@ static void test_repetitions(void)
     free(buf);
 }
 
+/* A figure added to the rows after the analysis (as a producer in
+ * lib/report/result_figures.c adds it) is a console column, a CSV column
+ * and a key of the JSON entry, with no change to any reporter; without it
+ * none of the three has it. */
+static void add_answer(ompb__report *rep)
+{
+    ompb__figure f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.key, sizeof f.key, "answer_figure");
+    snprintf(f.label, sizeof f.label, "answer");
+    f.unit = "";
+    f.value = 42.25;
+    f.style = OMPB__STYLE_RATIO;
+    f.place[OMPB__FORMAT_CONSOLE] = f.place[OMPB__FORMAT_CSV] = 99;
+    f.place[OMPB__FORMAT_JSON] = OMPB__JSON_ENTRY;
+    f.width = 8;
+    CU_ASSERT_EQUAL(ompb__figure_add(&rep->own[0].figs, &f), 0);
+    CU_ASSERT_EQUAL(ompb__figure_add(&rep->instances[0].figs, &f), 0);
+    CU_ASSERT_EQUAL(ompb__figure_add(&rep->own[0].figs, &f), -1); /* one per key */
+}
+
+static char *render_answer(const ompb__reporter *r, bool with)
+{
+    ompb__result res = make_result();
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, &res, 1), 0);
+    if (with)
+        add_answer(&rep);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(r->write(fp, &rep), 0);
+    fclose(fp);
+    ompb__report_release(&rep);
+    return buf;
+}
+
+static void test_figure_in_every_format(void)
+{
+    for (int with = 0; with < 2; with++) {
+        char *con = render_answer(&ompb__reporter_console, with);
+        char *csv = render_answer(&ompb__reporter_csv, with);
+        char *js = render_answer(&ompb__reporter_json, with);
+        CU_ASSERT_EQUAL(strstr(con, "  answer\n") != NULL, with);
+        CU_ASSERT_EQUAL(strstr(con, "   42.25\n") != NULL, with);
+        CU_ASSERT_EQUAL(strstr(csv, ",answer_figure\n") != NULL, with);
+        CU_ASSERT_EQUAL(strstr(csv, ",42.25\n") != NULL, with);
+        json_t *root = json_loads(js, 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+        json_t *e = json_array_get(json_object_get(root, "benchmarks"), 0);
+        json_t *v = json_object_get(e, "answer_figure");
+        CU_ASSERT_EQUAL(v != NULL, with);
+        if (v)
+            CU_ASSERT_DOUBLE_EQUAL(json_real_value(v), 42.25, 1e-12);
+        json_decref(root);
+        free(con);
+        free(csv);
+        free(js);
+    }
+}
+
 static void test_outfile_is_atomic(void)
 {
     char dir[] = "/tmp/ompb-test-XXXXXX";
@@ -625,6 +686,7 @@ static const ompb_test_case cases[] = {
     {"caller_team", test_caller_team},
     {"repetitions", test_repetitions},
     {"report_without_summaries", test_report_without_summaries},
+    {"figure_in_every_format", test_figure_in_every_format},
     {"outfile_is_atomic", test_outfile_is_atomic},
     {NULL, NULL},
 };

@@ -5,12 +5,12 @@
  * rates of the whole team (bytes or items per second of round time). With
  * repetitions the row summarizes them and shows their spread next to the
  * median, the figure that says how far two runs may differ (when they ran
- * in several processes; the legend says which it is). The
- * involuntary switches and --counters add columns to both kinds of line
- * (lib/report/counters.c). Suspect rows get letters in a marks column, the
- * CPU share gets a column when it is low somewhere, and one legend line per
- * mark shown says what it means (lib/report/marks.c); both columns appear
- * only when something is marked, so a clean run reads as before.
+ * in several processes; the legend says which it is). Every other figure
+ * (involuntary switches, --counters, user counters, the CPU share and the
+ * marks) is a column the rows' named figures make (lib/report/figure.h):
+ * printed by its style, "-" where a row has none, with the notes the
+ * analysis wrote under the table. One legend line per mark shown says what
+ * it means (lib/report/marks.c); a clean run has no marks column.
  */
 #include "report/report.h"
 
@@ -63,6 +63,113 @@ static void format_imbalance(double imbalance, char *buf, size_t len)
         snprintf(buf, len, "%6.2f", imbalance);
 }
 
+/* ---- figure columns ---------------------------------------------------------- */
+
+/* The figure columns: every figure any row (a repetition or an instance)
+ * places on the console. */
+static void console_columns(const ompb__report *rep, ompb__figure_columns *c)
+{
+    ompb__figure_columns_clear(c);
+    for (size_t i = 0; i < rep->n; i++)
+        ompb__figure_columns_add(c, &rep->results[i].figs, OMPB__FORMAT_CONSOLE);
+    for (size_t i = 0; i < rep->n_instances; i++)
+        ompb__figure_columns_add(c, &rep->instances[i].figs, OMPB__FORMAT_CONSOLE);
+    ompb__figure_columns_sort(c, OMPB__FORMAT_CONSOLE);
+}
+
+/* The rate column is padded when columns that line up with it follow, so
+ * that they do; else a line ends with the rate. */
+static int rate_width(const ompb__figure_columns *c)
+{
+    for (int j = 0; j < c->n; j++)
+        if (c->col[j]->flags & OMPB__FIGURE_ALIGNS_RATE)
+            return 14;
+    return 0;
+}
+
+static void figure_header(FILE *out, const ompb__figure_columns *c)
+{
+    for (int j = 0; j < c->n; j++)
+        fprintf(out, " %*s", c->col[j]->width, c->col[j]->label);
+}
+
+/* "1.234k", "56.7M": four significant digits with an SI prefix from 1000 on. */
+static void format_count(double v, char *buf, size_t len)
+{
+    static const char *prefixes[] = {"", "k", "M", "G", "T", "P"};
+    size_t p = 0;
+    while (fabs(v) >= 1000 && p + 1 < sizeof prefixes / sizeof prefixes[0]) {
+        v /= 1000;
+        p++;
+    }
+    snprintf(buf, len, "%.4g%s", v, prefixes[p]);
+}
+
+/* Four significant digits and an SI prefix from 999.95 on (where "%.4g"
+ * would round to 1000), then the unit: "12.35M/s". */
+static void format_si(double v, const char *unit, char *buf, size_t len)
+{
+    static const char prefixes[] = " kMGTPE";
+    size_t p = 0;
+    while (fabs(v) >= 999.95 && p + 1 < sizeof prefixes - 1) {
+        v /= 1000.0;
+        p++;
+    }
+    if (p)
+        snprintf(buf, len, "%.4g%c%s", v, prefixes[p], unit);
+    else
+        snprintf(buf, len, "%.4g%s", v, unit);
+}
+
+/* The letters of the marks, in the table's order. */
+static void format_marks(unsigned marks, char *buf, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ompb__n_mark_rows && k + 1 < len; i++)
+        if (marks & ompb__mark_rows[i].bit)
+            buf[k++] = ompb__mark_rows[i].letter;
+    buf[k] = '\0';
+}
+
+/* A value as column c shows it; "-" for one that does not exist (or no
+ * mark). */
+static void format_cell(const ompb__figure *c, double v, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!isfinite(v))
+        buf[0] = '\0';
+    else if (c->style == OMPB__STYLE_INTEGER || c->style == OMPB__STYLE_FLAG)
+        snprintf(buf, len, "%" PRIu64, (uint64_t)v);
+    else if (c->style == OMPB__STYLE_COUNT)
+        format_count(v, buf, len);
+    else if (c->style == OMPB__STYLE_DURATION)
+        ompb__format_duration(v, buf, len);
+    else if (c->style == OMPB__STYLE_RATIO)
+        snprintf(buf, len, "%.2f", v);
+    else if (c->style == OMPB__STYLE_SI)
+        format_si(v, c->unit, buf, len);
+    else if (c->style == OMPB__STYLE_SHARE)
+        snprintf(buf, len, "%.0f%%", 100.0 * v);
+    else if (c->style == OMPB__STYLE_MARKS)
+        format_marks((unsigned)v, buf, len);
+    if (!buf[0])
+        snprintf(buf, len, "-");
+}
+
+/* A row's cells: its figure of each column (the column says how it
+ * prints), "-" where it has none. */
+static void figure_cells(FILE *out, const ompb__figure_columns *c, const ompb__figures *row)
+{
+    for (int j = 0; j < c->n; j++) {
+        const ompb__figure *f = ompb__figure_find(row, c->col[j]->key);
+        char cell[64];
+        format_cell(c->col[j], f ? f->value : NAN, cell, sizeof cell - 1);
+        if (f && (f->flags & OMPB__FIGURE_STARRED) && strcmp(cell, "-") != 0)
+            strcat(cell, "*");
+        fprintf(out, " %*s", c->col[j]->width, cell);
+    }
+}
+
 /* Every mark some instance has. */
 static unsigned shown_marks(const ompb__report *rep)
 {
@@ -70,45 +177,6 @@ static unsigned shown_marks(const ompb__report *rep)
     for (size_t i = 0; i < rep->n_instances; i++)
         m |= rep->instances[i].marks;
     return m;
-}
-
-/* The rate column is padded when other columns follow it, so that they
- * line up; else a line ends with the rate. */
-static int rate_width(const ompb__report *rep)
-{
-    return ompb__console_counter_columns(rep) || shown_marks(rep) ? 14 : 0;
-}
-
-#define SHARE_WIDTH 9  /* "CPU share" */
-
-static void marks_header(FILE *out, const ompb__report *rep)
-{
-    unsigned m = shown_marks(rep);
-    if (m & OMPB__MARK_CPU_SHARE)
-        fprintf(out, " %*s", SHARE_WIDTH, "CPU share");
-    if (m)
-        fprintf(out, " %s", "marks");
-}
-
-/* The CPU share (when its column is shown) and the row's mark letters. */
-static void marks_cells(FILE *out, const ompb__report *rep, unsigned marks, double share)
-{
-    unsigned shown = shown_marks(rep);
-    if (shown & OMPB__MARK_CPU_SHARE) {
-        if (isnan(share))
-            fprintf(out, " %*s", SHARE_WIDTH, "-");
-        else
-            fprintf(out, " %*.0f%%", SHARE_WIDTH - 1, 100.0 * share);
-    }
-    if (!shown)
-        return;
-    char letters[16] = "";
-    size_t k = 0;
-    for (size_t i = 0; i < ompb__n_mark_rows && k + 1 < sizeof letters; i++)
-        if (marks & ompb__mark_rows[i].bit)
-            letters[k++] = ompb__mark_rows[i].letter;
-    letters[k] = '\0';
-    fprintf(out, " %s", k ? letters : "-"); /* the last column: not padded */
 }
 
 /* One line per mark shown, then why each short repetition stopped early. */
@@ -134,7 +202,7 @@ static void marks_legend(FILE *out, const ompb__report *rep)
 }
 
 /* One repetition: the spread column is the rounds' stdev / mean. */
-static void print_row(FILE *out, int width, const ompb__report *rep,
+static void print_row(FILE *out, int width, const ompb__figure_columns *cols,
                       const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
@@ -166,10 +234,8 @@ static void print_row(FILE *out, int width, const ompb__report *rep,
     char imbal[16];
     format_imbalance(res->mean_imbalance, imbal, sizeof imbal);
     fprintf(out, "%-*s %3d %11s %11s %s %11s %11s %16s %6s  %-*s", width,
-            name, rec->threads, med, mean, spread, mn, mx, iters, imbal, rate_width(rep), rate);
-    ompb__console_counter_cells(out, rep, &rec->counters, &res->counts);
-    ompb__console_ucounter_cells(out, rep, &rec->ucounters, res->user);
-    marks_cells(out, rep, res->marks, res->cpu_share);
+            name, rec->threads, med, mean, spread, mn, mx, iters, imbal, rate_width(cols), rate);
+    figure_cells(out, cols, &res->figs);
     fputc('\n', out);
 }
 
@@ -221,7 +287,7 @@ static const char *spread_legend(const ompb__report *rep)
 /* Several repetitions: the median of their medians, and the run-to-run
  * spread (stdev / mean of those medians) next to it; mean, min and max
  * over every round. */
-static void print_instance(FILE *out, int width, const ompb__report *rep,
+static void print_instance(FILE *out, int width, const ompb__figure_columns *cols,
                            const ompb__instance_result *ir)
 {
     char name[SHOWN_NAME_MAX];
@@ -246,11 +312,9 @@ static void print_instance(FILE *out, int width, const ompb__report *rep,
     print_rate(rate, sizeof rate, ir->bytes_per_second, ir->items_per_second);
     format_imbalance(ir->mean_imbalance, imbal, sizeof imbal);
     fprintf(out, "%-*s %3d %11s %s %11s %11s %11s %20s %6s  %-*s", width, name,
-            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate_width(rep),
+            ir->reps[0].rec.threads, med, spread, mean, mn, mx, counts, imbal, rate_width(cols),
             rate);
-    ompb__console_counter_cells(out, rep, ir->counters, &ir->counts);
-    ompb__console_ucounter_cells(out, rep, ir->ucounters, ir->user);
-    marks_cells(out, rep, ir->marks, ir->cpu_share);
+    figure_cells(out, cols, &ir->figs);
     fputc('\n', out);
 }
 
@@ -271,34 +335,30 @@ static int render_console(FILE *out, const ompb__report *rep)
                                                   SHOWN_NAME_MAX);
         width = len > width ? len : width;
     }
+    ompb__figure_columns cols;
+    console_columns(rep, &cols);
     if (rep->ctx)
         ompb__context_print_header(out, rep->ctx);
     if (!repeated(rep)) {
         fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %-*s", width, "benchmark",
                 "T", "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal",
-                rate_width(rep), "rate");
-        ompb__console_counter_header(out, rep);
-    ompb__console_ucounter_header(out, rep);
-        marks_header(out, rep);
+                rate_width(&cols), "rate");
+        figure_header(out, &cols);
         fputc('\n', out);
         for (size_t i = 0; i < rep->n_instances; i++)
-            print_row(out, width, rep, rep->instances[i].reps);
-        ompb__console_counter_notes(out, rep);
-        marks_legend(out, rep);
-        return ferror(out) ? OMPB_EIO : 0;
+            print_row(out, width, &cols, rep->instances[i].reps);
+    } else {
+        fprintf(out, "%-*s %3s %11s %7s %11s %11s %11s %20s %6s  %-*s", width, "benchmark",
+                "T", "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal",
+                rate_width(&cols), "rate");
+        figure_header(out, &cols);
+        fputc('\n', out);
+        for (size_t i = 0; i < rep->n_instances; i++)
+            print_instance(out, width, &cols, &rep->instances[i]);
+        fprintf(out, "median: of the repetitions' medians; ±run: their stdev / mean (%s); "
+                     "mean, min, max: over all rounds\n", spread_legend(rep));
     }
-    fprintf(out, "%-*s %3s %11s %7s %11s %11s %11s %20s %6s  %-*s", width, "benchmark", "T",
-            "median", "±run", "mean", "min", "max", "reps x rounds x iters", "imbal",
-            rate_width(rep), "rate");
-    ompb__console_counter_header(out, rep);
-    ompb__console_ucounter_header(out, rep);
-    marks_header(out, rep);
-    fputc('\n', out);
-    for (size_t i = 0; i < rep->n_instances; i++)
-        print_instance(out, width, rep, &rep->instances[i]);
-    fprintf(out, "median: of the repetitions' medians; ±run: their stdev / mean (%s); mean, "
-                 "min, max: over all rounds\n", spread_legend(rep));
-    ompb__console_counter_notes(out, rep);
+    fputs(rep->notes, out);
     marks_legend(out, rep);
     return ferror(out) ? OMPB_EIO : 0;
 }

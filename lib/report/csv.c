@@ -2,9 +2,10 @@
 /*
  * CSV report: a header row, then one row per repetition of each instance
  * (one per instance without --repetitions), times in ns per iteration.
- * Names are quoted (they contain commas: "name[42, t=2]"). The last two
- * columns are the repetition's marks (codes joined by ';', empty when none)
- * and its CPU share.
+ * Names are quoted (they contain commas: "name[42, t=2]"). After the
+ * statistics, one column per named figure the rows carry (involuntary
+ * switches, counters, marks as codes joined by ';', CPU share, user
+ * counters: lib/report/figure.h), in the order their places give.
  */
 #include "report/report.h"
 
@@ -47,16 +48,44 @@ static void put_marks(FILE *out, unsigned marks)
     }
 }
 
+/* The figure columns: the ones every CSV has, then every figure a row
+ * places in the CSV. */
+static void csv_columns(const ompb__report *rep, ompb__figure_columns *c)
+{
+    ompb__figure_columns_clear(c);
+    ompb__figure_columns_add(c, &rep->base, OMPB__FORMAT_CSV);
+    for (size_t i = 0; i < rep->n; i++)
+        ompb__figure_columns_add(c, &rep->results[i].figs, OMPB__FORMAT_CSV);
+    ompb__figure_columns_sort(c, OMPB__FORMAT_CSV);
+}
+
+/* One cell: the row's figure of column c by the column's style, empty (or
+ * 0, as the column says) when the row has none. */
+static void put_figure(FILE *out, const ompb__figure *c, const ompb__figures *row)
+{
+    const ompb__figure *f = ompb__figure_find(row, c->key);
+    if (!f)
+        fputs(c->flags & OMPB__FIGURE_CSV_ZERO ? ",0" : ",", out);
+    else if (c->style == OMPB__STYLE_MARKS)
+        put_marks(out, isfinite(f->value) ? (unsigned)f->value : 0);
+    else if ((c->style == OMPB__STYLE_INTEGER || c->style == OMPB__STYLE_FLAG) &&
+             isfinite(f->value))
+        fprintf(out, ",%" PRIu64, (uint64_t)f->value);
+    else
+        ompb__csv_put_number(out, f->value);
+}
+
 static int render_csv(FILE *out, const ompb__report *rep)
 {
     const ompb__result *res = rep->results;
     size_t n = rep->n;
+    ompb__figure_columns cols;
+    csv_columns(rep, &cols);
     fputs("name,uri,threads,repetition,process,rounds,sample_size,median_ns,mean_ns,stdev_ns,min_ns,max_ns,"
           "q1_ns,q3_ns,ci95_low_ns,ci95_high_ns,iqr_outliers,stdev_outliers,mean_skew_ns,"
           "mean_imbalance,bytes_per_second,items_per_second,migrations,error", out);
-    ompb__csv_counter_header(out, rep);
-    fputs(",marks,cpu_share", out);
-    ompb__csv_ucounter_header(out, rep);
+    for (int j = 0; j < cols.n; j++)
+        fprintf(out, ",%s", cols.col[j]->key);
     fputc('\n', out);
     for (size_t i = 0; i < n; i++) {
         const ompb__record *rec = &res[i].rec;
@@ -79,10 +108,8 @@ static int render_csv(FILE *out, const ompb__report *rep)
             ompb__csv_put_number(out, spread[k]);
         fprintf(out, ",%" PRIu64 ",", rec->migrations);
         ompb__csv_put_quoted(out, rec->failed ? rec->error : "");
-        ompb__csv_counter_fields(out, rep, &res[i]);
-        put_marks(out, res[i].marks);
-        ompb__csv_put_number(out, res[i].cpu_share);
-        ompb__csv_ucounter_fields(out, rep, &res[i]);
+        for (int j = 0; j < cols.n; j++)
+            put_figure(out, cols.col[j], &res[i].figs);
         fputc('\n', out);
     }
     return ferror(out) ? OMPB_EIO : 0;

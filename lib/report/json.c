@@ -2,7 +2,10 @@
 /*
  * JSON report in the Google Benchmark schema (docs/json.md), so tools that
  * read Google Benchmark JSON read ours, with our statistics and the raw
- * rounds in an "ompbench" object per benchmark. Built with jansson.
+ * rounds in an "ompbench" object per benchmark. The named figures go where
+ * their JSON place says (lib/report/figure.h): flat keys of the entry, keys
+ * of "ompbench", of "ompbench.counters" or its "per_iteration". Built with
+ * jansson.
  */
 #include "report/report.h"
 
@@ -110,33 +113,32 @@ static json_t *real_array(const double *v, size_t n)
 }
 
 /* A distributed repetition: samples.rank_makespan_ns (per round, each
- * rank's own makespan), samples.rank_imbalance, and per-rank statistics. */
-static int add_ranks_json(json_t *o, const ompb__record *rec)
+ * rank's own makespan), samples.rank_imbalance, and per-rank statistics
+ * (res->ranks, from the analysis). */
+static int add_ranks_json(json_t *o, const ompb__result *res)
 {
-    ompb__rank_figures f;
-    if (ompb__rank_figures_make(rec, &f) != 0)
-        return -1;
-    if (f.ranks == 0)
+    const ompb__record *rec = &res->rec;
+    const ompb__rank_figures *f = &res->ranks;
+    if (f->ranks == 0)
         return 0;
     json_t *samples = json_object_get(o, "samples"), *per_round = json_array(),
            *stats = json_array();
     int bad = !samples || !per_round || !stats;
-    for (size_t r = 0; r < f.rounds && !bad; r++) {
+    for (size_t r = 0; r < f->rounds && !bad; r++) {
         json_t *row = json_array();
         bad |= !row;
-        for (int k = 0; k < f.ranks && !bad; k++)
+        for (int k = 0; k < f->ranks && !bad; k++)
             bad |= json_array_append_new(row, json_integer((json_int_t)ompb__record_rank_makespan(rec, k, r)));
         bad |= json_array_append_new(per_round, row);
     }
-    for (int k = 0; k < f.ranks && !bad; k++)
+    for (int k = 0; k < f->ranks && !bad; k++)
         bad |= json_array_append_new(stats, json_pack("{s:i, s:o, s:o}", "rank", k, "median_ns",
-                                                      real(f.median_ns[k]), "mean_ns",
-                                                      real(f.mean_ns[k])));
+                                                      real(f->median_ns[k]), "mean_ns",
+                                                      real(f->mean_ns[k])));
     bad |= set(samples, "rank_makespan_ns", per_round);
-    bad |= set(samples, "rank_imbalance", real_array(f.imbalance, f.rounds));
+    bad |= set(samples, "rank_imbalance", real_array(f->imbalance, f->rounds));
     bad |= set(o, "rank_stats", stats);
-    bad |= set(json_object_get(o, "stats"), "mean_rank_imbalance", real(f.mean_imbalance));
-    ompb__rank_figures_release(&f);
+    bad |= set(json_object_get(o, "stats"), "mean_rank_imbalance", real(f->mean_imbalance));
     return bad;
 }
 
@@ -198,6 +200,93 @@ static json_t *marks_json(unsigned marks)
     return checked(a, bad);
 }
 
+/* A figure's value by its style; a value that does not exist is null. */
+static json_t *figure_value(const ompb__figure *f)
+{
+    if (f->style == OMPB__STYLE_MARKS)
+        return marks_json(isfinite(f->value) ? (unsigned)f->value : 0);
+    if (!isfinite(f->value))
+        return json_null();
+    if (f->style == OMPB__STYLE_FLAG)
+        return json_boolean(f->value != 0);
+    if (f->style == OMPB__STYLE_INTEGER)
+        return json_integer((json_int_t)f->value);
+    return json_real(f->value);
+}
+
+/* The figures of l placed at `where` (OMPB__JSON_*), in their order, as
+ * keys of o; where the place says so, one that does not exist is left out
+ * rather than null. */
+static int add_figures(json_t *o, const ompb__figures *l, int where)
+{
+    bool skip_missing = where == OMPB__JSON_ENTRY || where == OMPB__JSON_COUNTERS;
+    int bad = 0;
+    for (int i = 0; i < l->n; i++) {
+        const ompb__figure *f = &l->f[i];
+        if (f->place[OMPB__FORMAT_JSON] != where || (skip_missing && !isfinite(f->value)))
+            continue;
+        const char *key = where == OMPB__JSON_PER_ITERATION ? f->label
+                          : f->json_key                     ? f->json_key
+                                                            : f->key;
+        bad |= set(o, key, figure_value(f));
+    }
+    return bad;
+}
+
+/* [[per thread] per round] of one per-cell array. */
+static json_t *cell_rounds(const ompb__record *rec, const uint64_t *cells)
+{
+    json_t *rounds = json_array();
+    int bad = !rounds;
+    for (size_t r = 0; r < rec->rounds && !bad; r++)
+        bad |= json_array_append_new(rounds, u64_array(cells + r * (size_t)rec->threads,
+                                                       (size_t)rec->threads, 1));
+    return checked(rounds, bad);
+}
+
+/* [[[per event] per thread] per round]: raw counts. */
+static json_t *value_rounds(const ompb__record *rec)
+{
+    json_t *rounds = json_array();
+    int bad = !rounds;
+    size_t n = (size_t)rec->counters.n;
+    for (size_t r = 0; r < rec->rounds && !bad; r++) {
+        json_t *row = json_array();
+        bad |= !row;
+        for (size_t t = 0; t < (size_t)rec->threads && !bad; t++)
+            bad |= json_array_append_new(
+                row, u64_array(rec->counter_values + (r * (size_t)rec->threads + t) * n, n, 1));
+        bad |= json_array_append_new(rounds, row);
+    }
+    return checked(rounds, bad);
+}
+
+/* "ompbench.counters": the events and their units, the counter figures,
+ * then every raw value of every round (a region keeps sums, no rounds). */
+static json_t *counters_json(const ompb__result *res)
+{
+    const ompb__record *rec = &res->rec;
+    const ompb__counter_set *cs = &rec->counters;
+    json_t *o = json_object(), *names = json_array(), *units = json_array();
+    json_t *per = json_object();
+    int bad = !names || !units || !per;
+    for (int e = 0; e < cs->n && !bad; e++) {
+        bad |= json_array_append_new(names, json_string(cs->ev[e].name));
+        bad |= json_array_append_new(units, json_string(ompb__counter_unit_name(cs->ev[e].unit)));
+    }
+    bad |= add_figures(per, &res->figs, OMPB__JSON_PER_ITERATION);
+    bad |= set(o, "events", names);
+    bad |= set(o, "units", units);
+    bad |= set(o, "per_iteration", per);
+    bad |= add_figures(o, &res->figs, OMPB__JSON_COUNTERS);
+    if (rec->region)
+        return checked(o, bad);
+    bad |= set(o, "values", value_rounds(rec));
+    bad |= set(o, "time_enabled_ns", cell_rounds(rec, rec->counter_enabled_ns));
+    bad |= set(o, "time_running_ns", cell_rounds(rec, rec->counter_running_ns));
+    return checked(o, bad);
+}
+
 /* How the engine found the sample size: the target, the barrier estimate
  * the round floor came from, its retries and every calibration round kept. */
 static json_t *calibration_json(const ompb__record *rec)
@@ -216,12 +305,6 @@ static json_t *calibration_json(const ompb__record *rec)
                                                       (json_int_t)rec->calib_steps[i].busy_ns));
     bad |= set(o, "steps", steps);
     return checked(o, bad);
-}
-
-/* What makes the numbers suspect, on every entry an instance has. */
-static int add_marks(json_t *o, unsigned marks, double cpu_share)
-{
-    return set(o, "marks", marks_json(marks)) | set(o, "cpu_share", real(cpu_share));
 }
 
 static json_t *ompbench_json(const ompb__result *res)
@@ -248,7 +331,7 @@ static json_t *ompbench_json(const ompb__result *res)
     bad |= set(o, "calibration_rounds", json_integer((json_int_t)rec->calibration_rounds));
     if (!rec->region)
         bad |= set(o, "calibration", calibration_json(rec));
-    bad |= add_marks(o, res->marks, res->cpu_share);
+    bad |= add_figures(o, &res->figs, OMPB__JSON_OMPBENCH);
     if (rec->short_reason[0])
         bad |= set(o, "short_reason", json_string(rec->short_reason));
     bad |= set(o, "migrations", json_integer((json_int_t)rec->migrations));
@@ -268,9 +351,9 @@ static json_t *ompbench_json(const ompb__result *res)
         bad |= set(o, "stats", stats_json(res));
         bad |= set(o, "samples", samples_json(rec));
         if (rec->counters.n > 0)
-            bad |= set(o, "counters", ompb__json_counters(res));
+            bad |= set(o, "counters", counters_json(res));
         if (!bad)
-            bad |= add_ranks_json(o, rec);
+            bad |= add_ranks_json(o, res);
     }
     return checked(o, bad);
 }
@@ -317,11 +400,13 @@ static json_t *iteration_entry(const ompb__instance_result *ir, size_t index)
         if (res->items_per_second > 0)
             bad |= set(e, "items_per_second", real(res->items_per_second));
     }
-    /* User counters as flat keys, as Google Benchmark writes its counters:
-     * compare.py and other readers see them there. */
+    /* The figures placed on the entry (the user counters) as flat keys, as
+     * Google Benchmark writes its counters: compare.py and other readers
+     * see them there. */
     json_t *omp = ompbench_json(res);
-    if (!rec->failed)
-        bad |= ompb__json_ucounters(e, omp, &rec->ucounters, res->user, res);
+    bad |= add_figures(e, &res->figs, OMPB__JSON_ENTRY);
+    if (!rec->failed && omp)
+        bad |= ompb__json_ucounter_rounds(omp, res);
     bad |= set(e, "ompbench", omp);
     return checked(e, bad);
 }
@@ -344,7 +429,7 @@ static json_t *aggregate_entry(const ompb__instance_result *ir, const char *agg,
     bad |= set(e, "cpu_time", gbench_time(cpu));
     /* The instance's marks: a reader of the aggregates alone sees them too. */
     json_t *o = json_object();
-    bad |= add_marks(o, ir->marks, ir->cpu_share);
+    bad |= add_figures(o, &ir->figs, OMPB__JSON_OMPBENCH);
     bad |= set(e, "ompbench", o);
     return checked(e, bad);
 }

@@ -3,8 +3,10 @@
  * Reporters: the console table, Google-Benchmark-compatible JSON, CSV, one
  * file each behind one interface. Every reporter reads the same results and
  * run context; none of them measures or computes a statistic of its own
- * (lib/report/result.c computes them once). Adding a format is one file
- * defining an ompb__reporter plus one row in lib/report/reporters.c.
+ * (lib/report/result.c computes them once, and lib/report/result_figures.c
+ * names every figure beyond the statistics, which the reporters print by
+ * iterating). Adding a format is one file defining an ompb__reporter plus
+ * one row in lib/report/reporters.c.
  */
 #ifndef OMPB_REPORT_H
 #define OMPB_REPORT_H
@@ -16,6 +18,7 @@
 
 #include "context.h"
 #include "record.h"
+#include "report/figure.h"
 #include "report/reporters.h"
 #include "stats.h"
 
@@ -45,6 +48,25 @@ typedef struct ompb__counter_figures {
     double ipc, cache_miss_ratio, branch_miss_ratio;
 } ompb__counter_figures;
 
+/*
+ * A distributed repetition (rec.ranks > 0, on rank 0): each rank's own
+ * figures, from the bounds it measured relative to its own barrier exit.
+ * rank_imbalance of a round is the slowest rank's makespan over the mean
+ * of the ranks' makespans (1: balanced); the global makespan is the
+ * record's. Arrays malloc'd, freed by ompb__rank_figures_release.
+ */
+typedef struct ompb__rank_figures {
+    int ranks;
+    size_t rounds;
+    double *median_ns, *mean_ns;  /* [ranks] per iteration, over the rank's own makespans */
+    double *imbalance;            /* [rounds] */
+    double mean_imbalance;
+} ompb__rank_figures;
+
+/* Returns 0 (f->ranks = 0 when rec is not distributed) or OMPB_ENOMEM. */
+int ompb__rank_figures_make(const ompb__record *rec, ompb__rank_figures *f);
+void ompb__rank_figures_release(ompb__rank_figures *f);
+
 /* One repetition of one instance: its record and every figure derived
  * from it. With one repetition (the default) that is the whole instance. */
 typedef struct ompb__result {
@@ -72,6 +94,14 @@ typedef struct ompb__result {
      * results by ompb__report_init with it. */
     unsigned marks;
     double cpu_share;
+    /* Every figure above that a report shows beyond the statistics, named
+     * (lib/report/result_figures.c): set in a report's results by
+     * ompb__report_init, which the reporters print by iterating. */
+    ompb__figures figs;
+    /* A distributed repetition's figures per rank (ranks = 0 otherwise):
+     * set in a report's results by ompb__report_init, freed by
+     * ompb__report_release. */
+    ompb__rank_figures ranks;
 } ompb__result;
 
 /* Measured round r's count of event e per iteration, summed over the team
@@ -79,25 +109,6 @@ typedef struct ompb__result {
  * PMU at all in that round. */
 double ompb__result_counter_round(const ompb__record *rec, size_t r, int e);
 
-
-/*
- * A distributed repetition (rec.ranks > 0, on rank 0): each rank's own
- * figures, from the bounds it measured relative to its own barrier exit.
- * rank_imbalance of a round is the slowest rank's makespan over the mean
- * of the ranks' makespans (1: balanced); the global makespan is the
- * record's. Arrays malloc'd, freed by ompb__rank_figures_release.
- */
-typedef struct ompb__rank_figures {
-    int ranks;
-    size_t rounds;
-    double *median_ns, *mean_ns;  /* [ranks] per iteration, over the rank's own makespans */
-    double *imbalance;            /* [rounds] */
-    double mean_imbalance;
-} ompb__rank_figures;
-
-/* Returns 0 (f->ranks = 0 when rec is not distributed) or OMPB_ENOMEM. */
-int ompb__rank_figures_make(const ompb__record *rec, ompb__rank_figures *f);
-void ompb__rank_figures_release(ompb__rank_figures *f);
 
 /* Fills every derived figure of res from res->rec. Returns 0 or OMPB_ENOMEM. */
 int ompb__result_analyze(ompb__result *res);
@@ -153,6 +164,7 @@ typedef struct ompb__instance_result {
      * none measured). */
     unsigned marks;
     double cpu_share;
+    ompb__figures figs;        /* the same as a result's, of the instance */
 } ompb__instance_result;
 
 /* What a reporter renders: the run context (may be NULL, e.g. in tests),
@@ -167,6 +179,11 @@ typedef struct ompb__report {
     size_t n;
     ompb__instance_result *instances;
     size_t n_instances;
+    /* Columns every CSV has, rows or none (their figures, without values). */
+    ompb__figures base;
+    /* Lines under the console table that say what its figure columns are
+     * ("" when none). */
+    char notes[1024];
 } ompb__report;
 
 /* Fills rep from results[n]: consecutive results of the same instance are
@@ -204,21 +221,6 @@ void ompb__csv_put_number(FILE *out, double v);
  * with err set. */
 int ompb__report_codspeed(const ompb__report *rep, ompb_error *err);
 
-/* The counter parts of the reports, one function per reporter
- * (lib/report/counters.c): the console's extra header and the cells of a
- * row (a repetition's or an instance's figures, counted with set, which
- * may be NULL) and its footnote, the CSV's extra fields (each starting with
- * ','; the columns follow the first result's events: one run counts one
- * set), and the JSON's "ompbench.counters" object (NULL on ENOMEM; json_t *). */
-struct json_t;
-bool ompb__console_counter_columns(const ompb__report *rep); /* any at all */
-void ompb__console_counter_header(FILE *out, const ompb__report *rep);
-void ompb__console_counter_cells(FILE *out, const ompb__report *rep,
-                                 const ompb__counter_set *set, const ompb__counter_figures *f);
-void ompb__console_counter_notes(FILE *out, const ompb__report *rep);
-void ompb__csv_counter_header(FILE *out, const ompb__report *rep);
-void ompb__csv_counter_fields(FILE *out, const ompb__report *rep, const ompb__result *res);
-struct json_t *ompb__json_counters(const ompb__result *res);
 /* User counters (lib/report/ucounters.c). Round r's figure of counter k:
  * the team total, divided by the timed threads (AVG_THREADS), by the
  * team's iterations in the round (PER_ITERATION), by the makespan in
@@ -228,19 +230,6 @@ double ompb__ucounter_round(const ompb__record *rec, size_t r, int k);
  * (ompb__report_init). Return 0 or OMPB_ENOMEM. */
 int ompb__result_ucounters(ompb__result *res);
 int ompb__instance_ucounters(ompb__instance_result *ir);
-/* The renderers' parts: one column per name any result of rep has (in
- * order of first appearance), "-" / empty where a row has none; the JSON's
- * top-level keys of a run object and its "ompbench.user_counters" object
- * (flags and per-round figures, for compare/scaling --metric). */
-void ompb__console_ucounter_header(FILE *out, const ompb__report *rep);
-void ompb__console_ucounter_cells(FILE *out, const ompb__report *rep,
-                                  const ompb__ucounter_table *tab, const double *user);
-void ompb__csv_ucounter_header(FILE *out, const ompb__report *rep);
-void ompb__csv_ucounter_fields(FILE *out, const ompb__report *rep, const ompb__result *res);
-/* Adds the figures to run object e (tab/user: a repetition's or an
- * instance's) and, with res, the per-round object into omp. Returns 0 or -1. */
-int ompb__json_ucounters(struct json_t *e, struct json_t *omp, const ompb__ucounter_table *tab,
-                         const double *user, const ompb__result *res);
 /* Sets f's per-iteration figures of set from per[set->n] and derives the
  * ratios (application regions: lib/region_report.c, per instance). */
 void ompb__counter_figures_set(ompb__counter_figures *f, const ompb__counter_set *set,
@@ -251,5 +240,20 @@ int ompb__result_counters(ompb__result *res);
 /* Fills ir->counters and ir->counts from its repetitions' figures (called
  * by ompb__report_init). Returns 0 or OMPB_ENOMEM. */
 int ompb__instance_counters(ompb__instance_result *ir);
+
+/* The user counters' figure of each measured round, for the JSON's
+ * "ompbench.user_counters" (compare and scaling --metric read them):
+ * adds {name: {"flags": [...], "rounds": [...]}} of res to omp. Returns 0
+ * or -1. */
+struct json_t;
+int ompb__json_ucounter_rounds(struct json_t *omp, const ompb__result *res);
+
+/* The analysis' figures (lib/report/result_figures.c): res->figs and
+ * ir->figs from their fields, and a report's base columns and notes;
+ * ompb__report_init calls ompb__report_figures once its results have
+ * their marks. */
+void ompb__result_figures(ompb__result *res);
+void ompb__instance_figures(ompb__instance_result *ir);
+void ompb__report_figures(ompb__report *rep);
 
 #endif

@@ -228,7 +228,8 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
     memset(rep, 0, sizeof *rep);
     rep->ctx = ctx;
     rep->n = n;
-    rep->own = malloc((n ? n : 1) * sizeof *rep->own);
+    /* Zeroed: ompb__report_release frees each one's rank figures. */
+    rep->own = calloc(n ? n : 1, sizeof *rep->own);
     rep->instances = malloc((n ? n : 1) * sizeof *rep->instances);
     if (!rep->own || !rep->instances) {
         ompb__report_release(rep);
@@ -236,6 +237,8 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
     }
     if (n)
         memcpy(rep->own, given, n * sizeof *rep->own);
+    for (size_t i = 0; i < n; i++)
+        memset(&rep->own[i].ranks, 0, sizeof rep->own[i].ranks); /* not the caller's */
     ompb__result *results = rep->own;
     rep->results = results;
     for (size_t i = 0; i < n;) {
@@ -251,11 +254,19 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
         mark_instance(&results[i], j - i, ctx, ir);
         i = j;
     }
+    for (size_t i = 0; i < n; i++)
+        if (ompb__rank_figures_make(&results[i].rec, &results[i].ranks) != 0) {
+            ompb__report_release(rep);
+            return OMPB_ENOMEM;
+        }
+    ompb__report_figures(rep);
     return 0;
 }
 
 void ompb__report_release(ompb__report *rep)
 {
+    for (size_t i = 0; rep->own && i < rep->n; i++)
+        ompb__rank_figures_release(&rep->own[i].ranks);
     free(rep->instances);
     free(rep->own);
     rep->instances = NULL;

@@ -1,26 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * User counters in the reports: from the record's per-round team totals
- * to figures by their flags (one definition, used by every reporter and
- * by compare/scaling through the JSON's per-round figures), and the parts
- * of the console table, the CSV and the JSON that show them. A run may mix
- * benchmarks with different counters: the console and the CSV get one
- * column per name any of them has.
+ * User counters: from the record's per-round team totals to figures by
+ * their flags (one definition, used by every reporter through the named
+ * figures of lib/report/result_figures.c, and by compare/scaling through
+ * the JSON's per-round figures), a repetition's and an instance's.
  */
 #include "report/report.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 #include <ompbench/bench.h>
-
-/* Columns of a table: enough for several benchmarks of 8 names each;
- * names past it are left out of the console and CSV (never of the JSON). */
-#define COLUMNS_MAX 64
-#define CELL_MIN 10
 
 static uint64_t team_iterations(const ompb__record *rec, size_t r)
 {
@@ -112,98 +104,6 @@ int ompb__instance_ucounters(ompb__instance_result *ir)
     return 0;
 }
 
-/* The report's columns: every name of every result, first appearance first. */
-typedef struct columns {
-    const char *name[COLUMNS_MAX];
-    unsigned flags[COLUMNS_MAX];
-    int n;
-} columns;
-
-static void columns_of(const ompb__report *rep, columns *c)
-{
-    c->n = 0;
-    for (size_t i = 0; i < rep->n; i++) {
-        const ompb__ucounter_table *tab = &rep->results[i].rec.ucounters;
-        for (int k = 0; k < tab->n && c->n < COLUMNS_MAX; k++) {
-            int j = 0;
-            while (j < c->n && strcmp(c->name[j], tab->name[k]) != 0)
-                j++;
-            if (j == c->n) {
-                c->name[c->n] = tab->name[k];
-                c->flags[c->n++] = tab->flags[k];
-            }
-        }
-    }
-}
-
-static int cell_width(const char *name)
-{
-    int len = (int)strlen(name);
-    return len > CELL_MIN ? len : CELL_MIN;
-}
-
-/* Four significant digits and an SI prefix, "/s" for a rate: "12.35M/s". */
-static void format_value(double v, unsigned flags, char *buf, size_t len)
-{
-    static const char prefixes[] = " kMGTPE";
-    if (!isfinite(v)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    size_t p = 0;
-    while (fabs(v) >= 999.95 && p + 1 < sizeof prefixes - 1) {
-        v /= 1000.0;
-        p++;
-    }
-    const char *unit = flags & OMPB_COUNTER_RATE ? "/s" : "";
-    if (p)
-        snprintf(buf, len, "%.4g%c%s", v, prefixes[p], unit);
-    else
-        snprintf(buf, len, "%.4g%s", v, unit);
-}
-
-void ompb__console_ucounter_header(FILE *out, const ompb__report *rep)
-{
-    columns c;
-    columns_of(rep, &c);
-    for (int j = 0; j < c.n; j++)
-        fprintf(out, " %*s", cell_width(c.name[j]), c.name[j]);
-}
-
-void ompb__console_ucounter_cells(FILE *out, const ompb__report *rep,
-                                  const ompb__ucounter_table *tab, const double *user)
-{
-    columns c;
-    columns_of(rep, &c);
-    for (int j = 0; j < c.n; j++) {
-        int k = tab ? ompb__ucounter_find(tab, c.name[j]) : -1;
-        char cell[32];
-        format_value(k >= 0 ? user[k] : NAN, c.flags[j], cell, sizeof cell);
-        fprintf(out, " %*s", cell_width(c.name[j]), cell);
-    }
-}
-
-void ompb__csv_ucounter_header(FILE *out, const ompb__report *rep)
-{
-    columns c;
-    columns_of(rep, &c);
-    for (int j = 0; j < c.n; j++)
-        fprintf(out, ",%s", c.name[j]);
-}
-
-void ompb__csv_ucounter_fields(FILE *out, const ompb__report *rep, const ompb__result *res)
-{
-    columns c;
-    columns_of(rep, &c);
-    for (int j = 0; j < c.n; j++) {
-        int k = ompb__ucounter_find(&res->rec.ucounters, c.name[j]);
-        if (k >= 0 && isfinite(res->user[k]))
-            fprintf(out, ",%.10g", res->user[k]);
-        else
-            fputc(',', out);
-    }
-}
-
 static int set(json_t *obj, const char *key, json_t *value)
 {
     return obj && value ? json_object_set_new(obj, key, value) : (json_decref(value), -1);
@@ -236,16 +136,12 @@ static json_t *per_round(const ompb__result *res, int k)
     return o;
 }
 
-int ompb__json_ucounters(json_t *e, json_t *omp, const ompb__ucounter_table *tab,
-                         const double *user, const ompb__result *res)
+int ompb__json_ucounter_rounds(json_t *omp, const ompb__result *res)
 {
-    int bad = 0;
-    for (int k = 0; tab && k < tab->n; k++)
-        if (isfinite(user[k]))
-            bad |= set(e, tab->name[k], json_real(user[k]));
-    if (!res || !omp || res->rec.ucounters.n == 0 || res->rec.failed)
-        return bad ? -1 : 0;
+    if (res->rec.ucounters.n == 0 || res->rec.failed)
+        return 0;
     json_t *all = json_object();
+    int bad = 0;
     for (int k = 0; k < res->rec.ucounters.n; k++)
         bad |= set(all, res->rec.ucounters.name[k], per_round(res, k));
     bad |= set(omp, "user_counters", all);
