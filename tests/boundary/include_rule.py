@@ -213,11 +213,22 @@ class Checker:
         return " ".join(allowed) if allowed else "nothing but public headers"
 
     def excepted(self, src, dst):
+        # An include of a folder's face stands for the headers the face
+        # includes: a known edge to one of them is that include.
+        targets = [dst] + self.face_members(dst)
         for e in self.d.excepts:
-            if e[0] == src and glob_match(dst, e[1]):
+            if e[0] == src and any(glob_match(t, e[1]) for t in targets):
                 e[3] = True
                 return True
         return False
+
+    def face_members(self, path):
+        faces = {os.path.dirname(folder) + "/" + face
+                 for folder, face, _, _ in self.d.layers.values() if face}
+        if path not in faces or path not in self.text:
+            return []
+        return [t for t in (resolve(self.root, path, m.group(1))
+                             for m in map(INCLUDE.match, self.text[path].splitlines()) if m) if t]
 
     def edge_ok(self, src, dst, lsrc, ldst):
         if ldst in (None, "public") or lsrc == ldst or ldst in self.d.layers[lsrc][2]:

@@ -124,6 +124,19 @@ expect_fail "an include of a folder's header that is not its face" \
   'lib/high/high.c:1: includes "low/b.h": from outside lib/low/ include its face "low/low.h" only'
 
 fresh
+mkdir -p lib/low lib/high
+printf '#include "high/b.h"\n' > lib/high/high.h
+printf 'int ompb__high_b(void);\n' > lib/high/b.h
+printf '#include "high/b.h"\nint ompb__high_b(void) { return 1; }\n' > lib/high/b.c
+printf 'int ompb__low(void);\n' > lib/low/low.h
+printf '#include "low/low.h"\n#include "high/high.h"\nint ompb__low(void) { return 1; }\n' \
+  > lib/low/low.c
+rm lib/low.c lib/low.h lib/high.c lib/high.h
+printf 'faces on\nexcept lib/low/low.c -> lib/high/b.* : known, to be cut\n' >> design.txt
+if out=$(run 2>&1); then echo "ok: a known edge to a header is matched through its folder's face"
+else echo "FAIL: a known edge through a face fails:"; sed 's/^/    /' <<< "$out"; failures=$((failures + 1)); fi
+
+fresh
 printf '# Layers\n<!-- layers: generated from tests/boundary/layers.txt -->\n| stale |\n<!-- layers: end -->\n' \
   > docs/arch.md
 CHECK_ARGS=(--doc "$tmp/t/docs/arch.md")
