@@ -200,6 +200,23 @@ def find_cycles(nodes, edges):
     return out
 
 
+def shortest_cycle(comp, edges):
+    """A shortest path from comp[0] back to itself inside the component."""
+    inside, start = set(comp), comp[0]
+    prev, queue = {start: None}, [start]
+    for v in queue:
+        for w in sorted(edges.get(v, ())):
+            if w == start:
+                path = [v]
+                while prev[path[-1]] is not None:
+                    path.append(prev[path[-1]])
+                return [start] + path[::-1][1:] + [start] if v != start else [start, start]
+            if w in inside and w not in prev:
+                prev[w] = v
+                queue.append(w)
+    return comp + comp[:1]
+
+
 class Checker:
     def __init__(self, root, design):
         self.root, self.d = root, design
@@ -254,7 +271,7 @@ class Checker:
         incs = self.check_includes(files)
         self.check_uses(files)
         for cyc in find_cycles(files, incs):
-            self.loop(cyc, "headers include each other")
+            self.loop(cyc, incs, "headers include each other")
         self.check_stale()
 
     def check_includes(self, files):
@@ -293,11 +310,11 @@ class Checker:
             if not f.endswith(".c"):
                 continue
             for line in strip_comments(self.text[f]).splitlines():
-                m = FUNC_DEF.match(line) or OBJ_DEF.match(line)
-                if m and not line.rstrip().endswith(";"):
-                    defs.setdefault(m.group(1), f)
-                elif m and OBJ_DEF.match(line):
-                    defs.setdefault(m.group(1), f)
+                fm, om = FUNC_DEF.match(line), OBJ_DEF.match(line)
+                if fm and not line.rstrip().endswith(";"):   # not a prototype
+                    defs.setdefault(fm.group(1), f)
+                elif om:                                     # an initialized object
+                    defs.setdefault(om.group(1), f)
         return defs
 
     def public_names(self):
@@ -327,7 +344,7 @@ class Checker:
                         if name not in public:
                             self.check_use(f, n, name, g)
         for cyc in find_cycles([f for f in files if f.endswith(".c")], self.uses):
-            self.loop(cyc, "these files call each other")
+            self.loop(cyc, self.uses, "these files call each other")
 
     def check_use(self, f, n, name, g):
         src, dst = self.layer[f], self.layer[g]
@@ -335,12 +352,14 @@ class Checker:
             self.error(f"{f}:{n}: calls {name} ({g}): {src} -> {dst} is not allowed "
                        f"({src} may use: {self.allowed_text(src)})")
 
-    def loop(self, cyc, what):
+    def loop(self, comp, edges, what):
         for lp in self.d.loops:
-            if all(any(glob_match(c, g) for g in lp[0]) for c in cyc):
+            if all(any(glob_match(c, g) for g in lp[0]) for c in comp):
                 lp[2] = True
                 return
-        self.error(f"loop: {what}: {' -> '.join(cyc + cyc[:1])}")
+        path = shortest_cycle(comp, edges)
+        more = f" (the loop joins {len(comp)} files: {', '.join(comp)})" if len(comp) > len(path) - 1 else ""
+        self.error(f"loop: {what}: {' -> '.join(path)}{more}")
 
     def check_stale(self):
         for e in self.d.excepts:
