@@ -31,7 +31,7 @@
 #include "report/plan.h"
 #include "report/report.h"
 #include "round.h"
-#include "sampling_resolve.h"
+#include "sampling.h"
 #include "schedule.h"
 #include "topology.h"
 

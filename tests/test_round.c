@@ -28,7 +28,6 @@
 #include "fork_guard.h"
 #include "pin_plan.h"
 #include "round.h"
-#include "sampling_resolve.h"
 #include "suite.h"
 #include "test_env.h"
 #include "topology.h"
