@@ -15,6 +15,7 @@
 
 #include "counters.h"
 #include "pin.h"
+#include "sampling_resolve.h"
 
 struct ompb__reporter;
 

@@ -22,6 +22,7 @@
 #include <omp.h>
 #include <ompbench/version.h>
 
+#include "dist.h"
 #include "fork_guard.h"
 #include "tsc.h"
 #include "grow.h"
@@ -556,6 +557,7 @@ void ompb__context_set_distribution(ompb__context *ctx, const ompb_distribution 
 {
     ctx->dist = dist;
     ctx->ranks = dist ? dist->size : 0;
+    ctx->dist_skew_error_ns = ompb__dist_skew_error_ns(dist);
     if (dist && dist->warning)
         ompb__context_warn(ctx, "%s", dist->warning);
 }

@@ -108,6 +108,8 @@ typedef struct ompb__context {
     size_t n_plans, cap_plans;
     /* a distributed run (lib/dist.h): ranks = 0 alone; dist is borrowed
      * and valid while ompb_main runs (hosts, cpusets, clock estimates) */
+    double dist_skew_error_ns;  /* the error bound of dist's barrier exit skew
+                                   (ompb__dist_skew_error_ns), 0 unknown */
     int ranks;
     const ompb_distribution *dist;
     /* a run that stopped early (lib/body_guard.c): what stopped it ("exit",
@@ -165,7 +167,8 @@ void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo);
 void ompb__context_add_plan(ompb__context *ctx, const ompb__pin_plan *plan);
 
 /* A distributed run: the distribution (borrowed; hosts, cpusets, clock
- * estimates) and its placement warning, if any. */
+ * estimates), the error bound of its barrier exit skew and its placement
+ * warning, if any. */
 void ompb__context_set_distribution(ompb__context *ctx, const ompb_distribution *dist);
 /* Every rank's pu map of the plan for `threads` (rank-major, [ranks *
  * threads], copied); no-op when no plan of that width was added. */

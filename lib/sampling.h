@@ -13,9 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct ompb__config;
 struct ompb__counter_set;
-struct ompb__instance;
 
 typedef enum {
     OMPB__SAMPLING_MEASURE,   /* calibrate, warm up, measure `rounds` rounds */
@@ -50,23 +48,6 @@ typedef struct ompb__sampling {
 
 /* The "mode" word of reports: "measure", "test", "simulate", "region" (static). */
 const char *ompb__sampling_mode_name(ompb__sampling_mode mode);
-
-/*
- * Resolves the sampling of repetition `repetition` of inst from the
- * configuration: --sample-count, --sample-size (else the descriptor's
- * .sample_size, else calibrate), --warmup-time, --min-time, --max-time,
- * --test and --counters; simulate selects the CPU-simulation shape (one
- * thread, one round of one iteration, one repetition, no counters). The
- * rounds, warm-up and budget are per instance and split evenly across
- * cfg->repetitions (rounds rounded up), so N repetitions cost about what one did.
- */
-ompb__sampling ompb__sampling_resolve(const struct ompb__config *cfg,
-                                      const struct ompb__instance *inst, bool simulate,
-                                      uint32_t repetition);
-
-/* The repetitions each instance gets: cfg->repetitions, or 1 in CPU
- * simulation (instruction counts do not vary between repetitions). */
-uint32_t ompb__sampling_repetitions(const struct ompb__config *cfg, bool simulate);
 
 /* A later repetition of an instance reuses the sample size an earlier one
  * of this process calibrated (Google Benchmark does the same), so only the

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * User counters: the lock-free per-thread add, the master's merge of a
- * team's slots after each round, and the name rules. A name becomes a key
+ * team's slots after each round, and the name rules (the body's
+ * ompb_counter, which reaches into its round state, is lib/state_counter.c). A name becomes a key
  * of the JSON run object and a CSV column beside the ones ompbench writes
  * itself, so those names are refused rather than silently shadowed.
  */
@@ -14,7 +15,6 @@
 #include <ompbench/bench.h>
 #include <ompbench/error.h>
 
-#include "state.h"
 #include "utf8.h"
 
 /* Keys of a JSON run object (Google Benchmark's and ours) and CSV columns:
@@ -185,11 +185,4 @@ bool ompb__ucounter_flag_of_word(const char *word, unsigned *flag)
             return true;
         }
     return false;
-}
-
-int ompb_counter(ompb_state *state, const char *name, double value, unsigned flags)
-{
-    if (!state)
-        return OMPB_EINVAL;
-    return ompb__ucounter_add(&state->user, name, value, flags);
 }

@@ -633,6 +633,30 @@ static void test_header(void)
     ompb__topology_close(t);
 }
 
+/* A distributed run's header and JSON give the skew's error bound that the
+ * context recorded with the distribution (the two largest clock offset
+ * errors), not one the reporters work out from the distribution again. */
+static void test_distribution_skew_error(void)
+{
+    static const uint64_t offset_error[] = {0, 500, 300};
+    static const char *const hosts[] = {"a", "b", "c"};
+    ompb_distribution d = {.rank = 0, .size = 3, .hosts = hosts,
+                           .clock_offset_error_ns = offset_error, .barrier_exit_skew_ns = 42};
+    ompb__context *ctx = ompb__context_new(NULL, 2, "x");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    ompb__context_set_distribution(ctx, &d);
+    CU_ASSERT_DOUBLE_EQUAL(ctx->dist_skew_error_ns, 800.0, 1e-9);
+    char *text = header_of(ctx);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "barrier exit skew 42 ns +- 800 ns"));
+    free(text);
+    json_t *j = ompb__context_to_json(ctx);
+    json_t *dist = json_object_get(json_object_get(j, "ompbench"), "distribution");
+    CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(dist, "barrier_exit_skew_error_ns")),
+                           800.0, 1e-9);
+    json_decref(j);
+    ompb__context_free(ctx);
+}
+
 /* Unreadable /proc/loadavg: "load unknown", not zeros; no topology yet:
  * "topology unknown", not "usable 0 cores"; without Core objects the PUs
  * count as cores. */
@@ -894,6 +918,7 @@ static const ompb_test_case cases[] = {
     {"warn_dedup", test_warn_dedup},
     {"header", test_header},
     {"header_unknowns", test_header_unknowns},
+    {"distribution_skew_error", test_distribution_skew_error},
     {"plain_header", test_plain_header},
     {"plain_json", test_plain_json},
     {"collected_fields", test_collected_fields},

@@ -12,7 +12,6 @@
 #include <jansson.h>
 
 #include "constants.h"
-#include "dist.h"
 
 /* jansson refuses invalid UTF-8; an odd environment value must not drop the context. */
 static json_t *jstr(const char *s)
@@ -155,7 +154,7 @@ static json_t *distribution_json(const ompb__context *ctx)
                      str_array(d->hosts, d->size), "cpusets", str_array(d->cpusets, d->size),
                      "clock_offset_ns", offs, "clock_offset_error_ns", errs,
                      "barrier_exit_skew_ns", d->barrier_exit_skew_ns,
-                     "barrier_exit_skew_error_ns", ompb__dist_skew_error_ns(d), "clock_method",
+                     "barrier_exit_skew_error_ns", ctx->dist_skew_error_ns, "clock_method",
                      d->clock_method ? jstr(d->clock_method) : json_null());
 }
 

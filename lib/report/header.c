@@ -9,7 +9,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "dist.h"
 #include "utf8.h"
 
 static void print_machine(FILE *out, const ompb__context *ctx)
@@ -107,7 +106,7 @@ static void print_ranks(FILE *out, const ompb__context *ctx)
         return;
     fprintf(out, "ranks:      %d x %d threads (%s); barrier exit skew %.0f ns +- %.0f ns "
             "(clock offset error); hosts:", d->size, ctx->default_threads,
-            d->library ? d->library : "MPI", d->barrier_exit_skew_ns, ompb__dist_skew_error_ns(d));
+            d->library ? d->library : "MPI", d->barrier_exit_skew_ns, ctx->dist_skew_error_ns);
     for (int k = 0; k < d->size; k++)
         fprintf(out, " %d=%s", k, d->hosts && d->hosts[k] ? d->hosts[k] : "?");
     fputc('\n', out);
