@@ -137,7 +137,7 @@ static void test_global_round_spans_ranks(void)
     for (size_t r = 0; r < rec.rounds; r++) {
         uint64_t global = ompb__record_makespan(&rec, r);
         uint64_t own = ompb__record_rank_makespan(&rec, 0, r);
-        CU_ASSERT_EQUAL(ompb__record_rank_makespan(&rec, 1, r), fk.end_ns);
+        CU_ASSERT_EQUAL(ompb__record_rank_makespan(&rec, 1, r), (uint64_t)fk.end_ns);
         CU_ASSERT_TRUE(global >= (uint64_t)fk.end_ns);
         CU_ASSERT_TRUE(global >= own);
         CU_ASSERT_TRUE(own < (uint64_t)fk.end_ns); /* ten tiny iterations */

@@ -554,12 +554,21 @@ static uint64_t one_barrier_ns(int threads)
  * beyond the bound (4 x 20 + 4; the measurement takes about 20). */
 static void test_barrier_cost_within_limit(void)
 {
-    uint64_t unit = one_barrier_ns(WIDE_TEAM), limit = 20 * unit;
-    bool complete;
-    uint64_t t0 = ompb__now_ns();
-    double cost = ompb__barrier_cost_ns(WIDE_TEAM, NULL, limit, &complete);
-    uint64_t took = ompb__now_ns() - t0;
-    CU_ASSERT_TRUE(cost > 0);
+    /* Wall time on a loaded machine can pass any bound once (a preempted
+     * team); a probe that ignored its limit passes it every time. So the
+     * bound must hold in one of three attempts. */
+    uint64_t unit = 0, limit = 0, took = 0;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        unit = one_barrier_ns(WIDE_TEAM);
+        limit = 20 * unit;
+        bool complete;
+        uint64_t t0 = ompb__now_ns();
+        double cost = ompb__barrier_cost_ns(WIDE_TEAM, NULL, limit, &complete);
+        took = ompb__now_ns() - t0;
+        CU_ASSERT_TRUE(cost > 0);
+        if (took <= 4 * limit + 4 * unit)
+            break;
+    }
     CU_ASSERT_TRUE(took <= 4 * limit + 4 * unit);
     if (took > 4 * limit + 4 * unit)
         fprintf(stderr, "    %" PRIu64 " ns for a limit of %" PRIu64 " ns\n", took, limit);
@@ -575,23 +584,31 @@ static void test_barrier_cost_within_budget(void)
 {
     ompb_benchmark b = {.name = "sleeping", .fn = sleeping_body};
     ompb__instance inst = ompb_test_instance(&b, WIDE_TEAM_ENGINE);
-    uint64_t unit = one_barrier_ns(WIDE_TEAM_ENGINE);
     ompb__sampling sp = base_sampling(inst.threads);
-    sp.sample_size = 0;
-    sp.rounds = 100;
-    sp.budget_ns = 10 * unit;
-    sleep_per_iteration_ns = sp.budget_ns < 999999999 ? sp.budget_ns : 999999999;
-    ompb__record rec;
-    memset(&rec, 0, sizeof rec);
-    uint64_t t0 = ompb__now_ns();
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
-    uint64_t took = ompb__now_ns() - t0;
-    CU_ASSERT_EQUAL(rec.calibration_rounds, 1);
-    CU_ASSERT_EQUAL(rec.rounds, 1);
+    uint64_t unit = 0, took = 0;
+    /* As above: the wall-time bound must hold in one of three attempts (a
+     * loaded machine broke it once; the fixed barriers break it always). */
+    for (int attempt = 0; attempt < 3; attempt++) {
+        unit = one_barrier_ns(WIDE_TEAM_ENGINE);
+        sp = base_sampling(inst.threads);
+        sp.sample_size = 0;
+        sp.rounds = 100;
+        sp.budget_ns = 10 * unit;
+        sleep_per_iteration_ns = sp.budget_ns < 999999999 ? sp.budget_ns : 999999999;
+        ompb__record rec;
+        memset(&rec, 0, sizeof rec);
+        uint64_t t0 = ompb__now_ns();
+        CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
+        took = ompb__now_ns() - t0;
+        CU_ASSERT_EQUAL(rec.calibration_rounds, 1);
+        CU_ASSERT_EQUAL(rec.rounds, 1);
+        ompb__record_free(&rec);
+        if (took <= 6 * sp.budget_ns + 4 * unit)
+            break;
+    }
     CU_ASSERT_TRUE(took <= 6 * sp.budget_ns + 4 * unit);
     if (took > 6 * sp.budget_ns + 4 * unit)
         fprintf(stderr, "    %" PRIu64 " ns for a budget of %" PRIu64 " ns\n", took, sp.budget_ns);
-    ompb__record_free(&rec);
 }
 
 /* ---- thread_setup ------------------------------------------------------------ */
