@@ -10,8 +10,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp" -xf -
 tree=$tmp
-awk '/^```c$/ { inblock = 1; next } /^```$/ { inblock = 0 } inblock' "$src/CONTRIBUTING.md" \
-  | awk '/^\/\* lib\/report\/tsv.c \*\//, 0' > "$tree/lib/report/tsv.c"
+# The one C block that starts with the file's name (the document has others).
+awk '/^```c$/ { inblock = 1; first = 1; next } /^```$/ { inblock = 0; keep = 0 }
+     inblock && first { keep = ($0 == "/* lib/report/tsv.c */"); first = 0 }
+     inblock && keep' "$src/CONTRIBUTING.md" > "$tree/lib/report/tsv.c"
 grep -q 'ompb__reporter_tsv' "$tree/lib/report/tsv.c" || { echo "FAIL: no TSV example in CONTRIBUTING.md"; exit 1; }
 sed -i 's/^    ROW(csv)$/    ROW(csv)            \\\n    ROW(tsv)/' "$tree/lib/report/reporters.c"
 grep -q 'ROW(tsv)' "$tree/lib/report/reporters.c" || { echo "FAIL: could not add the row"; exit 1; }
