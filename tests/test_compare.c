@@ -1541,6 +1541,8 @@ static void test_verdict_table(void)
                     counts[OMPB__VERDICT_UNTOUCHED] + counts[OMPB__VERDICT_NOISY]);
     CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_CHANGE),
                     counts[OMPB__VERDICT_REGRESSED] + counts[OMPB__VERDICT_IMPROVED]);
+    CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_UNDECIDED),
+                    counts[OMPB__VERDICT_NOISY] + counts[OMPB__VERDICT_UNKNOWN]);
     CU_ASSERT_TRUE(ompb__verdict_is(OMPB__VERDICT_FAILED, OMPB__VERDICT_EMPHASIS));
     CU_ASSERT_FALSE(ompb__verdict_is(OMPB__VERDICT_FAILED, OMPB__VERDICT_GATES |
                                                            OMPB__VERDICT_CHANGE));

@@ -447,7 +447,7 @@ static int gate(const ab_args *a)
     if (a->fail_on_regression &&
         (ompb__verdict_count(c, OMPB__VERDICT_GATES) || head_faulted(ab)))
         return 1;
-    if (a->fail_on_undecided && (c[OMPB__VERDICT_NOISY] || c[OMPB__VERDICT_UNKNOWN]))
+    if (a->fail_on_undecided && ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED))
         return 1;
     return 0;
 }

@@ -34,6 +34,7 @@
 #define EMPHASIS OMPB__VERDICT_EMPHASIS
 #define CHANGE OMPB__VERDICT_CHANGE
 #define RARE OMPB__VERDICT_RARE
+#define UNDECIDED OMPB__VERDICT_UNDECIDED
 
 /* The verdicts: a new one is an enum value (where regressions-first
  * reports list it) and a row here; every report, summary, JSON count and
@@ -44,8 +45,9 @@ static const ompb__verdict_row verdicts[OMPB__VERDICT_COUNT] = {
     [OMPB__VERDICT_FAILED] = {"failed", "failed", GATES | EMPHASIS, OMPB__SORT_FILE, 7},
     [OMPB__VERDICT_IMPROVED] = {"improved", "improved", JUDGED | CHANGE, OMPB__SORT_CHANGE_ASC,
                                 1},
-    [OMPB__VERDICT_NOISY] = {"noisy", "noisy", JUDGED, OMPB__SORT_SIZE_DESC, 3},
-    [OMPB__VERDICT_UNKNOWN] = {"noise unknown", "noise_unknown", 0, OMPB__SORT_SIZE_DESC, 4},
+    [OMPB__VERDICT_NOISY] = {"noisy", "noisy", JUDGED | UNDECIDED, OMPB__SORT_SIZE_DESC, 3},
+    [OMPB__VERDICT_UNKNOWN] = {"noise unknown", "noise_unknown", UNDECIDED,
+                               OMPB__SORT_SIZE_DESC, 4},
     [OMPB__VERDICT_NO_RATIO] = {"no ratio", "no_ratio", RARE, OMPB__SORT_FILE, 8},
     [OMPB__VERDICT_UNTOUCHED] = {"untouched", "untouched", JUDGED, OMPB__SORT_CHANGE_DESC, 2},
     [OMPB__VERDICT_NEW] = {"new", "new", 0, OMPB__SORT_FILE, 5},

@@ -73,8 +73,10 @@ enum {
     OMPB__VERDICT_EMPHASIS = 1u << 2, /* stands out (bold) in markdown and summaries */
     OMPB__VERDICT_CHANGE = 1u << 3,   /* claims a change beyond the threshold: q value,
                                          and ab's interval of the deciding look */
-    OMPB__VERDICT_RARE = 1u << 4      /* compare's summary names it only when it
+    OMPB__VERDICT_RARE = 1u << 4,     /* compare's summary names it only when it
                                          occurs, with its cause */
+    OMPB__VERDICT_UNDECIDED = 1u << 5 /* neither a change nor none: fails ab's
+                                         --fail-on-undecided */
 };
 
 /* Within a verdict, the reports' tables list rows by: */
