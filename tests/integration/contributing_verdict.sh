@@ -15,20 +15,21 @@ analysis=$tree/tools/lib/analysis
 blocks=$tmp/blocks.c
 awk '/^```c$/ { inblock = 1; next } /^```$/ { inblock = 0 } inblock' "$src/CONTRIBUTING.md" > "$blocks"
 value=$(awk '/^\/\* tools\/lib\/analysis\/compare.h, in enum ompb__verdict/{getline; print; exit}' "$blocks")
-row=$(awk '/^\/\* tools\/lib\/analysis\/compare.c, in verdicts\[\]/{getline; print; exit}' "$blocks")
+row=$(awk '/^\/\* tools\/lib\/analysis\/compare_verdicts.c, in verdicts\[\]/{getline; print; exit}' "$blocks")
 grep -q 'OMPB__VERDICT_SKIPPED' <<< "$value" && grep -q '"skipped"' <<< "$row" \
   || { echo "FAIL: no verdict example in CONTRIBUTING.md"; exit 1; }
 awk -v add="$value" '/^    OMPB__VERDICT_COUNT$/ { print add } { print }' "$analysis/compare.h" > "$tmp/compare.h"
 mv "$tmp/compare.h" "$analysis/compare.h"
 # The row last in verdicts[], before the table's closing brace.
+table=$analysis/compare_verdicts.c
 awk -v add="$row" '/^static const ompb__verdict_row verdicts\[/ { inside = 1 }
-                   inside && /^};$/ { print add; inside = 0 } { print }' "$analysis/compare.c" > "$tmp/compare.c"
-mv "$tmp/compare.c" "$analysis/compare.c"
-grep -q 'OMPB__VERDICT_SKIPPED,' "$analysis/compare.h" && grep -q '\[OMPB__VERDICT_SKIPPED\] =' "$analysis/compare.c" \
+                   inside && /^};$/ { print add; inside = 0 } { print }' "$table" > "$tmp/compare_verdicts.c"
+mv "$tmp/compare_verdicts.c" "$analysis/compare_verdicts.c"
+grep -q 'OMPB__VERDICT_SKIPPED,' "$analysis/compare.h" && grep -q '\[OMPB__VERDICT_SKIPPED\] =' "$analysis/compare_verdicts.c" \
   || { echo "FAIL: could not add the value and the row"; exit 1; }
 [ "$(cd "$tree" && diff -rq "$src/tools" tools | wc -l)" -eq 2 ] || { echo "FAIL: more than two files changed"; exit 1; }
-[ "$(diff "$src/tools/lib/analysis/compare.c" "$analysis/compare.c" | grep -c '^[<>]')" -eq 1 ] \
-  || { echo "FAIL: the row is not one line:"; diff "$src/tools/lib/analysis/compare.c" "$analysis/compare.c"; exit 1; }
+[ "$(diff "$src/tools/lib/analysis/compare_verdicts.c" "$analysis/compare_verdicts.c" | grep -c '^[<>]')" -eq 1 ] \
+  || { echo "FAIL: the row is not one line:"; diff "$src/tools/lib/analysis/compare_verdicts.c" "$analysis/compare_verdicts.c"; exit 1; }
 timeout 600 cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > "$tmp/cmake.log" 2>&1 \
   || { cat "$tmp/cmake.log"; exit 1; }
 timeout 600 cmake --build "$tree/build" -j 2 --target ompbench_tool > "$tmp/build.log" 2>&1 \

@@ -65,7 +65,7 @@ typedef enum ompb__verdict {
 } ompb__verdict;
 
 /* What a verdict is and how the reports show it: one row per verdict
- * (compare.c), read by compare's and ab's reports and gates. */
+ * (compare_verdicts.c), read by compare's and ab's reports and gates. */
 enum {
     OMPB__VERDICT_JUDGED = 1u << 0,   /* rests on a spread on both sides: summed under
                                          "Judged N of M instances" */
@@ -223,6 +223,12 @@ void ompb__comparison_free(ompb__comparison *cmp);
  */
 int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultfile *head,
                                ompb__lines *diffs);
+
+/* The differences between the first file of a side and each of its other
+ * files (ompb__compare_environments), prefixed "SIDE FIRST vs OTHER: ",
+ * appended to *out (analysis/compare_env.c). Returns 0 or OMPB_ENOMEM. */
+int ompb__compare_diff_within(const ompb__compare_side *side, const char *side_name,
+                              ompb__lines *out);
 
 /* Writes the report (analysis/compare_report.c): console and markdown list
  * regressions first, then improvements, each by size of the change; JSON
