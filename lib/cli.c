@@ -6,10 +6,10 @@
  */
 #include "cli.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,97 +24,45 @@
 #include "filter.h"
 #include "parse.h"
 #include "pin.h"
-#include "slurm.h"
 #include "report/reporters.h"
-
-#define THREADS_ACCEPTED "N, N,M,... (no repeats), A..B (powers of two plus the ends) or max, with 1 <= N <= " OMPB__STR(OMPB__MAX_THREADS)
 
 typedef enum { ARG_NONE, ARG_REQUIRED } arg_kind;
 
-typedef struct option_def {
-    const char *name;
-    arg_kind arg;
-    int (*apply)(ompb__config *cfg, const char *opt, const char *value, ompb_error *err);
-} option_def;
+typedef struct option_def option_def;
 
-/* Digits only: no blanks, no sign, no hex (lib/parse.h). */
-static int parse_positive_int(const char *text, long max, long *out)
-{
-    uint64_t v;
-    if (ompb__parse_uint(text, 1, (uint64_t)max, &v) != 0)
-        return OMPB_EINVAL;
-    *out = (long)v;
-    return 0;
-}
+/* One option is one row: the parser finds it by name and hands its value
+ * to the row's handler, which writes the row's field; --help prints the
+ * same row. */
+struct option_def {
+    const char *name;          /* "--threads" */
+    arg_kind arg;
+    /* --help's left column after the name: the value's name for an option
+     * with one (" LIST"), the options listed with a flag (", --version") */
+    const char *shown;
+    int (*apply)(ompb__config *cfg, const option_def *o, const char *value, ompb_error *err);
+    size_t field;              /* offsetof(ompb__config, ...) the handler writes */
+    uint64_t max;              /* a count's largest value */
+    bool accumulates;          /* may be given again, each value narrowing the selection */
+    const char *section;       /* --help heading printed before the row; NULL: none */
+    /* --help text, lines split at '\n', with "{}" standing for what part()
+     * writes (defaults, the accepted values of another table); NULL: not
+     * listed (aliases, the internal --ompb-child) */
+    const char *help;
+    void (*part)(char *buf, size_t cap);
+};
+
+/* The field a row's handler writes. */
+#define FIELD(cfg, o, type) ((type *)(void *)((char *)(cfg) + (o)->field))
 
 static int parse_u64(const char *text, uint64_t max, uint64_t *out)
 {
     return ompb__parse_uint(text, 1, max, out);
 }
 
-/* A..B: powers of two strictly between, plus both ends. */
-static int expand_range(long lo, long hi, int *out, size_t cap, size_t *n)
+static int opt_threads(ompb__config *cfg, const option_def *o, const char *value,
+                       ompb_error *err)
 {
-    size_t k = 0;
-    out[k++] = (int)lo;
-    for (long p = 1; p < hi; p *= 2)
-        if (p > lo && k < cap)
-            out[k++] = (int)p;
-    if (hi != lo && k < cap)
-        out[k++] = (int)hi;
-    *n = k;
-    return 0;
-}
-
-int ompb__parse_thread_list(const char *text, int max_threads, int *out, size_t cap,
-                            size_t *n, ompb_error *err)
-{
-    if (strcmp(text, "max") == 0) {
-        out[0] = max_threads;
-        *n = 1;
-        return 0;
-    }
-    const char *dots = strstr(text, "..");
-    if (dots) {
-        char lo_s[32];
-        long lo, hi;
-        size_t len = (size_t)(dots - text);
-        if (len >= sizeof lo_s)
-            goto bad;
-        memcpy(lo_s, text, len);
-        lo_s[len] = '\0';
-        if (parse_positive_int(lo_s, OMPB__MAX_THREADS, &lo) || parse_positive_int(dots + 2, OMPB__MAX_THREADS, &hi)
-            || hi < lo)
-            goto bad;
-        return expand_range(lo, hi, out, cap, n);
-    }
-    char buf[512];
-    if (strlen(text) >= sizeof buf)
-        goto bad;
-    strcpy(buf, text);
-    size_t k = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        long v;
-        if (parse_positive_int(tok, OMPB__MAX_THREADS, &v) || k == cap)
-            goto bad;
-        for (size_t j = 0; j < k; j++)
-            if (out[j] == (int)v)
-                goto bad; /* a repeat would give two instances the same name */
-        out[k++] = (int)v;
-    }
-    if (k == 0 || text[strlen(text) - 1] == ',' || text[0] == ',' || strstr(text, ",,"))
-        goto bad;
-    *n = k;
-    return 0;
-bad:
-    return ompb__error_set(err, OMPB_EINVAL, "--threads: invalid value '%s' (accepted: %s)",
-                           text, THREADS_ACCEPTED);
-}
-
-static int opt_threads(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
-{
-    (void)opt;
+    (void)o;
     return ompb__parse_thread_list(value, omp_get_num_procs(), cfg->threads,
                                    OMPB__MAX_THREAD_LIST, &cfg->n_threads, err);
 }
@@ -126,36 +74,39 @@ static int too_many_selections(const char *opt, ompb_error *err)
                            OMPB__MAX_SELECTIONS, OMPB__MAX_SELECTIONS, OMPB__MAX_SELECTIONS);
 }
 
-static int opt_filter(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_filter(ompb__config *cfg, const option_def *o, const char *value,
+                      ompb_error *err)
 {
     if (cfg->n_filters == OMPB__MAX_SELECTIONS)
-        return too_many_selections(opt, err);
-    if (ompb__filter_compile(&cfg->filter[cfg->n_filters], value, opt, err) != 0)
+        return too_many_selections(o->name, err);
+    if (ompb__filter_compile(&cfg->filter[cfg->n_filters], value, o->name, err) != 0)
         return OMPB_EINVAL;
     cfg->filter_text[cfg->n_filters++] = value;
     return 0;
 }
 
-static int opt_count(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+/* An integer from 1 to the row's max, digits only. */
+static int parse_count(const option_def *o, const char *value, uint64_t *v, ompb_error *err)
 {
-    bool count = strcmp(opt, "--sample-count") == 0;
-    uint64_t max = count ? OMPB__MAX_SAMPLE_COUNT : OMPB__MAX_SAMPLE_SIZE;
-    if (parse_u64(value, max, count ? &cfg->sample_count : &cfg->sample_size) != 0)
-        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 1 to %" PRIu64 ")",
-                               opt, value, max);
+    if (parse_u64(value, o->max, v) != 0)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer "
+                               "from 1 to %" PRIu64 ")", o->name, value, o->max);
     return 0;
 }
 
-static int opt_repetitions(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_count(ompb__config *cfg, const option_def *o, const char *value,
+                     ompb_error *err)
+{
+    return parse_count(o, value, FIELD(cfg, o, uint64_t), err);
+}
+
+static int opt_count32(ompb__config *cfg, const option_def *o, const char *value,
+                       ompb_error *err)
 {
     uint64_t v;
-    if (parse_u64(value, OMPB__MAX_REPETITIONS, &v) != 0)
-        return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 1 to %d)",
-                               opt, value, OMPB__MAX_REPETITIONS);
-    if (strcmp(opt, "--processes") == 0)
-        cfg->processes = (uint32_t)v;
-    else
-        cfg->repetitions = (uint32_t)v;
+    if (parse_count(o, value, &v, err) != 0)
+        return OMPB_EINVAL;
+    *FIELD(cfg, o, uint32_t) = (uint32_t)v;
     return 0;
 }
 
@@ -173,18 +124,19 @@ static int parse_seed(const char *text, uint64_t *out)
     return 0;
 }
 
-static int opt_seed(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_seed(ompb__config *cfg, const option_def *o, const char *value, ompb_error *err)
 {
     if (parse_seed(value, &cfg->seed) != 0)
         return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (accepted: an integer from 0 to "
-                               "18446744073709551615, decimal or 0x hexadecimal)", opt, value);
+                               "18446744073709551615, decimal or 0x hexadecimal)", o->name, value);
     cfg->seed_given = true;
     return 0;
 }
 
 /* --ompb-child=K,SEED,PATH: written by lib/children.c only, never by a user,
  * so it is not in --help; still checked, as any input. */
-static int opt_child(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_child(ompb__config *cfg, const option_def *o, const char *value,
+                     ompb_error *err)
 {
     char *end;
     errno = 0;
@@ -206,36 +158,45 @@ static int opt_child(ompb__config *cfg, const char *opt, const char *value, ompb
     return 0;
 bad:
     return ompb__error_set(err, OMPB_EINVAL, "%s: invalid value '%s' (internal option of --processes; "
-                           "accepted: K,SEED,PATH)", opt, value);
+                           "accepted: K,SEED,PATH)", o->name, value);
 }
 
-static int opt_duration(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+/* A duration with a unit; 0 only where positive is false, and then the
+ * message offers it. */
+static int set_duration(ompb__config *cfg, const option_def *o, const char *value,
+                        bool positive, ompb_error *err)
 {
     uint64_t ns;
-    uint64_t *dst = strcmp(opt, "--warmup-time") == 0 ? &cfg->warmup_ns
-                    : strcmp(opt, "--min-time") == 0 ? &cfg->min_time_ns
-                    : strcmp(opt, "--timeout") == 0  ? &cfg->timeout_ns
-                                                      : &cfg->max_time_ns;
-    bool positive = dst == &cfg->max_time_ns || dst == &cfg->timeout_ns;
-    /* 0 is a duration for the others, never for --max-time or --timeout: its text must
-     * not offer it. */
     if (ompb__parse_duration(value, &ns) != 0 || (ns == 0 && positive))
         return ompb__error_set(err, OMPB_EINVAL,
                                "%s: invalid duration '%s' (accepted: %s with unit ns, us, ms, s "
-                               "or m, e.g. 500ms, 2s%s)", opt, value,
+                               "or m, e.g. 500ms, 2s%s)", o->name, value,
                                positive ? "a number above zero" : "a number", positive ? "" : ", or 0");
-    *dst = ns;
+    *FIELD(cfg, o, uint64_t) = ns;
     return 0;
 }
 
-static int opt_format(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_duration(ompb__config *cfg, const option_def *o, const char *value,
+                        ompb_error *err)
 {
-    const struct ompb__reporter **dst =
-        strcmp(opt, "--output-format") == 0 ? &cfg->output_reporter : &cfg->reporter;
+    return set_duration(cfg, o, value, false, err);
+}
+
+/* --max-time and --timeout: 0 would mean no time at all, not "none". */
+static int opt_positive_duration(ompb__config *cfg, const option_def *o, const char *value,
+                                 ompb_error *err)
+{
+    return set_duration(cfg, o, value, true, err);
+}
+
+static int opt_format(ompb__config *cfg, const option_def *o, const char *value,
+                      ompb_error *err)
+{
+    const struct ompb__reporter **dst = FIELD(cfg, o, const struct ompb__reporter *);
     *dst = ompb__reporter_find(value);
     if (!*dst)
         return ompb__error_set(err, OMPB_EINVAL, "%s: unknown format '%s' (accepted: %s)",
-                               opt, value, ompb__reporter_names());
+                               o->name, value, ompb__reporter_names());
     return 0;
 }
 
@@ -244,27 +205,32 @@ static int empty_value(const char *opt, ompb_error *err)
     return ompb__error_set(err, OMPB_EINVAL, "%s: empty value (accepted: a non-empty string)", opt);
 }
 
-static int opt_string(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_string(ompb__config *cfg, const option_def *o, const char *value,
+                      ompb_error *err)
 {
     if (!*value)
-        return empty_value(opt, err);
-    if (strcmp(opt, "--exact") == 0) {
-        if (cfg->n_exact == OMPB__MAX_SELECTIONS)
-            return too_many_selections(opt, err);
-        cfg->exact[cfg->n_exact++] = value;
-    } else if (strcmp(opt, "--output") == 0)
-        cfg->output = value;
-    else
-        cfg->topology_xml = value;
+        return empty_value(o->name, err);
+    *FIELD(cfg, o, const char *) = value;
+    return 0;
+}
+
+static int opt_exact(ompb__config *cfg, const option_def *o, const char *value,
+                     ompb_error *err)
+{
+    if (!*value)
+        return empty_value(o->name, err);
+    if (cfg->n_exact == OMPB__MAX_SELECTIONS)
+        return too_many_selections(o->name, err);
+    cfg->exact[cfg->n_exact++] = value;
     return 0;
 }
 
 /* --pin is parsed here, once (a second --pin is refused before this). */
-static int opt_pin(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_pin(ompb__config *cfg, const option_def *o, const char *value, ompb_error *err)
 {
     ompb__pin_spec pin;
     if (!*value)
-        return empty_value(opt, err);
+        return empty_value(o->name, err);
     if (ompb__pin_parse(value, &pin, err) != 0)
         return OMPB_EINVAL;
     ompb__pin_spec_release(&cfg->pin);
@@ -274,40 +240,134 @@ static int opt_pin(ompb__config *cfg, const char *opt, const char *value, ompb_e
 
 /* --counters is parsed here, once; whether this machine can count the
  * events is checked before the run (ompb__counters_probe). */
-static int opt_counters(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_counters(ompb__config *cfg, const option_def *o, const char *value,
+                        ompb_error *err)
 {
-    (void)opt;
+    (void)o;
     return ompb__counters_parse(value, &cfg->counters, err);
 }
 
-static int opt_flag(ompb__config *cfg, const char *opt, const char *value, ompb_error *err)
+static int opt_flag(ompb__config *cfg, const option_def *o, const char *value,
+                    ompb_error *err)
 {
     (void)value;
     (void)err;
-    bool *flag = strcmp(opt, "--list") == 0        ? &cfg->list
-                 : strcmp(opt, "--test") == 0      ? &cfg->test
-                 : strcmp(opt, "--show-plan") == 0 ? &cfg->show_plan
-                 : strcmp(opt, "--list-counters") == 0 ? &cfg->list_counters
-                 : strcmp(opt, "--version") == 0   ? &cfg->version
-                                                   : &cfg->help;
-    *flag = true;
+    *FIELD(cfg, o, bool) = true;
     return 0;
 }
 
+/* ---- what --help shows of other tables and the defaults ------------------ */
+
+static void duration_part(char *buf, size_t cap, uint64_t ns)
+{
+    ompb__format_duration((double)ns, buf, cap);
+}
+
+static void warmup_part(char *buf, size_t cap)
+{
+    duration_part(buf, cap, OMPB__DEFAULT_WARMUP_NS);
+}
+
+static void min_time_part(char *buf, size_t cap)
+{
+    duration_part(buf, cap, OMPB__DEFAULT_MIN_TIME_NS);
+}
+
+static void max_time_part(char *buf, size_t cap)
+{
+    duration_part(buf, cap, OMPB__DEFAULT_MAX_TIME_NS);
+}
+
+static void sample_count_part(char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%d, at most %d", OMPB__DEFAULT_SAMPLE_COUNT, OMPB__MAX_SAMPLE_COUNT);
+}
+
+/* lib/report/reporters.c's table. */
+static void format_part(char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s (default: %s)", ompb__reporter_names(),
+             ompb__reporter_default()->name);
+}
+
+/* lib/pin.c's table; its first row is the default. */
+static void pin_part(char *buf, size_t cap)
+{
+    size_t n, pos = 0;
+    const ompb__pin_policy *rows = ompb__pin_policies(&n);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && pos < cap; i++)
+        pos += (size_t)snprintf(buf + pos, cap - pos, "%s%s%s", i ? " | " : "", rows[i].brief,
+                                i ? "" : " (default)");
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+#define AT(member) offsetof(ompb__config, member)
+
+/* In --help's order; the parser looks rows up by name. */
 static const option_def options[] = {
-    {"--list", ARG_NONE, opt_flag},           {"--filter", ARG_REQUIRED, opt_filter},
-    {"--exact", ARG_REQUIRED, opt_string},    {"--threads", ARG_REQUIRED, opt_threads},
-    {"--sample-count", ARG_REQUIRED, opt_count}, {"--sample-size", ARG_REQUIRED, opt_count},
-    {"--warmup-time", ARG_REQUIRED, opt_duration}, {"--min-time", ARG_REQUIRED, opt_duration},
-    {"--max-time", ARG_REQUIRED, opt_duration}, {"--timeout", ARG_REQUIRED, opt_duration},
-    {"--format", ARG_REQUIRED, opt_format}, {"--output-format", ARG_REQUIRED, opt_format},
-    {"--output", ARG_REQUIRED, opt_string},   {"--test", ARG_NONE, opt_flag},
-    {"--pin", ARG_REQUIRED, opt_pin},         {"--show-plan", ARG_NONE, opt_flag},
-    {"--topology-xml", ARG_REQUIRED, opt_string}, {"--help", ARG_NONE, opt_flag},
-    {"-h", ARG_NONE, opt_flag},               {"--version", ARG_NONE, opt_flag},
-    {"--counters", ARG_REQUIRED, opt_counters}, {"--list-counters", ARG_NONE, opt_flag},
-    {"--repetitions", ARG_REQUIRED, opt_repetitions}, {"--processes", ARG_REQUIRED, opt_repetitions},
-    {"--seed", ARG_REQUIRED, opt_seed},       {OMPB__CHILD_OPTION, ARG_REQUIRED, opt_child},
+    {"--list", ARG_NONE, "", opt_flag, AT(list), 0, false, "Selection",
+     "print the instance names and exit", NULL},
+    {"--filter", ARG_REQUIRED, " REGEX", opt_filter, 0, 0, true, NULL,
+     "run instances whose name matches (POSIX extended);\n"
+     "repeated, each --filter and --exact narrows the others", NULL},
+    {"--exact", ARG_REQUIRED, " NAME", opt_exact, 0, 0, true, NULL,
+     "run the instance with exactly this name", NULL},
+    {"--threads", ARG_REQUIRED, " LIST", opt_threads, 0, 0, false, "Round width and placement",
+     "thread counts: 4 | 1,2,4 | 1..8 (powers of two plus\n"
+     "the ends) | max; default OMP_NUM_THREADS, else\n"
+     "SLURM_CPUS_PER_TASK in a Slurm job, else the\n"
+     "OpenMP default, for benchmarks listing no counts", NULL},
+    {"--pin", ARG_REQUIRED, " POLICY", opt_pin, 0, 0, false, NULL, "{}", pin_part},
+    {"--show-plan", ARG_NONE, "", opt_flag, AT(show_plan), 0, false, NULL,
+     "print each instance's thread -> core/PU map and exit", NULL},
+    {"--topology-xml", ARG_REQUIRED, " FILE", opt_string, AT(topology_xml), 0, false, NULL,
+     "export the machine's hwloc topology as XML", NULL},
+    {"--sample-count", ARG_REQUIRED, " N", opt_count, AT(sample_count), OMPB__MAX_SAMPLE_COUNT,
+     false, "Sampling", "measured rounds per instance (default {})", sample_count_part},
+    {"--sample-size", ARG_REQUIRED, " N", opt_count, AT(sample_size), OMPB__MAX_SAMPLE_SIZE,
+     false, NULL, "iterations per round per thread (default: calibrated)", NULL},
+    {"--warmup-time", ARG_REQUIRED, " D", opt_duration, AT(warmup_ns), 0, false, NULL,
+     "warm-up per instance (default {})", warmup_part},
+    {"--min-time", ARG_REQUIRED, " D", opt_duration, AT(min_time_ns), 0, false, NULL,
+     "minimum round time when calibrating (default {})", min_time_part},
+    {"--max-time", ARG_REQUIRED, " D", opt_positive_duration, AT(max_time_ns), 0, false, NULL,
+     "time budget per instance (default {})", max_time_part},
+    {"--test", ARG_NONE, "", opt_flag, AT(test), 0, false, NULL,
+     "run every selected instance for one short round", NULL},
+    {"--timeout", ARG_REQUIRED, " D", opt_positive_duration, AT(timeout_ns), 0, false, NULL,
+     "a repetition of an instance that runs longer (a hung\n"
+     "body) fails and ends the run: the completed results\n"
+     "are written, exit status 1 (default: none)", NULL},
+    {"--counters", ARG_REQUIRED, " LIST", opt_counters, 0, 0, false, "Counters",
+     "performance counters per thread and round, e.g.\n"
+     "instructions,cycles or task-clock,context-switches", NULL},
+    {"--list-counters", ARG_NONE, "", opt_flag, AT(list_counters), 0, false, NULL,
+     "print the events this machine offers and exit", NULL},
+    {"--repetitions", ARG_REQUIRED, " N", opt_count32, AT(repetitions), OMPB__MAX_REPETITIONS,
+     false, "Repetitions (the budget above is per instance, split across them)",
+     "measure each instance N times, independently, in a\n"
+     "shuffled round-robin over the instances (default 1)", NULL},
+    {"--processes", ARG_REQUIRED, " P", opt_count32, AT(processes), OMPB__MAX_REPETITIONS,
+     false, NULL,
+     "run the repetitions in P fresh processes of this\n"
+     "binary, one after another (default 1; without\n"
+     "--repetitions: P repetitions)", NULL},
+    {"--seed", ARG_REQUIRED, " S", opt_seed, 0, 0, false, NULL,
+     "seed of the interleaved order (default: from the\n"
+     "clock; printed in the header and the JSON)", NULL},
+    {"--format", ARG_REQUIRED, " FMT", opt_format, AT(reporter), 0, false, "Output", "{}",
+     format_part},
+    {"--output", ARG_REQUIRED, " FILE", opt_string, AT(output), 0, false, NULL,
+     "write the report to FILE (atomically) instead of stdout", NULL},
+    {"--output-format", ARG_REQUIRED, " FMT", opt_format, AT(output_reporter), 0, false, NULL,
+     "with --output: FILE gets FMT while stdout still gets\n"
+     "--format's report (one run, console and file)", NULL},
+    {"--help", ARG_NONE, ", --version", opt_flag, AT(help), 0, false, NULL, "", NULL},
+    {"-h", ARG_NONE, "", opt_flag, AT(help), 0, false, NULL, NULL, NULL},
+    {"--version", ARG_NONE, "", opt_flag, AT(version), 0, false, NULL, NULL, NULL},
+    {OMPB__CHILD_OPTION, ARG_REQUIRED, "", opt_child, 0, 0, false, NULL, NULL, NULL},
 };
 
 #define N_OPTIONS (sizeof options / sizeof options[0])
@@ -318,58 +378,6 @@ static const option_def *find_option(const char *arg, size_t name_len)
         if (strlen(options[i].name) == name_len && strncmp(arg, options[i].name, name_len) == 0)
             return &options[i];
     return NULL;
-}
-
-/* One element of OMP_NUM_THREADS as libgomp reads it (checked against
- * libgomp 12 on Debian 12): blanks, an optional '+', decimal digits, a
- * value above zero that fits an unsigned long, blanks. Returns the end. */
-static const char *omp_threads_element(const char *p, uint64_t *v)
-{
-    while (isspace((unsigned char)*p))
-        p++;
-    p += *p == '+';
-    const char *digits = p;
-    *v = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (*v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-            return NULL;
-        *v = *v * 10 + (uint64_t)(*p - '0');
-    }
-    if (p == digits || *v == 0)
-        return NULL;
-    while (isspace((unsigned char)*p))
-        p++;
-    return p;
-}
-
-/* OMP_NUM_THREADS is a nesting list ("4" or "4,2"): the first level is
- * ours. What libgomp refuses ("4 junk", "2,abc", "4,", "", "0x4") we
- * refuse too, rather than run at a width libgomp itself ignored. */
-static int default_threads_from_env(ompb__config *cfg, ompb_error *err)
-{
-    const char *env = getenv("OMP_NUM_THREADS"), *p = env;
-    uint64_t first = 0, v;
-    if (!env) {
-        /* In a Slurm job the team is as wide as the task's CPUs, even when
-         * srun did not bind the task to them (--cpu-bind=none). */
-        int slurm = ompb__slurm_cpus_per_task();
-        cfg->default_threads = slurm > 0 && slurm <= OMPB__MAX_THREADS ? slurm
-                                                                  : omp_get_max_threads();
-        return 0;
-    }
-    while ((p = omp_threads_element(p, &v)) != NULL) {
-        first = first ? first : v;
-        if (*p != ',')
-            break;
-        p++;
-    }
-    if (!p || *p || first > OMPB__MAX_THREADS)
-        return ompb__error_set(err, OMPB_EINVAL,
-                               "OMP_NUM_THREADS: invalid value '%s' (accepted: a positive integer up to %d, "
-                               "optionally followed by ,N for nested levels)",
-                               env, OMPB__MAX_THREADS);
-    cfg->default_threads = (int)first;
-    return 0;
 }
 
 /* OMPB_HOOKS_TIMEOUT_MS and OMPB_HOOKS_BUDGET_MS are read by the hooks
@@ -440,16 +448,16 @@ static int check_repetitions(ompb__config *cfg, ompb_error *err)
     return 0;
 }
 
-/* No option with a value accumulates but the selections (--filter and
- * --exact narrow one another): a second one would silently replace the
- * first (a second --output, a second --counters list), so both are named
- * and refused. Flags may repeat; they mean the same each time. */
+/* Only rows marked accumulates take a value more than once (the
+ * selections: --filter and --exact narrow one another); for any other, a
+ * second value would silently replace the first (a second --output, a
+ * second --counters list), so both are named and refused. Flags may
+ * repeat; they mean the same each time. */
 static int check_repeat(const option_def *o, const char *value, const char **given,
                         ompb_error *err)
 {
     const char **first = &given[o - options];
-    if (o->arg != ARG_REQUIRED || strcmp(o->name, "--filter") == 0
-        || strcmp(o->name, "--exact") == 0)
+    if (o->arg != ARG_REQUIRED || o->accumulates)
         return 0;
     if (*first)
         return ompb__error_set(err, OMPB_EINVAL, "%s: given twice, '%s' and '%s' (accepted: "
@@ -483,14 +491,14 @@ int ompb__config_parse(ompb__config *cfg, int argc, char **argv, ompb_error *err
             ompb__config_release(cfg);
             return ompb__error_set(err, OMPB_EINVAL, "%s takes no value (got '%s')", o->name, eq + 1);
         }
-        if (check_repeat(o, value, given, err) != 0 || o->apply(cfg, o->name, value, err) != 0) {
+        if (check_repeat(o, value, given, err) != 0 || o->apply(cfg, o, value, err) != 0) {
             ompb__config_release(cfg);
             return OMPB_EINVAL;
         }
     }
     if (cfg->help || cfg->version)
         return 0;
-    if (check_repetitions(cfg, err) != 0 || default_threads_from_env(cfg, err) != 0
+    if (check_repetitions(cfg, err) != 0 || ompb__default_threads(&cfg->default_threads, err) != 0
         || hooks_env(err) != 0 || check_combinations(cfg, err) != 0) {
         ompb__config_release(cfg);
         return OMPB_EINVAL;
@@ -506,62 +514,75 @@ void ompb__config_release(ompb__config *cfg)
     ompb__pin_spec_release(&cfg->pin);
 }
 
+/* --help's layout: the text column, and the widest line (--sample-count's
+ * with its default and maximum). */
+#define HELP_INDENT 23
+#define HELP_WIDTH 82
+
+/* Where a line of text longer than room breaks: after the last " | "
+ * within it (a list of values stays whole per item), else at its last
+ * blank; the whole line when it fits or cannot break. */
+static size_t help_break(const char *line, size_t len, size_t room)
+{
+    size_t at = 0;
+    if (len <= room)
+        return len;
+    for (size_t k = room; k > 0; k--)
+        if (line[k] == ' ' && line[k - 1] == '|') {
+            at = k;
+            break;
+        }
+    for (size_t k = room; k > 0 && !at; k--)
+        if (line[k] == ' ')
+            at = k;
+    return at ? at : len;
+}
+
+/* The row's text in the column after its label, "{}" replaced by part. */
+static void print_help_text(FILE *out, const option_def *o)
+{
+    char part[256] = "", text[1024];
+    const char *mark = strstr(o->help, "{}");
+    if (o->part)
+        o->part(part, sizeof part);
+    if (mark)
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(mark - o->help), o->help, part, mark + 2);
+    else
+        snprintf(text, sizeof text, "%s", o->help);
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n"), cut = help_break(p, len, HELP_WIDTH - HELP_INDENT);
+        fprintf(out, "%.*s\n", (int)cut, p);
+        p += cut + (p[cut] == ' ' || p[cut] == '\n');
+        if (*p)
+            fprintf(out, "%*s", HELP_INDENT, "");
+    }
+}
+
+static void print_option(FILE *out, const option_def *o)
+{
+    char label[64];
+    if (o->section)
+        fprintf(out, "%s:\n", o->section);
+    snprintf(label, sizeof label, "%s%s", o->name, o->shown);
+    if (!*o->help) {
+        fprintf(out, "  %s\n", label);
+        return;
+    }
+    fprintf(out, "  %-*s", HELP_INDENT - 3, label);
+    fputc(' ', out);
+    print_help_text(out, o);
+}
+
 void ompb__config_usage(const char *argv0, void *stream)
 {
-    char warmup[32], min_time[32], max_time[32];
-    ompb__format_duration((double)OMPB__DEFAULT_WARMUP_NS, warmup, sizeof warmup);
-    ompb__format_duration((double)OMPB__DEFAULT_MIN_TIME_NS, min_time, sizeof min_time);
-    ompb__format_duration((double)OMPB__DEFAULT_MAX_TIME_NS, max_time, sizeof max_time);
-    fprintf((FILE *)stream,
-            "Usage: %s [OPTION]...\n"
-            "Runs the benchmarks of this binary; each round is an OpenMP parallel region.\n"
-            "\n"
-            "Selection:\n"
-            "  --list               print the instance names and exit\n"
-            "  --filter REGEX       run instances whose name matches (POSIX extended);\n"
-            "                       repeated, each --filter and --exact narrows the others\n"
-            "  --exact NAME         run the instance with exactly this name\n"
-            "Round width and placement:\n"
-            "  --threads LIST       thread counts: 4 | 1,2,4 | 1..8 (powers of two plus\n"
-            "                       the ends) | max; default OMP_NUM_THREADS, else\n"
-            "                       SLURM_CPUS_PER_TASK in a Slurm job, else the\n"
-            "                       OpenMP default, for benchmarks listing no counts\n"
-            "  --pin POLICY         compact (default) | spread | cpus:LIST | none |\n"
-            "                       LIKWID domains, e.g. S0:0-7@S1:0-7\n"
-            "  --show-plan          print each instance's thread -> core/PU map and exit\n"
-            "  --topology-xml FILE  export the machine's hwloc topology as XML\n"
-            "Sampling:\n"
-            "  --sample-count N     measured rounds per instance (default %d, at most %d)\n"
-            "  --sample-size N      iterations per round per thread (default: calibrated)\n"
-            "  --warmup-time D      warm-up per instance (default %s)\n"
-            "  --min-time D         minimum round time when calibrating (default %s)\n"
-            "  --max-time D         time budget per instance (default %s)\n"
-            "  --test               run every selected instance for one short round\n"
-            "  --timeout D          a repetition of an instance that runs longer (a hung\n"
-            "                       body) fails and ends the run: the completed results\n"
-            "                       are written, exit status 1 (default: none)\n"
-            "Counters:\n"
-            "  --counters LIST      performance counters per thread and round, e.g.\n"
-            "                       instructions,cycles or task-clock,context-switches\n"
-            "  --list-counters      print the events this machine offers and exit\n"
-            "Repetitions (the budget above is per instance, split across them):\n"
-            "  --repetitions N      measure each instance N times, independently, in a\n"
-            "                       shuffled round-robin over the instances (default 1)\n"
-            "  --processes P        run the repetitions in P fresh processes of this\n"
-            "                       binary, one after another (default 1; without\n"
-            "                       --repetitions: P repetitions)\n"
-            "  --seed S             seed of the interleaved order (default: from the\n"
-            "                       clock; printed in the header and the JSON)\n"
-            "Output:\n"
-            "  --format FMT         %s (default: %s)\n"
-            "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
-            "  --output-format FMT  with --output: FILE gets FMT while stdout still gets\n"
-            "                       --format's report (one run, console and file)\n"
-            "  --help, --version\n"
-            "Durations: a number and a unit, ns, us, ms, s or m (500ms, 2s; the unit is\n"
-            "required).\n"
-            "Exit status: 0 ok, 1 a benchmark failed, 2 bad option or input.\n",
-            argv0, OMPB__DEFAULT_SAMPLE_COUNT, OMPB__MAX_SAMPLE_COUNT,
-            warmup, min_time, max_time, ompb__reporter_names(),
-            ompb__reporter_default()->name);
+    FILE *out = stream;
+    fprintf(out, "Usage: %s [OPTION]...\n"
+                 "Runs the benchmarks of this binary; each round is an OpenMP parallel region.\n"
+                 "\n", argv0);
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].help)
+            print_option(out, &options[i]);
+    fputs("Durations: a number and a unit, ns, us, ms, s or m (500ms, 2s; the unit is\n"
+          "required).\n"
+          "Exit status: 0 ok, 1 a benchmark failed, 2 bad option or input.\n", out);
 }

@@ -94,6 +94,11 @@ void ompb__config_release(ompb__config *cfg);
 int ompb__parse_thread_list(const char *text, int max_threads, int *out, size_t cap,
                             size_t *n, ompb_error *err);
 
+/* The default team width (lib/cli_threads.c): OMP_NUM_THREADS's first
+ * level, else SLURM_CPUS_PER_TASK in a Slurm job, else the OpenMP default.
+ * Returns 0, or OMPB_EINVAL with err naming a value libgomp would refuse. */
+int ompb__default_threads(int *out, ompb_error *err);
+
 /* The --help text. */
 void ompb__config_usage(const char *argv0, void *stream /* FILE* */);
 

@@ -238,12 +238,12 @@ static int list_order(const ompb__topology *t, const ompb__pin_spec *spec, int w
 /* The table: the first row is the default; messages list the rows in this
  * order. */
 static const ompb__pin_policy policies[] = {
-    {"compact", NULL, "compact", parse_bare, compact_order},
-    {"spread", NULL, "spread", parse_bare, spread_order},
-    {"none", NULL, "none", parse_bare, NULL},
-    {"cpus", NULL, "cpus:LIST (e.g. cpus:0,2,4-7)", parse_cpus, list_order},
+    {"compact", NULL, "compact", parse_bare, compact_order, "compact"},
+    {"spread", NULL, "spread", parse_bare, spread_order, "spread"},
+    {"none", NULL, "none", parse_bare, NULL, "none"},
+    {"cpus", NULL, "cpus:LIST (e.g. cpus:0,2,4-7)", parse_cpus, list_order, "cpus:LIST"},
     {"domains", ompb__pin_domain_match, OMPB__PIN_DOMAIN_SYNTAX, ompb__pin_domain_parse,
-     ompb__pin_domain_order},
+     ompb__pin_domain_order, "LIKWID domains, e.g. S0:0-7@S1:0-7"},
 };
 
 #define N_POLICIES (sizeof policies / sizeof policies[0])

@@ -39,6 +39,7 @@ typedef struct ompb__pin_policy {
      * Returns 0 or OMPB_E* with err set. NULL: the policy binds nothing. */
     int (*order)(const ompb__topology *topo, const ompb__pin_spec *spec, int want, int *order,
                  int *n, ompb_error *err);
+    const char *brief;   /* as --help lists it, e.g. "cpus:LIST" */
 } ompb__pin_policy;
 
 /* The --pin value, parsed once. A zeroed spec (or a NULL pointer wherever

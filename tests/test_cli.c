@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* CLI: every option, every bad input named with the accepted values. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "cli.h"
 #include "clock.h"
+#include "pin.h"
 #include "report/report.h"
 #include "suite.h"
 
@@ -417,6 +419,81 @@ static void test_version(void)
     ompb_hooks_free(h);
 }
 
+/* --help as printed; with flat, every run of blanks and line breaks
+ * collapsed to one blank, so a generated list reads whole whatever its
+ * wrapping. malloc'd. */
+static char *help_text(bool flat)
+{
+    char *text = NULL;
+    size_t len = 0, k = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    ompb__config_usage("bench", f);
+    fclose(f);
+    for (size_t i = 0; flat && i < len; i++)
+        if (!(text[i] == ' ' || text[i] == '\n') || !k || text[k - 1] != ' ')
+            text[k++] = text[i] == '\n' ? ' ' : text[i];
+    if (flat)
+        text[k] = '\0';
+    return text;
+}
+
+/* --help's --pin list is lib/pin.c's table, in its order, the first row
+ * marked as the default; --format's is the reporter table. */
+static void test_help_lists_tables(void)
+{
+    char want[512];
+    size_t n, pos = 0;
+    const ompb__pin_policy *rows = ompb__pin_policies(&n);
+    char *help = help_text(true);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(help);
+    CU_ASSERT_TRUE(n >= 5);
+    for (size_t i = 0; i < n; i++)
+        pos += (size_t)snprintf(want + pos, sizeof want - pos, "%s%s%s", i ? " | " : "",
+                                rows[i].brief, i ? "" : " (default)");
+    CU_ASSERT_PTR_NOT_NULL(strstr(help, want));
+    snprintf(want, sizeof want, "--format FMT %s (default: %s)", ompb__reporter_names(),
+             ompb__reporter_default()->name);
+    CU_ASSERT_PTR_NOT_NULL(strstr(help, want));
+    CU_ASSERT_PTR_NOT_NULL(strstr(help, "--sample-count N measured rounds per instance "
+                                        "(default 100, at most 1000000)"));
+    CU_ASSERT_PTR_NULL(strstr(help, OMPB__CHILD_OPTION));
+    free(help);
+}
+
+/* Every option --help lists is one the parser knows: given alone, it is
+ * accepted or wants its value, never unknown. */
+static void test_help_options_parse(void)
+{
+    char *help = help_text(false), *save = NULL;
+    size_t checked = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(help);
+    for (char *line = strtok_r(help, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, "  --", 4) != 0)
+            continue;
+        /* The label ends at the text column; ", " separates the options
+         * a line lists together, a blank the value's name. */
+        char *end = strstr(line + 2, "  ");
+        if (end)
+            *end = '\0';
+        for (char *opt = line + 2, *next; opt; opt = next ? next + 2 : NULL) {
+            next = strstr(opt, ", --");
+            char name[64];
+            ompb__config cfg;
+            ompb_error err;
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(opt, " ,"), opt);
+            if (parse(&cfg, &err, name, NULL) == 0)
+                ompb__config_release(&cfg);
+            else
+                CU_ASSERT_PTR_NULL(strstr(err.text, "unknown option"));
+            checked++;
+        }
+    }
+    CU_ASSERT_TRUE(checked >= 24);
+    free(help);
+}
+
 static const ompb_test_case cases[] = {
     {"repeated_options", test_repeated_options},
     {"values_escaped", test_values_escaped},
@@ -433,6 +510,8 @@ static const ompb_test_case cases[] = {
     {"help_ignores_bad_environment", test_help_ignores_bad_environment},
     {"durations", test_durations},
     {"version", test_version},
+    {"help_lists_tables", test_help_lists_tables},
+    {"help_options_parse", test_help_options_parse},
     {NULL, NULL},
 };
 

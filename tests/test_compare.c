@@ -1503,6 +1503,65 @@ static void test_parse_format(void)
     CU_ASSERT_STRING_EQUAL(ompb__verdict_key(OMPB__VERDICT_NOISY), "noisy");
 }
 
+/* The verdict table: a row per verdict, unique keys, and the flags that
+ * decide the gates, the "Judged" group and the summaries' order. */
+static void test_verdict_table(void)
+{
+    static const char *const summary[] = {"regressed", "improved", "untouched", "noisy",
+                                          "noise unknown", "new", "missing", "failed",
+                                          "no ratio"};
+    ompb__verdict order[OMPB__VERDICT_COUNT];
+    size_t counts[OMPB__VERDICT_COUNT], n;
+    for (int v = 0; v < OMPB__VERDICT_COUNT; v++) {
+        const ompb__verdict_row *row = ompb__verdict_info((ompb__verdict)v);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+        CU_ASSERT_TRUE(row->name[0] && row->key[0]);
+        for (int w = 0; w < v; w++)
+            CU_ASSERT_STRING_NOT_EQUAL(ompb__verdict_key((ompb__verdict)w), row->key);
+        counts[v] = (size_t)1 << v;
+    }
+    CU_ASSERT_PTR_NULL(ompb__verdict_info(OMPB__VERDICT_COUNT));
+    CU_ASSERT_STRING_EQUAL(ompb__verdict_name(OMPB__VERDICT_COUNT), "?");
+    CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_GATES),
+                    counts[OMPB__VERDICT_REGRESSED] + counts[OMPB__VERDICT_FAILED]);
+    CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_JUDGED),
+                    counts[OMPB__VERDICT_REGRESSED] + counts[OMPB__VERDICT_IMPROVED] +
+                    counts[OMPB__VERDICT_UNTOUCHED] + counts[OMPB__VERDICT_NOISY]);
+    CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_CHANGE),
+                    counts[OMPB__VERDICT_REGRESSED] + counts[OMPB__VERDICT_IMPROVED]);
+    CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_UNDECIDED),
+                    counts[OMPB__VERDICT_NOISY] + counts[OMPB__VERDICT_UNKNOWN]);
+    CU_ASSERT_TRUE(ompb__verdict_is(OMPB__VERDICT_FAILED, OMPB__VERDICT_EMPHASIS));
+    CU_ASSERT_FALSE(ompb__verdict_is(OMPB__VERDICT_FAILED, OMPB__VERDICT_GATES |
+                                                           OMPB__VERDICT_CHANGE));
+    ompb__verdict_summary_order(order, &n);
+    CU_ASSERT_EQUAL_FATAL(n, OMPB__VERDICT_COUNT);
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_STRING_EQUAL(ompb__verdict_name(order[i]), summary[i]);
+}
+
+/* The format table gives --format its names, messages and --help their
+ * lists, and every report a renderer per row. */
+static void test_format_table(void)
+{
+    ompb__report_format f;
+    CU_ASSERT_STRING_EQUAL(ompb__report_format_list(), "console, markdown, json");
+    CU_ASSERT_STRING_EQUAL(ompb__report_format_help(), "console (default), markdown or json");
+    static const char *const names[] = {"console", "markdown", "json"};
+    CU_ASSERT_EQUAL_FATAL(sizeof names / sizeof names[0], OMPB__REPORT_FORMAT_COUNT);
+    for (int i = 0; i < OMPB__REPORT_FORMAT_COUNT; i++) {
+        CU_ASSERT_EQUAL(ompb__report_parse_format(names[i], &f), 0);
+        CU_ASSERT_EQUAL(f, (ompb__report_format)i);
+    }
+    ompb__comparison empty = {0};
+    FILE *null = fopen("/dev/null", "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(null);
+    CU_ASSERT_EQUAL(ompb__compare_print(null, &empty, OMPB__REPORT_FORMAT_COUNT), OMPB_EINVAL);
+    for (int i = 0; i < OMPB__REPORT_FORMAT_COUNT; i++)
+        CU_ASSERT_EQUAL(ompb__compare_print(null, &empty, (ompb__report_format)i), 0);
+    fclose(null);
+}
+
 /* Files of one side from different machines: listed as differences. */
 static void test_environment_within_side(void)
 {
@@ -1668,6 +1727,8 @@ static const ompb_test_case cases[] = {
     {"text_escaping", test_text_escaping},
     {"format_ns", test_format_ns},
     {"load_error_is_one_line", test_load_error_is_one_line},
+    {"verdict_table", test_verdict_table},
+    {"format_table", test_format_table},
     {NULL, NULL},
 };
 

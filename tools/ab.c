@@ -39,44 +39,44 @@ typedef struct ab_args {
 
 static void usage(FILE *out)
 {
-    fputs("usage: ompbench ab [options] BASE HEAD [-- benchmark options]\n"
-          "       ompbench ab [options] --base-cmd CMD --head-cmd CMD [-- benchmark options]\n"
-          "Runs two builds of a benchmark binary alternately, one process per run with a\n"
-          "tenth of the default budget (--sample-count 10 --warmup-time 10ms --max-time\n"
-          "500ms, before the benchmark options, which may change them), pools the runs as\n"
-          "`ompbench compare --base/--head` does, and runs again only the instances still\n"
-          "undecided, until each is regressed, improved or untouched, or a budget is spent.\n"
-          "The looks are planned and alpha is spent across them, so stopping early does\n"
-          "not inflate false claims (docs/methodology.md).\n"
-          "  --base-cmd CMD, --head-cmd CMD\n"
-          "                        a shell command that runs the benchmark (a wrapper such\n"
-          "                        as 'mpirun -np 2 build/bench'); the options are appended\n"
-          "  --min-runs N          runs a side before the first look (default 3, at least 2)\n"
-          "  --max-runs N          most runs a side (default 20, at most 1000)\n"
-          "  --time D              wall-time budget (e.g. 10m); no pair starts that would not\n"
-          "                        fit, a run still going at the end is stopped\n"
-          "  --timeout D           passed to every run: a repetition of an instance that\n"
-          "                        runs longer fails (the run is stopped after D per\n"
-          "                        instance plus 60 s)\n"
-          "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
-          "  --alpha A             error rate and false discovery rate, in (0, 1) (default 0.05)\n"
-          "  --seed S              seed of the order within each pair (default: the clock;\n"
-          "                        printed)\n"
-          "  --keep DIR            keep every run's JSON file and log in DIR (default: a\n"
-          "                        temporary directory, removed)\n"
-          "  --format FMT          console (default), markdown or json\n"
-          "  --output FILE         write the report to FILE instead of stdout\n"
-          "  --markdown FILE, --json FILE\n"
-          "                        also write the report in that format to FILE\n"
-          "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD, or a\n"
-          "                        HEAD run crashed, hung or wrote a bad file\n"
-          "  --fail-on-undecided   exit 1 when an instance is still noisy at the budget\n"
-          "  --no-futility         run an instance to its last look even when, at the spread\n"
-          "                        seen, not even that look would likely decide it\n"
-          "  -h, --help            this text\n"
-          "Exit status: 0, 1 (the gate above), 2 (bad input, a build that cannot run, the\n"
-          "CodSpeed runner, no instance in common), 128+N after signal N (partial report).\n",
-          out);
+    fprintf(out, "usage: ompbench ab [options] BASE HEAD [-- benchmark options]\n"
+            "       ompbench ab [options] --base-cmd CMD --head-cmd CMD [-- benchmark options]\n"
+            "Runs two builds of a benchmark binary alternately, one process per run with a\n"
+            "tenth of the default budget (--sample-count 10 --warmup-time 10ms --max-time\n"
+            "500ms, before the benchmark options, which may change them), pools the runs as\n"
+            "`ompbench compare --base/--head` does, and runs again only the instances still\n"
+            "undecided, until each is regressed, improved or untouched, or a budget is spent.\n"
+            "The looks are planned and alpha is spent across them, so stopping early does\n"
+            "not inflate false claims (docs/methodology.md).\n"
+            "  --base-cmd CMD, --head-cmd CMD\n"
+            "                        a shell command that runs the benchmark (a wrapper such\n"
+            "                        as 'mpirun -np 2 build/bench'); the options are appended\n"
+            "  --min-runs N          runs a side before the first look (default 3, at least 2)\n"
+            "  --max-runs N          most runs a side (default 20, at most 1000)\n"
+            "  --time D              wall-time budget (e.g. 10m); no pair starts that would not\n"
+            "                        fit, a run still going at the end is stopped\n"
+            "  --timeout D           passed to every run: a repetition of an instance that\n"
+            "                        runs longer fails (the run is stopped after D per\n"
+            "                        instance plus 60 s)\n"
+            "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
+            "  --alpha A             error rate and false discovery rate, in (0, 1) (default 0.05)\n"
+            "  --seed S              seed of the order within each pair (default: the clock;\n"
+            "                        printed)\n"
+            "  --keep DIR            keep every run's JSON file and log in DIR (default: a\n"
+            "                        temporary directory, removed)\n"
+            "  --format FMT          %s\n"
+            "  --output FILE         write the report to FILE instead of stdout\n"
+            "  --markdown FILE, --json FILE\n"
+            "                        also write the report in that format to FILE\n"
+            "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD, or a\n"
+            "                        HEAD run crashed, hung or wrote a bad file\n"
+            "  --fail-on-undecided   exit 1 when an instance is still noisy at the budget\n"
+            "  --no-futility         run an instance to its last look even when, at the spread\n"
+            "                        seen, not even that look would likely decide it\n"
+            "  -h, --help            this text\n"
+            "Exit status: 0, 1 (the gate above), 2 (bad input, a build that cannot run, the\n"
+            "CodSpeed runner, no instance in common), 128+N after signal N (partial report).\n",
+            ompb__report_format_help());
 }
 
 #define bad(...) ompb__tool_usage_error(OMPB__AB_TOOL, __VA_ARGS__)
@@ -142,9 +142,7 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
         return 0;
     }
     if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
-        if (ompb__report_parse_format(v, &a->format))
-            return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
-        return 0;
+        return ompb__tool_parse_format(OMPB__AB_TOOL, v, &a->format);
     }
     const char **dest = (v = ompb__tool_option_value(argc, argv, i, "--keep"))       ? &a->keep
                         : (v = ompb__tool_option_value(argc, argv, i, "--output"))   ? &a->output
@@ -447,9 +445,9 @@ static int gate(const ab_args *a)
         return 128 + ompb__ab_stop_signal();
     const size_t *c = ab->counts;
     if (a->fail_on_regression &&
-        (c[OMPB__VERDICT_REGRESSED] || c[OMPB__VERDICT_FAILED] || head_faulted(ab)))
+        (ompb__verdict_count(c, OMPB__VERDICT_GATES) || head_faulted(ab)))
         return 1;
-    if (a->fail_on_undecided && (c[OMPB__VERDICT_NOISY] || c[OMPB__VERDICT_UNKNOWN]))
+    if (a->fail_on_undecided && ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED))
         return 1;
     return 0;
 }

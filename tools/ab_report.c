@@ -130,7 +130,7 @@ static void row_note(const ompb__ab *ab, const ompb__ab_row *r, char *buf, size_
  * that gave its p-value, any other the latest look's. false: none. */
 static bool row_interval(const ompb__ab_row *r, double *low, double *high)
 {
-    bool flagged = r->verdict == OMPB__VERDICT_REGRESSED || r->verdict == OMPB__VERDICT_IMPROVED;
+    bool flagged = ompb__verdict_is(r->verdict, OMPB__VERDICT_CHANGE);
     *low = flagged ? r->seq.p_low : r->seq.low;
     *high = flagged ? r->seq.p_high : r->seq.high;
     return r->seq.looks > 0 && isfinite(*low) && isfinite(*high);
@@ -150,15 +150,34 @@ static void interval_text(const ompb__ab_row *r, char *buf, size_t cap)
 
 /* ---- shared lines -------------------------------------------------------- */
 
+/* ab's name of a verdict in its summary: compare's, but an instance
+ * without a spread here is one that had no look yet. */
+static const char *summary_name(ompb__verdict v)
+{
+    return v == OMPB__VERDICT_UNKNOWN ? "not looked at" : ompb__verdict_name(v);
+}
+
+/* Every verdict's count, judged ones first, in the table's summary order;
+ * b (bold) around the count of what gates and claims a change. */
 static void summary_line(FILE *out, const ompb__ab *ab, const char *b)
 {
-    const size_t *c = ab->counts;
-    fprintf(out, "%sJudged %zu of %zu instances%s: %s%zu regressed%s, %zu improved, %zu "
-            "untouched, %zu noisy; not judged: %zu not looked at, %zu new, %zu missing, "
-            "%zu failed, %zu no ratio\n", b, ab->judged, ab->n_rows, b, b,
-            c[OMPB__VERDICT_REGRESSED], b, c[OMPB__VERDICT_IMPROVED], c[OMPB__VERDICT_UNTOUCHED],
-            c[OMPB__VERDICT_NOISY], c[OMPB__VERDICT_UNKNOWN], c[OMPB__VERDICT_NEW],
-            c[OMPB__VERDICT_MISSING], c[OMPB__VERDICT_FAILED], c[OMPB__VERDICT_NO_RATIO]);
+    ompb__verdict order[OMPB__VERDICT_COUNT];
+    size_t n;
+    ompb__verdict_summary_order(order, &n);
+    fprintf(out, "%sJudged %zu of %zu instances%s: ", b, ab->judged, ab->n_rows, b);
+    for (int judged = 1; judged >= 0; judged--) {
+        size_t shown = 0;
+        fputs(judged ? "" : "; not judged: ", out);
+        for (size_t i = 0; i < n; i++) {
+            ompb__verdict v = order[i];
+            const char *em =
+                ompb__verdict_is(v, OMPB__VERDICT_GATES | OMPB__VERDICT_CHANGE) ? b : "";
+            if (ompb__verdict_is(v, OMPB__VERDICT_JUDGED) == (judged == 1))
+                fprintf(out, "%s%s%zu %s%s", shown++ ? ", " : "", em, ab->counts[v],
+                        summary_name(v), em);
+        }
+    }
+    fputc('\n', out);
 }
 
 static void runs_line(FILE *out, const ompb__ab *ab, bool md)
@@ -309,8 +328,10 @@ static int print_console(FILE *out, const ompb__ab *ab)
 static void md_row(FILE *out, const ompb__ab *ab, const ompb__ab_row *r)
 {
     char v[3][OMPB__UNIT_TEXT_MAX], iv[2 * OMPB__UNIT_TEXT_MAX + 4], runs[48], note[NOTE_MAX];
-    bool flag = r->verdict == OMPB__VERDICT_REGRESSED || r->verdict == OMPB__VERDICT_FAILED ||
-                r->verdict == OMPB__VERDICT_IMPROVED;
+    /* ab's table is read for what it decided: every claimed change stands
+     * out, with what asks for emphasis. */
+    bool flag = ompb__verdict_is(r->verdict, OMPB__VERDICT_EMPHASIS) ||
+                ompb__verdict_is(r->verdict, OMPB__VERDICT_CHANGE);
     row_cells(ab, r, v, iv, sizeof iv, runs, sizeof runs, note);
     fputs("| ", out);
     ompb__put_md_code(out, r->name, true);
@@ -446,10 +467,19 @@ static int print_json(FILE *out, const ompb__ab *ab)
     return rc ? OMPB_EIO : 0;
 }
 
+/* One renderer per row of the format table (analysis/units.h). */
+static int (*const renderers[])(FILE *, const ompb__ab *) = {
+    [OMPB__REPORT_CONSOLE] = print_console,
+    [OMPB__REPORT_MARKDOWN] = print_markdown,
+    [OMPB__REPORT_JSON] = print_json,
+};
+_Static_assert(sizeof renderers / sizeof renderers[0] == OMPB__REPORT_FORMAT_COUNT,
+               "an ab renderer for every report format");
+
 int ompb__ab_print(FILE *out, const ompb__ab *ab, ompb__report_format fmt)
 {
-    int rc = fmt == OMPB__REPORT_JSON       ? print_json(out, ab)
-             : fmt == OMPB__REPORT_MARKDOWN ? print_markdown(out, ab)
-                                            : print_console(out, ab);
+    if ((unsigned)fmt >= OMPB__REPORT_FORMAT_COUNT || !renderers[fmt])
+        return OMPB_EINVAL;
+    int rc = renderers[fmt](out, ab);
     return rc ? rc : ferror(out) ? OMPB_EIO : 0;
 }

@@ -82,6 +82,14 @@ int ompb__tool_parse_threshold(const char *tool, const char *v, double *out)
     return 0;
 }
 
+int ompb__tool_parse_format(const char *tool, const char *v, ompb__report_format *out)
+{
+    if (ompb__report_parse_format(v, out) != 0)
+        return ompb__tool_usage_error(tool, "--format: invalid value '%s' (accepted: %s)", v,
+                                      ompb__report_format_list());
+    return 0;
+}
+
 int ompb__tool_parse_alpha(const char *tool, const char *v, double *out)
 {
     char *end;

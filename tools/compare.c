@@ -42,31 +42,31 @@ typedef struct compare_args {
 
 static void usage(FILE *out)
 {
-    fputs("usage: ompbench compare [options] BASE.json HEAD.json\n"
-          "       ompbench compare [options] --base FILE... --head FILE...\n"
-          "Compares result files (ompbench or Google Benchmark JSON) instance by instance.\n"
-          "The runs of each side are pooled; each run (a process of --processes, or a\n"
-          "file) is one piece of evidence. Verdicts: regressed, improved, untouched,\n"
-          "noisy (the run-to-run spread is too large to tell at the threshold), noise\n"
-          "unknown (one run on a side), no ratio (a time of 0 on a side), new, missing,\n"
-          "failed.\n"
-          "  --base FILE           a BASE result file; repeat to pool runs\n"
-          "  --head FILE           a HEAD result file; repeat to pool runs\n"
-          "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
-          "  --alpha A             1 - the interval's confidence, and the false discovery\n"
-          "                        rate over the instances, in (0, 1) (default 0.05)\n"
-          "  --metric NAME         judge this counter of --counters per iteration (e.g.\n"
-          "                        instructions), or this user counter (ompb_counter),\n"
-          "                        instead of time, run by run as times are (default: time)\n"
-          "  --format FMT          console (default), markdown or json\n"
-          "  --output FILE         write the report to FILE instead of stdout\n"
-          "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
-          "                        (what was not judged does not fail; a warning says so\n"
-          "                        for a time of 0)\n"
-          "  -h, --help            this text\n"
-          "Two files without --base/--head are BASE and HEAD. Exit status: 0, 1\n"
-          "(regression or failure with --fail-on-regression), 2 (bad input).\n",
-          out);
+    fprintf(out, "usage: ompbench compare [options] BASE.json HEAD.json\n"
+            "       ompbench compare [options] --base FILE... --head FILE...\n"
+            "Compares result files (ompbench or Google Benchmark JSON) instance by instance.\n"
+            "The runs of each side are pooled; each run (a process of --processes, or a\n"
+            "file) is one piece of evidence. Verdicts: regressed, improved, untouched,\n"
+            "noisy (the run-to-run spread is too large to tell at the threshold), noise\n"
+            "unknown (one run on a side), no ratio (a time of 0 on a side), new, missing,\n"
+            "failed.\n"
+            "  --base FILE           a BASE result file; repeat to pool runs\n"
+            "  --head FILE           a HEAD result file; repeat to pool runs\n"
+            "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
+            "  --alpha A             1 - the interval's confidence, and the false discovery\n"
+            "                        rate over the instances, in (0, 1) (default 0.05)\n"
+            "  --metric NAME         judge this counter of --counters per iteration (e.g.\n"
+            "                        instructions), or this user counter (ompb_counter),\n"
+            "                        instead of time, run by run as times are (default: time)\n"
+            "  --format FMT          %s\n"
+            "  --output FILE         write the report to FILE instead of stdout\n"
+            "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
+            "                        (what was not judged does not fail; a warning says so\n"
+            "                        for a time of 0)\n"
+            "  -h, --help            this text\n"
+            "Two files without --base/--head are BASE and HEAD. Exit status: 0, 1\n"
+            "(regression or failure with --fail-on-regression), 2 (bad input).\n",
+            ompb__report_format_help());
 }
 
 /* One line on stderr for bad input; the exit status 2. */
@@ -95,8 +95,7 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
                        "instructions)");
         a->metric = v;
     } else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
-        if (ompb__report_parse_format(v, &a->format))
-            return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
+        return ompb__tool_parse_format(OMPB__TOOL, v, &a->format);
     } else
         return bad("unknown option or missing value: '%s' (accepted: --base FILE, --head FILE, "
                    "--threshold PCT, --alpha A, --metric NAME, --format FMT, "
@@ -232,7 +231,7 @@ static int run(const compare_args *a, const ompb__compare_side *base,
     int status = write_report(a, &cmp);
     /* A benchmark that fails in HEAD is at least as bad as a slower one. */
     if (status == 0 && a->fail_on_regression
-        && (cmp.counts[OMPB__VERDICT_REGRESSED] || cmp.counts[OMPB__VERDICT_FAILED]))
+        && ompb__verdict_count(cmp.counts, OMPB__VERDICT_GATES))
         status = 1;
     ompb__comparison_free(&cmp);
     return status;

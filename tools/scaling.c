@@ -37,23 +37,23 @@ typedef int (*render_fn)(FILE *out, const ompb__scaling *s, ompb__report_format 
 
 static void usage(FILE *out)
 {
-    fputs("usage: ompbench scaling [options] RESULT.json...\n"
-          "For each benchmark measured at several thread counts: median time, speedup\n"
-          "and parallel efficiency against its smallest thread count, imbalance; the\n"
-          "ideal is strong scaling, or weak scaling when the benchmark declares it\n"
-          "(.scaling) or its declared items/bytes per iteration grow with the width.\n"
-          "Several files are merged (e.g. one MPI job per rank count: ranks x threads);\n"
-          "an instance found again in a later file is counted, the first one stands.\n"
-          "  --format FMT    console (default), markdown or json\n"
-          "  --output FILE   write the table to FILE instead of stdout\n"
-          "  --svg FILE      also draw the scaling plot into FILE (standalone SVG)\n"
-          "  --metric NAME   a counter of --counters per iteration (team sum, e.g.\n"
-          "                  instructions) or a user counter (ompb_counter) instead of\n"
-          "                  time; ratio and work efficiency\n"
-          "                  against the smallest thread count (default: time)\n"
-          "  -h, --help      this text\n"
-          "Exit status: 0, 2 (bad input).\n",
-          out);
+    fprintf(out, "usage: ompbench scaling [options] RESULT.json...\n"
+            "For each benchmark measured at several thread counts: median time, speedup\n"
+            "and parallel efficiency against its smallest thread count, imbalance; the\n"
+            "ideal is strong scaling, or weak scaling when the benchmark declares it\n"
+            "(.scaling) or its declared items/bytes per iteration grow with the width.\n"
+            "Several files are merged (e.g. one MPI job per rank count: ranks x threads);\n"
+            "an instance found again in a later file is counted, the first one stands.\n"
+            "  --format FMT    %s\n"
+            "  --output FILE   write the table to FILE instead of stdout\n"
+            "  --svg FILE      also draw the scaling plot into FILE (standalone SVG)\n"
+            "  --metric NAME   a counter of --counters per iteration (team sum, e.g.\n"
+            "                  instructions) or a user counter (ompb_counter) instead of\n"
+            "                  time; ratio and work efficiency\n"
+            "                  against the smallest thread count (default: time)\n"
+            "  -h, --help      this text\n"
+            "Exit status: 0, 2 (bad input).\n",
+            ompb__report_format_help());
 }
 
 /* One line on stderr for bad input; the exit status 2. */
@@ -75,8 +75,7 @@ static int parse_option(int argc, char **argv, int *i, scaling_args *a)
         a->metric = v;
     }
     else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
-        if (ompb__report_parse_format(v, &a->format))
-            return bad("--format: invalid value '%s' (accepted: console, markdown, json)", v);
+        return ompb__tool_parse_format(OMPB__TOOL, v, &a->format);
     } else
         return bad("unknown option or missing value: '%s' (accepted: --format FMT, "
                    "--output FILE, --svg FILE, --metric NAME, --help)", arg);

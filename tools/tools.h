@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "analysis/units.h"
+
 int ompb__tool_ab(int argc, char **argv);
 int ompb__tool_collect(int argc, char **argv);
 int ompb__tool_compare(int argc, char **argv);
@@ -42,6 +44,11 @@ int ompb__tool_check_once(const char *tool, ompb__tool_seen *seen, char **argv, 
  * the value and what is accepted. */
 int ompb__tool_parse_threshold(const char *tool, const char *v, double *out);
 int ompb__tool_parse_alpha(const char *tool, const char *v, double *out);
+
+/* --format of compare, scaling and ab: a row of the report format table
+ * (analysis/units.h); 0, or 2 after one line naming the value and the
+ * table's names. */
+int ompb__tool_parse_format(const char *tool, const char *v, ompb__report_format *out);
 
 int ompb__tool_usage_error(const char *tool, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

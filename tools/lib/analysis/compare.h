@@ -19,6 +19,7 @@
 #ifndef OMPB_ANALYSIS_COMPARE_H
 #define OMPB_ANALYSIS_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -47,7 +48,8 @@
     "10 runs a side, BASE and HEAD alternating, pooled with --base/--head"
 #define OMPB__COMPARE_ONE_SIDE "--processes 10"
 
-/* In the order regressions-first reports list them. */
+/* In the order regressions-first reports list them (and JSON counts them);
+ * each has one row in compare.c's table (ompb__verdict_row). */
 typedef enum ompb__verdict {
     OMPB__VERDICT_REGRESSED,
     OMPB__VERDICT_FAILED,       /* failed in HEAD (whatever BASE did) */
@@ -61,6 +63,37 @@ typedef enum ompb__verdict {
     OMPB__VERDICT_MISSING,      /* only in BASE (failed there or not) */
     OMPB__VERDICT_COUNT
 } ompb__verdict;
+
+/* What a verdict is and how the reports show it: one row per verdict
+ * (compare_verdicts.c), read by compare's and ab's reports and gates. */
+enum {
+    OMPB__VERDICT_JUDGED = 1u << 0,   /* rests on a spread on both sides: summed under
+                                         "Judged N of M instances" */
+    OMPB__VERDICT_GATES = 1u << 1,    /* fails --fail-on-regression */
+    OMPB__VERDICT_EMPHASIS = 1u << 2, /* stands out (bold) in markdown and summaries */
+    OMPB__VERDICT_CHANGE = 1u << 3,   /* claims a change beyond the threshold: q value,
+                                         and ab's interval of the deciding look */
+    OMPB__VERDICT_RARE = 1u << 4,     /* compare's summary names it only when it
+                                         occurs, with its cause */
+    OMPB__VERDICT_UNDECIDED = 1u << 5 /* neither a change nor none: fails ab's
+                                         --fail-on-undecided */
+};
+
+/* Within a verdict, the reports' tables list rows by: */
+typedef enum ompb__verdict_sort {
+    OMPB__SORT_FILE,            /* file order */
+    OMPB__SORT_CHANGE_DESC,     /* change, largest first */
+    OMPB__SORT_CHANGE_ASC,      /* change, largest speed-up first */
+    OMPB__SORT_SIZE_DESC        /* |change|, largest first */
+} ompb__verdict_sort;
+
+typedef struct ompb__verdict_row {
+    const char *name;           /* as reports print it: "noise unknown" */
+    const char *key;            /* JSON key and HTML class: "noise_unknown" */
+    unsigned flags;             /* OMPB__VERDICT_JUDGED, ... */
+    ompb__verdict_sort sort;
+    int summary;                /* position in the summary lines (ties: enum order) */
+} ompb__verdict_row;
 
 /* What the runs of a pair are, which decides what may be claimed. */
 typedef enum ompb__basis {
@@ -191,6 +224,12 @@ void ompb__comparison_free(ompb__comparison *cmp);
 int ompb__compare_environments(const ompb__resultfile *base, const ompb__resultfile *head,
                                ompb__lines *diffs);
 
+/* The differences between the first file of a side and each of its other
+ * files (ompb__compare_environments), prefixed "SIDE FIRST vs OTHER: ",
+ * appended to *out (analysis/compare_env.c). Returns 0 or OMPB_ENOMEM. */
+int ompb__compare_diff_within(const ompb__compare_side *side, const char *side_name,
+                              ompb__lines *out);
+
 /* Writes the report (analysis/compare_report.c): console and markdown list
  * regressions first, then improvements, each by size of the change; JSON
  * keeps the rows in comparison order. Returns 0 or OMPB_EIO. */
@@ -200,5 +239,17 @@ int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__report_for
  * ("noise_unknown"). Static strings. */
 const char *ompb__verdict_name(ompb__verdict v);
 const char *ompb__verdict_key(ompb__verdict v);
+
+/* v's row (static storage); NULL for a value that is no verdict. */
+const ompb__verdict_row *ompb__verdict_info(ompb__verdict v);
+
+/* True when v's row carries every bit of flags. */
+bool ompb__verdict_is(ompb__verdict v, unsigned flags);
+
+/* The sum of counts[v] over the verdicts whose rows carry every bit of flags. */
+size_t ompb__verdict_count(const size_t *counts, unsigned flags);
+
+/* The verdicts in the summary lines' order: *n of them, written to order. */
+void ompb__verdict_summary_order(ompb__verdict order[OMPB__VERDICT_COUNT], size_t *n);
 
 #endif

@@ -48,21 +48,20 @@ typedef struct sort_key {
     size_t index;
 } sort_key;
 
-/* Within a verdict: regressions, noisy and untouched by change descending,
- * improvements ascending (largest speed-up first), the rest in file order;
- * an undefined change (a time of 0) last, as NAN would break the order. */
+/* Within a verdict, as its row says (regressions, noisy and untouched by
+ * change descending, improvements ascending: largest speed-up first, the
+ * rest in file order); an undefined change (a time of 0) last, as NAN
+ * would break the order. */
 static double sort_value(const ompb__compare_row *r)
 {
     if (isnan(r->change))
         return INFINITY;
-    switch (r->verdict) {
-    case OMPB__VERDICT_REGRESSED:
-    case OMPB__VERDICT_UNTOUCHED:
+    switch (ompb__verdict_info(r->verdict)->sort) {
+    case OMPB__SORT_CHANGE_DESC:
         return -r->change;
-    case OMPB__VERDICT_IMPROVED:
+    case OMPB__SORT_CHANGE_ASC:
         return r->change;
-    case OMPB__VERDICT_NOISY:
-    case OMPB__VERDICT_UNKNOWN:
+    case OMPB__SORT_SIZE_DESC:
         return -fabs(r->change);
     default:
         return 0.0;
@@ -142,7 +141,7 @@ static void judged_note(const ompb__comparison *cmp, const ompb__compare_row *r,
 {
     char spread[64], q[32] = "";
     spread_text(r, spread, sizeof spread);
-    if (r->verdict == OMPB__VERDICT_REGRESSED || r->verdict == OMPB__VERDICT_IMPROVED)
+    if (ompb__verdict_is(r->verdict, OMPB__VERDICT_CHANGE))
         snprintf(q, sizeof q, r->q < 1e-4 ? "q<0.0001; " : "q=%.4f; ", r->q);
     if (r->verdict != OMPB__VERDICT_NOISY)
         snprintf(buf, cap, "%s%s", q, spread);
@@ -234,23 +233,41 @@ static char *runs_text(char *buf, size_t cap, const ompb__compare_row *r)
     return buf;
 }
 
+/* "2 regressed", bold (strong) when the row asks for emphasis and it occurs;
+ * a rare verdict only when it occurs, with its cause. */
+static void summary_count(FILE *out, const ompb__comparison *cmp, ompb__verdict v,
+                          const char *sep, const char *strong)
+{
+    size_t n = cmp->counts[v];
+    const char *em = n && ompb__verdict_is(v, OMPB__VERDICT_EMPHASIS) ? strong : "";
+    if (ompb__verdict_is(v, OMPB__VERDICT_RARE)) {
+        if (n)
+            fprintf(out, "%s%zu %s (%s)", sep, n, ompb__verdict_name(v), zero_text(cmp));
+        return;
+    }
+    fprintf(out, "%s%s%zu %s%s", sep, em, n, ompb__verdict_name(v), em);
+}
+
+/* The verdicts of one group (judged or not) in the summary's order. */
+static void summary_group(FILE *out, const ompb__comparison *cmp, bool judged,
+                          const char *strong)
+{
+    ompb__verdict order[OMPB__VERDICT_COUNT];
+    size_t n, shown = 0;
+    ompb__verdict_summary_order(order, &n);
+    for (size_t i = 0; i < n; i++)
+        if (ompb__verdict_is(order[i], OMPB__VERDICT_JUDGED) == judged)
+            summary_count(out, cmp, order[i], shown++ ? ", " : "", strong);
+}
+
 /* The header: what could be judged at all comes first. */
 static void summary_line(FILE *out, const ompb__comparison *cmp, const char *strong)
 {
     char gm[OMPB__UNIT_TEXT_MAX];
-    const size_t *c = cmp->counts;
-    fprintf(out, "%sJudged %zu of %zu instances%s: %s%zu regressed%s, %zu improved, %zu "
-                 "untouched, %zu noisy",
-            strong, cmp->judged, cmp->n, strong, c[OMPB__VERDICT_REGRESSED] ? strong : "",
-            c[OMPB__VERDICT_REGRESSED], c[OMPB__VERDICT_REGRESSED] ? strong : "",
-            c[OMPB__VERDICT_IMPROVED], c[OMPB__VERDICT_UNTOUCHED],
-            c[OMPB__VERDICT_NOISY]);
-    fprintf(out, "; not judged: %zu noise unknown, %zu new, %zu missing, %s%zu failed%s",
-            c[OMPB__VERDICT_UNKNOWN], c[OMPB__VERDICT_NEW], c[OMPB__VERDICT_MISSING],
-            c[OMPB__VERDICT_FAILED] ? strong : "", c[OMPB__VERDICT_FAILED],
-            c[OMPB__VERDICT_FAILED] ? strong : "");
-    if (c[OMPB__VERDICT_NO_RATIO])
-        fprintf(out, ", %zu no ratio (%s)", c[OMPB__VERDICT_NO_RATIO], zero_text(cmp));
+    fprintf(out, "%sJudged %zu of %zu instances%s: ", strong, cmp->judged, cmp->n, strong);
+    summary_group(out, cmp, true, strong);
+    fputs("; not judged: ", out);
+    summary_group(out, cmp, false, strong);
     if (cmp->marked)
         fprintf(out, "; %s%zu with a marked side%s", strong, cmp->marked, strong);
     fprintf(out, "; geometric mean change %s", ompb__format_change(gm, sizeof gm,
@@ -379,9 +396,11 @@ static void md_row(FILE *out, const ompb__comparison *cmp, const ompb__compare_r
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
     char ci[2 * OMPB__UNIT_TEXT_MAX + 4], runs[48], note[OMPB__NOTE_MAX];
-    /* What fails a pull request stands out: regressions, failures. */
-    const char *change_em = r->verdict == OMPB__VERDICT_REGRESSED ? "**" : "";
-    const char *verdict_em = *change_em || r->verdict == OMPB__VERDICT_FAILED ? "**" : "";
+    /* What fails a pull request stands out: the verdict of a row that asks
+     * for emphasis, and the change when it is what the row claims. */
+    bool em = ompb__verdict_is(r->verdict, OMPB__VERDICT_EMPHASIS);
+    const char *change_em = em && ompb__verdict_is(r->verdict, OMPB__VERDICT_CHANGE) ? "**" : "";
+    const char *verdict_em = em ? "**" : "";
     row_note(cmp, r, note, sizeof note);
     fputs("| ", out);
     ompb__put_md_code(out, r->name, true);
@@ -545,17 +564,40 @@ static int print_json(FILE *out, const ompb__comparison *cmp)
     return rc == 0 && fputc('\n', out) != EOF ? 0 : OMPB_EIO;
 }
 
-int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__report_format fmt)
+/* The tables list regressions first (sorted_rows). */
+static int print_sorted(FILE *out, const ompb__comparison *cmp,
+                        void (*print)(FILE *, const ompb__comparison *, const sort_key *))
 {
-    if (fmt == OMPB__REPORT_JSON)
-        return print_json(out, cmp);
     sort_key *keys = sorted_rows(cmp);
     if (!keys)
         return OMPB_ENOMEM;
-    if (fmt == OMPB__REPORT_MARKDOWN)
-        print_markdown(out, cmp, keys);
-    else
-        print_console(out, cmp, keys);
+    print(out, cmp, keys);
     free(keys);
     return ferror(out) ? OMPB_EIO : 0;
+}
+
+static int render_console(FILE *out, const ompb__comparison *cmp)
+{
+    return print_sorted(out, cmp, print_console);
+}
+
+static int render_markdown(FILE *out, const ompb__comparison *cmp)
+{
+    return print_sorted(out, cmp, print_markdown);
+}
+
+/* One renderer per row of the format table (analysis/units.h). */
+static int (*const renderers[])(FILE *, const ompb__comparison *) = {
+    [OMPB__REPORT_CONSOLE] = render_console,
+    [OMPB__REPORT_MARKDOWN] = render_markdown,
+    [OMPB__REPORT_JSON] = print_json,
+};
+_Static_assert(sizeof renderers / sizeof renderers[0] == OMPB__REPORT_FORMAT_COUNT,
+               "a compare renderer for every report format");
+
+int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__report_format fmt)
+{
+    if ((unsigned)fmt >= OMPB__REPORT_FORMAT_COUNT || !renderers[fmt])
+        return OMPB_EINVAL;
+    return renderers[fmt](out, cmp);
 }

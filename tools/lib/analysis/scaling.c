@@ -586,17 +586,14 @@ static void marks_legend(FILE *out, const ompb__scaling *s, bool markdown)
                      "which is not the code's scaling.\n", markdown ? ">\n> " : "");
 }
 
-int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format fmt)
+/* The text formats: one table per family, then the notes. */
+static int print_tables(FILE *out, const ompb__scaling *s,
+                        void (*print_family)(FILE *, const ompb__scaling_family *), bool markdown)
 {
-    if (fmt == OMPB__REPORT_JSON)
-        return print_json(out, s);
     for (size_t i = 0; i < s->n; i++) {
         if (i)
             fputc('\n', out);
-        if (fmt == OMPB__REPORT_MARKDOWN)
-            print_markdown_family(out, &s->families[i]);
-        else
-            print_console_family(out, &s->families[i]);
+        print_family(out, &s->families[i]);
     }
     if (s->n == 0)
         fputs("no benchmark was measured at more than one thread count\n", out);
@@ -606,6 +603,32 @@ int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format f
     if (s->duplicates)
         fprintf(out, "\n(%zu point%s found again in a later entry or file: the first stands)\n",
                 s->duplicates, s->duplicates == 1 ? "" : "s");
-    marks_legend(out, s, fmt == OMPB__REPORT_MARKDOWN);
+    marks_legend(out, s, markdown);
     return ferror(out) ? OMPB_EIO : 0;
+}
+
+static int print_console(FILE *out, const ompb__scaling *s)
+{
+    return print_tables(out, s, print_console_family, false);
+}
+
+static int print_markdown(FILE *out, const ompb__scaling *s)
+{
+    return print_tables(out, s, print_markdown_family, true);
+}
+
+/* One renderer per row of the format table (analysis/units.h). */
+static int (*const renderers[])(FILE *, const ompb__scaling *) = {
+    [OMPB__REPORT_CONSOLE] = print_console,
+    [OMPB__REPORT_MARKDOWN] = print_markdown,
+    [OMPB__REPORT_JSON] = print_json,
+};
+_Static_assert(sizeof renderers / sizeof renderers[0] == OMPB__REPORT_FORMAT_COUNT,
+               "a scaling renderer for every report format");
+
+int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format fmt)
+{
+    if ((unsigned)fmt >= OMPB__REPORT_FORMAT_COUNT || !renderers[fmt])
+        return OMPB_EINVAL;
+    return renderers[fmt](out, s);
 }

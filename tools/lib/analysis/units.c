@@ -8,6 +8,7 @@
 #include "analysis/units.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,16 +22,45 @@ static const struct time_unit {
 
 #define N_UNITS (sizeof units / sizeof units[0])
 
-static const char *const format_names[] = {"console", "markdown", "json"};
+/* The report formats, in the enum's order; the first is the default. */
+static const char *const format_names[OMPB__REPORT_FORMAT_COUNT] = {
+    [OMPB__REPORT_CONSOLE] = "console",
+    [OMPB__REPORT_MARKDOWN] = "markdown",
+    [OMPB__REPORT_JSON] = "json",
+};
 
 int ompb__report_parse_format(const char *text, ompb__report_format *fmt)
 {
-    for (size_t i = 0; i < sizeof format_names / sizeof format_names[0]; i++)
+    for (size_t i = 0; i < OMPB__REPORT_FORMAT_COUNT; i++)
         if (strcmp(text, format_names[i]) == 0) {
             *fmt = (ompb__report_format)i;
             return 0;
         }
     return OMPB_EINVAL;
+}
+
+/* The names joined by sep, the last by last; the default marked with mark. */
+static const char *join_formats(char *text, size_t cap, const char *sep, const char *last,
+                                const char *mark)
+{
+    size_t pos = 0;
+    for (size_t i = 0; i < OMPB__REPORT_FORMAT_COUNT && pos < cap; i++)
+        pos += (size_t)snprintf(text + pos, cap - pos, "%s%s%s",
+                                !i ? "" : i + 1 < OMPB__REPORT_FORMAT_COUNT ? sep : last,
+                                format_names[i], i ? "" : mark);
+    return text;
+}
+
+const char *ompb__report_format_list(void)
+{
+    static char text[128];
+    return join_formats(text, sizeof text, ", ", ", ", "");
+}
+
+const char *ompb__report_format_help(void)
+{
+    static char text[160];
+    return join_formats(text, sizeof text, ", ", " or ", " (default)");
 }
 
 double ompb__unit_ns(const char *unit)

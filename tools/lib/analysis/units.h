@@ -16,14 +16,25 @@
 /* Room for any formatted time or change, terminator included. */
 #define OMPB__UNIT_TEXT_MAX 32
 
+/* The analysis reports' formats (compare, scaling, ab): one row each in
+ * units.c's table, which gives --format its names, --help its list and the
+ * message its accepted values; each report has one renderer per row (its
+ * table fails to compile without one). The first is the default. */
 typedef enum ompb__report_format {
     OMPB__REPORT_CONSOLE,
     OMPB__REPORT_MARKDOWN,
-    OMPB__REPORT_JSON
+    OMPB__REPORT_JSON,
+    OMPB__REPORT_FORMAT_COUNT
 } ompb__report_format;
 
-/* Parses "console", "markdown" or "json". Returns 0 or OMPB_EINVAL. */
+/* Parses a format's name ("console", "markdown", "json"). Returns 0 or
+ * OMPB_EINVAL. */
 int ompb__report_parse_format(const char *text, ompb__report_format *fmt);
+
+/* "console, markdown, json" (for messages) and "console (default),
+ * markdown or json" (for --help). Static strings. */
+const char *ompb__report_format_list(void);
+const char *ompb__report_format_help(void);
 
 /* Nanoseconds in one unit "ns", "us", "ms" or "s" (Google Benchmark's
  * time_unit values); 0 for anything else. */

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# CONTRIBUTING.md says an option is one field and one table row. Do exactly
+# that to a copy of the tree: add the --note field and row the document
+# shows, build the example suite, and check that --help lists it, that the
+# parser takes its value, and that a missing, empty or repeated value is
+# refused (exit 2, one line naming it), all from the row alone.
+set -euo pipefail
+src=$(cd "$2" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp" -xf -
+tree=$tmp
+blocks=$tmp/blocks.c
+awk '/^```c$/ { inblock = 1; next } /^```$/ { inblock = 0 } inblock' "$src/CONTRIBUTING.md" > "$blocks"
+field=$(awk '/^\/\* lib\/cli.h, in ompb__config \*\//{getline; print; exit}' "$blocks")
+row=$(awk '/^\/\* lib\/cli.c, in options\[\]/{getline; print; getline; print; exit}' "$blocks")
+grep -q 'note' <<< "$field" && grep -q '"--note"' <<< "$row" \
+  || { echo "FAIL: no --note example in CONTRIBUTING.md"; exit 1; }
+# The field after the last one of ompb__config, the row before --help's.
+awk -v add="$field" '{ print } /^    bool help, version;$/ { print add }' "$tree/lib/cli.h" > "$tmp/cli.h"
+mv "$tmp/cli.h" "$tree/lib/cli.h"
+awk -v add="$row" '/^    \{"--help", ARG_NONE/ { print add } { print }' "$tree/lib/cli.c" > "$tmp/cli.c"
+mv "$tmp/cli.c" "$tree/lib/cli.c"
+grep -q 'const char \*note;' "$tree/lib/cli.h" && grep -q '"--note"' "$tree/lib/cli.c" \
+  || { echo "FAIL: could not add the field and the row"; exit 1; }
+[ "$(cd "$tree" && diff -rq "$src/lib" lib | wc -l)" -eq 2 ] || { echo "FAIL: more than two files changed"; exit 1; }
+[ "$(diff "$src/lib/cli.c" "$tree/lib/cli.c" | grep -c '^>')" -eq 2 ] || { echo "FAIL: the row is not two lines"; exit 1; }
+timeout 600 cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > "$tmp/cmake.log" 2>&1 \
+  || { cat "$tmp/cmake.log"; exit 1; }
+timeout 600 cmake --build "$tree/build" -j 2 --target examples > "$tmp/build.log" 2>&1 \
+  || { tail -30 "$tmp/build.log"; exit 1; }
+ex=$tree/build/benches/examples
+"$ex" --help | grep -qx "  --note TEXT          a free text for the run's records" \
+  || { echo "FAIL: --help does not list --note:"; "$ex" --help; exit 1; }
+timeout 120 "$ex" --note "first try" --list > "$tmp/list" || { echo "FAIL: --note TEXT refused"; exit 1; }
+cmp -s "$tmp/list" <(timeout 120 "$ex" --list) || { echo "FAIL: --note changed --list"; exit 1; }
+refused() {   # refused WORD ARGS...: exit 2 and one line naming WORD
+  local word=$1; shift
+  set +e
+  err=$("$ex" "$@" 2>&1 >/dev/null); rc=$?
+  set -e
+  [ "$rc" -eq 2 ] && [ "$(wc -l <<< "$err")" -eq 1 ] && grep -qF -- "$word" <<< "$err" \
+    || { echo "FAIL: $*: exit $rc, '$err'"; exit 1; }
+}
+refused "--note: missing value" --list --note
+refused "--note: given twice, 'a' and 'b'" --note a --note b --list
+refused "--note: empty value" --note= --list
+refused "unknown option '--notes'" --notes x
+echo "ok: --note from one field and one row"
