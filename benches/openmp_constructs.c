@@ -32,12 +32,12 @@
 #include <omp.h>
 #include <ompbench.h>
 
-#include "clock.h"
-#include "fork_guard.h"
-#include "pin_plan.h"
+#include "core/clock.h"
+#include "engine/fork_guard.h"
+#include "placement/pin_plan.h"
 #include "report/report.h"
-#include "round.h"
-#include "topology.h"
+#include "engine/round.h"
+#include "placement/topology.h"
 
 #define PARALLEL_BAR 1.25
 #define MAX_REPS 64
@@ -310,7 +310,7 @@ static void report_constructs(const ompb__pin_plan *plan)
 /* ---- the fork guard's cost ------------------------------------------------- */
 
 typedef void (*gomp_parallel_fn)(void (*)(void *), void *, unsigned, unsigned);
-/* The fork guard's entry point (lib/fork_guard_gnu.c, ompbench::fork_guard),
+/* The fork guard's entry point (lib/main/fork_guard_gnu.c, ompbench::fork_guard),
  * declared by no header. */
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 

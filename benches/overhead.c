@@ -28,10 +28,10 @@
 
 #include <sys/resource.h>
 
-#include "clock.h"
-#include "counters.h"
-#include "registry.h"
-#include "round.h"
+#include "core/clock.h"
+#include "counters/counters.h"
+#include "model/registry.h"
+#include "engine/round.h"
 
 #define ROUND_BAR 1.25
 #define ITER_BAR_NS 0.5

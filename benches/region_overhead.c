@@ -8,7 +8,7 @@
  *    the batched folding into the statistics and the cache traffic between
  *    the two threads are all in the figure; baseline: the same loop with
  *    two clock reads (the two a begin/end pair cannot avoid), and the
- *    same with the markers' two timestamps (lib/tsc.h: the TSC where it
+ *    same with the markers' two timestamps (lib/core/tsc.h: the TSC where it
  *    can be trusted). Bar: <= 50 ns per pair per thread (issue 23).
  * 2. OMPB_REGIONS=0: the cost of one call that returns at once (one
  *    branch), against an empty loop iteration. Reported, no bar beyond
@@ -38,9 +38,9 @@
 
 #include <ompbench.h>
 
-#include "clock.h"
-#include "region.h"
-#include "tsc.h"
+#include "core/clock.h"
+#include "regions/region.h"
+#include "core/tsc.h"
 
 #define PAIR_BAR_NS 50.0
 

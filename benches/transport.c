@@ -33,11 +33,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "hooks/codec.h"
 #include "hooks/instrument.h"
 #include "hooks/transport.h"
-#include "record.h"
+#include "model/record.h"
 
 #define BLOCKS 40
 #define TRIPS_PER_BLOCK 500

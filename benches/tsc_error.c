@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The region markers' TSC-to-CLOCK_MONOTONIC map (lib/tsc.h) against
+ * The region markers' TSC-to-CLOCK_MONOTONIC map (lib/core/tsc.h) against
  * clock_gettime over a long run (docs/performance.md, "Region markers"):
  * every spacing, a clock read, a marker stamp, a clock read; the figure is
  * how far a stamp fell outside its two clock reads (0 when inside), next to
@@ -15,7 +15,7 @@
 
 #include <ompbench.h>
 
-#include "tsc.h"
+#include "core/tsc.h"
 
 int main(int argc, char **argv)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: the child-dump reader (lib/dump.c), the parent's side
+ * libFuzzer target: the child-dump reader (lib/run/dump.c), the parent's side
  * of --processes. Any input is read as the dump of process 1 of 2 of a
  * 4-repetition run of two instances of 2 threads (the shape of
  * tests/test_dump.c); every record it hands over is checked against what
@@ -19,10 +19,10 @@
 
 #include <ompbench/error.h>
 
-#include "context.h"
-#include "dump.h"
-#include "record.h"
-#include "registry.h"
+#include "context/context.h"
+#include "run/dump.h"
+#include "model/record.h"
+#include "model/registry.h"
 
 #define THREADS 2
 #define PROCESS 1

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the benchmark binaries' option parser
- * (ompb__config_parse, lib/cli.c, with the regex, duration, count, thread
+ * (ompb__config_parse, lib/config/cli.c, with the regex, duration, count, thread
  * list, --pin and --counters parsers behind it). The input is split at NUL
  * bytes into at most 31 arguments; one of the form "=NAME=VALUE" sets
  * NAME (only the variables the parser reads: OMP_NUM_THREADS and the hooks'
@@ -16,7 +16,7 @@
 
 #include <ompbench/error.h>
 
-#include "cli.h"
+#include "config/cli.h"
 
 #define MAX_ARGS 32
 

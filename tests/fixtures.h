@@ -13,7 +13,7 @@
 
 #include <ompbench.h>
 
-#include "registry.h"
+#include "model/registry.h"
 
 /* The instance of b at `threads` threads, named b->name, with the URI
  * "tests::<name>"; every other field zero. */

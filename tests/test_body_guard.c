@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The body guard (lib/body_guard.c): what guards a run against hostile
+ * The body guard (lib/engine/body_guard.c): what guards a run against hostile
  * benchmark bodies, driven directly, with no engine and no run. Checked:
  * a signal while guarded only sets the flag the master reads, the master's
  * claim returns it, and the end of the run puts back every action it found
@@ -23,8 +23,8 @@
 
 #include <ompbench/run.h>
 
-#include "body_guard.h"
-#include "state.h"
+#include "engine/body_guard.h"
+#include "engine/state.h"
 #include "suite.h"
 
 #define CHILD_DEADLINE_MS 10000 /* x OMPB_TEST_TIMEOUT_MULTIPLIER */

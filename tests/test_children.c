@@ -5,7 +5,7 @@
  * hands over nothing, and that hangs until the parent's own signal is
  * passed on to it. No child process is started: test doubles of the spawn,
  * wait and signal operations (ompb__children_ops) play the child, writing
- * its dump with lib/dump.c as a real child does and returning the wait
+ * its dump with lib/run/dump.c as a real child does and returning the wait
  * status it would have ended with.
  */
 #include <errno.h>
@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "children.h"
-#include "cli.h"
-#include "context.h"
-#include "dump.h"
+#include "run/children.h"
+#include "config/cli.h"
+#include "context/context.h"
+#include "run/dump.h"
 #include "fixtures.h"
-#include "record.h"
+#include "model/record.h"
 #include "suite.h"
 
 #define PROCESSES 2

@@ -9,9 +9,9 @@
 #include <ompbench/hooks.h>
 #include <ompbench/version.h>
 
-#include "cli.h"
-#include "clock.h"
-#include "pin.h"
+#include "config/cli.h"
+#include "core/clock.h"
+#include "placement/pin.h"
 #include "report/report.h"
 #include "suite.h"
 
@@ -439,7 +439,7 @@ static char *help_text(bool flat)
     return text;
 }
 
-/* --help's --pin list is lib/pin.c's table, in its order, the first row
+/* --help's --pin list is lib/placement/pin.c's table, in its order, the first row
  * marked as the default; --format's is the reporter table. */
 static void test_help_lists_tables(void)
 {

@@ -2,7 +2,7 @@
 /* Clock: monotonicity, cost measurement, formatting of durations. */
 #include <string.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "suite.h"
 
 static void test_monotonic(void)

@@ -11,7 +11,7 @@
 
 #include "hooks/codec.h"
 #include "suite.h"
-#include "utf8.h"
+#include "core/utf8.h"
 
 #define FUZZ_ROUNDS 200000
 #define FUZZ_MAX_LEN 72

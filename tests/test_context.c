@@ -17,7 +17,7 @@
 #include <omp.h>
 #include <ompbench/version.h>
 
-#include "context.h"
+#include "context/context.h"
 #include "suite.h"
 
 #define SYSROOT(name) OMPB_TEST_DATA_DIR "/context/" name

@@ -23,15 +23,15 @@
 #include <jansson.h>
 #include <omp.h>
 
-#include "counters.h"
-#include "counters_internal.h"
+#include "counters/counters.h"
+#include "counters/counters_internal.h"
 #include "fixtures.h"
-#include "pin_plan.h"
+#include "placement/pin_plan.h"
 #include "report/report.h"
-#include "round.h"
+#include "engine/round.h"
 #include "suite.h"
 #include "test_env.h"
-#include "topology.h"
+#include "placement/topology.h"
 
 /* ---- the double ------------------------------------------------------------- */
 

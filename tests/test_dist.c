@@ -18,10 +18,10 @@
 
 #include <ompbench/distribution.h>
 
-#include "dist.h"
+#include "engine/dist.h"
 #include "fixtures.h"
-#include "registry.h"
-#include "round.h"
+#include "model/registry.h"
+#include "engine/round.h"
 #include "suite.h"
 #include "test_env.h"
 

@@ -17,10 +17,10 @@
 
 #include <ompbench/distribution.h>
 
-#include "dist.h"
+#include "engine/dist.h"
 #include "fixtures.h"
-#include "record.h"
-#include "round.h"
+#include "model/record.h"
+#include "engine/round.h"
 #include "suite.h"
 #include "test_env.h"
 
@@ -45,7 +45,7 @@ static void test_order_rounds(void)
 }
 
 /* The other rank: its round starts at its barrier exit and ends EARLY_NS
- * after it (v[0] is the negated start, v[1] the end, lib/dist.c). */
+ * after it (v[0] is the negated start, v[1] the end, lib/engine/dist.c). */
 static int early_max(void *ctx, int64_t *v, int n, uint64_t hint)
 {
     (void)ctx;

@@ -16,10 +16,10 @@
 #include <ompbench/bench.h>
 #include <ompbench/error.h>
 
-#include "context.h"
-#include "dump.h"
-#include "record.h"
-#include "registry.h"
+#include "context/context.h"
+#include "run/dump.h"
+#include "model/record.h"
+#include "model/registry.h"
 #include "suite.h"
 
 #define ROUNDS 3

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The engine's environment (lib/engine_env.h): a round talks to its
+ * The engine's environment (lib/engine/engine_env.h): a round talks to its
  * collaborators through the value it is given and to nothing else. Checked
  * with doubles (tests/test_env.h and a fake distribution and fork watcher
  * here): the marker sink gets one instance_begin and one instance_end, with
@@ -19,9 +19,9 @@
 
 #include <ompbench/distribution.h>
 
-#include "dist.h"
-#include "round.h"
-#include "state.h"
+#include "engine/dist.h"
+#include "engine/round.h"
+#include "engine/state.h"
 #include "suite.h"
 #include "test_env.h"
 

@@ -11,7 +11,7 @@
 
 #include <ompbench/fork_guard.h>
 
-#include "record.h"
+#include "model/record.h"
 
 static void sink_begin(void *ctx, const ompb__instance *inst)
 {

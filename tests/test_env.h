@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Engine environments for the unit tests (lib/engine_env.h): doubles that
+ * Engine environments for the unit tests (lib/engine/engine_env.h): doubles that
  * record what the engine asked of them, so that a round runs with no
  * process-wide collaborator. A marker sink that counts instance_begin and
  * instance_end (and keeps the last close flag and round count), body hooks
@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine_env.h"
+#include "engine/engine_env.h"
 #include "fixtures.h" /* ompb_test_instance */
 
 typedef struct ompb_test_env {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The bounded --filter compile (lib/filter.c): ordinary patterns compile and
+ * The bounded --filter compile (lib/config/filter.c): ordinary patterns compile and
  * match as before; patterns whose bounded repetitions would make glibc's
  * regcomp build gigabytes, groups nested past what its parser survives and
  * back-references are refused with one line. Only patterns that are cheap
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
+#include "config/filter.h"
 #include "suite.h"
 
 static bool matches(const char *pattern, const char *name)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fork guard (lib/fork_guard_gnu.c, installed by tests/main.c as
- * ompbench::main installs it; lib/fork_watch.c): every GNU fork entry point a parallel
+ * The fork guard (lib/main/fork_guard_gnu.c, installed by tests/main.c as
+ * ompbench::main installs it; lib/engine/fork_watch.c): every GNU fork entry point a parallel
  * construct compiles to is counted while the calling thread is watched, and
  * never when it is not; the regions still run as the runtime runs them
  * (team sizes, work-sharing, reductions), since the guard forwards every
@@ -19,7 +19,7 @@
 #include <ompbench/error.h>
 #include <ompbench/fork_guard.h>
 
-#include "fork_guard.h"
+#include "engine/fork_guard.h"
 #include "suite.h"
 
 #define LOOP_N 1000

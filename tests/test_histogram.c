@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histogram.h"
-#include "stats.h"
+#include "core/histogram.h"
+#include "core/stats.h"
 #include "suite.h"
 
 static ompb__histogram *make(void)

@@ -25,14 +25,14 @@
 #include <jansson.h>
 #include <ompbench/version.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "collector.h"
 #include "fixtures.h"
 #include "hooks/hooks_internal.h"
 #include "hooks/instrument.h"
 #include "hooks_peer.h"
 #include "report/report.h"
-#include "round.h"
+#include "engine/round.h"
 #include "suite.h"
 #include "test_env.h"
 

@@ -16,9 +16,9 @@
 
 #include <jansson.h>
 
-#include "context.h"
-#include "pin_plan.h"
-#include "registry.h"
+#include "context/context.h"
+#include "placement/pin_plan.h"
+#include "model/registry.h"
 #include "report/marks.h"
 #include "report/report.h"
 #include "suite.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Output targets (lib/outfile.c) in a private temporary directory: links
+ * Output targets (lib/core/outfile.c) in a private temporary directory: links
  * written through with the mode kept, long names, dangling links and link
  * loops, files the user may not write, FIFOs and descriptor aliases
  * written directly, probes that do not open a FIFO, descriptors kept
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "core/outfile.h"
 #include "suite.h"
 
 static char dir[64];

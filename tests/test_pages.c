@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The NUMA page check (lib/pages.c, ompb_declare_buffer): on machine shapes
+ * The NUMA page check (lib/engine/pages.c, ompb_declare_buffer): on machine shapes
  * of the corpus (tests/topologies) through a double of move_pages(2) and
  * getcpu that places each team thread on the NUMA node of its spread plan's
  * PU and each share's pages where a right or a wrong first touch would put
@@ -18,14 +18,14 @@
 
 #include <hwloc.h>
 
-#include "pages.h"
-#include "pin.h"
-#include "pin_plan.h"
-#include "record.h"
-#include "round.h"
+#include "engine/pages.h"
+#include "placement/pin.h"
+#include "placement/pin_plan.h"
+#include "model/record.h"
+#include "engine/round.h"
 #include "suite.h"
 #include "test_env.h"
-#include "topology.h"
+#include "placement/topology.h"
 
 #define CORPUS OMPB_TEST_DATA_DIR "/../topologies/"
 #define MAX_T 16

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cpulist.h"
-#include "pin.h"
-#include "pin_domain.h"
+#include "config/cli.h"
+#include "placement/cpulist.h"
+#include "placement/pin.h"
+#include "placement/pin_domain.h"
 #include "suite.h"
-#include "topology.h"
+#include "placement/topology.h"
 
 #define ACCEPTED "accepted: compact, spread, none, cpus:LIST (e.g. cpus:0,2,4-7), S<n>:LIST, M<n>:LIST, C<n>:LIST or N:LIST joined with @ (LIKWID domains, e.g. S0:0-7@S1:0-7)"
 

@@ -25,7 +25,7 @@
 #include <ompbench/error.h>
 #include <ompbench/region.h>
 
-#include "region.h"
+#include "regions/region.h"
 #include "suite.h"
 
 static char report_path[64];

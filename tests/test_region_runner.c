@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The regions' CodSpeed runner (lib/region_runner.c) through test doubles:
+ * The regions' CodSpeed runner (lib/regions/region_runner.c) through test doubles:
  * a runner value of the test's own whose ops record what a real runner
  * would get (windows opened, the pairs and URI of each window closed, the
  * results file's entries), fed by entries made without the regions' table
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "region_runner.h"
-#include "registry.h"
+#include "regions/region_runner.h"
+#include "model/registry.h"
 #include "suite.h"
-#include "tsc.h"
+#include "core/tsc.h"
 
 #define MAX_CALLS 8
 #define MAX_PAIRS 16

@@ -5,7 +5,7 @@
 
 #include <ompbench/error.h>
 
-#include "registry.h"
+#include "model/registry.h"
 #include "suite.h"
 
 static void body(ompb_state *s) { (void)s; }

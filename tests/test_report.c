@@ -13,11 +13,11 @@
 
 #include <jansson.h>
 
-#include "outfile.h"
+#include "core/outfile.h"
 #include <ompbench/bench.h>
 
 #include "report/report.h"
-#include "ucounter.h"
+#include "model/ucounter.h"
 #include "suite.h"
 
 #define ROUNDS 4
@@ -269,7 +269,7 @@ static int csv_user(FILE *fp, const ompb__result *res)
 /* Makespans 1000 1100 1200 1000 ns: rates 1e9, 1e9/1.1, 1e9/1.2, 1e9,
  * median (1e9 + 1e9/1.1) / 2. Every key the JSON run object carries and
  * every CSV column is a name ompb_counter refuses, so no user counter
- * can overwrite one (the list in lib/ucounter.c must follow the reports). */
+ * can overwrite one (the list in lib/model/ucounter.c must follow the reports). */
 static void test_user_counters(void)
 {
     ompb__result res = make_user_result();

@@ -135,7 +135,7 @@ static ompb__record_region region = {
 static uint64_t kept_index[ROUNDS] = {0, 7, 13, 21, 30, 39};
 static double mean_busy[THREADS] = {950.5, 901.25};
 
-/* An application region as lib/region_report.c fills it: no analysis, its
+/* An application region as lib/regions/region_report.c fills it: no analysis, its
  * statistics over every instance, counters and user counters per instance. */
 static ompb__result region_result(ompb__instance *in)
 {

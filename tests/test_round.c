@@ -22,15 +22,15 @@
 
 #include <omp.h>
 
-#include "clock.h"
-#include "cli.h"
+#include "core/clock.h"
+#include "config/cli.h"
 #include "fixtures.h"
-#include "fork_guard.h"
-#include "pin_plan.h"
-#include "round.h"
+#include "engine/fork_guard.h"
+#include "placement/pin_plan.h"
+#include "engine/round.h"
 #include "suite.h"
 #include "test_env.h"
-#include "topology.h"
+#include "placement/topology.h"
 
 #define T_TEST 3 /* more threads than this 2-PU machine has is fine: nothing is timed */
 

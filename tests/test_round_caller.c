@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The caller-team driver (lib/round_caller.c) through test doubles: a fake
+ * The caller-team driver (lib/engine/round_caller.c) through test doubles: a fake
  * fork watcher in the engine's environment stands for the fork guard, and
  * the body tells it what regions it "opened" (none really: the checks hold
  * under any compiler and OpenMP ABI). Checked: the caller alone is watched,
@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "round.h"
+#include "engine/round.h"
 #include "suite.h"
 #include "test_env.h"
 

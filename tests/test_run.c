@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The run's agreement across ranks (lib/run_ranks.c), without MPI: a fake
+ * The run's agreement across ranks (lib/run/run_ranks.c), without MPI: a fake
  * distribution of two ranks plays them one after the other in this
  * process. Rank 1 agrees first, and the fake keeps what it sent; then rank
  * 0 agrees, and the fake's maximum combines both, as the real reduction
@@ -18,7 +18,7 @@
 #include <ompbench/distribution.h>
 #include <ompbench/run.h>
 
-#include "run.h"
+#include "run/run.h"
 #include "suite.h"
 
 #define MAX_FIELDS 16

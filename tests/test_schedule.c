@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule.h"
+#include "config/schedule.h"
 #include "suite.h"
 
 static ompb__slot *make(size_t instances, uint32_t reps, uint32_t procs, uint32_t proc,

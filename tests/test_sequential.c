@@ -40,7 +40,7 @@ typedef struct rng {
     double spare;
 } rng;
 
-/* SplitMix64, as lib/schedule.c seeds its shuffles. */
+/* SplitMix64, as lib/config/schedule.c seeds its shuffles. */
 static uint64_t next_u64(rng *r)
 {
     uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The signal watcher (lib/sigwatch.c): a signal handed to it reaches its
+ * The signal watcher (lib/core/sigwatch.c): a signal handed to it reaches its
  * callback on its own thread, whatever the calling thread blocks; stopping
  * it joins the thread and calls nothing more. SIGUSR1 gets a handler of
  * the test's own meanwhile, so that a stray delivery cannot end the test
  * process (the OpenMP pool threads of earlier suites do not block it).
  */
-#include "sigwatch.h"
+#include "core/sigwatch.h"
 
 #include <stdatomic.h>
 #include <string.h>

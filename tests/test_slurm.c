@@ -11,8 +11,8 @@
 #include <hwloc.h>
 #include <omp.h>
 
-#include "cli.h"
-#include "slurm.h"
+#include "config/cli.h"
+#include "placement/slurm.h"
 #include "suite.h"
 
 static const char *const vars[] = {"SLURM_JOB_ID", "SLURM_STEP_ID", "SLURM_PROCID",

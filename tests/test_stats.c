@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "core/stats.h"
 #include "suite.h"
 
 #define EPS 1e-12

@@ -21,12 +21,12 @@
 #include <hwloc.h>
 #include <omp.h>
 
-#include "binder.h"
-#include "pin.h"
-#include "pin_plan.h"
+#include "placement/binder.h"
+#include "placement/pin.h"
+#include "placement/pin_plan.h"
 #include "report/plan.h"
 #include "suite.h"
-#include "topology.h"
+#include "placement/topology.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "hooks/transport.h"
 #include "hooks_peer.h"
 #include "suite.h"

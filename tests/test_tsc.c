@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The region markers' timestamp source (lib/tsc.c): when the TSC is
+ * The region markers' timestamp source (lib/core/tsc.c): when the TSC is
  * trusted (fake /proc and /sys trees), the segment arithmetic, the
  * calibrations' slewing on a simulated counter, and the live map against
  * clock_gettime with a bound in units of the clock's own spread.
@@ -13,8 +13,8 @@
 
 #include "suite.h"
 
-#include "region.h"
-#include "tsc.h"
+#include "regions/region.h"
+#include "core/tsc.h"
 
 /* A fake root with cpuinfo flags and a clocksource (NULL: no file). */
 static void make_root(char *root, const char *flags, const char *source)

@@ -19,11 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "error.h"
-#include "outfile.h"
-#include "parse.h"
-#include "schedule.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/outfile.h"
+#include "core/parse.h"
+#include "config/schedule.h"
 #include "tools.h"
 
 

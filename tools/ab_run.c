@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "error.h"
-#include "grow.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/grow.h"
 #include "tools.h"
 
 /* How long a --list may take (a wrapper such as mpirun starts slowly). */

@@ -19,11 +19,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "grow.h"
+#include "core/error.h"
+#include "core/grow.h"
 #include "collector.h"
 #include "hooks/transport.h"
-#include "outfile.h"
+#include "core/outfile.h"
 #include "tools.h"
 
 #define EXIT_CHECK 1

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "outfile.h"
+#include "core/error.h"
+#include "core/outfile.h"
 #include "tools.h"
 
 #define OMPB__TOOL "ompbench compare"

@@ -2,7 +2,7 @@
 /*
  * ompbench convert FILE --format console|csv|json [--output F]: re-renders
  * a result file (analysis/convert.h). The file is read whole and checked
- * before anything is written; the output goes through lib/outfile.c
+ * before anything is written; the output goes through lib/core/outfile.c
  * (atomic, never onto the file being read).
  */
 #include <errno.h>
@@ -13,8 +13,8 @@
 #include <jansson.h>
 
 #include "analysis/convert.h"
-#include "error.h"
-#include "outfile.h"
+#include "core/error.h"
+#include "core/outfile.h"
 #include "tools.h"
 
 #define OMPB__TOOL "ompbench convert"

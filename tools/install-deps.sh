@@ -9,7 +9,7 @@ set -euo pipefail
 # (a private one-node cluster with auth/none: munge comes as a dependency
 # but is never started).
 # libnuma-dev is not needed either: the NUMA page check calls move_pages(2)
-# directly (lib/pages.c).
+# directly (lib/engine/pages.c).
 # gfortran: the Fortran module (ompbench::fortran), benches/stencil.F90 and
 # tests/integration/fortran_stencil.sh; without it they are not built.
 # chromium: the headless browser of tests/integration/report_browser.sh,

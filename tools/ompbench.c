@@ -13,8 +13,8 @@
 
 #include <ompbench/version.h>
 
-#include "error.h"
-#include "outfile.h"
+#include "core/error.h"
+#include "core/outfile.h"
 #include "tools.h"
 
 static const struct {

@@ -14,8 +14,8 @@
 
 #include "analysis/compare.h"
 #include "analysis/resultfile.h"
-#include "error.h"
-#include "outfile.h"
+#include "core/error.h"
+#include "core/outfile.h"
 #include "report/html.h"
 #include "tools.h"
 

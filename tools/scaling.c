@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "outfile.h"
+#include "core/error.h"
+#include "core/outfile.h"
 #include "tools.h"
 
 #define OMPB__TOOL "ompbench scaling"

@@ -38,7 +38,7 @@ int ompb__tool_check_once(const char *tool, ompb__tool_seen *seen, char **argv, 
                           int next, const char *const *lists);
 
 /* Prints "TOOL: message" as one line on stderr, control characters in it
- * escaped (lib/error.h); returns exit status 2. */
+ * escaped (lib/core/error.h); returns exit status 2. */
 /* compare's and ab's --threshold (a percentage, 0 to 1000, '%' allowed)
  * and --alpha (strictly between 0 and 1): 0, or 2 after one line naming
  * the value and what is accepted. */

@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
-#include "utf8.h"
+#include "core/core.h"
 
 /* Fields after the tag, in bytes, of the variants without strings. */
 #define MARKER_FIELDS (4 + 4 + 8)

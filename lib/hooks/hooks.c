@@ -13,9 +13,8 @@
 #include <ompbench/hooks.h>
 #include <valgrind/callgrind.h>
 
-#include "clock.h"
+#include "core/core.h"
 #include "hooks/hooks_internal.h"
-#include "utf8.h"
 
 /* "Metadata: " + name + " " + version: the dump name CodSpeed reads. */
 #define METADATA_MAX (16 + 2 * OMPB__STRING_MAX)

@@ -19,8 +19,8 @@
 #include <ompbench/version.h>
 
 #include "hooks/hooks_internal.h"
-#include "record.h"
-#include "utf8.h"
+#include "model/model.h"
+#include "core/core.h"
 
 #define INTEGRATION_NAME "ompbench"
 

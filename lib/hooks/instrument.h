@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "registry.h"
+#include "model/model.h"
 
 struct ompb__record;
 

@@ -26,9 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "error.h"
-#include "parse.h"
+#include "core/core.h"
 
 /* Longest reply we accept (IntegrationModeResponse has 8 payload bytes);
  * anything longer is garbage on the ack pipe. */

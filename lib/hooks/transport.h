@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "constants.h"
+#include "core/core.h"
 #include "hooks/codec.h"
 
 typedef struct ompb__transport ompb__transport;

@@ -17,12 +17,9 @@
 #include <jansson.h>
 #include <ompbench/version.h>
 
-#include "binder.h"
-#include "error.h"
-#include "hooks/instrument.h"
-#include "libraries.h"
-#include "outfile.h"
-#include "utf8.h"
+#include "placement/placement.h"
+#include "core/core.h"
+#include "hooks/hooks.h"
 
 #define PROFILE_ENV "CODSPEED_PROFILE_FOLDER"
 #define MODE_ENV "CODSPEED_RUNNER_MODE"

@@ -18,9 +18,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "clock.h"
+#include "core/core.h"
 #include "report/marks.h"
-#include "utf8.h"
 
 #define MIN_NAME_WIDTH 24
 

@@ -5,13 +5,13 @@
  * load_avg, library_build_type, json_schema_version) plus an "ompbench"
  * object with our extras. Rendered from the plain context alone.
  */
-#include "context.h"
+#include "context/context.h"
 
 #include <inttypes.h>
 
 #include <jansson.h>
 
-#include "constants.h"
+#include "core/core.h"
 
 /* jansson refuses invalid UTF-8; an odd environment value must not drop the context. */
 static json_t *jstr(const char *s)

@@ -4,12 +4,12 @@
  * libompbench's build, the load, the OMP_* environment and the placement,
  * rendered from the plain context alone.
  */
-#include "context.h"
+#include "context/context.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "core/core.h"
 
 static void print_machine(FILE *out, const ompb__context *ctx)
 {

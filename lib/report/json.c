@@ -162,7 +162,7 @@ static json_t *stats_json(const ompb__result *res)
     return checked(o, bad);
 }
 
-/* An application region's own fields (lib/region_report.c). */
+/* An application region's own fields (lib/regions/region_report.c). */
 static json_t *region_json(const ompb__record *rec)
 {
     const ompb__record_region *rg = rec->region;

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "context.h"
-#include "record.h"
+#include "context/context.h"
+#include "model/model.h"
 
 /* Below this CPU share (the team's CPU time over threads x wall time of the
  * measured rounds) the team did not have its CPUs. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "binder.h"
+#include "placement/placement.h"
 
 static void print_summary(FILE *out, const ompb__topology *topo)
 {

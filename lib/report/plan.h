@@ -10,10 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pin.h"
-#include "pin_plan.h"
-#include "registry.h"
-#include "topology.h"
+#include "placement/placement.h"
+#include "model/model.h"
 
 /* Prints the preview of n instances to out: plans[i] is inst[i]'s plan,
  * made on topo for the --pin value pin (NULL: not given). Reads the OpenMP

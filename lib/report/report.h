@@ -16,11 +16,12 @@
 
 #include <ompbench/error.h>
 
-#include "context.h"
-#include "record.h"
+#include "context/context.h"
+#include "model/model.h"
 #include "report/figure.h"
 #include "report/reporters.h"
-#include "stats.h"
+#include "core/core.h"
+#include "report/plan.h"
 
 /*
  * What the reports show of the counters (lib/report/counters.c), for one
@@ -231,7 +232,7 @@ double ompb__ucounter_round(const ompb__record *rec, size_t r, int k);
 int ompb__result_ucounters(ompb__result *res);
 int ompb__instance_ucounters(ompb__instance_result *ir);
 /* Sets f's per-iteration figures of set from per[set->n] and derives the
- * ratios (application regions: lib/region_report.c, per instance). */
+ * ratios (application regions: lib/regions/region_report.c, per instance). */
 void ompb__counter_figures_set(ompb__counter_figures *f, const ompb__counter_set *set,
                                const double *per, bool multiplexed);
 /* Fills res->counts from res->rec (called by ompb__result_analyze).

@@ -8,7 +8,7 @@
 # script lib/ompbench.map, so none of it is allowed here either. In
 # particular no definition of an OpenMP runtime entry point (GOMP_*,
 # __kmpc_*): the fork guard's live in ompbench::fork_guard and the main()
-# libraries (lib/fork_guard_gnu.c), never in what an application links for
+# libraries (lib/main/fork_guard_gnu.c), never in what an application links for
 # regions or hooks (boundary/side_effects.sh checks such a program).
 # Usage: exports.sh NM LIBRARY.so
 set -euo pipefail

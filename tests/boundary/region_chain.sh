@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: MIT
 # The regions are a one-way chain of modules (docs/architecture.md,
 # "regions"): a module includes and calls only the modules before it.
-# - every lib/region*.c and lib/region*.h includes only region headers of
+# - every lib/regions/region*.c and .h includes only region headers of
 #   its own module or an earlier one, and each .c includes its own header
 #   first;
 # - in the library's objects, every ompb__region*/ompb__regions* symbol a
 #   region object uses is defined by its own object or an earlier one's
 #   (a call back up the chain fails, whatever the includes say).
-# A lib/region*.c that is not in the chain fails too: add it to CHAIN here
+# A lib/regions/region*.c that is not in the chain fails too: add it to CHAIN here
 # and to the list in docs/architecture.md.
 # Usage: region_chain.sh NM SRC_DIR LIBRARY_OBJECTS.a
 #        region_chain.sh --self-test NM SRC_DIR LIBRARY_OBJECTS.a
@@ -40,7 +40,7 @@ check_includes() {
       bad=1
       continue
     fi
-    first=$(grep -m1 -E '^#include "' "$f" | sed -E 's/^#include "([^"]+)".*/\1/' || true)
+    first=$(grep -m1 -E '^#include "' "$f" | sed -E 's/^#include "(regions\/)?([^"]+)".*/\2/' || true)
     if [[ $f == *.c && $first != "$mod.h" ]]; then
       echo "FAIL: $f: its first include is '$first', not its own header $mod.h"
       bad=1
@@ -53,8 +53,8 @@ check_includes() {
         echo "FAIL: $f includes $inc: ${inc%.h} comes after $mod in the chain"
         bad=1
       fi
-    done < <(grep -E '^#include "region[a-z_]*\.h"' "$f" |
-             sed -E 's/^#include "([^"]+)".*/\1/')
+    done < <(grep -E '^#include "(regions/)?region[a-z_]*\.h"' "$f" |
+             sed -E 's/^#include "(regions\/)?([^"]+)".*/\2/')
   done
   return $bad
 }
@@ -100,10 +100,10 @@ if [[ ${1:-} == --self-test ]]; then
   nm=$1 src=$2 objs=$3
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
-  cp "$src"/lib/region*.c "$src"/lib/region*.h "$tmp"/
+  cp "$src"/lib/regions/region*.c "$src"/lib/regions/region*.h "$tmp"/
   check_includes "$tmp" > /dev/null || { echo "FAIL: the pristine copy fails"; exit 1; }
   # An entry that reaches the report: an include up the chain.
-  sed -i '0,/^#include "grow.h"/s//#include "grow.h"\n#include "region_report.h"/' \
+  sed -i '0,/^#include "core\/core.h"/s//#include "core\/core.h"\n#include "regions\/region_report.h"/' \
     "$tmp"/region_entry.c
   if check_includes "$tmp" > "$tmp"/out; then
     echo "FAIL: an include of region_report.h from region_entry.c passed"
@@ -127,7 +127,7 @@ fi
 
 nm=$1 src=$2 objs=$3
 status=0
-check_includes "$src/lib" || status=1
+check_includes "$src/lib/regions" || status=1
 check_symbols "$nm" "$objs" || status=1
 [[ $status -eq 0 ]] && echo "ok: the regions' modules form a one-way chain: ${CHAIN[*]}"
 exit $status

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# CONTRIBUTING.md says a counter alias is one row in lib/counters_names.c.
+# CONTRIBUTING.md says a counter alias is one row in lib/counters/counters_names.c.
 # Do exactly that to a copy of the tree: add the row the document shows
 # (and the same row for a software event, so that a machine without a PMU
 # can run it), build the example suite, and check that the alias is
@@ -23,12 +23,12 @@ grep -q '^    {"PAPI_TOT_CYC", "cycles"},$' <<< "$row" \
   || { echo "FAIL: no alias row in CONTRIBUTING.md's 'Adding a counter alias': '$row'"; exit 1; }
 soft=${row//PAPI_TOT_CYC/tclk}
 soft=${soft//\"cycles\"/\"task-clock\"}
-file=$tree/lib/counters_names.c
+file=$tree/lib/counters/counters_names.c
 awk -v row="$row" -v soft="$soft" '{ print } /^const ompb__counter_alias ompb__counter_aliases\[\] = \{$/ { print row; print soft }' \
   "$file" > "$tmp/names.c" && mv "$tmp/names.c" "$file"
 [ "$(grep -c '"PAPI_TOT_CYC", "cycles"\|"tclk", "task-clock"' "$file")" -eq 2 ] || { echo "FAIL: could not add the rows"; exit 1; }
 [ "$(cd "$tree" && diff -rq "$src/lib" lib | wc -l)" -eq 1 ] || { echo "FAIL: more than one file changed"; exit 1; }
-[ "$(diff "$src/lib/counters_names.c" "$file" | grep -c '^>')" -eq 2 ] || { echo "FAIL: more than the rows changed"; exit 1; }
+[ "$(diff "$src/lib/counters/counters_names.c" "$file" | grep -c '^>')" -eq 2 ] || { echo "FAIL: more than the rows changed"; exit 1; }
 
 # The tree as it is refuses the alias as unknown: the row is what makes it.
 set +e

@@ -13,19 +13,19 @@ tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp" -x
 tree=$tmp
 blocks=$tmp/blocks.c
 awk '/^```c$/ { inblock = 1; next } /^```$/ { inblock = 0 } inblock' "$src/CONTRIBUTING.md" > "$blocks"
-field=$(awk '/^\/\* lib\/cli.h, in ompb__config \*\//{getline; print; exit}' "$blocks")
-row=$(awk '/^\/\* lib\/cli.c, in options\[\]/{getline; print; getline; print; exit}' "$blocks")
+field=$(awk '/^\/\* lib\/config\/cli.h, in ompb__config \*\//{getline; print; exit}' "$blocks")
+row=$(awk '/^\/\* lib\/config\/cli.c, in options\[\]/{getline; print; getline; print; exit}' "$blocks")
 grep -q 'note' <<< "$field" && grep -q '"--note"' <<< "$row" \
   || { echo "FAIL: no --note example in CONTRIBUTING.md"; exit 1; }
 # The field after the last one of ompb__config, the row before --help's.
-awk -v add="$field" '{ print } /^    bool help, version;$/ { print add }' "$tree/lib/cli.h" > "$tmp/cli.h"
-mv "$tmp/cli.h" "$tree/lib/cli.h"
-awk -v add="$row" '/^    \{"--help", ARG_NONE/ { print add } { print }' "$tree/lib/cli.c" > "$tmp/cli.c"
-mv "$tmp/cli.c" "$tree/lib/cli.c"
-grep -q 'const char \*note;' "$tree/lib/cli.h" && grep -q '"--note"' "$tree/lib/cli.c" \
+awk -v add="$field" '{ print } /^    bool help, version;$/ { print add }' "$tree/lib/config/cli.h" > "$tmp/cli.h"
+mv "$tmp/cli.h" "$tree/lib/config/cli.h"
+awk -v add="$row" '/^    \{"--help", ARG_NONE/ { print add } { print }' "$tree/lib/config/cli.c" > "$tmp/cli.c"
+mv "$tmp/cli.c" "$tree/lib/config/cli.c"
+grep -q 'const char \*note;' "$tree/lib/config/cli.h" && grep -q '"--note"' "$tree/lib/config/cli.c" \
   || { echo "FAIL: could not add the field and the row"; exit 1; }
 [ "$(cd "$tree" && diff -rq "$src/lib" lib | wc -l)" -eq 2 ] || { echo "FAIL: more than two files changed"; exit 1; }
-[ "$(diff "$src/lib/cli.c" "$tree/lib/cli.c" | grep -c '^>')" -eq 2 ] || { echo "FAIL: the row is not two lines"; exit 1; }
+[ "$(diff "$src/lib/config/cli.c" "$tree/lib/config/cli.c" | grep -c '^>')" -eq 2 ] || { echo "FAIL: the row is not two lines"; exit 1; }
 timeout 600 cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > "$tmp/cmake.log" 2>&1 \
   || { cat "$tmp/cmake.log"; exit 1; }
 timeout 600 cmake --build "$tree/build" -j 2 --target examples > "$tmp/build.log" 2>&1 \

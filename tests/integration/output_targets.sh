@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Where output may go (lib/outfile.c), for every writer: the benchmark
+# Where output may go (lib/core/outfile.c), for every writer: the benchmark
 # binary's --output and --topology-xml, compare --output, scaling --output
 # and --svg, collect --json. Regular files are replaced atomically, also
 # through symbolic links (the link stays, the file behind it keeps its

@@ -16,9 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "error.h"
-#include "grow.h"
+#include "core/core.h"
 
 #define READ_CHUNK 65536
 #define POLL_TICK_MS 50

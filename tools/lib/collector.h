@@ -38,7 +38,7 @@
 
 #include <jansson.h>
 
-#include "hooks/codec.h"
+#include "hooks/hooks.h"
 
 typedef struct ompb__collector ompb__collector;
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "core/core.h"
 
 int ompb__collector_add_dump(ompb__collector *c, long pid, const char *name, uint64_t ir)
 {

@@ -12,8 +12,7 @@
 
 #include <jansson.h>
 
-#include "clock.h"
-#include "utf8.h"
+#include "core/core.h"
 
 static uint64_t marked_ns(const ompb__collector_window *w)
 {

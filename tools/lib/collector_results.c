@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "error.h"
+#include "core/core.h"
 
 /* Results-file numbers are doubles printed by jansson: allow rounding. */
 #define REL_TOLERANCE 1e-9

@@ -15,7 +15,7 @@ SAMPLE_SIZE = 1000
 
 
 def context(host="node01", runtime="gnu", cpu="Example CPU 3000"):
-    """The context object as lib/context.c writes it; runtime "gnu" or "llvm"."""
+    """The context object as lib/context/context.c writes it; runtime "gnu" or "llvm"."""
     gnu = runtime == "gnu"
     return {
         "date": "2026-11-29T17:30:00+00:00", "host_name": host,

@@ -19,8 +19,7 @@
 #include <ompbench/error.h>
 
 #include "analysis/welch.h"
-#include "error.h"
-#include "grow.h"
+#include "core/core.h"
 
 /* Relative slack so that a change printed as exactly the threshold (5.00% at
  * --threshold 5) never counts as beyond it because of binary rounding. */

@@ -17,7 +17,7 @@
 
 #include <ompbench/error.h>
 
-#include "grow.h"
+#include "core/core.h"
 
 #define OMPB__ENV_VALUE_MAX 60
 #define OMPB__ENV_LINE_MAX 256
@@ -30,7 +30,7 @@ static const char *const env_keys[] = {
     "host", "cpu", "model", "topology", "openmp", "runtime", "omp_", "gomp", "kmp_",
     "proc_bind", "places", "wait_policy", "thread", "policy", "binder"};
 
-/* Objects that list every variable that was set (lib/context.c records all
+/* Objects that list every variable that was set (lib/context/context.c records all
  * OMP_, GOMP_ and KMP_ variables): there, a name missing on one side means
  * unset, which is a difference, not an unknown. */
 static const char *const env_var_objects[] = {"environment", "env"};

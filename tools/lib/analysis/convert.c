@@ -13,10 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "clock.h"
-#include "error.h"
+#include "core/core.h"
 #include "report/report.h"
-#include "utf8.h"
 
 /* Columns of a table: as many user counters as the run's CSV shows. */
 #define USER_MAX 64

@@ -17,10 +17,8 @@
 #include <string.h>
 
 #include "analysis/units.h"
-#include "counters.h"
-#include "error.h"
-#include "grow.h"
-#include "stats.h"
+#include "counters/counters.h"
+#include "core/core.h"
 
 /* 2^64: counts are whole numbers below it (as in resultfile.c). */
 #define U64_LIMIT 18446744073709551616.0
@@ -81,7 +79,7 @@ static int event_index(const json_t *counters, const char *metric, const where *
     size_t i;
     const json_t *v;
     /* By canonical name: a file written before aliases were canonical may
-     * say cpu-cycles where a newer one says cycles (lib/counters.h). */
+     * say cpu-cycles where a newer one says cycles (lib/counters/counters.h). */
     json_array_foreach(events, i, v) {
         if (!json_is_string(v) || strcmp(ompb__counter_canonical(json_string_value(v)),
                                          ompb__counter_canonical(metric)) != 0)

@@ -22,10 +22,7 @@
 #include <sys/stat.h>
 
 #include "analysis/units.h"
-#include "constants.h"
-#include "error.h"
-#include "grow.h"
-#include "stats.h"
+#include "core/core.h"
 
 #define OMPB__WHERE_MAX 160
 /* 2^64, the first value a uint64_t cannot hold: converting it or anything

@@ -20,7 +20,7 @@
 #include "analysis/marks.h"
 #include "analysis/nameindex.h"
 #include "analysis/units.h"
-#include "grow.h"
+#include "core/core.h"
 
 /* ---- families ------------------------------------------------------------ */
 

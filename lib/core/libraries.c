@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The loaded shared objects (lib/core/libraries.h), read from the dynamic
+ * loader's own list (dl_iterate_phdr): each object's name from its
+ * DT_SONAME and its build ID from its PT_NOTE segments, both read from
+ * the mapped image, so no file is opened and a library replaced on disk
+ * since it was loaded is still described as the one in use.
+ */
+#include "core/libraries.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The longest build ID written (GNU's are 20 bytes of SHA-1; anything
+ * longer is cut, which no linker produces). */
+#define BUILD_ID_MAX 64
+
+typedef struct walk {
+    int (*fn)(const ompb__linked_library *lib, void *arg);
+    void *arg;
+    int rc;
+} walk;
+
+/* Bytes [addr, addr + len) lie in one loaded segment of the object. */
+static bool mapped(const struct dl_phdr_info *info, uintptr_t addr, size_t len)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && addr >= lo && len <= ph->p_memsz
+            && addr - lo <= ph->p_memsz - len)
+            return true;
+    }
+    return false;
+}
+
+static size_t align_up(size_t n, size_t a)
+{
+    return (n + a - 1) / a * a;
+}
+
+/* One PT_NOTE segment's GNU build ID as hex into out; false without one. */
+static bool note_build_id(const struct dl_phdr_info *info, const ElfW(Phdr) *ph, char *out)
+{
+    const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+    size_t left = ph->p_memsz, a = ph->p_align == 8 ? 8 : 4;
+    if (!mapped(info, (uintptr_t)p, left))
+        return false;
+    while (left >= sizeof(ElfW(Nhdr))) {
+        ElfW(Nhdr) nh;
+        memcpy(&nh, p, sizeof nh);
+        size_t name = align_up(nh.n_namesz, a), desc = align_up(nh.n_descsz, a);
+        if (name > left || desc > left - name || sizeof nh > left - name - desc)
+            return false;
+        const unsigned char *d = p + sizeof nh + name;
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4
+            && memcmp(p + sizeof nh, "GNU", 4) == 0 && nh.n_descsz > 0) {
+            static const char hex[] = "0123456789abcdef";
+            size_t n = nh.n_descsz < BUILD_ID_MAX ? nh.n_descsz : BUILD_ID_MAX;
+            for (size_t i = 0; i < n; i++) {
+                out[2 * i] = hex[d[i] >> 4];
+                out[2 * i + 1] = hex[d[i] & 15];
+            }
+            out[2 * n] = '\0';
+            return true;
+        }
+        p += sizeof nh + name + desc;
+        left -= sizeof nh + name + desc;
+    }
+    return false;
+}
+
+static bool build_id(const struct dl_phdr_info *info, char *out)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_NOTE && note_build_id(info, &info->dlpi_phdr[i], out))
+            return true;
+    return false;
+}
+
+/* DT_SONAME from the mapped dynamic section, or NULL. The loader has
+ * usually relocated DT_STRTAB in place (glibc does); an address below the
+ * object's base is taken as not relocated yet. */
+static const char *soname(const struct dl_phdr_info *info)
+{
+    const ElfW(Dyn) *dyn = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    if (!dyn || !mapped(info, (uintptr_t)dyn, sizeof *dyn))
+        return NULL;
+    uintptr_t strtab = 0, name = UINTPTR_MAX;
+    for (; dyn->d_tag != DT_NULL && mapped(info, (uintptr_t)(dyn + 1), sizeof *dyn); dyn++) {
+        if (dyn->d_tag == DT_STRTAB)
+            strtab = dyn->d_un.d_ptr;
+        else if (dyn->d_tag == DT_SONAME)
+            name = dyn->d_un.d_val;
+    }
+    if (!strtab || name == UINTPTR_MAX)
+        return NULL;
+    if (strtab < info->dlpi_addr)
+        strtab += info->dlpi_addr;
+    /* The name must end inside the mapping it starts in. */
+    for (size_t len = 1; len <= 256; len++) {
+        if (!mapped(info, strtab + name, len))
+            return NULL;
+        if (((const char *)(strtab + name))[len - 1] == '\0')
+            return (const char *)(strtab + name);
+    }
+    return NULL;
+}
+
+static int visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    walk *w = arg;
+    if (!info->dlpi_name || !info->dlpi_name[0])
+        return 0; /* the main program */
+    char id[2 * BUILD_ID_MAX + 1];
+    const char *so = soname(info), *slash = strrchr(info->dlpi_name, '/');
+    ompb__linked_library lib = {
+        .name = so && *so ? so : slash ? slash + 1 : info->dlpi_name,
+        .path = info->dlpi_name,
+        .build_id = build_id(info, id) ? id : NULL,
+    };
+    w->rc = w->fn(&lib, w->arg);
+    return w->rc;
+}
+
+int ompb__linked_libraries(int (*fn)(const ompb__linked_library *lib, void *arg), void *arg)
+{
+    walk w = {fn, arg, 0};
+    dl_iterate_phdr(visit, &w);
+    return w.rc;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine's side of the fork guard: the guard a main() library installed
+ * (ompb_set_fork_guard), the watch calls the rounds make through it, and
+ * what it was seen to cover. libompbench defines none of the runtime's
+ * entry points itself (lib/main/fork_guard_gnu.c is linked only into programs
+ * that ask for it), so a program without a guard forks straight into its
+ * runtime and every watch here is a test and a return.
+ */
+#include "engine/fork_guard.h"
+
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include <ompbench/error.h>
+
+/* Set by the thread that runs ompb_main before it starts any team thread
+ * (the team's creation orders it before their reads), never during a run. */
+static ompb_fork_guard installed;
+static _Atomic int coverage = OMPB__FORKS_SEEN_OFF;
+
+void ompb__fork_watch_set(ompb__fork_watch *w)
+{
+    if (installed.watch)
+        installed.watch(w);
+}
+
+/* libgomp's entry point of a `parallel` construct (GCC's ABI, which LLVM's
+ * libomp implements too), declared by no header: the probe calls it by
+ * name, so that it tests the GNU entry points the guard defines whatever
+ * compiler built this file (Clang would fork through __kmpc_fork_call). */
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+
+static void empty_region(void *data)
+{
+    (void)data;
+}
+
+/* One empty region on one thread, forked from libompbench while watched:
+ * counted only when this library's forks reach the guard, which is also
+ * what a shared library loaded by the benchmark gets (an executable's own
+ * calls were bound to the guard's definitions when it was linked, or to
+ * the runtime's archive before them, which the probe sees the same way in
+ * a static link). */
+static bool probe_fork(const ompb_fork_guard *g)
+{
+    ompb_fork_watch w = {0};
+    g->watch(&w);
+    GOMP_parallel(empty_region, NULL, 1, 0);
+    g->watch(NULL);
+    return w.forks == 1;
+}
+
+int ompb_set_fork_guard(const ompb_fork_guard *g)
+{
+    if (g && !g->watch)
+        return OMPB_EINVAL;
+    installed = g ? *g : (ompb_fork_guard){0};
+    int c = OMPB__FORKS_SEEN_OFF;
+    if (g && !probe_fork(g))
+        c = OMPB__FORKS_SEEN_NONE;
+    else if (g && dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+        c = OMPB__FORKS_SEEN_GNU_ONLY;
+    else if (g)
+        c = OMPB__FORKS_SEEN_ALL;
+    atomic_store_explicit(&coverage, c, memory_order_relaxed);
+    return 0;
+}
+
+ompb_fork_guard ompb__fork_guard_installed(void)
+{
+    return installed;
+}
+
+ompb__fork_coverage ompb__fork_guard_coverage(void)
+{
+    return (ompb__fork_coverage)atomic_load_explicit(&coverage, memory_order_relaxed);
+}
+
+const char *ompb__fork_coverage_name(ompb__fork_coverage c)
+{
+    switch (c) {
+    case OMPB__FORKS_SEEN_ALL: return "all";
+    case OMPB__FORKS_SEEN_GNU_ONLY: return "GNU entry points only";
+    case OMPB__FORKS_SEEN_NONE: return "none";
+    default: return "off";
+    }
+}
+
+const char *ompb__fork_guard_warning(ompb__fork_coverage c)
+{
+    switch (c) {
+    case OMPB__FORKS_SEEN_ALL:
+        return NULL;
+    case OMPB__FORKS_SEEN_GNU_ONLY:
+        /* Code compiled for libomp (Clang, the Intel compilers) forks
+         * through __kmpc_fork_call, which is not intercepted. */
+        return "the OpenMP runtime is not libgomp (it forks through __kmpc_fork_call: LLVM "
+               "libomp or Intel's): the nested-region guard is off for code compiled for it "
+               "(Clang, the Intel compilers): a parallel region nested in a benchmark body "
+               "is not detected, nor a caller team's region of another width (build with GCC "
+               "and libgomp to have them checked)";
+    case OMPB__FORKS_SEEN_NONE:
+        return "the OpenMP runtime's fork entry points are found before the fork guard's: "
+               "parallel regions nested in a benchmark body cannot be detected (link "
+               "ompbench::fork_guard before the OpenMP runtime)";
+    default:
+        return "the fork guard is off (this program's main() installed none): parallel "
+               "regions nested in a benchmark body are not detected (link ompbench::main, "
+               "or ompbench::fork_guard and call ompb_set_fork_guard(&ompb_fork_guard_gnu) "
+               "before ompb_main)";
+    }
+}

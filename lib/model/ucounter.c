@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * User counters: the lock-free per-thread add, the master's merge of a
+ * team's slots after each round, and the name rules (the body's
+ * ompb_counter, which reaches into its round state, is lib/engine/state_counter.c). A name becomes a key
+ * of the JSON run object and a CSV column beside the ones ompbench writes
+ * itself, so those names are refused rather than silently shadowed.
+ */
+#include "model/ucounter.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <ompbench/bench.h>
+#include <ompbench/error.h>
+
+#include "core/core.h"
+
+/* Keys of a JSON run object (Google Benchmark's and ours) and CSV columns:
+ * a counter of one of these names would overwrite or shadow it. */
+static const char *const reserved[] = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type",
+    "repetitions", "repetition_index", "threads", "iterations", "real_time", "cpu_time",
+    "time_unit", "aggregate_name", "aggregate_unit", "error_occurred", "error_message",
+    "label", "bytes_per_second", "items_per_second", "ompbench", "uri", "repetition",
+    "process", "rounds", "sample_size", "median_ns", "mean_ns", "stdev_ns", "min_ns",
+    "max_ns", "q1_ns", "q3_ns", "ci95_low_ns", "ci95_high_ns", "iqr_outliers",
+    "stdev_outliers", "mean_skew_ns", "mean_imbalance", "migrations", "error", "marks",
+    "cpu_share", "time", "involuntary_switches", "counters_multiplexed",
+    "rounds_with_switches", "ipc", "cache_miss_ratio", "branch_miss_ratio",
+};
+
+/* --counters' CSV columns are "<event>_per_iter". */
+#define PER_ITER_SUFFIX "_per_iter"
+
+static const struct {
+    unsigned flag;
+    const char *word;
+} flag_words[] = {
+    {OMPB_COUNTER_RATE, "rate"},
+    {OMPB_COUNTER_PER_ITERATION, "per_iteration"},
+    {OMPB_COUNTER_AVG_THREADS, "avg_threads"},
+};
+
+static bool name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '-';
+}
+
+bool ompb__ucounter_name_ok(const char *name)
+{
+    size_t len = name ? strlen(name) : 0;
+    if (len == 0 || len >= OMPB__UCOUNTER_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!name_char(name[i]))
+            return false;
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (strcmp(name, reserved[i]) == 0)
+            return false;
+    size_t suffix = sizeof PER_ITER_SUFFIX - 1;
+    return len < suffix || strcmp(name + len - suffix, PER_ITER_SUFFIX) != 0;
+}
+
+/* The first failure only: later ones are usually its consequences. */
+static int refuse(ompb__ucounters *u, const char *name, const char *what)
+{
+    if (!u->error[0]) {
+        char shown[4 * OMPB__UCOUNTER_NAME_MAX];
+        if (name)
+            ompb__utf8_escape_controls(name, shown, sizeof shown);
+        snprintf(u->error, sizeof u->error, "ompb_counter(\"%.60s\"): %s", name ? shown : "(null)",
+                 what);
+    }
+    return OMPB_EINVAL;
+}
+
+static int new_slot(ompb__ucounters *u, const char *name, unsigned flags)
+{
+    if (!ompb__ucounter_name_ok(name))
+        return refuse(u, name, "invalid name (accepted: 1-47 of A-Z a-z 0-9 _ . -, not a "
+                      "key or column the reports already use, such as real_time, ipc or "
+                      "NAME_per_iter)");
+    if (u->n == OMPB__UCOUNTERS_MAX)
+        return refuse(u, name, "more than 8 counter names in one benchmark");
+    ompb__ucounter_slot *s = &u->slot[u->n];
+    memcpy(s->name, name, strlen(name) + 1);
+    s->flags = flags;
+    s->value = 0;
+    return u->n++;
+}
+
+int ompb__ucounter_add(ompb__ucounters *u, const char *name, double value, unsigned flags)
+{
+    if (flags & ~OMPB__UCOUNTER_FLAGS)
+        return refuse(u, name, "unknown flag bits (accepted: OMPB_COUNTER_RATE, "
+                      "_PER_ITERATION, _AVG_THREADS, or 0 for the sum)");
+    if (!isfinite(value))
+        return refuse(u, name, "value is not finite");
+    int k = 0;
+    while (k < u->n && strcmp(u->slot[k].name, name ? name : "") != 0)
+        k++;
+    if (k == u->n && (k = new_slot(u, name, flags)) < 0)
+        return k;
+    if (u->slot[k].flags != flags)
+        return refuse(u, name, "other flags than at its first call");
+    if (!isfinite(u->slot[k].value + value))
+        return refuse(u, name, "the thread's total in a round overflows a double");
+    u->slot[k].value += value;
+    return 0;
+}
+
+void ompb__ucounters_reset(ompb__ucounters *u)
+{
+    for (int k = 0; k < u->n; k++)
+        u->slot[k].value = 0;
+}
+
+int ompb__ucounter_find(const ompb__ucounter_table *tab, const char *name)
+{
+    for (int k = 0; k < tab->n; k++)
+        if (strcmp(tab->name[k], name) == 0)
+            return k;
+    return -1;
+}
+
+int ompb__ucounters_collect(ompb__ucounter_table *tab, const ompb__ucounters *u, double *row,
+                            char *why, size_t len)
+{
+    if (u->error[0]) {
+        snprintf(why, len, "%s", u->error);
+        return OMPB_EINVAL;
+    }
+    for (int k = 0; k < u->n; k++) {
+        const ompb__ucounter_slot *s = &u->slot[k];
+        int at = ompb__ucounter_find(tab, s->name);
+        if (at < 0 && tab->n == OMPB__UCOUNTERS_MAX) {
+            snprintf(why, len, "ompb_counter(\"%s\"): the team uses more than 8 counter names",
+                     s->name);
+            return OMPB_EINVAL;
+        }
+        if (at < 0) {
+            at = tab->n++;
+            memcpy(tab->name[at], s->name, sizeof s->name);
+            tab->flags[at] = s->flags;
+        }
+        if (tab->flags[at] != s->flags) {
+            snprintf(why, len, "ompb_counter(\"%s\"): threads or rounds give it different flags",
+                     s->name);
+            return OMPB_EINVAL;
+        }
+        if (row && !isfinite(row[at] += s->value)) {
+            snprintf(why, len, "ompb_counter(\"%s\"): the team's total in a round overflows a "
+                     "double", s->name);
+            return OMPB_EINVAL;
+        }
+    }
+    return 0;
+}
+
+const char *ompb__ucounter_flag_words(unsigned flags, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof flag_words / sizeof flag_words[0]; i++)
+        if (flags & flag_words[i].flag) {
+            int w = snprintf(buf + at, len - at, "%s%s", at ? "," : "", flag_words[i].word);
+            at = w > 0 && (size_t)w < len - at ? at + (size_t)w : at;
+        }
+    if (!at)
+        snprintf(buf, len, "sum");
+    return buf;
+}
+
+bool ompb__ucounter_flag_of_word(const char *word, unsigned *flag)
+{
+    *flag = 0;
+    if (strcmp(word, "sum") == 0)
+        return true;
+    for (size_t i = 0; i < sizeof flag_words / sizeof flag_words[0]; i++)
+        if (strcmp(word, flag_words[i].word) == 0) {
+            *flag = flag_words[i].flag;
+            return true;
+        }
+    return false;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Region programs stopped by SIGINT, SIGTERM or SIGHUP: the report of the
+ * completed instances is written, marked partial, and the process then
+ * dies of the signal, as a benchmark binary does. At the first use of
+ * regions (in an application, not a benchmark binary, where the run's
+ * guard has the signals) a handler is installed for each of them still at
+ * its default action; it only forwards the signal to a watcher thread
+ * (lib/core/sigwatch.h), which also takes it directly when every thread blocks
+ * it. The report is written on that thread, in the normal flow: nothing but
+ * a flag and pthread_kill happens in the handler. A signal the application
+ * ignores or handles itself (installed before or after) stays its own.
+ */
+#include "regions/region_signal.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "core/core.h"
+#include "model/model.h"
+
+static const int watched[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_WATCHED (sizeof watched / sizeof watched[0])
+
+static volatile sig_atomic_t caught;
+static ompb__sigwatch watcher;
+static pid_t watcher_pid;
+
+/* Async-signal-safe: the first signal goes to the watcher; repeats (a
+ * Ctrl-C reaching the process twice) add nothing. A fork child has no
+ * watcher (and reports no regions): the signal does what it would have. */
+static void on_signal(int sig)
+{
+    if (getpid() != watcher_pid) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+        raise(sig);
+        return;
+    }
+    if (caught)
+        return;
+    caught = sig;
+    ompb__sigwatch_forward(&watcher, sig);
+}
+
+/* The watcher's thread: report, then die of sig (lib/regions/region_report.c). */
+static void on_watched(int sig)
+{
+    caught = sig;
+    ompb__regions_stop_on_signal(sig);
+}
+
+void ompb__regions_signals_init(void)
+{
+    if (ompb__registry_count() > 0)
+        return; /* a benchmark binary: the run's guard has the signals */
+    struct sigaction sa;
+    sigset_t set;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigemptyset(&set);
+    /* The output module's removal of temporary files counts as default:
+     * the report is written under the regions' lock, which the watcher
+     * takes before it writes, so no temporary file is open when it dies. */
+    for (size_t i = 0; i < N_WATCHED; i++)
+        if (ompb__outfile_signal_unclaimed(watched[i]))
+            sigaddset(&set, watched[i]);
+    watcher_pid = getpid();
+    if (sigisemptyset(&set) || !ompb__sigwatch_start(&watcher, &set, on_watched))
+        return;
+    for (size_t i = 0; i < N_WATCHED; i++)
+        if (sigismember(&set, watched[i]) == 1)
+            sigaction(watched[i], &sa, NULL);
+}
