@@ -23,6 +23,7 @@
 
 #include <ompbench/run.h>
 
+#include "core/signals.h"
 #include "engine/body_guard.h"
 #include "engine/state.h"
 #include "suite.h"
@@ -68,10 +69,10 @@ static void never_stop(void *arg, const char *by, const char *why)
 
 static void test_signal_names(void)
 {
-    CU_ASSERT_STRING_EQUAL(ompb__body_guard_signal_name(SIGINT), "SIGINT");
-    CU_ASSERT_STRING_EQUAL(ompb__body_guard_signal_name(SIGTERM), "SIGTERM");
-    CU_ASSERT_STRING_EQUAL(ompb__body_guard_signal_name(SIGHUP), "SIGHUP");
-    CU_ASSERT_STRING_EQUAL(ompb__body_guard_signal_name(SIGUSR1), "signal");
+    CU_ASSERT_STRING_EQUAL(ompb__signal_name(SIGINT), "SIGINT");
+    CU_ASSERT_STRING_EQUAL(ompb__signal_name(SIGTERM), "SIGTERM");
+    CU_ASSERT_STRING_EQUAL(ompb__signal_name(SIGHUP), "SIGHUP");
+    CU_ASSERT_STRING_EQUAL(ompb__signal_name(SIGUSR1), "signal");
 }
 
 /* SIGTERM while guarded: flagged, not delivered to the action the run

@@ -1295,14 +1295,62 @@ static void check_results_json(const char *path, const fake_run *f)
     json_decref(root);
 }
 
-/* The CodSpeed files of n results, one repetition each. */
-static int codspeed(const ompb__context *ctx, const ompb__result *res, size_t n, ompb_error *err)
+/* The CodSpeed files of n results, one repetition each, for the runner
+ * given (as the run layer hands it in). */
+static int codspeed_with(const ompb__context *ctx, const ompb__result *res, size_t n,
+                         ompb__report_runner runner, ompb_error *err)
 {
     ompb__report rep;
     CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, ctx, res, n), 0);
+    rep.runner = runner;
     int rc = ompb__report_codspeed(&rep, err);
     ompb__report_release(&rep);
     return rc;
+}
+
+/* As the run hands it: the runner the instrument found. */
+static int codspeed(const ompb__context *ctx, const ompb__result *res, size_t n, ompb_error *err)
+{
+    ompb__report_runner runner = {
+        .taken = ompb__instrument_runner_taken(),
+        .walltime = ompb__instrument_runner_walltime(),
+        .simulation = ompb__instrument_mode() == OMPB__MODE_SIMULATION};
+    return codspeed_with(ctx, res, n, runner, err);
+}
+
+/* The reporter decides from the runner it is handed, not from the
+ * instrument (none here): walltime said by the runner writes the results
+ * file, a runner taken by another process writes none even in walltime,
+ * and simulation writes the environment file only. */
+static void test_codspeed_runner_handed_in(void)
+{
+    char dir[] = "/tmp/ompb-profile.XXXXXX", results[64], path[128];
+    fake_run f;
+    ompb_error err = {0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(results, sizeof results, "%s/results", dir);
+    snprintf(path, sizeof path, "%s/%ld.json", results, (long)getpid());
+    make_fake_run(&f, ompb__now_ns());
+    point_at_nothing();
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
+    setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
+    CU_ASSERT_EQUAL(codspeed_with(NULL, f.res, 2, (ompb__report_runner){.taken = true}, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(dir), 0);   /* taken: nothing written */
+    unsetenv("CODSPEED_RUNNER_MODE");
+    CU_ASSERT_EQUAL(codspeed_with(NULL, f.res, 2, (ompb__report_runner){.simulation = true},
+                                  &err), 0);
+    CU_ASSERT_EQUAL(count_entries(dir), 0);   /* simulation, no context: nothing */
+    CU_ASSERT_EQUAL(codspeed_with(NULL, f.res, 2, (ompb__report_runner){.walltime = true},
+                                  &err), 0);
+    CU_ASSERT_EQUAL(count_entries(results), 1);
+    check_results_json(path, &f);
+    unlink(path);
+    rmdir(results);
+    rmdir(dir);
+    unsetenv("CODSPEED_PROFILE_FOLDER");
+    cleanup_env();
 }
 
 static void test_codspeed_results_file(void)
@@ -1632,6 +1680,7 @@ static const ompb_test_case cases[] = {
     {"collector_dumps", test_collector_dumps},
     {"collector_dumps_per_process", test_collector_dumps_per_process},
     {"codspeed_results_file", test_codspeed_results_file},
+    {"codspeed_runner_handed_in", test_codspeed_runner_handed_in},
     {"codspeed_results_unwritable", test_codspeed_results_unwritable},
     {"collector_results_file_checks", test_collector_results_file_checks},
     {NULL, NULL},

@@ -77,37 +77,8 @@ static pthread_t thread;
 static uint64_t timeout;
 static ompb__sigwatch watcher;
 
-const char *ompb__body_guard_signal_name(int sig)
-{
-    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
-                                                                                  : "signal";
-}
-
-_Noreturn void ompb__body_guard_die_of(int sig)
-{
-    sigset_t set;
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    fflush(stdout);
-    raise(sig);
-    _exit(128 + sig);
-}
-
-void ompb__body_guard_ignore_repeats(int sig)
-{
-    struct sigaction ign;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigaction(sig, &ign, NULL);
-}
-
 /* The actions the run found, except for a signal already caught: the run
- * is going to stop of it, and a repeat (see ompb__body_guard_ignore_repeats)
+ * is going to stop of it, and a repeat (see ompb__signal_ignore_repeats)
  * must find no moment at which it would end the process first, so that
  * one goes from our handler straight to ignored. */
 static void restore_handlers(void)
@@ -116,7 +87,7 @@ static void restore_handlers(void)
         if (!handlers_set[i])
             continue;
         if (caught_signals[i] == caught)
-            ompb__body_guard_ignore_repeats(caught);
+            ompb__signal_ignore_repeats(caught);
         else
             sigaction(caught_signals[i], &old_actions[i], NULL);
     }
@@ -133,12 +104,12 @@ static _Noreturn void stop_locked(const char *by, const char *why, int sig)
     atomic_store(&stopping, true);
     if (sig) {
         restore_handlers();
-        ompb__body_guard_ignore_repeats(sig);
+        ompb__signal_ignore_repeats(sig);
     }
     if (atomic_exchange(&armed, false) && stop_fn)
         stop_fn(stop_arg, by, why);
     if (sig)
-        ompb__body_guard_die_of(sig);
+        ompb__signal_die_of(sig);
     fflush(stdout);
     _exit(OMPB_EXIT_FAILED);
 }
@@ -275,8 +246,8 @@ static void check_deadlines(uint64_t now, uint64_t caught_at)
         int sig = caught;
         stuck_threads(who, sizeof who);
         snprintf(why, sizeof why, "interrupted by %s, and the round did not end within 1s "
-                 "(%s)", ompb__body_guard_signal_name(sig), who);
-        stop_locked(ompb__body_guard_signal_name(sig), why, sig);
+                 "(%s)", ompb__signal_name(sig), who);
+        stop_locked(ompb__signal_name(sig), why, sig);
     }
     if (timeout && current != SIZE_MAX && now - current_since >= timeout && atomic_load(&armed)) {
         stuck_threads(who, sizeof who);

@@ -53,20 +53,6 @@ int ompb__body_guard_signal(void);
  * return if the guard's thread is already stopping the run. */
 int ompb__body_guard_claim(void);
 
-/* While the report of a run stopped by sig is written: further deliveries
- * of sig are ignored. They repeat the request being honoured: timeout(1)
- * sends its signal to the child and again to its process group, a
- * terminal's Ctrl-C reaches a --processes child and its parent, which
- * passes it on. Any other signal still ends the process. */
-void ompb__body_guard_ignore_repeats(int sig);
-
-/* Ends the process of sig, with its default action (the shell reports
- * 128 + sig). */
-_Noreturn void ompb__body_guard_die_of(int sig);
-
-/* "SIGINT", "SIGTERM", "SIGHUP"; "signal" for any other. */
-const char *ompb__body_guard_signal_name(int sig);
-
 /* The master, around each slot of the schedule: which one runs (the
  * timeout counts from begin). The stop function reads it with
  * ompb__body_guard_slot(); SIZE_MAX: none. slot_end holds every stop off

@@ -248,7 +248,7 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
     int sig = tm->env->body.stop_signal(tm->env->body.ctx);
     if (ok && sig) {
         ompb__team_fail(tm, "%s: interrupted by %s", tm->inst->name,
-                        ompb__body_guard_signal_name(sig));
+                        ompb__signal_name(sig));
         rec->interrupted = true;
         ok = false;
     }

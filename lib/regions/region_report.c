@@ -22,7 +22,6 @@
 
 #include "context/context.h"
 #include "core/core.h"
-#include "engine/engine.h"
 #include "placement/placement.h"
 #include "model/model.h"
 #include "report/report.h"
@@ -445,22 +444,22 @@ _Noreturn void ompb__regions_stop_on_signal(int sig)
     int rc;
     const ompb__reporter *rep = reporter_for(NULL, path, &rc);
     bool report = !atomic_load(&exiting) && !ompb__regions_forked() && n > 0 && rep;
-    ompb__body_guard_ignore_repeats(sig);
+    ompb__signal_ignore_repeats(sig);
     if (report)
         fprintf(stderr, "ompbench: interrupted by %s; the region report of the completed "
-                "instances is written, marked partial\n", ompb__body_guard_signal_name(sig));
+                "instances is written, marked partial\n", ompb__signal_name(sig));
     /* Held until the process ends: no report at exit starts meanwhile. */
     ompb__regions_lock();
     ompb__context *ctx = report ? region_context() : NULL;
     if (ctx) {
-        ompb__context_set_partial(ctx, ompb__body_guard_signal_name(sig), NULL, 0);
+        ompb__context_set_partial(ctx, ompb__signal_name(sig), NULL, 0);
         /* The runner's last window closes with what it has; no other opens. */
         ompb__region_runner_flush(&ompb__region_runner_process, ompb__regions_entries(), true, ctx);
         rc = report_locked(path, rep, false, false);
         if (rc == OMPB_EIO && path)
             report_locked(NULL, ompb__reporter_default(), false, false);
     }
-    ompb__body_guard_die_of(sig);
+    ompb__signal_die_of(sig);
 }
 
 void ompb__regions_exit_report(void)

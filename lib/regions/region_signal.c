@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/engine.h"
 #include "core/core.h"
 #include "model/model.h"
 

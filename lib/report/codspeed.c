@@ -19,31 +19,30 @@
 
 #include "placement/placement.h"
 #include "core/core.h"
-#include "hooks/hooks.h"
 
 #define PROFILE_ENV "CODSPEED_PROFILE_FOLDER"
 #define MODE_ENV "CODSPEED_RUNNER_MODE"
 
 /* Results are for the runner in walltime mode: said by its environment or
  * by its answer to GetIntegrationMode. */
-static const char *profile_folder(void)
+static const char *profile_folder(const ompb__report_runner *runner)
 {
     const char *dir = getenv(PROFILE_ENV), *mode = getenv(MODE_ENV);
-    if (!dir || !*dir || ompb__instrument_runner_taken())
+    if (!dir || !*dir || runner->taken)
         return NULL;
-    if ((mode && strcmp(mode, "walltime") == 0) || ompb__instrument_runner_walltime())
+    if ((mode && strcmp(mode, "walltime") == 0) || runner->walltime)
         return dir;
     return NULL;
 }
 
 /* The environment file is for the runner in any mode it talks to us in:
  * walltime, or CPU simulation (valgrind) with its profile folder set. */
-static const char *environment_folder(void)
+static const char *environment_folder(const ompb__report_runner *runner)
 {
     const char *dir = getenv(PROFILE_ENV);
     if (!dir || !*dir)
         return NULL;
-    if (profile_folder() || ompb__instrument_mode() == OMPB__MODE_SIMULATION)
+    if (profile_folder(runner) || runner->simulation)
         return dir;
     return NULL;
 }
@@ -272,9 +271,11 @@ static int write_environment(const ompb__context *ctx, const char *dir, ompb_err
     return rc;
 }
 
-static int write_codspeed(const ompb__report *rep, ompb_error *err)
+/* runner: the given report's (a view made from its results has none). */
+static int write_codspeed(const ompb__report *rep, const ompb__report_runner *runner,
+                          ompb_error *err)
 {
-    const char *dir = environment_folder();
+    const char *dir = environment_folder(runner);
     if (dir && rep->ctx) {
         int rc = write_environment(rep->ctx, dir, err);
         if (rc)
@@ -283,7 +284,7 @@ static int write_codspeed(const ompb__report *rep, ompb_error *err)
     /* No instance succeeded: the runner fails the whole upload on a results
      * file without benchmarks, and exit status 1 already says the run
      * failed, so write none. */
-    dir = profile_folder();
+    dir = profile_folder(runner);
     if (!dir || count_results(rep) == 0)
         return 0;
     return write_results(rep, dir, err);
@@ -295,7 +296,7 @@ int ompb__report_codspeed(const ompb__report *given, ompb_error *err)
     const ompb__report *rep = ompb__report_view(given, &tmp);
     if (!rep)
         return ompb__error_set(err, OMPB_ENOMEM, "out of memory");
-    int rc = write_codspeed(rep, err);
+    int rc = write_codspeed(rep, &given->runner, err);
     ompb__report_view_release(rep, &tmp);
     return rc;
 }

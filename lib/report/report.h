@@ -172,6 +172,15 @@ typedef struct ompb__instance_result {
  * every repetition of every instance (instance after instance in run order
  * of the instances, each instance's repetitions consecutive in repetition
  * order) and the per-instance summaries over them. */
+/* What the CodSpeed runner made of this process, as the run layer found it
+ * (lib/hooks/instrument): the files of ompb__report_codspeed depend on it.
+ * All false when no runner talks to the process. */
+typedef struct ompb__report_runner {
+    bool taken;        /* another process of the run holds the runner */
+    bool walltime;     /* the runner answered that it measures walltime */
+    bool simulation;   /* the runner measures by CPU simulation */
+} ompb__report_runner;
+
 typedef struct ompb__report {
     const ompb__context *ctx;
     const ompb__result *results;
@@ -185,6 +194,9 @@ typedef struct ompb__report {
     /* Lines under the console table that say what its figure columns are
      * ("" when none). */
     char notes[1024];
+    /* Set by whoever hands the report to ompb__report_codspeed (zero from
+     * ompb__report_init). */
+    ompb__report_runner runner;
 } ompb__report;
 
 /* Fills rep from results[n]: consecutive results of the same instance are
@@ -218,6 +230,7 @@ void ompb__csv_put_number(FILE *out, double v);
  * - in walltime or simulation mode, with a context, the environment file the
  *   official hooks write, $CODSPEED_PROFILE_FOLDER/environment-<pid>.json:
  *   {"integration_environment": {"ompbench": {key: string, ...}}}.
+ * Which runner and mode: rep->runner, with CODSPEED_RUNNER_MODE.
  * Returns 0 (also when there is nothing to write) or OMPB_EIO / OMPB_ENOMEM
  * with err set. */
 int ompb__report_codspeed(const ompb__report *rep, ompb_error *err);

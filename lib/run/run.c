@@ -206,6 +206,6 @@ int ompb_main(int argc, char **argv)
     int sig = r.stopped_by;
     run_free(&r);
     if (sig)
-        ompb__body_guard_die_of(sig);
+        ompb__signal_die_of(sig);
     return status;
 }

@@ -16,6 +16,7 @@
 
 #include "run/dump.h"
 #include "core/core.h"
+#include "hooks/hooks.h"
 
 /* The child of --processes: its records go to the parent, nothing to stdout. */
 static int write_dump(const ompb__run *r, const ompb__result *results, size_t total,
@@ -75,6 +76,15 @@ static int write_report(ompb__run *r, const ompb__report *report, ompb_error *er
     return rc ? rc : write_stdout(r->cfg.reporter, report, err);
 }
 
+/* What the CodSpeed files depend on, from the instrument: the report layer
+ * sits below the hooks and is handed it. */
+static ompb__report_runner runner_facts(void)
+{
+    return (ompb__report_runner){.taken = ompb__instrument_runner_taken(),
+                                 .walltime = ompb__instrument_runner_walltime(),
+                                 .simulation = ompb__instrument_mode() == OMPB__MODE_SIMULATION};
+}
+
 int ompb__run_hand_on(ompb__run *r, const ompb__result *results, size_t n, int status,
                       ompb_error *err)
 {
@@ -96,6 +106,7 @@ int ompb__run_hand_on(ompb__run *r, const ompb__result *results, size_t n, int s
         fprintf(stderr, "%s: %s\n", r->argv0, err->text);
         status = OMPB_EXIT_USAGE;
     }
+    report.runner = runner_facts();
     if (ompb__report_codspeed(&report, err) != 0)
         fprintf(stderr, "%s: warning: %s\n", r->argv0, err->text);
     ompb__report_release(&report);

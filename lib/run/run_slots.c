@@ -82,7 +82,7 @@ static void slot_warnings(const ompb__run *r, const ompb__instance *inst, const 
     if (replaced)
         ompb__context_warn(r->ctx, "%s: the benchmark installed its own %s handler: that signal "
                            "is the benchmark's until the run ends (it no longer stops the run)",
-                           inst->name, ompb__body_guard_signal_name(replaced));
+                           inst->name, ompb__signal_name(replaced));
 }
 
 /* Runs one repetition into its result; returns 1 when it failed. */

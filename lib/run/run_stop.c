@@ -120,13 +120,13 @@ void ompb__run_stop(void *arg, const char *by, const char *why)
 
 void ompb__run_report_signal(ompb__run *r, int sig)
 {
-    const char *name = ompb__body_guard_signal_name(sig);
+    const char *name = ompb__signal_name(sig);
     char said[256];
     snprintf(said, sizeof said, "%s: interrupted by %s; %s", r->argv0, name,
              r->cfg.child ? "the completed repetitions go to the parent"
                           : "the completed instances are written, marked partial");
     ompb_error err = {0};
-    ompb__body_guard_ignore_repeats(sig);
+    ompb__signal_ignore_repeats(sig);
     if (ompb__dist_rank() == 0)
         (void)hand_on_partial(r, name, SIZE_MAX, NULL, said, &err);
 }
