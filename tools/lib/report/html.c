@@ -106,43 +106,6 @@ static const char script[] =
     "rows.forEach(function(r){tb.appendChild(r);});});"
     "})();";
 
-void ompb__html_text(FILE *out, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&#39;", out); break;
-        default:
-            if (*p < 0x20 || *p == 0x7f)
-                fputs("&#xFFFD;", out);
-            else
-                fputc(*p, out);
-        }
-    }
-}
-
-int ompb__html_json(FILE *out, const json_t *value)
-{
-    char *text = json_dumps(value, JSON_COMPACT);
-    if (!text)
-        return OMPB_ENOMEM;
-    for (const char *p = text; *p; p++) {
-        if (*p == '<')
-            fputs("\\u003c", out);
-        else if (*p == '>')
-            fputs("\\u003e", out);
-        else if (*p == '&')
-            fputs("\\u0026", out);
-        else
-            fputc(*p, out);
-    }
-    free(text);
-    return 0;
-}
-
 static const char *str(const json_t *o, const char *key)
 {
     const char *s = json_string_value(json_object_get(o, key));
