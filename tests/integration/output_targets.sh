@@ -84,7 +84,12 @@ dev_checks() {
     [ -s "$d/stdout.out" ] || echo "FAIL: $w: /dev/stdout got nothing"
     rm -f "$d/sub.out"
     "$w" >(cat > "$d/sub.out") 2> "$d/err" || { echo "FAIL: $w: >(cmd): exit $?"; cat "$d/err"; }
-    for _ in $(seq $((100 * mult))); do
+    # The reader is a process of its own: wait for it (bash waits for the
+    # last process substitution by $!), then poll as a fallback. This runs
+    # in a child bash, where $mult is exported (unset, the poll did not
+    # wait at all, and a loaded machine once lost the race).
+    wait "$!" 2> /dev/null
+    for _ in $(seq $((100 * ${mult:-1}))); do
       [ -s "$d/sub.out" ] && break; sleep 0.05
     done
     [ -s "$d/sub.out" ] || echo "FAIL: $w: >(cmd) got nothing"
@@ -109,7 +114,7 @@ dev_checks() {
   [ -L /dev/stdout ] || echo "FAIL: /dev/stdout is no longer a symbolic link"
 }
 export -f dev_checks "${writers[@]}"
-export bin tool data writers_s="${writers[*]}"
+export bin tool data mult writers_s="${writers[*]}"
 run_checks() { # run_checks DIR [PREFIX...]: dev_checks as the prefix says
   local d=$1
   shift
