@@ -268,6 +268,19 @@ static int above_stdio(int fd)
     return moved;
 }
 
+
+/* The stream on fd (negative: the open that failed, errno set), or the
+ * error naming the path; fd is closed when no stream takes it. */
+static int stream_on(ompb__outfile *of, int fd, ompb_error *err)
+{
+    if (fd < 0 || !(of->fp = fdopen(fd, "w"))) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return fail_errno(err, of->path, e);
+    }
+    return 0;
+}
 static int open_fd_alias(ompb__outfile *of, const target *t, ompb_error *err)
 {
     int flags = fcntl(t->fd, F_GETFL);
@@ -276,14 +289,7 @@ static int open_fd_alias(ompb__outfile *of, const target *t, ompb_error *err)
     if ((flags & O_ACCMODE) == O_RDONLY)
         return ompb__error_set(err, OMPB_EIO, "cannot write '%s': descriptor %d is open for "
                                "reading only", of->path, t->fd);
-    int fd = fcntl(t->fd, F_DUPFD_CLOEXEC, 3);
-    if (fd < 0 || !(of->fp = fdopen(fd, "w"))) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return fail_errno(err, of->path, e);
-    }
-    return 0;
+    return stream_on(of, fcntl(t->fd, F_DUPFD_CLOEXEC, 3), err);
 }
 
 static int open_direct(ompb__outfile *of, const target *t, ompb_error *err)
@@ -293,14 +299,7 @@ static int open_direct(ompb__outfile *of, const target *t, ompb_error *err)
         return ompb__error_set(err, OMPB_EIO, "cannot write '%s': it is a socket (accepted: a "
                                "file, a device, a FIFO or a descriptor such as /dev/stdout)",
                                of->path);
-    fd = above_stdio(fd);
-    if (fd < 0 || !(of->fp = fdopen(fd, "w"))) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return fail_errno(err, of->path, e);
-    }
-    return 0;
+    return stream_on(of, above_stdio(fd), err);
 }
 
 /* target + ".tmp.XXXXXX", the name part cut so that it fits NAME_MAX. */
@@ -362,14 +361,7 @@ static int open_regular(ompb__outfile *of, target *t, ompb_error *err)
         return fail_temp(err, of->path, of->target, e);
     }
     set_mode(fd, t);
-    fd = above_stdio(fd);
-    if (fd < 0 || !(of->fp = fdopen(fd, "w"))) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return fail_errno(err, of->path, e);
-    }
-    return 0;
+    return stream_on(of, above_stdio(fd), err);
 }
 
 static int open_target(ompb__outfile *of, target *t, ompb_error *err)
