@@ -41,6 +41,7 @@
 #include "core/clock.h"
 #include "regions/region.h"
 #include "core/tsc.h"
+#include "core/pu.h"
 
 #define PAIR_BAR_NS 50.0
 
@@ -246,6 +247,8 @@ int main(int argc, char **argv)
     printf("ompbench %s region markers (medians of %d blocks of %ld iterations per thread)\n",
            ompb_version(), reps, iters);
     printf("marker clock: %s\n", source);
+    ompb__pu_describe(source, sizeof source);
+    printf("marker PU: %s\n", source);
     printf("begin+end T=2   %7.1f ns per pair per thread  (two clock reads %5.1f ns, ratio "
            "%.2f)  bar <= %.0f ns: %s\n", pm, cm, pm / cm, PAIR_BAR_NS,
            pm <= PAIR_BAR_NS ? "met" : "MISSED");

@@ -904,6 +904,93 @@ static void test_exact_below_cap(void)
     ompb__region_entry_free(e);
 }
 
+/* One instance of T threads from a xorshift stream: starts within 300 ns,
+ * busy times up to 5 us, PUs 0-3 or unknown (so shared PUs and migrations
+ * happen). */
+static void random_instance(uint64_t *x, uint64_t t, int T, ompb__region_slot *m)
+{
+    for (int k = 0; k < T; k++) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        uint64_t s = t + *x % 300, busy = (*x >> 20) % 5000;
+        m[k] = ompb__region_pack(s, s + busy, (int)(*x >> 40) % 5 - 1);
+    }
+}
+
+/* The fold of a group's rings (lib/regions/region_entry.c, inlined for
+ * teams of one and two) gives exactly what adding the same instances one
+ * by one does: every sum, the PU checks, the kept sample and the
+ * histogram (3000 instances: past keep_max). */
+static void fold_matches_add(int T)
+{
+    enum { N = 3000 };
+    ompb__region_entry *a = ompb__region_entry_new(&fake_region, T, 7);
+    ompb__region_entry *b = ompb__region_entry_new(&fake_region, T, 7);
+    ompb__region_group *g = b ? ompb__region_group_new(b, T) : NULL;
+    CU_ASSERT_FATAL(a && b && g);
+    uint64_t x = 88172645463325252ull;
+    ompb__region_slot m[4];
+    for (int i = 0; i < N; i++) {
+        random_instance(&x, 10000u * (uint64_t)i, T, m);
+        ompb__region_entry_add(a, m);
+        for (int k = 0; k < T; k++) {
+            ompb__region_lane *ln = &g->lanes[k];
+            if (!ln->ring || ln->count - atomic_load(&g->reduced) > ln->mask)
+                CU_ASSERT_FATAL(ompb__region_lane_make_room(g, ln));
+            ln->ring[ln->count & ln->mask] = m[k];
+            atomic_store(&ln->published, ++ln->count);
+        }
+        if (i % 97 == 96)
+            ompb__region_group_reduce_all(g);
+    }
+    ompb__region_group_reduce_all(g);
+    CU_ASSERT_EQUAL(b->n, N);
+    CU_ASSERT_EQUAL(a->n, b->n);
+    CU_ASSERT_EQUAL(a->min_ns, b->min_ns);
+    CU_ASSERT_EQUAL(a->max_ns, b->max_ns);
+    CU_ASSERT_EQUAL(a->total_ns, b->total_ns);
+    CU_ASSERT_EQUAL(a->skew_sum, b->skew_sum);
+    CU_ASSERT_EQUAL(a->migrations, b->migrations);
+    CU_ASSERT_EQUAL(a->shared_pu, b->shared_pu);
+    CU_ASSERT_TRUE(a->shift == b->shift && a->sum_d == b->sum_d && a->sum_d2 == b->sum_d2);
+    CU_ASSERT_TRUE(a->imbalance_sum == b->imbalance_sum);
+    CU_ASSERT_EQUAL(memcmp(a->shared_pu_example, b->shared_pu_example,
+                           sizeof a->shared_pu_example), 0);
+    for (int k = 0; k < T; k++) {
+        CU_ASSERT_EQUAL(a->busy_sum[k], b->busy_sum[k]);
+        CU_ASSERT_EQUAL(a->last_pu[k], b->last_pu[k]);
+    }
+    CU_ASSERT_EQUAL_FATAL(a->kept, b->kept);
+    CU_ASSERT_EQUAL(a->reservoir_next, b->reservoir_next);
+    for (size_t s = 0; s < a->kept; s++) {
+        CU_ASSERT_EQUAL(a->kept_index[s], b->kept_index[s]);
+        CU_ASSERT_EQUAL(a->kept_start[s], b->kept_start[s]);
+        CU_ASSERT_EQUAL(a->kept_end[s], b->kept_end[s]);
+        for (int k = 0; k < T; k++) {
+            CU_ASSERT_EQUAL(a->kept_tstart[s * (size_t)T + (size_t)k],
+                            b->kept_tstart[s * (size_t)T + (size_t)k]);
+            CU_ASSERT_EQUAL(a->kept_busy[s * (size_t)T + (size_t)k],
+                            b->kept_busy[s * (size_t)T + (size_t)k]);
+        }
+    }
+    CU_ASSERT_FATAL(a->hist && b->hist);
+    CU_ASSERT_EQUAL(memcmp(a->hist, b->hist, sizeof *a->hist), 0);
+    /* The stream did exercise the PU checks. */
+    CU_ASSERT_TRUE(a->migrations > 0);
+    if (T > 1)
+        CU_ASSERT_TRUE(a->shared_pu > 0);
+    ompb__region_group_free(g);
+    ompb__region_entry_free(a);
+    ompb__region_entry_free(b);
+}
+
+static void test_fold_matches_add(void)
+{
+    for (int T = 1; T <= 4; T++)
+        fold_matches_add(T);
+}
+
 static const ompb_test_case cases[] = {
     {"collective", test_collective},
     {"team_sizes", test_team_sizes},
@@ -928,6 +1015,7 @@ static const ompb_test_case cases[] = {
     {"sampled_json", test_sampled_json},
     {"streaming_stats", test_streaming_stats},
     {"exact_below_cap", test_exact_below_cap},
+    {"fold_matches_add", test_fold_matches_add},
     {NULL, NULL},
 };
 

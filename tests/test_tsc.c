@@ -5,6 +5,7 @@
  * calibrations' slewing on a simulated counter, and the live map against
  * clock_gettime with a bound in units of the clock's own spread.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "regions/region.h"
 #include "core/tsc.h"
+#include "core/pu.h"
 
 /* A fake root with cpuinfo flags and a clocksource (NULL: no file). */
 static void make_root(char *root, const char *flags, const char *source)
@@ -168,12 +170,64 @@ static void test_pack_trailing_end(void)
     CU_ASSERT_EQUAL(s.busy_pu >> 16, 250);
 }
 
+/* RDPID stands in for sched_getcpu only when the CPU has it, the CPU
+ * numbers fit its 12 bits and every sample that stayed on one CPU agrees;
+ * the first failing check is named. */
+static void test_pu_trust(void)
+{
+    const unsigned aux_ok[3] = {1, 0x1001, 1}, aux_bad[3] = {1, 3, 1};
+    const int before[3] = {1, 1, 0}, after[3] = {1, 1, 1}, moved[3] = {0, 0, 0};
+    const int moved_after[3] = {1, 1, 1}, none[3] = {-1, -1, -1};
+    char why[160];
+    CU_ASSERT_TRUE(ompb__pu_trust(true, 2, aux_ok, before, after, 3, why, sizeof why));
+    CU_ASSERT_FALSE(ompb__pu_trust(false, 2, aux_ok, before, after, 3, why, sizeof why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "no RDPID"));
+    CU_ASSERT_FALSE(ompb__pu_trust(true, 4096, aux_ok, before, after, 3, why, sizeof why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "4096 CPUs"));
+    CU_ASSERT_FALSE(ompb__pu_trust(true, 2, aux_bad, before, after, 3, why, sizeof why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "reads 3 on CPU 1"));
+    /* The third sample moved between its readings: not held against it. */
+    const unsigned aux_third_off[3] = {1, 1, 7};
+    CU_ASSERT_TRUE(ompb__pu_trust(true, 2, aux_third_off, before, after, 3, why, sizeof why));
+    CU_ASSERT_FALSE(ompb__pu_trust(true, 2, aux_ok, moved, moved_after, 3, why, sizeof why));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "no sample"));
+    CU_ASSERT_FALSE(ompb__pu_trust(true, 2, aux_ok, none, none, 3, why, sizeof why));
+}
+
+/* On this machine, pinned to each PU it may use in turn, the PU read (by
+ * RDPID where trusted) is that PU. */
+static void test_pu_now(void)
+{
+    ompb__pu_start();
+    char how[200];
+    ompb__pu_describe(how, sizeof how);
+    CU_ASSERT_TRUE(strcmp(how, "RDPID") == 0 || strncmp(how, "sched_getcpu", 12) == 0);
+    cpu_set_t old;
+    CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof old, &old), 0);
+    int checked = 0;
+    for (int c = 0; c < CPU_SETSIZE && checked < 8; c++) {
+        if (!CPU_ISSET(c, &old))
+            continue;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(c, &one);
+        CU_ASSERT_EQUAL_FATAL(sched_setaffinity(0, sizeof one, &one), 0);
+        CU_ASSERT_EQUAL(sched_getcpu(), c);
+        CU_ASSERT_EQUAL(ompb__pu_now(), c);
+        checked++;
+    }
+    CU_ASSERT_EQUAL(sched_setaffinity(0, sizeof old, &old), 0);
+    CU_ASSERT_TRUE(checked > 0);
+}
+
 static const ompb_test_case cases[] = {
     {"trust", test_trust},
     {"convert", test_convert},
     {"slew", test_slew},
     {"live_error", test_live_error},
     {"pack_trailing_end", test_pack_trailing_end},
+    {"pu_trust", test_pu_trust},
+    {"pu_now", test_pu_now},
     {NULL, NULL},
 };
 

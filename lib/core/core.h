@@ -16,6 +16,7 @@
 #include "core/libraries.h"
 #include "core/outfile.h"
 #include "core/parse.h"
+#include "core/pu.h"
 #include "core/signals.h"
 #include "core/sigwatch.h"
 #include "core/stats.h"

@@ -19,18 +19,6 @@ void ompb__histogram_clear(ompb__histogram *h)
     memset(h, 0, sizeof *h);
 }
 
-size_t ompb__histogram_bucket(uint64_t ns)
-{
-    if (ns < SUB)
-        return (size_t)ns;
-    int e = 63 - __builtin_clzll(ns);
-    if (e >= OMPB__HISTOGRAM_TOP_BITS)
-        return OMPB__HISTOGRAM_BUCKETS - 1;
-    int shift = e - OMPB__HISTOGRAM_SUB_BITS;
-    size_t sub = (size_t)(ns >> shift) - SUB;
-    return SUB + (size_t)shift * SUB + sub;
-}
-
 void ompb__histogram_bounds(size_t bucket, uint64_t *low, uint64_t *high)
 {
     if (bucket < SUB) {
@@ -41,16 +29,6 @@ void ompb__histogram_bounds(size_t bucket, uint64_t *low, uint64_t *high)
     size_t shift = (bucket - SUB) / SUB, sub = (bucket - SUB) % SUB;
     *low = (uint64_t)(SUB + sub) << shift;
     *high = *low + ((uint64_t)1 << shift);
-}
-
-void ompb__histogram_add(ompb__histogram *h, uint64_t ns)
-{
-    if (h->n == 0 || ns < h->min)
-        h->min = ns;
-    if (ns > h->max)
-        h->max = ns;
-    h->n++;
-    h->counts[ompb__histogram_bucket(ns)]++;
 }
 
 /* Midpoint of the integers in the bucket, within 1/128 of each of them. */

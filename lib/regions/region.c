@@ -21,7 +21,6 @@
 #include "regions/region.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 
 #include "core/core.h"
@@ -44,6 +43,7 @@ static void first_use(void)
 {
     ompb__region_threads_init();
     ompb__tsc_start(ompb__regions_tsc_allowed());
+    ompb__pu_start();
     ompb__region_runner_init();
     ompb__regions_signals_init();
 }
@@ -167,7 +167,7 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
     f->lane = ln;
     f->file = file;
     f->line = line;
-    f->pu = sched_getcpu();
+    f->pu = ompb__pu_now();
     f->start_ns = ompb__stamp_ns();
     /* OMPB_REGIONS_COUNTERS (lib/regions/region_counters.c): after the timestamp. */
     if (unlikely(ompb__region_counters_on))
@@ -175,7 +175,8 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
 }
 
 /* Appends the frame's pair to its lane and publishes it. */
-static void record(const ompb__region_thread *ts, ompb__region_frame *f, uint64_t now)
+static inline __attribute__((always_inline)) void record(const ompb__region_thread *ts,
+                                                        ompb__region_frame *f, uint64_t now)
 {
     ompb__region_lane *ln = f->lane;
     uint64_t k = ln->count;

@@ -34,6 +34,9 @@
 
 #include "core/core.h"
 
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
 /* splitmix64: fast, good enough to choose reservoir slots, reproducible. */
 static uint64_t next_random(uint64_t *state)
 {
@@ -185,6 +188,8 @@ static void drop_flag(ompb__region_group *g)
 /* wait: false on the hot path, where an entry another team is folding
  * into right now (concurrent teams of one region) is left for later rather
  * than waited for. */
+static void fold(ompb__region_entry *e, ompb__region_group *g, uint64_t lo, uint64_t hi);
+
 static void reduce_locked(ompb__region_group *g, bool wait)
 {
     uint64_t lo = atomic_load_explicit(&g->reduced, memory_order_relaxed), hi = UINT64_MAX;
@@ -205,13 +210,7 @@ static void reduce_locked(ompb__region_group *g, bool wait)
     for (int t = 1; t < g->threads; t++)
         for (uint64_t k = lo; k < hi; k += 4)
             __builtin_prefetch(&g->lanes[t].ring[k & g->lanes[t].mask], 0);
-    for (uint64_t k = lo; k < hi; k++) {
-        for (int t = 0; t < g->threads; t++) {
-            const ompb__region_lane *ln = &g->lanes[t];
-            g->scratch[t] = ln->ring[k & ln->mask];
-        }
-        ompb__region_entry_add(e, g->scratch);
-    }
+    fold(e, g, lo, hi);
     for (int t = 0; t < g->threads; t++) {
         int os = atomic_load_explicit(&g->lanes[t].os_tid, memory_order_relaxed);
         if (os)
@@ -435,10 +434,16 @@ static void check_shared_pu(ompb__region_entry *e, const ompb__region_slot *m)
     }
 }
 
-void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *m)
+/* Adds one instance (T: e->threads; a constant where the fold inlines it
+ * for one team size). Everything but the kept sample, the histogram's
+ * creation and the runner's window stays inline: it runs once per
+ * instance on the thread that folds. */
+static inline __attribute__((always_inline)) void add_instance(ompb__region_entry *e,
+                                                               const ompb__region_slot *m,
+                                                               const int T)
 {
     uint64_t start = m[0].start_ns, end = 0, smax = 0, busy_sum = 0, busy_max = 0;
-    for (int t = 0; t < e->threads; t++) {
+    for (int t = 0; t < T; t++) {
         uint64_t s = m[t].start_ns, busy = m[t].busy_pu >> 16;
         int pu = (int)(m[t].busy_pu & PU_UNKNOWN);
         start = s < start ? s : start;
@@ -452,7 +457,7 @@ void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *m)
         e->last_pu[t] = pu == PU_UNKNOWN ? -1 : pu;
     }
     uint64_t makespan = end - start, i = e->n++;
-    if (i == 0) {
+    if (unlikely(i == 0)) {
         e->min_ns = makespan;
         e->shift = (double)makespan;
     }
@@ -463,16 +468,58 @@ void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *m)
     e->sum_d += d;
     e->sum_d2 += d * d;
     e->skew_sum += smax - start;
-    if (e->threads == 1 || busy_sum == 0)
+    if (T == 1 || busy_sum == 0)
         e->imbalance_sum += 1.0;
     else
-        e->imbalance_sum += (double)busy_max * e->threads / (double)busy_sum;
-    if (e->threads > 1)
+        e->imbalance_sum += (double)busy_max * T / (double)busy_sum;
+    if (T == 2) {
+        unsigned pa = (unsigned)(m[0].busy_pu & PU_UNKNOWN);
+        if (unlikely(pa != PU_UNKNOWN && (m[1].busy_pu & PU_UNKNOWN) == pa))
+            check_shared_pu(e, m);
+    } else if (T > 1) {
         check_shared_pu(e, m);
-    keep(e, i, m, start, end);
-    histogram_add(e, makespan);
-    if (e->window_active)
+    }
+    /* keep()'s own test, so that most instances make no call. */
+    if (unlikely(i < e->keep_max || i == e->reservoir_next))
+        keep(e, i, m, start, end);
+    if (likely(e->hist))
+        ompb__histogram_add(e->hist, makespan);
+    else
+        histogram_add(e, makespan);
+    if (unlikely(e->window_active))
         ompb__region_window_record(e, start, end);
+}
+
+void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *m)
+{
+    add_instance(e, m, e->threads);
+}
+
+/* Instances [lo, hi) of g's lanes into e (e->lock held): inlined for teams
+ * of one and two, whose slots are read straight from the rings. */
+static void fold(ompb__region_entry *e, ompb__region_group *g, uint64_t lo, uint64_t hi)
+{
+    if (g->threads == 1 && e->threads == 1) {
+        const ompb__region_lane *a = &g->lanes[0];
+        for (uint64_t k = lo; k < hi; k++)
+            add_instance(e, &a->ring[k & a->mask], 1);
+        return;
+    }
+    if (g->threads == 2 && e->threads == 2) {
+        const ompb__region_lane *a = &g->lanes[0], *b = &g->lanes[1];
+        for (uint64_t k = lo; k < hi; k++) {
+            ompb__region_slot m[2] = {a->ring[k & a->mask], b->ring[k & b->mask]};
+            add_instance(e, m, 2);
+        }
+        return;
+    }
+    for (uint64_t k = lo; k < hi; k++) {
+        for (int t = 0; t < g->threads; t++) {
+            const ompb__region_lane *ln = &g->lanes[t];
+            g->scratch[t] = ln->ring[k & ln->mask];
+        }
+        add_instance(e, g->scratch, g->threads);
+    }
 }
 
 void ompb__region_window_record(ompb__region_entry *e, uint64_t start_ns, uint64_t end_ns)
