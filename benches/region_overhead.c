@@ -10,6 +10,12 @@
  *    two clock reads (the two a begin/end pair cannot avoid), and the
  *    same with the markers' two timestamps (lib/core/tsc.h: the TSC where it
  *    can be trusted). Bar: <= 50 ns per pair per thread (issue 23).
+ *    In lockstep: the same pairs with the two threads meeting at a
+ *    spinning barrier every 64 pairs (as a collective region's team meets
+ *    at its work-sharing barriers), against the barriers alone: the fold
+ *    then reads the lines the other thread has just written, and the
+ *    faster thread waits for the slower, so this is the slowest thread's
+ *    cost. Reported, no bar.
  * 2. OMPB_REGIONS=0: the cost of one call that returns at once (one
  *    branch), against an empty loop iteration. Reported, no bar beyond
  *    "a few ns".
@@ -60,7 +66,12 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-typedef enum { CLOCKS, STAMPS, PAIRS, EMPTY, OFF } kind;
+typedef enum { CLOCKS, STAMPS, PAIRS, EMPTY, OFF, LOCKSTEP, BARRIER } kind;
+
+/* Pairs between two spinning barriers, in lockstep (LOCKSTEP, BARRIER). */
+#define LOCKSTEP_EVERY 64
+
+static void spin_barrier(void);
 
 /* CPU time of the calling thread: what the loop cost this thread,
  * without the time another process had the CPU (the machine is shared). */
@@ -94,6 +105,17 @@ static double loop_ns(kind k)
         case OFF:
             ompb_region_begin("r");
             ompb_region_end("r");
+            break;
+        case LOCKSTEP:
+            if (i % LOCKSTEP_EVERY == 0)
+                spin_barrier();
+            ompb_region_begin("lockstep");
+            ompb_region_end("lockstep");
+            break;
+        case BARRIER:
+            if (i % LOCKSTEP_EVERY == 0)
+                spin_barrier();
+            __asm__ volatile("");
             break;
         default:
             __asm__ volatile("");
@@ -227,9 +249,10 @@ int main(int argc, char **argv)
         return 2;
     }
     omp_set_dynamic(0);
-    double c[64], s[64], p[64], w[64], c1[64], p1[64], e[64], o[64];
+    double c[64], s[64], p[64], w[64], c1[64], p1[64], e[64], o[64], l[64], b[64];
     pairs_ns(2); /* first use, outside the figures */
     pairs_ns(1);
+    team_ns(LOCKSTEP, 2);
     for (int i = 0; i < reps; i++) {
         c[i] = clocks_ns(2);
         s[i] = stamps_ns(2);
@@ -238,7 +261,10 @@ int main(int argc, char **argv)
         p1[i] = pairs_ns(1);
         e[i] = empty_ns();
         o[i] = off_call_ns();
+        l[i] = team_ns(LOCKSTEP, 2);
+        b[i] = team_ns(BARRIER, 2);
     }
+    double lm = median(l, reps), bm = median(b, reps);
     double cm = median(c, reps), pm = median(p, reps), em = median(e, reps), om = median(o, reps);
     double c1m = median(c1, reps), p1m = median(p1, reps), wm = median(w, reps);
     double sm = median(s, reps);
@@ -255,6 +281,8 @@ int main(int argc, char **argv)
     printf("  slowest thread %6.1f ns per pair (thread 0 folds the team's instances)\n", wm);
     printf("  the markers' two timestamps %5.1f ns; the markers' own share beyond them "
            "%5.1f ns\n", sm, pm - sm);
+    printf("  in lockstep    %6.1f ns per pair (a spinning barrier every %d pairs, its %.1f ns "
+           "per pair subtracted)\n", lm - bm, LOCKSTEP_EVERY, bm);
     printf("begin+end T=1   %7.1f ns per pair            (two clock reads %5.1f ns)\n", p1m,
            c1m);
     printf("OMPB_REGIONS=0  %7.2f ns per call  (empty loop iteration %.2f ns)\n", om, em);
