@@ -28,8 +28,13 @@
  * machine is not in them. The two threads run their blocks side by side,
  * without a barrier inside a block.
  *
- * Usage: region_overhead [--quick | --steady N]
+ * Usage: region_overhead [--quick | --steady N | --series N]
  *   --quick     few repetitions (the CTest smoke)
+ *   --series N  N blocks in a row, one line each: the pair at T = 1, the
+ *               two timestamps, two clock reads and a compute loop of the
+ *               same length (8 xorshift steps and a store into an L1-sized
+ *               table): to see whether a slow figure is the markers' path
+ *               alone or the whole CPU (docs/performance.md)
  *   --steady N  only N begin/end pairs per thread at T = 2 after a
  *               warm-up, between two marker lines on stderr, then exit
  *               without a report: for counting system calls
@@ -66,7 +71,10 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-typedef enum { CLOCKS, STAMPS, PAIRS, EMPTY, OFF, LOCKSTEP, BARRIER } kind;
+typedef enum { CLOCKS, STAMPS, PAIRS, EMPTY, OFF, LOCKSTEP, BARRIER, MIX } kind;
+
+/* MIX's table: a working set the size of an L1 data cache. */
+static uint64_t mix_table[4096];
 
 /* Pairs between two spinning barriers, in lockstep (LOCKSTEP, BARRIER). */
 #define LOCKSTEP_EVERY 64
@@ -112,6 +120,17 @@ static double loop_ns(kind k)
             ompb_region_begin("lockstep");
             ompb_region_end("lockstep");
             break;
+        case MIX: {
+            uint64_t x = sink + (uint64_t)i + 1;
+            for (int j = 0; j < 8; j++) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                mix_table[x & 4095] += x;
+            }
+            sink += x;
+            break;
+        }
         case BARRIER:
             if (i % LOCKSTEP_EVERY == 0)
                 spin_barrier();
@@ -235,17 +254,41 @@ static void steady(long n)
     ompb__regions_reset(); /* nothing to report at exit */
 }
 
+/* N blocks in a row at T = 1, one line each (--series). */
+static void series(long n)
+{
+    for (long b = 0; b < n; b++) {
+        double p = team_ns(PAIRS, 1), s = team_ns(STAMPS, 1), c = team_ns(CLOCKS, 1);
+        double m = team_ns(MIX, 1);
+        printf("block %3ld: pair T=1 %5.1f ns  two stamps %5.1f ns  two clock reads %5.1f ns  "
+               "compute loop %5.1f ns\n", b + 1, p, s, c, m);
+        fflush(stdout);
+    }
+    ompb__regions_reset();
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[1], "--steady") == 0) {
         steady(atol(argv[2]));
         return 0;
     }
+    if (argc > 2 && strcmp(argv[1], "--series") == 0) {
+        long n = atol(argv[2]);
+        if (n < 1 || n > 100000) {
+            fprintf(stderr, "%s: --series takes a number of blocks from 1 to 100000, not '%s'\n",
+                    argv[0], argv[2]);
+            return 2;
+        }
+        omp_set_dynamic(0);
+        series(n);
+        return 0;
+    }
     if (argc > 1 && (strcmp(argv[1], "--quick") == 0 || strcmp(argv[1], "--test") == 0)) {
         reps = 3;
         iters = 20000;
     } else if (argc > 1) {
-        fprintf(stderr, "usage: %s [--quick | --steady N]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--quick | --steady N | --series N]\n", argv[0]);
         return 2;
     }
     omp_set_dynamic(0);

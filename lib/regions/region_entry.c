@@ -459,19 +459,21 @@ static inline __attribute__((always_inline)) void add_instance(ompb__region_entr
     uint64_t makespan = end - start, i = e->n++;
     if (unlikely(i == 0)) {
         e->min_ns = makespan;
-        e->shift = (double)makespan;
+        e->shift = (double)(int64_t)makespan;
     }
     e->min_ns = makespan < e->min_ns ? makespan : e->min_ns;
     e->max_ns = makespan > e->max_ns ? makespan : e->max_ns;
     e->total_ns += makespan;
-    double d = (double)makespan - e->shift;
+    /* Through int64_t (every value here is below 2^63): one conversion
+     * instruction instead of the unsigned one's branches. */
+    double d = (double)(int64_t)makespan - e->shift;
     e->sum_d += d;
     e->sum_d2 += d * d;
     e->skew_sum += smax - start;
     if (T == 1 || busy_sum == 0)
         e->imbalance_sum += 1.0;
     else
-        e->imbalance_sum += (double)busy_max * T / (double)busy_sum;
+        e->imbalance_sum += (double)(int64_t)busy_max * T / (double)(int64_t)busy_sum;
     if (T == 2) {
         unsigned pa = (unsigned)(m[0].busy_pu & PU_UNKNOWN);
         if (unlikely(pa != PU_UNKNOWN && (m[1].busy_pu & PU_UNKNOWN) == pa))
