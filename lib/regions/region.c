@@ -77,8 +77,7 @@ static inline ompb__region *region_of(ompb__region_thread *ts, const char *name,
     if (likely(ts->names[slot].ptr == name && r && ompb__region_name_equal(r, name)))
         return r;
     r = ompb__region_find(name, file);
-    ts->names[slot].ptr = name;
-    ts->names[slot].region = r;
+    ts->names[slot] = (ompb__region_name_slot){.ptr = name, .region = r};
     return r;
 }
 
@@ -111,14 +110,42 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
         return;
     if (unlikely(!name))
         name = "";
-    ompb__region *r = region_of(ts, name, file);
-    if (unlikely(!r))
-        return;
     ompb__region_team t;
-    ompb__region_team_now(ts, &t);
-    ompb__region_group *g = group_of(ts, r, &t, file, line);
-    if (unlikely(!g))
-        return;
+    ompb__region *r;
+    ompb__region_group *g;
+    int level = omp_get_level();
+    if (likely(level <= 1)) {
+        /* Outside nesting the team is its level, size and thread number:
+         * a slot that holds this name's group for them needs no hashing. */
+        t.level = level;
+        t.threads = level ? omp_get_num_threads() : 1;
+        t.tid = level ? omp_get_thread_num() : 0;
+        t.shape = (uint64_t)(uint32_t)level << 32 | (uint32_t)t.threads;
+        uint64_t code = ompb__region_flat_code(level, t.threads, t.tid);
+        ompb__region_name_slot *ns = &ts->names[name_slot(name)];
+        if (likely(ns->ptr == name && ns->team == code && ompb__region_name_equal(ns->region, name))) {
+            r = ns->region;
+            g = ns->group;
+            t.key = ns->key;
+        } else {
+            t.key = level ? ompb__region_mix(1, (uint64_t)t.threads) | 1 : ts->solo_key;
+            if (unlikely(!(r = region_of(ts, name, file))))
+                return;
+            if (unlikely(!(g = group_of(ts, r, &t, file, line))))
+                return;
+            if (ns->ptr == name && ns->region == r) {
+                ns->team = code;
+                ns->key = t.key;
+                ns->group = g;
+            }
+        }
+    } else {
+        if (unlikely(!(r = region_of(ts, name, file))))
+            return;
+        ompb__region_team_now(ts, &t);
+        if (unlikely(!(g = group_of(ts, r, &t, file, line))))
+            return;
+    }
     if (unlikely(ts->depth >= OMPB__REGION_DEPTH_MAX)) {
         ompb__region_begin_too_deep(ts, g, &t, file, line);
         return;

@@ -43,6 +43,26 @@ typedef struct ompb__region_group_slot {
     uint64_t shape;             /* team.shape */
 } ompb__region_group_slot;
 
+/* A slot of the thread's name cache: the region of a name pointer
+ * (checked by content on every hit), and that region's group for one team
+ * outside nesting (OpenMP level 0 or 1), which the begin then finds
+ * without hashing the team: the team as ompb__region_flat_code and its
+ * key (team 0: none cached). */
+typedef struct ompb__region_name_slot {
+    const char *ptr;
+    ompb__region *region;
+    uint64_t team, key;
+    ompb__region_group *group;
+} ompb__region_name_slot;
+
+/* Level (0 or 1), size and thread number of a team outside nesting in one
+ * word, never 0. */
+static inline uint64_t ompb__region_flat_code(int level, int threads, int tid)
+{
+    return UINT64_C(1) << 63 | (uint64_t)level << 62 | (uint64_t)(uint32_t)threads << 31
+           | (uint32_t)tid;
+}
+
 typedef struct ompb__region_thread {
     uint64_t serial;            /* nonzero, unique in the process */
     int os_tid;
@@ -53,7 +73,7 @@ typedef struct ompb__region_thread {
     uint64_t solo_key;          /* its team key outside OpenMP */
     uint32_t overflow;          /* begins past the depth limit, ignored */
     ompb__region_frame stack[OMPB__REGION_DEPTH_MAX];
-    struct { const char *ptr; ompb__region *region; } names[OMPB__REGION_NAME_CACHE];
+    ompb__region_name_slot names[OMPB__REGION_NAME_CACHE];
     ompb__region_group_slot *groups;         /* [n_groups], by region id */
     size_t n_groups;
     struct ompb__region_thread *prev, *next;
