@@ -128,7 +128,7 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
             g = ns->group;
             t.key = ns->key;
         } else {
-            t.key = level ? ompb__region_mix(1, (uint64_t)t.threads) | 1 : ts->solo_key;
+            t.key = ompb__region_flat_key(ts, level, t.threads);
             if (unlikely(!(r = region_of(ts, name, file))))
                 return;
             if (unlikely(!(g = group_of(ts, r, &t, file, line))))

@@ -184,12 +184,12 @@ static void drop_flag(ompb__region_group *g)
     atomic_flag_clear_explicit(&g->reducing, memory_order_release);
 }
 
-/* Instances [reduced, min published) into the entry; reducing flag held. */
-/* wait: false on the hot path, where an entry another team is folding
- * into right now (concurrent teams of one region) is left for later rather
- * than waited for. */
 static void fold(ompb__region_entry *e, ompb__region_group *g, uint64_t lo, uint64_t hi);
 
+/* Instances [reduced, min published) into the entry; reducing flag held.
+ * wait: false on the hot path, where an entry another team is folding
+ * into right now (concurrent teams of one region) is left for later rather
+ * than waited for. */
 static void reduce_locked(ompb__region_group *g, bool wait)
 {
     uint64_t lo = atomic_load_explicit(&g->reduced, memory_order_relaxed), hi = UINT64_MAX;

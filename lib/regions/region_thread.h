@@ -109,6 +109,14 @@ extern __thread ompb__region_thread *ompb__region_self;
  * OpenMP the nesting path (thread numbers of the ancestors) and size, so
  * concurrent inner teams are told apart and consecutive teams of one shape
  * share their pairing. */
+/* The team key at level 0 (the thread's own) or 1 (its size alone); the
+ * begin's name cache computes it without ompb__region_team_now. */
+static inline uint64_t ompb__region_flat_key(const ompb__region_thread *ts, int level,
+                                             int threads)
+{
+    return level ? ompb__region_mix(1, (uint64_t)threads) | 1 : ts->solo_key;
+}
+
 static inline void ompb__region_team_now(const ompb__region_thread *ts, ompb__region_team *t)
 {
     int level = omp_get_level();
@@ -116,12 +124,17 @@ static inline void ompb__region_team_now(const ompb__region_thread *ts, ompb__re
     if (level == 0) {
         t->threads = 1;
         t->tid = 0;
-        t->key = ts->solo_key;
+        t->key = ompb__region_flat_key(ts, 0, 1);
         t->shape = 1;
         return;
     }
     t->threads = omp_get_num_threads();
     t->tid = omp_get_thread_num();
+    if (level == 1) {
+        t->key = ompb__region_flat_key(ts, 1, t->threads);
+        t->shape = (uint64_t)1 << 32 | (uint32_t)t->threads;
+        return;
+    }
     uint64_t h = ompb__region_mix((uint64_t)level, (uint64_t)t->threads);
     for (int l = 1; l < level; l++) {
         int a = omp_get_ancestor_thread_num(l);
