@@ -40,8 +40,10 @@
  *               without a report: for counting system calls
  *               (tests/integration/region_syscalls.sh)
  */
+#include <math.h>
 #include <omp.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,20 +149,28 @@ static double loop_ns(kind k)
 
 /* The slowest thread of the last team_ns call. */
 static double slowest;
+/* The fewest threads a T = 2 pairs block got from the runtime. */
+static int pairs_team = 2;
 
 /* Mean over a team of T threads of each thread's CPU time per iteration;
- * the slowest thread's in `slowest`. */
+ * the slowest thread's in `slowest`. NAN for the barrier kinds when the
+ * runtime gave the team another size (their barrier waits for two). */
 static double team_ns(kind k, int T)
 {
     double sum = 0, worst = 0;
-#pragma omp parallel num_threads(T) reduction(+ : sum) reduction(max : worst)
-    {
+    int got = 0;
+    bool barrier = k == LOCKSTEP || k == BARRIER;
+#pragma omp parallel num_threads(T) reduction(+ : sum, got) reduction(max : worst)
+    if (!barrier || omp_get_num_threads() == 2) {
         double per = loop_ns(k);
         sum += per;
         worst = per;
+        got = 1;
     }
     slowest = worst;
-    return sum / T;
+    if (k == PAIRS && T == 2 && got < pairs_team)
+        pairs_team = got;
+    return got ? sum / got : NAN;
 }
 
 static double clocks_ns(int T)
@@ -237,8 +247,11 @@ static void steady_pairs(long n)
  * barriers; these make no system call). */
 static void steady(long n)
 {
+    bool two = true;
 #pragma omp parallel num_threads(2)
-    {
+    if (omp_get_num_threads() != 2) {
+        two = false; /* the spinning barrier waits for two */
+    } else {
         steady_pairs(100000);
         spin_barrier();
         if (omp_get_thread_num() == 0)
@@ -249,6 +262,11 @@ static void steady(long n)
         if (omp_get_thread_num() == 0)
             mark("region_overhead: steady phase ends\n");
         spin_barrier();
+    }
+    if (!two) {
+        fprintf(stderr, "region_overhead: --steady needs a team of 2 threads, the runtime gave "
+                "fewer\n");
+        exit(2);
     }
     printf("steady: %ld begin/end pairs per thread at T=2\n", n);
     ompb__regions_reset(); /* nothing to report at exit */
@@ -274,8 +292,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 2 && strcmp(argv[1], "--series") == 0) {
-        long n = atol(argv[2]);
-        if (n < 1 || n > 100000) {
+        char *end;
+        long n = strtol(argv[2], &end, 10);
+        if (end == argv[2] || *end || n < 1 || n > 100000) {
             fprintf(stderr, "%s: --series takes a number of blocks from 1 to 100000, not '%s'\n",
                     argv[0], argv[2]);
             return 2;
@@ -318,14 +337,21 @@ int main(int argc, char **argv)
     printf("marker clock: %s\n", source);
     ompb__pu_describe(source, sizeof source);
     printf("marker PU: %s\n", source);
-    printf("begin+end T=2   %7.1f ns per pair per thread  (two clock reads %5.1f ns, ratio "
-           "%.2f)  bar <= %.0f ns: %s\n", pm, cm, pm / cm, PAIR_BAR_NS,
-           pm <= PAIR_BAR_NS ? "met" : "MISSED");
-    printf("  slowest thread %6.1f ns per pair (thread 0 folds the team's instances)\n", wm);
-    printf("  the markers' two timestamps %5.1f ns; the markers' own share beyond them "
-           "%5.1f ns\n", sm, pm - sm);
-    printf("  in lockstep    %6.1f ns per pair (a spinning barrier every %d pairs, its %.1f ns "
-           "per pair subtracted)\n", lm - bm, LOCKSTEP_EVERY, bm);
+    if (pairs_team < 2) {
+        printf("begin+end T=2   n/a: the runtime gave the team %d thread(s)\n", pairs_team);
+    } else {
+        printf("begin+end T=2   %7.1f ns per pair per thread  (two clock reads %5.1f ns, ratio "
+               "%.2f)  bar <= %.0f ns: %s\n", pm, cm, pm / cm, PAIR_BAR_NS,
+               pm <= PAIR_BAR_NS ? "met" : "MISSED");
+        printf("  slowest thread %6.1f ns per pair (thread 0 folds the team's instances)\n", wm);
+        printf("  the markers' two timestamps %5.1f ns; the markers' own share beyond them "
+               "%5.1f ns\n", sm, pm - sm);
+    }
+    if (isnan(lm) || isnan(bm))
+        printf("  in lockstep    n/a (the runtime did not give a team of 2 threads)\n");
+    else
+        printf("  in lockstep    %6.1f ns per pair (a spinning barrier every %d pairs, its %.1f "
+               "ns per pair subtracted)\n", lm - bm, LOCKSTEP_EVERY, bm);
     printf("begin+end T=1   %7.1f ns per pair            (two clock reads %5.1f ns)\n", p1m,
            c1m);
     printf("OMPB_REGIONS=0  %7.2f ns per call  (empty loop iteration %.2f ns)\n", om, em);
