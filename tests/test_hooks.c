@@ -1318,83 +1318,92 @@ static int codspeed(const ompb__context *ctx, const ompb__result *res, size_t n,
     return codspeed_with(ctx, res, n, runner, err);
 }
 
+/* A CodSpeed profile folder for the reporter's results file: the folder
+ * made, its results/ and the file this process writes there named, a fake
+ * run, no runner, a fresh instrument, CODSPEED_PROFILE_FOLDER set. */
+typedef struct profile_folder {
+    char dir[32], results[64], path[128];
+    fake_run f;
+} profile_folder;
+
+static void profile_folder_make(profile_folder *pf)
+{
+    snprintf(pf->dir, sizeof pf->dir, "/tmp/ompb-profile.XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(pf->dir));
+    snprintf(pf->results, sizeof pf->results, "%s/results", pf->dir);
+    snprintf(pf->path, sizeof pf->path, "%s/%ld.json", pf->results, (long)getpid());
+    make_fake_run(&pf->f, ompb__now_ns());
+    point_at_nothing();
+    ompb__instrument_reset();
+    ompb__instrument_init();
+    setenv("CODSPEED_PROFILE_FOLDER", pf->dir, 1);
+}
+
+/* Removes what profile_folder_make made and the environment it set. */
+static void profile_folder_remove(const profile_folder *pf)
+{
+    unlink(pf->path);
+    rmdir(pf->results);
+    rmdir(pf->dir);
+    unsetenv("CODSPEED_PROFILE_FOLDER");
+    unsetenv("CODSPEED_RUNNER_MODE");
+    cleanup_env();
+}
+
 /* The reporter decides from the runner it is handed, not from the
  * instrument (none here): walltime said by the runner writes the results
  * file, a runner taken by another process writes none even in walltime,
  * and simulation writes the environment file only. */
 static void test_codspeed_runner_handed_in(void)
 {
-    char dir[] = "/tmp/ompb-profile.XXXXXX", results[64], path[128];
-    fake_run f;
+    profile_folder pf;
     ompb_error err = {0};
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-    snprintf(results, sizeof results, "%s/results", dir);
-    snprintf(path, sizeof path, "%s/%ld.json", results, (long)getpid());
-    make_fake_run(&f, ompb__now_ns());
-    point_at_nothing();
-    ompb__instrument_reset();
-    ompb__instrument_init();
-    setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
+    profile_folder_make(&pf);
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(codspeed_with(NULL, f.res, 2, (ompb__report_runner){.taken = true}, &err), 0);
-    CU_ASSERT_EQUAL(count_entries(dir), 0);   /* taken: nothing written */
+    CU_ASSERT_EQUAL(codspeed_with(NULL, pf.f.res, 2, (ompb__report_runner){.taken = true}, &err),
+                    0);
+    CU_ASSERT_EQUAL(count_entries(pf.dir), 0);   /* taken: nothing written */
     unsetenv("CODSPEED_RUNNER_MODE");
-    CU_ASSERT_EQUAL(codspeed_with(NULL, f.res, 2, (ompb__report_runner){.simulation = true},
+    CU_ASSERT_EQUAL(codspeed_with(NULL, pf.f.res, 2, (ompb__report_runner){.simulation = true},
                                   &err), 0);
-    CU_ASSERT_EQUAL(count_entries(dir), 0);   /* simulation, no context: nothing */
-    CU_ASSERT_EQUAL(codspeed_with(NULL, f.res, 2, (ompb__report_runner){.walltime = true},
+    CU_ASSERT_EQUAL(count_entries(pf.dir), 0);   /* simulation, no context: nothing */
+    CU_ASSERT_EQUAL(codspeed_with(NULL, pf.f.res, 2, (ompb__report_runner){.walltime = true},
                                   &err), 0);
-    CU_ASSERT_EQUAL(count_entries(results), 1);
-    check_results_json(path, &f);
-    unlink(path);
-    rmdir(results);
-    rmdir(dir);
-    unsetenv("CODSPEED_PROFILE_FOLDER");
-    cleanup_env();
+    CU_ASSERT_EQUAL(count_entries(pf.results), 1);
+    check_results_json(pf.path, &pf.f);
+    profile_folder_remove(&pf);
 }
 
 static void test_codspeed_results_file(void)
 {
-    char dir[] = "/tmp/ompb-profile.XXXXXX", results[64], path[128];
-    fake_run f;
+    profile_folder pf;
+    fake_run *f = &pf.f;
     ompb_error err = {0};
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-    snprintf(results, sizeof results, "%s/results", dir);
-    snprintf(path, sizeof path, "%s/%ld.json", results, (long)getpid());
-    make_fake_run(&f, ompb__now_ns());
-    point_at_nothing();
-    ompb__instrument_reset();
-    ompb__instrument_init();
-    setenv("CODSPEED_PROFILE_FOLDER", dir, 1);
+    profile_folder_make(&pf);
     unsetenv("CODSPEED_RUNNER_MODE");
-    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
-    CU_ASSERT_EQUAL(count_entries(dir), 0);   /* not walltime: nothing written */
+    CU_ASSERT_EQUAL(codspeed(NULL, f->res, 2, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(pf.dir), 0);   /* not walltime: nothing written */
     setenv("CODSPEED_RUNNER_MODE", "walltime", 1);
-    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
-    CU_ASSERT_EQUAL(count_entries(results), 1);   /* the file, no temporary left */
-    check_results_json(path, &f);
+    CU_ASSERT_EQUAL(codspeed(NULL, f->res, 2, &err), 0);
+    CU_ASSERT_EQUAL(count_entries(pf.results), 1);   /* the file, no temporary left */
+    check_results_json(pf.path, f);
     /* The runner's view: statistics agree with the markers of the same rounds. */
-    ompb__collector *c = collector_for(&f, 3);
-    CU_ASSERT_EQUAL(ompb__collector_check_results(c, path), 0);
+    ompb__collector *c = collector_for(f, 3);
+    CU_ASSERT_EQUAL(ompb__collector_check_results(c, pf.path), 0);
     print_violations(c);
     CU_ASSERT_EQUAL(ompb__collector_violation_count(c), 0);
     ompb__collector_free(c);
-    c = collector_for(&f, 2);
-    ompb__collector_check_results(c, path);
+    c = collector_for(f, 2);
+    ompb__collector_check_results(c, pf.path);
     CU_ASSERT(has_violation(c, "reports 3 rounds, the runner saw 2 marker pairs"));
     ompb__collector_free(c);
     /* Uncalibrated (fixed sample size) and --test: what was configured. */
-    f.res[0].rec.round_target_ns = 0;
-    f.res[0].rec.sampling.mode = OMPB__SAMPLING_TEST;
-    f.res[0].rec.sampling.rounds = 1;
-    CU_ASSERT_EQUAL(codspeed(NULL, f.res, 2, &err), 0);
-    check_results_json(path, &f);
-    unlink(path);
-    rmdir(results);
-    rmdir(dir);
-    unsetenv("CODSPEED_PROFILE_FOLDER");
-    unsetenv("CODSPEED_RUNNER_MODE");
-    cleanup_env();
+    f->res[0].rec.round_target_ns = 0;
+    f->res[0].rec.sampling.mode = OMPB__SAMPLING_TEST;
+    f->res[0].rec.sampling.rounds = 1;
+    CU_ASSERT_EQUAL(codspeed(NULL, f->res, 2, &err), 0);
+    check_results_json(pf.path, f);
+    profile_folder_remove(&pf);
 }
 
 /* The fake run's results file as ompbench writes it, for breaking. */
