@@ -919,10 +919,12 @@ static void random_instance(uint64_t *x, uint64_t t, int T, ompb__region_slot *m
 }
 
 /* The fold of a group's rings (lib/regions/region_entry.c, inlined for
- * teams of one and two) gives exactly what adding the same instances one
- * by one does: every sum, the PU checks, the kept sample and the
- * histogram (3000 instances: past keep_max). */
-static void fold_matches_add(int T)
+ * teams of one and two, batched in the steady state) gives exactly what
+ * adding the same instances one by one does: every sum, the PU checks, the
+ * kept sample and the histogram (3000 instances: past keep_max). uneven:
+ * lane 0's ring is eight times the others', so the lanes wrap at
+ * different instances. */
+static void fold_matches_add(int T, bool uneven)
 {
     enum { N = 3000 };
     ompb__region_entry *a = ompb__region_entry_new(&fake_region, T, 7);
@@ -940,6 +942,10 @@ static void fold_matches_add(int T)
                 CU_ASSERT_FATAL(ompb__region_lane_make_room(g, ln));
             ln->ring[ln->count & ln->mask] = m[k];
             atomic_store(&ln->published, ++ln->count);
+        }
+        if (uneven && i == 0) {
+            ompb__region_lane_heat(g, &g->lanes[0]);
+            CU_ASSERT_EQUAL_FATAL(g->lanes[0].mask + 1, OMPB__REGION_RING_HOT);
         }
         if (i % 97 == 96)
             ompb__region_group_reduce_all(g);
@@ -987,8 +993,10 @@ static void fold_matches_add(int T)
 
 static void test_fold_matches_add(void)
 {
-    for (int T = 1; T <= 4; T++)
-        fold_matches_add(T);
+    for (int T = 1; T <= 4; T++) {
+        fold_matches_add(T, false);
+        fold_matches_add(T, true);
+    }
 }
 
 static const ompb_test_case cases[] = {
