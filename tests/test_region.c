@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gnu/libc-version.h>
 #include <jansson.h>
 #include <ompbench/error.h>
 #include <ompbench/region.h>
@@ -673,6 +674,59 @@ static void test_4096_names(void)
     json_decref(root);
 }
 
+/* The name cache skips the content check only for names that cannot
+ * change under their pointer: the main program's string literals (this
+ * test binary's), not a writable array, the stack, the heap or another
+ * object's read-only strings (libc's). A fixed name found on a hit is
+ * still the region it names. */
+static char writable_name[16] = "writable";
+
+static const ompb__region_name_slot *slot_of(const char *name)
+{
+    for (int i = 0; i < OMPB__REGION_NAME_CACHE; i++)
+        if (ompb__region_self->names[i].ptr == name)
+            return &ompb__region_self->names[i];
+    return NULL;
+}
+
+static void test_fixed_names(void)
+{
+    ompb__regions_reset();
+    const char *literal = "fixed literal";
+    CU_ASSERT_TRUE(ompb__main_program_readonly_bytes(literal) > strlen(literal));
+    CU_ASSERT_EQUAL(ompb__main_program_readonly_bytes(writable_name), 0);
+    char stack[] = "on the stack";
+    CU_ASSERT_EQUAL(ompb__main_program_readonly_bytes(stack), 0);
+    char *heap = strdup("on the heap");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(heap);
+    CU_ASSERT_EQUAL(ompb__main_program_readonly_bytes(heap), 0);
+    const char *libc = gnu_get_libc_version();
+    CU_ASSERT_EQUAL(ompb__main_program_readonly_bytes(libc), 0);
+    const char *names[] = {literal, writable_name, stack, heap, libc};
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+            ompb_region_begin(names[i]);
+            ompb_region_end(names[i]);
+        }
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const ompb__region_name_slot *ns = slot_of(names[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ns);
+        CU_ASSERT_EQUAL(ns->fixed, i == 0);
+        CU_ASSERT_STRING_EQUAL(ns->region->name, names[i]);
+    }
+    /* A writable name changed under its pointer is another region. */
+    strcpy(writable_name, "rewritten");
+    ompb_region_begin(writable_name);
+    ompb_region_end(writable_name);
+    json_t *root = report(NULL);
+    CU_ASSERT_EQUAL(instances(entry(root, "region:fixed literal[t=1]")), 2);
+    CU_ASSERT_EQUAL(instances(entry(root, "region:writable[t=1]")), 2);
+    CU_ASSERT_EQUAL(instances(entry(root, "region:rewritten[t=1]")), 1);
+    json_decref(root);
+    strcpy(writable_name, "writable");
+    free(heap);
+}
+
 /* Not UTF-8, and longer than the limit: each its own failed entry, shown
  * escaped and cut; the valid region is reported as usual. */
 static void test_invalid_names(void)
@@ -1016,6 +1070,7 @@ static const ompb_test_case cases[] = {
     {"open_across_report", test_open_across_report},
     {"shared_pu", test_shared_pu},
     {"4096_names", test_4096_names},
+    {"fixed_names", test_fixed_names},
     {"invalid_names", test_invalid_names},
     {"unsafe_names", test_unsafe_names},
     {"disabled", test_disabled},

@@ -10,6 +10,7 @@
 
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -135,4 +136,48 @@ int ompb__linked_libraries(int (*fn)(const ompb__linked_library *lib, void *arg)
     walk w = {fn, arg, 0};
     dl_iterate_phdr(visit, &w);
     return w.rc;
+}
+
+/* ---- the main program's read-only segments ------------------------------ */
+
+/* More PT_LOAD segments than a linker makes (text, rodata, and their
+ * splits); any beyond are not looked at (their strings are compared). */
+#define READONLY_MAX 8
+
+static struct {
+    uintptr_t lo[READONLY_MAX], hi[READONLY_MAX];
+    int n;
+} readonly;
+static pthread_once_t readonly_once = PTHREAD_ONCE_INIT;
+
+static int visit_main(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    (void)arg;
+    if (info->dlpi_name && info->dlpi_name[0])
+        return 1; /* the main program comes first; do not look further */
+    for (int i = 0; i < info->dlpi_phnum && readonly.n < READONLY_MAX; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W) || !ph->p_memsz)
+            continue;
+        readonly.lo[readonly.n] = info->dlpi_addr + ph->p_vaddr;
+        readonly.hi[readonly.n] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        readonly.n++;
+    }
+    return 1;
+}
+
+static void read_main_segments(void)
+{
+    dl_iterate_phdr(visit_main, NULL);
+}
+
+size_t ompb__main_program_readonly_bytes(const void *p)
+{
+    pthread_once(&readonly_once, read_main_segments);
+    uintptr_t a = (uintptr_t)p;
+    for (int i = 0; i < readonly.n; i++)
+        if (a >= readonly.lo[i] && a < readonly.hi[i])
+            return (size_t)(readonly.hi[i] - a);
+    return 0;
 }

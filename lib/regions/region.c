@@ -5,7 +5,8 @@
  * finds the region in a table that is read without a lock (inserts take
  * the global lock, lib/regions/region_table.c); its first use of a region in a
  * team shape finds the group the same way. After that a begin is: a branch, a
- * thread-local pointer, a pointer-keyed cache hit checked by content, three
+ * thread-local pointer, a pointer-keyed cache hit checked by content (not
+ * for the main program's string literals, which cannot change), three
  * OpenMP queries for the team, a stack push, the PU, the clock; an end is
  * the clock, a stack pop checked by name, one store into the thread's own
  * ring and one release store of its count. Misuse leaves the hot path for
@@ -22,6 +23,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/core.h"
 
@@ -68,16 +70,27 @@ static size_t name_slot(const char *name)
            & (OMPB__REGION_NAME_CACHE - 1);
 }
 
+/* The name cannot change under its pointer: it lies in a read-only
+ * segment of the main program (a string literal there), up to its NUL or
+ * to the longest prefix names are compared on. */
+static bool name_fixed(const char *name)
+{
+    size_t avail = ompb__main_program_readonly_bytes(name);
+    size_t span = avail < OMPB_REGION_NAME_MAX + 1 ? avail : OMPB_REGION_NAME_MAX + 1;
+    return avail && (span == OMPB_REGION_NAME_MAX + 1 || strnlen(name, span) < span);
+}
+
 /* The region of name through the thread's pointer cache, checked by
- * content: a buffer reused for another name must not hit. */
+ * content unless the name is fixed: a buffer reused for another name must
+ * not hit. */
 static inline ompb__region *region_of(ompb__region_thread *ts, const char *name, const char *file)
 {
-    size_t slot = name_slot(name);
-    ompb__region *r = ts->names[slot].region;
-    if (likely(ts->names[slot].ptr == name && r && ompb__region_name_equal(r, name)))
+    ompb__region_name_slot *ns = &ts->names[name_slot(name)];
+    ompb__region *r = ns->region;
+    if (likely(ns->ptr == name && r && (ns->fixed || ompb__region_name_equal(r, name))))
         return r;
     r = ompb__region_find(name, file);
-    ts->names[slot] = (ompb__region_name_slot){.ptr = name, .region = r};
+    *ns = (ompb__region_name_slot){.ptr = name, .region = r, .fixed = r && name_fixed(name)};
     return r;
 }
 
@@ -123,7 +136,8 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
         t.shape = (uint64_t)(uint32_t)level << 32 | (uint32_t)t.threads;
         uint64_t code = ompb__region_flat_code(level, t.threads, t.tid);
         ompb__region_name_slot *ns = &ts->names[name_slot(name)];
-        if (likely(ns->ptr == name && ns->team == code && ompb__region_name_equal(ns->region, name))) {
+        if (likely(ns->ptr == name && ns->team == code
+                   && (ns->fixed || ompb__region_name_equal(ns->region, name)))) {
             r = ns->region;
             g = ns->group;
             t.key = ns->key;

@@ -44,8 +44,9 @@ typedef struct ompb__region_group_slot {
 } ompb__region_group_slot;
 
 /* A slot of the thread's name cache: the region of a name pointer
- * (checked by content on every hit), and that region's group for one team
- * outside nesting (OpenMP level 0 or 1), which the begin then finds
+ * (checked by content on every hit unless fixed: a string literal of the
+ * main program, which cannot change), and that region's group for one
+ * team outside nesting (OpenMP level 0 or 1), which the begin then finds
  * without hashing the team: the team as ompb__region_flat_code and its
  * key (team 0: none cached). */
 typedef struct ompb__region_name_slot {
@@ -53,6 +54,7 @@ typedef struct ompb__region_name_slot {
     ompb__region *region;
     uint64_t team, key;
     ompb__region_group *group;
+    bool fixed;
 } ompb__region_name_slot;
 
 /* Level (0 or 1), size and thread number of a team outside nesting in one
