@@ -703,17 +703,18 @@ static void test_fixed_names(void)
     const char *libc = gnu_get_libc_version();
     CU_ASSERT_EQUAL(ompb__main_program_readonly_bytes(libc), 0);
     const char *names[] = {literal, writable_name, stack, heap, libc};
+    /* Each checked right after its own use: two names may share a slot. */
     for (int round = 0; round < 2; round++)
         for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
             ompb_region_begin(names[i]);
             ompb_region_end(names[i]);
+            const ompb__region_name_slot *ns = slot_of(names[i]);
+            CU_ASSERT_PTR_NOT_NULL(ns);
+            if (ns) {
+                CU_ASSERT_EQUAL(ns->fixed, i == 0);
+                CU_ASSERT_STRING_EQUAL(ns->region->name, names[i]);
+            }
         }
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        const ompb__region_name_slot *ns = slot_of(names[i]);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(ns);
-        CU_ASSERT_EQUAL(ns->fixed, i == 0);
-        CU_ASSERT_STRING_EQUAL(ns->region->name, names[i]);
-    }
     /* A writable name changed under its pointer is another region. */
     strcpy(writable_name, "rewritten");
     ompb_region_begin(writable_name);
