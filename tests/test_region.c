@@ -962,14 +962,22 @@ static void test_exact_below_cap(void)
 /* One instance of T threads from a xorshift stream: starts within 300 ns,
  * busy times up to 5 us, PUs 0-3 or unknown (so shared PUs and migrations
  * happen). */
-static void random_instance(uint64_t *x, uint64_t t, int T, ompb__region_slot *m)
+/* Random PUs (-1: unknown) in every instance; or, stable, PUs that change
+ * every 37 instances (of start t / 10000) through four phases: distinct,
+ * distinct on other PUs, thread 0's unknown, threads two by two on one PU,
+ * as real threads mostly stay on their PUs. */
+static void random_instance(uint64_t *x, uint64_t t, int T, ompb__region_slot *m, bool stable)
 {
+    int phase = (int)(t / 10000 / 37 % 4);
     for (int k = 0; k < T; k++) {
         *x ^= *x << 13;
         *x ^= *x >> 7;
         *x ^= *x << 17;
         uint64_t s = t + *x % 300, busy = (*x >> 20) % 5000;
-        m[k] = ompb__region_pack(s, s + busy, (int)(*x >> 40) % 5 - 1);
+        int pu = (int)(*x >> 40) % 5 - 1;
+        if (stable)
+            pu = phase == 3 ? k / 2 : phase == 2 && k == 0 ? -1 : (k + phase) % (T + 1);
+        m[k] = ompb__region_pack(s, s + busy, pu);
     }
 }
 
@@ -978,8 +986,9 @@ static void random_instance(uint64_t *x, uint64_t t, int T, ompb__region_slot *m
  * adding the same instances one by one does: every sum, the PU checks, the
  * kept sample and the histogram (3000 instances: past keep_max). uneven:
  * lane 0's ring is eight times the others', so the lanes wrap at
- * different instances. */
-static void fold_matches_add(int T, bool uneven)
+ * different instances; stable: PUs that change in phases (random_instance)
+ * rather than at every instance. */
+static void fold_matches_add(int T, bool uneven, bool stable)
 {
     enum { N = 3000 };
     ompb__region_entry *a = ompb__region_entry_new(&fake_region, T, 7);
@@ -989,7 +998,7 @@ static void fold_matches_add(int T, bool uneven)
     uint64_t x = 88172645463325252ull;
     ompb__region_slot m[4];
     for (int i = 0; i < N; i++) {
-        random_instance(&x, 10000u * (uint64_t)i, T, m);
+        random_instance(&x, 10000u * (uint64_t)i, T, m, stable);
         ompb__region_entry_add(a, m);
         for (int k = 0; k < T; k++) {
             ompb__region_lane *ln = &g->lanes[k];
@@ -1048,10 +1057,9 @@ static void fold_matches_add(int T, bool uneven)
 
 static void test_fold_matches_add(void)
 {
-    for (int T = 1; T <= 4; T++) {
-        fold_matches_add(T, false);
-        fold_matches_add(T, true);
-    }
+    for (int T = 1; T <= 4; T++)
+        for (int v = 0; v < 4; v++)
+            fold_matches_add(T, v & 1, v & 2);
 }
 
 static const ompb_test_case cases[] = {

@@ -414,8 +414,9 @@ static void histogram_add(ompb__region_entry *e, uint64_t makespan)
 
 #define PU_UNKNOWN 0xffffu
 
-/* Pairs of threads on one PU in this instance; remembers the first pair. */
-static void check_shared_pu(ompb__region_entry *e, const ompb__region_slot *m)
+/* Pairs of threads on one PU in this instance: counts it, remembers the
+ * first pair, and says whether there was one. */
+static bool check_shared_pu(ompb__region_entry *e, const ompb__region_slot *m)
 {
     for (int a = 0; a < e->threads; a++) {
         unsigned pa = (unsigned)(m[a].busy_pu & PU_UNKNOWN);
@@ -429,9 +430,10 @@ static void check_shared_pu(ompb__region_entry *e, const ompb__region_slot *m)
                 e->shared_pu_example[1] = b;
                 e->shared_pu_example[2] = (int)pa;
             }
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 /* Adds one instance (T: e->threads; a constant where the fold inlines it
@@ -608,9 +610,89 @@ static inline __attribute__((always_inline)) void fold_steady(ompb__region_entry
     e->hist->max = mx;
 }
 
+/* fold_steady for a team of any size: the per-thread sums stay in the
+ * entry's arrays, the scalar ones in locals; an instance whose threads are
+ * on the PUs of the one before is checked for shared PUs only if that one
+ * had them (add_instance compares every pair of threads of every
+ * instance: O(T^2) for the thread that folds). The first instance of the
+ * batch is checked as if changed. Identical results to adding one by
+ * one: unit.region/fold_matches_add. */
+static void fold_steady_any(ompb__region_entry *e, ompb__region_group *g, uint64_t lo,
+                            uint64_t hi)
+{
+    const int T = g->threads;
+    const ompb__region_lane *lanes = g->lanes;
+    ompb__region_slot *m = g->scratch;
+    uint64_t *busy_sum = e->busy_sum;
+    int *last_pu = e->last_pu;
+    const uint64_t off = e->n - lo;
+    uint64_t next = e->reservoir_next;
+    uint64_t mn = e->min_ns, mx = e->max_ns, total = e->total_ns;
+    uint64_t skew = e->skew_sum, mig = e->migrations;
+    double shift = e->shift, sd = e->sum_d, sd2 = e->sum_d2, imb = e->imbalance_sum;
+    uint64_t *counts = e->hist->counts;
+    bool shared = true;
+    for (uint64_t k = lo; k < hi; k++) {
+        const ompb__region_slot *x0 = &lanes[0].ring[k & lanes[0].mask];
+        uint64_t start = x0->start_ns, smax = 0, end = 0, bsum = 0, bmax = 0;
+        bool changed = false;
+        for (int t = 0; t < T; t++) {
+            const ompb__region_slot *x = &lanes[t].ring[k & lanes[t].mask];
+            uint64_t sv = x->start_ns, u = x->busy_pu >> 16;
+            int p = (int)(x->busy_pu & PU_UNKNOWN);
+            start = sv < start ? sv : start;
+            smax = sv > smax ? sv : smax;
+            end = sv + u > end ? sv + u : end;
+            busy_sum[t] += u;
+            bsum += u;
+            bmax = u > bmax ? u : bmax;
+            changed |= (p == PU_UNKNOWN ? -1 : p) != last_pu[t];
+        }
+        uint64_t makespan = end - start, i = k + off;
+        mn = makespan < mn ? makespan : mn;
+        mx = makespan > mx ? makespan : mx;
+        total += makespan;
+        double d = (double)(int64_t)makespan - shift;
+        sd += d;
+        sd2 += d * d;
+        skew += smax - start;
+        if (bsum == 0)
+            imb += 1.0;
+        else
+            imb += (double)(int64_t)bmax * T / (double)(int64_t)bsum;
+        if (unlikely(changed || shared || i == next)) {
+            for (int t = 0; t < T; t++) {
+                m[t] = lanes[t].ring[k & lanes[t].mask];
+                int p = (int)(m[t].busy_pu & PU_UNKNOWN);
+                if (p != PU_UNKNOWN && last_pu[t] >= 0 && p != last_pu[t])
+                    mig++;
+                last_pu[t] = p == PU_UNKNOWN ? -1 : p;
+            }
+            shared = check_shared_pu(e, m);
+            if (i == next) {
+                keep(e, i, m, start, end);
+                next = e->reservoir_next;
+            }
+        }
+        counts[ompb__histogram_bucket(makespan)]++;
+    }
+    e->n = hi + off;
+    e->min_ns = mn;
+    e->max_ns = mx;
+    e->total_ns = total;
+    e->skew_sum = skew;
+    e->migrations = mig;
+    e->sum_d = sd;
+    e->sum_d2 = sd2;
+    e->imbalance_sum = imb;
+    e->hist->n = e->n;
+    e->hist->min = mn;
+    e->hist->max = mx;
+}
+
 /* Instances [lo, hi) of g's lanes into e (e->lock held): inlined for teams
  * of one and two, whose slots are read straight from the rings (in the
- * steady state by fold_steady). */
+ * steady state by fold_steady; larger teams there by fold_steady_any). */
 static void fold(ompb__region_entry *e, ompb__region_group *g, uint64_t lo, uint64_t hi)
 {
     if (g->threads == 1 && e->threads == 1) {
@@ -633,6 +715,10 @@ static void fold(ompb__region_entry *e, ompb__region_group *g, uint64_t lo, uint
             ompb__region_slot m[2] = {a->ring[k & a->mask], b->ring[k & b->mask]};
             add_instance(e, m, 2);
         }
+        return;
+    }
+    if (g->threads == e->threads && steady(e)) {
+        fold_steady_any(e, g, lo, hi);
         return;
     }
     for (uint64_t k = lo; k < hi; k++) {
