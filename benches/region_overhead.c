@@ -28,8 +28,17 @@
  * machine is not in them. The two threads run their blocks side by side,
  * without a barrier inside a block.
  *
- * Usage: region_overhead [--quick | --steady N | --series N]
+ * Usage: region_overhead [--quick | --steady N | --series N | --fold T]
  *   --quick     few repetitions (the CTest smoke)
+ *   --fold T    thread 0's folding alone, for a team of T threads (1 to
+ *               64): one thread writes instances into a group's rings (the
+ *               threads' PUs distinct and stable, busy times of 30-93 ns,
+ *               start skews of 0-15 ns) and folds them 128 at a time, as
+ *               thread 0 of a hot region does; against the same writes
+ *               with nothing folded. One thread, so under callgrind its
+ *               instruction counts depend on no scheduling (the T=2 loop's
+ *               do: there the two threads share one CPU, and most
+ *               instances count as two threads on one PU)
  *   --series N  N blocks in a row, one line each: the pair at T = 1, the
  *               two timestamps, two clock reads and a compute loop of the
  *               same length (8 xorshift steps and a store into an L1-sized
@@ -272,6 +281,65 @@ static void steady(long n)
     ompb__regions_reset(); /* nothing to report at exit */
 }
 
+/* --fold: instances of a team of T written by this thread into g's rings,
+ * folded 128 at a time when fold is set, else only marked folded; the
+ * CPU time per instance. */
+static double fold_block(ompb__region_group *g, int T, bool fold, uint64_t *t0, uint64_t *x)
+{
+    uint64_t c0 = thread_cpu_ns();
+    for (long i = 0; i < iters; i++) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        for (int t = 0; t < T; t++) {
+            ompb__region_lane *ln = &g->lanes[t];
+            uint64_t r = *x >> (t % 8 * 8);
+            ln->ring[ln->count & ln->mask] =
+                ompb__region_pack(*t0 + (r & 15), *t0 + 30 + (r >> 58), t);
+            atomic_store_explicit(&ln->published, ++ln->count, memory_order_release);
+        }
+        *t0 += 200;
+        if (i % 128 == 127) {
+            if (fold)
+                ompb__region_group_reduce_all(g);
+            else
+                atomic_store_explicit(&g->reduced, g->lanes[0].count, memory_order_release);
+        }
+    }
+    return (double)(thread_cpu_ns() - c0) / (double)iters;
+}
+
+static int fold_only(int T)
+{
+    static ompb__region r = {.name = "fold", .display = "fold", .file = ""};
+    ompb__region_entry *e = ompb__region_entry_new(&r, T, 0);
+    ompb__region_group *g = e ? ompb__region_group_new(e, T) : NULL;
+    bool ok = g != NULL;
+    for (int t = 0; ok && t < T; t++) {
+        ok = ompb__region_lane_make_room(g, &g->lanes[t]);
+        if (ok)
+            ompb__region_lane_heat(g, &g->lanes[t]);
+    }
+    if (!ok) {
+        fprintf(stderr, "region_overhead: out of memory for a team of %d\n", T);
+        return 1;
+    }
+    uint64_t t0 = 1000000, x = 88172645463325252ull;
+    double both[64], alone[64];
+    fold_block(g, T, true, &t0, &x); /* past the kept maximum: the steady state */
+    for (int i = 0; i < reps; i++) {
+        both[i] = fold_block(g, T, true, &t0, &x);
+        alone[i] = fold_block(g, T, false, &t0, &x);
+    }
+    double b = median(both, reps), a = median(alone, reps);
+    printf("fold T=%d: %.1f ns per instance folded (writing and folding %.1f ns, writing alone "
+           "%.1f ns; medians of %d blocks of %ld instances; %llu instances folded)\n", T,
+           b - a, b, a, reps, iters, (unsigned long long)e->n);
+    ompb__region_group_free(g);
+    ompb__region_entry_free(e);
+    return 0;
+}
+
 /* N blocks in a row at T = 1, one line each (--series). */
 static void series(long n)
 {
@@ -303,11 +371,23 @@ int main(int argc, char **argv)
         series(n);
         return 0;
     }
+    if (argc > 2 && strcmp(argv[1], "--fold") == 0) {
+        char *end;
+        long T = strtol(argv[2], &end, 10);
+        if (end == argv[2] || *end || T < 1 || T > 64) {
+            fprintf(stderr, "%s: --fold takes a team size from 1 to 64, not '%s'\n", argv[0],
+                    argv[2]);
+            return 2;
+        }
+        if (argc > 3 && strcmp(argv[3], "--quick") == 0)
+            reps = 3;
+        return fold_only((int)T);
+    }
     if (argc > 1 && (strcmp(argv[1], "--quick") == 0 || strcmp(argv[1], "--test") == 0)) {
         reps = 3;
         iters = 20000;
     } else if (argc > 1) {
-        fprintf(stderr, "usage: %s [--quick | --steady N | --series N]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--quick | --steady N | --series N | --fold T]\n", argv[0]);
         return 2;
     }
     omp_set_dynamic(0);
