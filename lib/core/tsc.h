@@ -151,21 +151,45 @@ static inline uint64_t ompb__stamp_ns(void)
     return ompb__now_ns();
 }
 
-/* ompb__stamp_ns, then a calibration if one is due: for the reading that
- * ends an instance, so the calibration's microsecond is not in it. */
-static inline uint64_t ompb__stamp_end_ns(void)
+/* When the TSC is in use: true, its reading in *now and in *due whether a
+ * calibration is due; else false, nothing read. No call: for a hot path
+ * that leaves the clock_gettime case to a function of its own. */
+static inline bool ompb__stamp_tsc_due(uint64_t *now, bool *due)
 {
 #if OMPB__TSC_SUPPORTED
     uint64_t ticks;
     if (__builtin_expect(ompb__tsc_on, 1)) {
-        uint64_t now = ompb__tsc_now_ns(&ticks);
-        if (__builtin_expect(ticks >= atomic_load_explicit(&ompb__tsc.next_tsc,
-                                                           memory_order_relaxed), 0))
-            ompb__tsc_recalibrate();
-        return now;
+        *now = ompb__tsc_now_ns(&ticks);
+        *due = ticks >= atomic_load_explicit(&ompb__tsc.next_tsc, memory_order_relaxed);
+        return true;
     }
 #endif
+    (void)now;
+    (void)due;
+    return false;
+}
+
+/* ompb__stamp_ns, and in *due whether a calibration is due: the caller
+ * then calls ompb__tsc_recalibrate after its reading, so the calibration's
+ * microsecond is not in the instance the reading ends. */
+static inline uint64_t ompb__stamp_end_ns_due(bool *due)
+{
+    uint64_t now;
+    if (ompb__stamp_tsc_due(&now, due))
+        return now;
+    *due = false;
     return ompb__now_ns();
+}
+
+/* ompb__stamp_ns, then a calibration if one is due: for the reading that
+ * ends an instance. */
+static inline uint64_t ompb__stamp_end_ns(void)
+{
+    bool due;
+    uint64_t now = ompb__stamp_end_ns_due(&due);
+    if (__builtin_expect(due, 0))
+        ompb__tsc_recalibrate();
+    return now;
 }
 
 #endif

@@ -215,7 +215,28 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
         ompb__region_counters_begin(ts->depth - 1);
 }
 
-/* Appends the frame's pair to its lane and publishes it. */
+/* Appends the frame's pair at instance k of its lane and publishes it. */
+static inline __attribute__((always_inline)) void append(ompb__region_lane *ln,
+                                                        const ompb__region_frame *f, uint64_t k,
+                                                        uint64_t now)
+{
+    ln->ring[k & ln->mask] = ompb__region_pack(f->start_ns, now, f->pu);
+    /* The line four pairs ahead was last read by the reducer, on another
+     * core: ask for it now, for writing, rather than stall on it then. */
+    __builtin_prefetch(&ln->ring[(k + 16) & ln->mask], 1);
+    ln->count = k + 1;
+    atomic_store_explicit(&ln->published, k + 1, memory_order_release);
+}
+
+/* Last: the lane is handed back only once this thread's writes to it
+ * (count, ring, the ring's growth) are done, and released with them to
+ * whoever claims it next (the claim's compare-and-swap acquires). */
+static inline void hand_back(ompb__region_lane *ln)
+{
+    atomic_store_explicit(&ln->occupant, 0, memory_order_release);
+}
+
+/* Records the frame's pair: every case. */
 static inline __attribute__((always_inline)) void record(const ompb__region_thread *ts,
                                                         ompb__region_frame *f, uint64_t now)
 {
@@ -233,30 +254,22 @@ static inline __attribute__((always_inline)) void record(const ompb__region_thre
             return;
         }
     }
-    ln->ring[k & ln->mask] = ompb__region_pack(f->start_ns, now, f->pu);
-    /* The line four pairs ahead was last read by the reducer, on another
-     * core: ask for it now, for writing, rather than stall on it then. */
-    __builtin_prefetch(&ln->ring[(k + 16) & ln->mask], 1);
-    ln->count = k + 1;
-    atomic_store_explicit(&ln->published, k + 1, memory_order_release);
+    append(ln, f, k, now);
     if (unlikely(k + 1 >= ln->next_try))
         ompb__region_group_try_reduce(f->group, ln);
     if (unlikely(k + 1 == OMPB__REGION_RING_HOT))
         ompb__region_lane_heat(f->group, ln);
-    /* Last: the lane is handed back only once this thread's writes to it
-     * (count, ring, the ring's growth) are done, and released with them to
-     * whoever claims it next (the claim's compare-and-swap acquires). */
-    atomic_store_explicit(&ln->occupant, 0, memory_order_release);
+    hand_back(ln);
 }
 
-void ompb_region_end_at(const char *name, const char *file, int line)
+/* An end from its timestamp on, every case (due: a calibration is due, done
+ * here, after the reading). Out of line: the common case in
+ * ompb_region_end_at then needs no stack frame of its own. */
+static __attribute__((noinline)) void end_rest(const char *name, const char *file, int line,
+                                               uint64_t now, bool due)
 {
-    if (unlikely(!ompb__regions_on))
-        return;
-    /* OMPB_REGIONS_COUNTERS: before the timestamp. */
-    if (unlikely(ompb__region_counters_on))
-        ompb__region_counters_end();
-    uint64_t now = ompb__stamp_end_ns();
+    if (due)
+        ompb__tsc_recalibrate();
     ompb__region_thread *ts = ompb__region_self;
     if (unlikely(!ts) && !(ts = thread_first_use()))
         return;
@@ -283,6 +296,51 @@ void ompb_region_end_at(const char *name, const char *file, int line)
             ompb__region_counters_add(f->group->entry, ts->depth - 1);
     }
     ts->depth--;
+}
+
+/* An end with region counters on (read before the timestamp) or without
+ * the TSC (clock_gettime: a call). */
+static __attribute__((noinline)) void end_other(const char *name, const char *file, int line)
+{
+    /* OMPB_REGIONS_COUNTERS: before the timestamp. */
+    if (ompb__region_counters_on)
+        ompb__region_counters_end();
+    bool due;
+    uint64_t now = ompb__stamp_end_ns_due(&due);
+    end_rest(name, file, line, now, due);
+}
+
+void ompb_region_end_at(const char *name, const char *file, int line)
+{
+    if (unlikely(!ompb__regions_on))
+        return;
+    uint64_t now;
+    bool due;
+    if (unlikely(ompb__region_counters_on || !ompb__stamp_tsc_due(&now, &due))) {
+        end_other(name, file, line);
+        return;
+    }
+    ompb__region_thread *ts = ompb__region_self;
+    /* The common case, with no call (so no stack frame): the thread's
+     * innermost open region ended by the pointer that began it, recorded
+     * into the lane it holds, with room, and no fold, growth or
+     * calibration due. Everything else is end_rest's (a tail call). */
+    if (likely(ts && !due && ts->depth && !ts->overflow)) {
+        ompb__region_frame *f = &ts->stack[ts->depth - 1];
+        ompb__region_lane *ln = f->lane;
+        if (likely(f->name == name && ln)) {
+            uint64_t k = ln->count;
+            if (likely(atomic_load_explicit(&ln->occupant, memory_order_relaxed) == ts->serial
+                       && k - ln->reduced_seen <= ln->mask && k + 1 < ln->next_try
+                       && k + 1 != OMPB__REGION_RING_HOT)) {
+                append(ln, f, k, now);
+                hand_back(ln);
+                ts->depth--;
+                return;
+            }
+        }
+    }
+    end_rest(name, file, line, now, due);
 }
 
 /* ---- tests ---------------------------------------------------------------- */
