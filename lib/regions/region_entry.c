@@ -436,6 +436,67 @@ static bool check_shared_pu(ompb__region_entry *e, const ompb__region_slot *m)
     return false;
 }
 
+/* The entry's scalar sums, in locals: across a batch in the steady-state
+ * folds (a local struct whose address never escapes: its fields stay in
+ * registers where they fit), for one instance in add_instance. */
+typedef struct fold_sums {
+    uint64_t mn, mx, total, skew, mig;
+    double shift, sd, sd2, imb;
+} fold_sums;
+
+static inline __attribute__((always_inline)) fold_sums sums_load(const ompb__region_entry *e)
+{
+    return (fold_sums){.mn = e->min_ns, .mx = e->max_ns, .total = e->total_ns,
+                       .skew = e->skew_sum, .mig = e->migrations, .shift = e->shift,
+                       .sd = e->sum_d, .sd2 = e->sum_d2, .imb = e->imbalance_sum};
+}
+
+/* One instance: add_instance's arithmetic, in its order. */
+static inline __attribute__((always_inline)) void sums_add(fold_sums *s, uint64_t makespan,
+                                                          uint64_t skew, uint64_t bsum,
+                                                          uint64_t bmax, const int T)
+{
+    s->mn = makespan < s->mn ? makespan : s->mn;
+    s->mx = makespan > s->mx ? makespan : s->mx;
+    s->total += makespan;
+    /* Through int64_t (every value here is below 2^63): one conversion
+     * instruction instead of the unsigned one's branches. */
+    double d = (double)(int64_t)makespan - s->shift;
+    s->sd += d;
+    s->sd2 += d * d;
+    s->skew += skew;
+    if (T == 1 || bsum == 0)
+        s->imb += 1.0;
+    else
+        s->imb += (double)(int64_t)bmax * T / (double)(int64_t)bsum;
+}
+
+/* Back into the entry. */
+static inline __attribute__((always_inline)) void sums_put(ompb__region_entry *e,
+                                                          const fold_sums *s)
+{
+    e->min_ns = s->mn;
+    e->max_ns = s->mx;
+    e->total_ns = s->total;
+    e->skew_sum = s->skew;
+    e->migrations = s->mig;
+    e->sum_d = s->sd;
+    e->sum_d2 = s->sd2;
+    e->imbalance_sum = s->imb;
+}
+
+/* The same at the end of a steady-state batch, n instances in all; the
+ * histogram's count and extremes are the entry's (steady()). */
+static inline __attribute__((always_inline)) void sums_store(ompb__region_entry *e,
+                                                            const fold_sums *s, uint64_t n)
+{
+    sums_put(e, s);
+    e->n = n;
+    e->hist->n = n;
+    e->hist->min = s->mn;
+    e->hist->max = s->mx;
+}
+
 /* Adds one instance (T: e->threads; a constant where the fold inlines it
  * for one team size). Everything but the kept sample, the histogram's
  * creation and the runner's window stays inline: it runs once per
@@ -463,19 +524,9 @@ static inline __attribute__((always_inline)) void add_instance(ompb__region_entr
         e->min_ns = makespan;
         e->shift = (double)(int64_t)makespan;
     }
-    e->min_ns = makespan < e->min_ns ? makespan : e->min_ns;
-    e->max_ns = makespan > e->max_ns ? makespan : e->max_ns;
-    e->total_ns += makespan;
-    /* Through int64_t (every value here is below 2^63): one conversion
-     * instruction instead of the unsigned one's branches. */
-    double d = (double)(int64_t)makespan - e->shift;
-    e->sum_d += d;
-    e->sum_d2 += d * d;
-    e->skew_sum += smax - start;
-    if (T == 1 || busy_sum == 0)
-        e->imbalance_sum += 1.0;
-    else
-        e->imbalance_sum += (double)(int64_t)busy_max * T / (double)(int64_t)busy_sum;
+    fold_sums sum = sums_load(e);
+    sums_add(&sum, makespan, smax - start, busy_sum, busy_max, T);
+    sums_put(e, &sum);
     if (T == 2) {
         unsigned pa = (unsigned)(m[0].busy_pu & PU_UNKNOWN);
         if (unlikely(pa != PU_UNKNOWN && (m[1].busy_pu & PU_UNKNOWN) == pa))
@@ -526,8 +577,7 @@ static inline __attribute__((always_inline)) void fold_steady(ompb__region_entry
     /* Instance number k + off; the kept sample's next one at k == knext. */
     const uint64_t off = e->n - lo;
     uint64_t knext = e->reservoir_next - off;
-    uint64_t mn = e->min_ns, mx = e->max_ns, total = e->total_ns;
-    uint64_t skew = e->skew_sum, mig = e->migrations;
+    fold_sums sum = sums_load(e);
     uint64_t b0 = e->busy_sum[0], b1 = e->busy_sum[T - 1];
     /* The last PUs as 16-bit codes (PU_UNKNOWN: none). A thread's PU
      * rarely changes: one test for both lanes and for the kept sample's
@@ -535,7 +585,6 @@ static inline __attribute__((always_inline)) void fold_steady(ompb__region_entry
     uint64_t lp0 = e->last_pu[0] < 0 ? PU_UNKNOWN : (uint64_t)e->last_pu[0];
     uint64_t lp1 = T == 2 && e->last_pu[1] >= 0 ? (uint64_t)e->last_pu[1] : PU_UNKNOWN;
     bool shared = T == 2 && lp0 != PU_UNKNOWN && lp0 == lp1;
-    double shift = e->shift, sd = e->sum_d, sd2 = e->sum_d2, imb = e->imbalance_sum;
     uint64_t *counts = e->hist->counts;
     for (uint64_t k = lo; k < hi;) {
         /* A run of instances in which neither ring wraps. */
@@ -560,20 +609,10 @@ static inline __attribute__((always_inline)) void fold_steady(ompb__region_entry
                 bmax = u1 > bmax ? u1 : bmax;
             }
             uint64_t makespan = end - start;
-            mn = makespan < mn ? makespan : mn;
-            mx = makespan > mx ? makespan : mx;
-            total += makespan;
-            double d = (double)(int64_t)makespan - shift;
-            sd += d;
-            sd2 += d * d;
-            skew += smax - start;
-            if (T == 1 || bsum == 0)
-                imb += 1.0;
-            else
-                imb += (double)(int64_t)bmax * T / (double)(int64_t)bsum;
+            sums_add(&sum, makespan, smax - start, bsum, bmax, T);
             if (unlikely(((p0 ^ lp0) | (p1 ^ lp1)) != 0 || shared || j == jnext)) {
-                mig += (p0 != lp0) & (p0 != PU_UNKNOWN) & (lp0 != PU_UNKNOWN);
-                mig += (p1 != lp1) & (p1 != PU_UNKNOWN) & (lp1 != PU_UNKNOWN);
+                sum.mig += (p0 != lp0) & (p0 != PU_UNKNOWN) & (lp0 != PU_UNKNOWN);
+                sum.mig += (p1 != lp1) & (p1 != PU_UNKNOWN) & (lp1 != PU_UNKNOWN);
                 lp0 = p0;
                 lp1 = p1;
                 shared = T == 2 && p0 != PU_UNKNOWN && p1 == p0;
@@ -590,24 +629,13 @@ static inline __attribute__((always_inline)) void fold_steady(ompb__region_entry
         }
         k += run;
     }
-    e->n = hi + off;
-    e->min_ns = mn;
-    e->max_ns = mx;
-    e->total_ns = total;
-    e->skew_sum = skew;
-    e->migrations = mig;
+    sums_store(e, &sum, hi + off);
     e->busy_sum[0] = b0;
     e->last_pu[0] = lp0 == PU_UNKNOWN ? -1 : (int)lp0;
     if (T == 2) {
         e->busy_sum[1] = b1;
         e->last_pu[1] = lp1 == PU_UNKNOWN ? -1 : (int)lp1;
     }
-    e->sum_d = sd;
-    e->sum_d2 = sd2;
-    e->imbalance_sum = imb;
-    e->hist->n = e->n;
-    e->hist->min = mn;
-    e->hist->max = mx;
 }
 
 /* fold_steady for a team of any size: the per-thread sums stay in the
@@ -627,9 +655,7 @@ static void fold_steady_any(ompb__region_entry *e, ompb__region_group *g, uint64
     int *last_pu = e->last_pu;
     const uint64_t off = e->n - lo;
     uint64_t next = e->reservoir_next;
-    uint64_t mn = e->min_ns, mx = e->max_ns, total = e->total_ns;
-    uint64_t skew = e->skew_sum, mig = e->migrations;
-    double shift = e->shift, sd = e->sum_d, sd2 = e->sum_d2, imb = e->imbalance_sum;
+    fold_sums sum = sums_load(e);
     uint64_t *counts = e->hist->counts;
     bool shared = true;
     for (uint64_t k = lo; k < hi; k++) {
@@ -649,23 +675,13 @@ static void fold_steady_any(ompb__region_entry *e, ompb__region_group *g, uint64
             changed |= (p == PU_UNKNOWN ? -1 : p) != last_pu[t];
         }
         uint64_t makespan = end - start, i = k + off;
-        mn = makespan < mn ? makespan : mn;
-        mx = makespan > mx ? makespan : mx;
-        total += makespan;
-        double d = (double)(int64_t)makespan - shift;
-        sd += d;
-        sd2 += d * d;
-        skew += smax - start;
-        if (bsum == 0)
-            imb += 1.0;
-        else
-            imb += (double)(int64_t)bmax * T / (double)(int64_t)bsum;
+        sums_add(&sum, makespan, smax - start, bsum, bmax, T);
         if (unlikely(changed || shared || i == next)) {
             for (int t = 0; t < T; t++) {
                 m[t] = lanes[t].ring[k & lanes[t].mask];
                 int p = (int)(m[t].busy_pu & PU_UNKNOWN);
                 if (p != PU_UNKNOWN && last_pu[t] >= 0 && p != last_pu[t])
-                    mig++;
+                    sum.mig++;
                 last_pu[t] = p == PU_UNKNOWN ? -1 : p;
             }
             shared = check_shared_pu(e, m);
@@ -676,18 +692,7 @@ static void fold_steady_any(ompb__region_entry *e, ompb__region_group *g, uint64
         }
         counts[ompb__histogram_bucket(makespan)]++;
     }
-    e->n = hi + off;
-    e->min_ns = mn;
-    e->max_ns = mx;
-    e->total_ns = total;
-    e->skew_sum = skew;
-    e->migrations = mig;
-    e->sum_d = sd;
-    e->sum_d2 = sd2;
-    e->imbalance_sum = imb;
-    e->hist->n = e->n;
-    e->hist->min = mn;
-    e->hist->max = mx;
+    sums_store(e, &sum, hi + off);
 }
 
 /* Instances [lo, hi) of g's lanes into e (e->lock held): inlined for teams
