@@ -562,10 +562,11 @@ static bool steady(const ompb__region_entry *e)
  * state: add_instance's arithmetic in the same order, but the sums live in
  * locals for the batch and are written back at its end (through e they
  * would be reloaded after every store: e's fields and the per-thread arrays
- * may alias for the compiler), the migration count is branch-free, and the
- * histogram's count and extremes are the entry's, set once. Only the kept
- * sample's next instance (one in thousands) and a shared PU call out, and
- * they read none of the locals. Identical results to adding one by one:
+ * may alias for the compiler), the rings are read in runs without a wrap,
+ * a PU change, a shared PU and the kept sample's next instance share one
+ * rarely taken branch, and the histogram's count and extremes are the
+ * entry's, set once. The calls out of that branch read none of the
+ * locals. Identical results to adding one by one:
  * unit.region/fold_matches_add. */
 static inline __attribute__((always_inline)) void fold_steady(ompb__region_entry *e,
                                                               const ompb__region_group *g,
