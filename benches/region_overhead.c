@@ -28,7 +28,7 @@
  * machine is not in them. The two threads run their blocks side by side,
  * without a barrier inside a block.
  *
- * Usage: region_overhead [--quick | --steady N | --series N | --fold T]
+ * Usage: region_overhead [--quick | --steady N | --series N | --fold T [--quick]]
  *   --quick     few repetitions (the CTest smoke)
  *   --fold T    thread 0's folding alone, for a team of T threads (1 to
  *               64): one thread writes instances into a group's rings (the
@@ -322,6 +322,10 @@ static int fold_only(int T)
     }
     if (!ok) {
         fprintf(stderr, "region_overhead: out of memory for a team of %d\n", T);
+        if (g)
+            ompb__region_group_free(g);
+        if (e)
+            ompb__region_entry_free(e);
         return 1;
     }
     uint64_t t0 = 1000000, x = 88172645463325252ull;
@@ -379,7 +383,12 @@ int main(int argc, char **argv)
                     argv[2]);
             return 2;
         }
-        if (argc > 3 && strcmp(argv[3], "--quick") == 0)
+        if (argc > 4 || (argc > 3 && strcmp(argv[3], "--quick") != 0)) {
+            fprintf(stderr, "%s: --fold T takes only --quick after it, not '%s'\n", argv[0],
+                    strcmp(argv[3], "--quick") != 0 ? argv[3] : argv[4]);
+            return 2;
+        }
+        if (argc > 3)
             reps = 3;
         return fold_only((int)T);
     }
@@ -387,7 +396,8 @@ int main(int argc, char **argv)
         reps = 3;
         iters = 20000;
     } else if (argc > 1) {
-        fprintf(stderr, "usage: %s [--quick | --steady N | --series N | --fold T]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--quick | --steady N | --series N | --fold T [--quick]]\n",
+                argv[0]);
         return 2;
     }
     omp_set_dynamic(0);
