@@ -6,6 +6,8 @@
  */
 #include "core/sigwatch.h"
 
+#include <errno.h>
+
 static void *watch(void *arg)
 {
     ompb__sigwatch *w = arg;
@@ -14,6 +16,7 @@ static void *watch(void *arg)
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
+    sem_post(&w->ready);
     while (!atomic_load(&w->quit)) {
         int sig = sigwaitinfo(&w->set, NULL);
         if (sig < 0 || atomic_load(&w->quit))
@@ -32,11 +35,17 @@ bool ompb__sigwatch_start(ompb__sigwatch *w, const sigset_t *set, ompb__sigwatch
      * sigwaitinfo waits for it instead of running a handler there. */
     sigset_t all, old;
     sigfillset(&all);
+    if (sem_init(&w->ready, 0, 0) != 0)
+        return w->running = false;
     pthread_sigmask(SIG_BLOCK, &all, &old);
     w->running = pthread_create(&w->thread, NULL, watch, w) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (w->running)
+    if (w->running) {
         (void)pthread_setname_np(w->thread, "ompb-signals"); /* for ps, gdb, perf */
+        while (sem_wait(&w->ready) != 0 && errno == EINTR)
+            ;
+    }
+    sem_destroy(&w->ready);
     return w->running;
 }
 

@@ -14,6 +14,7 @@
 #define OMPB_SIGWATCH_H
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -27,10 +28,14 @@ typedef struct ompb__sigwatch {
     ompb__sigwatch_fn fn;
     atomic_bool quit;
     bool running;
+    sem_t ready;                /* posted by the thread once it runs */
 } ompb__sigwatch;
 
-/* Starts a watcher for the signals in set (not empty); returns false when
- * no thread could be started (the caller's handlers still work for threads
+/* Starts a watcher for the signals in set (not empty) and returns once its
+ * thread runs (its start-up done: a fork right after must not copy a
+ * runtime lock, such as a sanitizer allocator's, that the new thread held
+ * then, which the child would wait for at exit); returns false when no
+ * thread could be started (the caller's handlers still work for threads
  * that do not block the signals). */
 bool ompb__sigwatch_start(ompb__sigwatch *w, const sigset_t *set, ompb__sigwatch_fn fn);
 
