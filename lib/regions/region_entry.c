@@ -696,43 +696,41 @@ static void fold_steady_any(ompb__region_entry *e, ompb__region_group *g, uint64
     sums_store(e, &sum, hi + off);
 }
 
-/* Instances [lo, hi) of g's lanes into e (e->lock held): inlined for teams
- * of one and two, whose slots are read straight from the rings (in the
- * steady state by fold_steady; larger teams there by fold_steady_any). */
+/* Instances [lo, hi) of g's lanes into e (e->lock held): in the steady
+ * state by fold_steady (teams of one and two) or fold_steady_any; before
+ * it, one by one, inlined for teams of one and two, whose slots are read
+ * straight from the rings. */
 static void fold(ompb__region_entry *e, ompb__region_group *g, uint64_t lo, uint64_t hi)
 {
-    if (g->threads == 1 && e->threads == 1) {
-        const ompb__region_lane *a = &g->lanes[0];
-        if (steady(e)) {
+    const int T = g->threads;
+    if (T == e->threads && steady(e)) {
+        if (T == 1)
             fold_steady(e, g, lo, hi, 1);
-            return;
-        }
+        else if (T == 2)
+            fold_steady(e, g, lo, hi, 2);
+        else
+            fold_steady_any(e, g, lo, hi);
+        return;
+    }
+    const ompb__region_lane *a = &g->lanes[0], *b = &g->lanes[T - 1];
+    if (T == 1 && e->threads == 1) {
         for (uint64_t k = lo; k < hi; k++)
             add_instance(e, &a->ring[k & a->mask], 1);
         return;
     }
-    if (g->threads == 2 && e->threads == 2) {
-        const ompb__region_lane *a = &g->lanes[0], *b = &g->lanes[1];
-        if (steady(e)) {
-            fold_steady(e, g, lo, hi, 2);
-            return;
-        }
+    if (T == 2 && e->threads == 2) {
         for (uint64_t k = lo; k < hi; k++) {
             ompb__region_slot m[2] = {a->ring[k & a->mask], b->ring[k & b->mask]};
             add_instance(e, m, 2);
         }
         return;
     }
-    if (g->threads == e->threads && steady(e)) {
-        fold_steady_any(e, g, lo, hi);
-        return;
-    }
     for (uint64_t k = lo; k < hi; k++) {
-        for (int t = 0; t < g->threads; t++) {
+        for (int t = 0; t < T; t++) {
             const ompb__region_lane *ln = &g->lanes[t];
             g->scratch[t] = ln->ring[k & ln->mask];
         }
-        add_instance(e, g->scratch, g->threads);
+        add_instance(e, g->scratch, T);
     }
 }
 
