@@ -24,6 +24,8 @@
 
 #include <ompbench/error.h>
 
+#include "counters/preempt.h"
+
 /* Most events in one --counters list (one group: a PMU has 4-8 counters,
  * software events need none). */
 #define OMPB__MAX_COUNTERS 8

@@ -109,6 +109,17 @@ int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
     }
     if (alloc_team(&tm) != 0)
         return OMPB_ENOMEM;
+    /* Only measured rounds are accounted (a smoke test or a simulation
+     * runs one round for its own purpose). */
+    if (sampling->mode == OMPB__SAMPLING_MEASURE) {
+        tm.watches = calloc((size_t)tm.threads, sizeof *tm.watches);
+        for (int t = 0; tm.watches && t < tm.threads; t++)
+            tm.watches[t].fd = -1;
+        if (!tm.watches)
+            snprintf(tm.watch_off, sizeof tm.watch_off, "out of memory");
+    }
+    if (!tm.watches)
+        ompb__record_unaccounted(rec, tm.watch_off);
     env->body.team(env->body.ctx, tm.states, tm.timed);
     setup_sampling(&tm);
     if (env->dist && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))
@@ -125,6 +136,9 @@ int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
         rc = run_rounds(&tm);
     }
     ompb__team_close_counters(&tm);
+    ompb__team_close_watches(&tm);
+    if (rec->failed && rec->away_ns)
+        ompb__record_unaccounted(rec, "");
     env->body.team(env->body.ctx, NULL, 0);
     free(tm.states);
     ompb__team_gather_ranks(&tm);

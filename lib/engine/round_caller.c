@@ -100,6 +100,8 @@ static void place_team(ompb__team *tm)
             /* Thread t of the code's team counts itself from here on. */
             if (bound && tm->groups)
                 ompb__team_open_counters(tm, t);
+            if (bound)
+                ompb__team_open_watch(tm, t);
             if (!bound) {
 #pragma omp critical(ompb_round_fail)
                 ompb__team_fail(tm, "%s: thread %d could not be bound to its PU",

@@ -193,9 +193,11 @@ static bool join_team(team *tm, int t)
 #pragma omp critical(ompb_round_fail)
         ompb__team_fail(tm, "%s: thread %d could not be bound to its PU", tm->inst->name, t);
     }
-    /* Counters follow this thread from where it will run. */
+    /* Counters and the preemption watch follow this thread from where it
+     * will run. */
     if (tm->groups)
         ompb__team_open_counters(tm, t);
+    ompb__team_open_watch(tm, t);
     if (!b->thread_setup && !tm->groups)
         return true;
     if (b->thread_setup && b->thread_setup(&tm->states[t]) != 0) {

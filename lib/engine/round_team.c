@@ -105,6 +105,27 @@ static bool counters_read(team *tm)
     return true;
 }
 
+/* Each thread's time away in the round just recorded (r), from its watch's
+ * records since the master's last look. */
+static void account_round(team *tm, size_t r, uint64_t start, uint64_t end)
+{
+    ompb__record *rec = tm->rec;
+    for (int t = 0; t < tm->threads; t++) {
+        ompb__preempt_tally tally;
+        ompb__preempt_take(&tm->watches[t], start, end, &tally);
+        rec->away_ns[r * (size_t)tm->threads + (size_t)t] = tally.away_ns;
+        rec->preemptions[r * (size_t)tm->threads + (size_t)t] = tally.preemptions;
+    }
+}
+
+/* Rounds that are not measured: their records are dropped, so that the
+ * next measured round reads only its own. */
+static void skip_watches(team *tm)
+{
+    for (int t = 0; tm->watches && t < tm->threads; t++)
+        ompb__preempt_skip(&tm->watches[t]);
+}
+
 static void record_measured(team *tm, uint64_t start, uint64_t end)
 {
     ompb__record *rec = tm->rec;
@@ -119,6 +140,8 @@ static void record_measured(team *tm, uint64_t start, uint64_t end)
     }
     if (tm->groups)
         record_counters(tm, r);
+    if (tm->watches && rec->away_ns)
+        account_round(tm, r, start, end);
     rec->rounds = tm->round;
 }
 
@@ -257,6 +280,8 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
         return;
     }
     uint64_t spent = ompb__team_spent_ns(tm, now);
+    if (tm->phase != PHASE_MEASURE)
+        skip_watches(tm);
     switch (tm->phase) {
     case PHASE_CALIBRATE:
         if (!ompb__calibrate_step(tm, busy, spent, now))
@@ -322,6 +347,30 @@ void ompb__team_close_counters(team *tm)
         ompb__counter_group_close(&tm->groups[t]);
     free(tm->groups);
     tm->groups = NULL;
+}
+
+void ompb__team_open_watch(team *tm, int t)
+{
+    if (!tm->watches)
+        return;
+    ompb_error err = {0};
+    if (ompb__preempt_open(&tm->watches[t], &err) == 0)
+        return;
+#pragma omp critical(ompb_round_fail)
+    if (!tm->watch_off[0])
+        snprintf(tm->watch_off, sizeof tm->watch_off, "thread %d: %s", t, err.text);
+}
+
+void ompb__team_close_watches(team *tm)
+{
+    if (!tm->watches)
+        return;
+    for (int t = 0; t < tm->threads; t++)
+        ompb__preempt_close(&tm->watches[t]);
+    free(tm->watches);
+    tm->watches = NULL;
+    if (tm->watch_off[0])
+        ompb__record_unaccounted(tm->rec, tm->watch_off);
 }
 
 static uint64_t involuntary_switches(void)

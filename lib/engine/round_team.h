@@ -49,6 +49,13 @@ typedef struct ompb__team {
     /* --counters: one group per thread of the team (of the code's team for a
      * caller team), opened by that thread; NULL without counters. */
     ompb__counter_group *groups;
+    /* Disturbance accounting: one watch per thread of the team (of the
+     * code's team for a caller team), opened by that thread, read by the
+     * master after each round (lib/counters/preempt.h); NULL when the
+     * rounds are not accounted (not a measuring run). watch_off: why a
+     * watch could not be opened ("" when all were). */
+    ompb__preempt_watch *watches;
+    char watch_off[360];
 
     /* Written by the master between rounds, read by all after the start barrier. */
     ompb__phase phase;
@@ -103,6 +110,14 @@ void ompb__team_check_pu(ompb_state *s, bool count);
 void ompb__team_open_counters(ompb__team *tm, int t);
 /* Closes every group (master, after the team is done). */
 void ompb__team_close_counters(ompb__team *tm);
+
+/* Opens thread t's preemption watch on the calling thread (thread t itself,
+ * once placed); a refusal leaves the instance unaccounted, with the reason
+ * (it takes the failure lock). Nothing when tm->watches is NULL. */
+void ompb__team_open_watch(ompb__team *tm, int t);
+/* Closes every watch (master, after the team is done); rounds of an
+ * instance whose watches were not all open are not accounted. */
+void ompb__team_close_watches(ompb__team *tm);
 
 /* Involuntary context switches of the calling thread: mark before the
  * measured rounds (at every unmeasured round boundary), count after the last. */

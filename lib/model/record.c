@@ -29,6 +29,8 @@ void ompb__record_free(ompb__record *rec)
     free(rec->counter_running_ns);
     free(rec->rank_bounds);
     free(rec->ucounter_values);
+    free(rec->away_ns);
+    free(rec->preemptions);
     memset(rec, 0, sizeof *rec);
 }
 
@@ -46,9 +48,11 @@ int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads)
     rec->involuntary_switches = calloc((size_t)threads, sizeof *rec->involuntary_switches);
     /* calloc leaves the pages of rows never used untouched. */
     rec->ucounter_values = calloc(rounds * OMPB__UCOUNTERS_MAX, sizeof *rec->ucounter_values);
+    rec->away_ns = calloc(rounds * (size_t)threads, sizeof *rec->away_ns);
+    rec->preemptions = calloc(rounds * (size_t)threads, sizeof *rec->preemptions);
     if (!rec->start_ns || !rec->end_ns || !rec->thread_start_ns || !rec->busy_ns
         || !rec->thread_iters || !rec->os_tid || !rec->thread_pu || !rec->involuntary_switches
-        || !rec->ucounter_values)
+        || !rec->ucounter_values || !rec->away_ns || !rec->preemptions)
         return OMPB_ENOMEM;
     if (rec->counters.n == 0)
         return 0;
@@ -60,6 +64,23 @@ int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads)
     if (!rec->counter_values || !rec->counter_enabled_ns || !rec->counter_running_ns)
         return OMPB_ENOMEM;
     return 0;
+}
+
+size_t ompb__record_clean_rounds(const ompb__record *rec)
+{
+    size_t n = 0;
+    for (size_t r = 0; rec->away_ns && r < rec->rounds; r++)
+        n += ompb__record_round_clean(rec, r);
+    return n;
+}
+
+void ompb__record_unaccounted(ompb__record *rec, const char *why)
+{
+    free(rec->away_ns);
+    free(rec->preemptions);
+    rec->away_ns = NULL;
+    rec->preemptions = NULL;
+    snprintf(rec->accounting_off, sizeof rec->accounting_off, "%s", why);
 }
 
 double ompb__record_counter_scaled(const ompb__record *rec, size_t r, int t, int e)

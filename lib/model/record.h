@@ -127,6 +127,17 @@ typedef struct ompb__record {
      * [round * OMPB__UCOUNTERS_MAX + k]. */
     ompb__ucounter_table ucounters;
     double *ucounter_values;
+    /* Disturbance accounting (lib/counters/preempt.h): how long thread t
+     * of the team (of the code's team, for a caller team) was preempted
+     * (runnable, its CPU taken by something else) within round r's window
+     * [start_ns[r], end_ns[r]], and how many times;
+     * OMPB__AWAY_UNKNOWN when the kernel dropped the thread's records.
+     * [round * threads + thread]. NULL when the rounds were not accounted:
+     * accounting_off then says why ("" when they were, or for a record
+     * that is not a measured run: regions, failures, tests). */
+    uint64_t *away_ns;
+    uint64_t *preemptions;
+    char accounting_off[360];
     /* Parallel regions the body opened inside harness-team rounds, all
      * rounds counted (each one is nested), as the fork guard saw them. */
     uint64_t nested_regions;
@@ -164,12 +175,39 @@ static inline int ompb__record_timed_threads(const ompb__record *rec)
     return rec->caller_team ? 1 : rec->threads;
 }
 
+/* A round is clean when no thread of the team lost more than this share
+ * of the round's makespan to preemption (docs/methodology.md, "Clean
+ * rounds": the measured distribution is bimodal, ~0 or most of the round,
+ * so the bound is not critical; 1% keeps a round whose time moved by more
+ * than a tenth of compare's default threshold out). */
+#define OMPB__CLEAN_AWAY_SHARE 0.01
+
+/* Whether round r was accounted and clean (see away_ns): false when not
+ * accounted. */
+static inline bool ompb__record_round_clean(const ompb__record *rec, size_t r)
+{
+    if (!rec->away_ns)
+        return false;
+    double bound = OMPB__CLEAN_AWAY_SHARE * (double)(rec->end_ns[r] - rec->start_ns[r]);
+    const uint64_t *away = rec->away_ns + r * (size_t)rec->threads;
+    for (int t = 0; t < rec->threads; t++)
+        if (away[t] == OMPB__AWAY_UNKNOWN || (double)away[t] > bound)
+            return false;
+    return true;
+}
+
+/* Clean measured rounds (0 when not accounted). */
+size_t ompb__record_clean_rounds(const ompb__record *rec);
+
 /* Allocates the arrays for `rounds` measured rounds of `threads` threads
  * (zeroed) and sets rec->threads; set rec->caller_team and rec->counters
  * first, they decide the columns of the per-thread arrays and whether the
  * counter arrays exist. Returns 0 or OMPB_ENOMEM (then
  * ompb__record_free releases what was allocated). */
 int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads);
+/* Drops the disturbance arrays: the rounds are not accounted, for `why`
+ * (one line; "" for a record that is no measured run). */
+void ompb__record_unaccounted(ompb__record *rec, const char *why);
 /* Frees the arrays and zeroes *rec. */
 void ompb__record_free(ompb__record *rec);
 /* Adds a warning (one line, formatted; the instance name is the caller's to

@@ -74,6 +74,31 @@ static json_t *start_offsets(const ompb__record *rec, size_t r)
 
 /* A caller team's rounds have no per-thread figures: the harness times the
  * caller only, so start_skew_ns and busy_ns are left out rather than faked. */
+/* Disturbance accounting, per round: clean or not, and each thread's time
+ * away (null: unknown, the kernel dropped its records) and preemptions. */
+static int accounting_samples(json_t *o, const ompb__record *rec)
+{
+    size_t T = (size_t)rec->threads;
+    json_t *clean = json_array(), *away = json_array(), *pre = json_array();
+    int bad = !clean || !away || !pre;
+    for (size_t r = 0; r < rec->rounds && !bad; r++) {
+        bad |= json_array_append_new(clean, json_boolean(ompb__record_round_clean(rec, r)));
+        json_t *a = json_array();
+        bad |= !a;
+        for (size_t t = 0; t < T && !bad; t++) {
+            uint64_t v = rec->away_ns[r * T + t];
+            bad |= json_array_append_new(a, v == OMPB__AWAY_UNKNOWN ? json_null()
+                                                                    : json_integer((json_int_t)v));
+        }
+        bad |= json_array_append_new(away, a);
+        bad |= json_array_append_new(pre, u64_array(rec->preemptions + r * T, T, 1));
+    }
+    bad |= set(o, "clean", clean);
+    bad |= set(o, "away_ns", away);
+    bad |= set(o, "preemptions", pre);
+    return bad;
+}
+
 static json_t *samples_json(const ompb__record *rec)
 {
     size_t T = (size_t)rec->threads;
@@ -91,6 +116,8 @@ static json_t *samples_json(const ompb__record *rec)
     }
     json_t *o = json_object();
     bad |= set(o, "makespan_ns", makespan);
+    if (rec->away_ns && !bad)
+        bad |= accounting_samples(o, rec);
     if (per_thread) {
         bad |= set(o, "start_skew_ns", skew);
         bad |= set(o, "busy_ns", busy);
@@ -334,6 +361,8 @@ static json_t *ompbench_json(const ompb__result *res)
     bad |= add_figures(o, &res->figs, OMPB__JSON_OMPBENCH);
     if (rec->short_reason[0])
         bad |= set(o, "short_reason", json_string(rec->short_reason));
+    if (rec->accounting_off[0])
+        bad |= set(o, "accounting_off", json_string(rec->accounting_off));
     bad |= set(o, "migrations", json_integer((json_int_t)rec->migrations));
     if (rec->involuntary_switches)
         bad |= set(o, "involuntary_switches",

@@ -95,6 +95,12 @@ typedef struct ompb__result {
      * results by ompb__report_init with it. */
     unsigned marks;
     double cpu_share;
+    /* Disturbance accounting: whether the rounds were accounted, how many
+     * were clean (every thread had its CPU: ompb__record_round_clean), and
+     * the statistics over the clean rounds alone (n 0 without any). */
+    bool accounted;
+    size_t clean_rounds;
+    ompb__stats clean_stats;
     /* Every figure above that a report shows beyond the statistics, named
      * (lib/report/result_figures.c): set in a report's results by
      * ompb__report_init, which the reporters print by iterating. */
@@ -165,6 +171,12 @@ typedef struct ompb__instance_result {
      * none measured). */
     unsigned marks;
     double cpu_share;
+    /* Disturbance accounting over the repetitions: every one with rounds
+     * was accounted, how many of their rounds were clean, and the median of
+     * the clean medians of those that have clean rounds (NAN: none). */
+    bool accounted;
+    size_t clean_rounds;
+    double clean_median_ns;
     ompb__figures figs;        /* the same as a result's, of the instance */
 } ompb__instance_result;
 

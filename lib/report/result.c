@@ -49,6 +49,15 @@ int ompb__result_analyze(ompb__result *res)
     res->real_time_ns = res->total_time_s * 1e9 / iters;
     res->cpu_time_ns = (double)rec->cpu_ns / iters;
     int rc = ompb__stats_compute(per_iter, n, &res->stats);
+    /* The clean rounds' statistics: the same per-iteration times, those of
+     * the rounds in which every thread had its CPU. */
+    res->accounted = rec->away_ns != NULL;
+    res->clean_rounds = 0;
+    for (size_t r = 0; res->accounted && r < n; r++)
+        if (ompb__record_round_clean(rec, r))
+            per_iter[res->clean_rounds++] = (double)ompb__record_makespan(rec, r)
+                                            / (double)rec->sample_size;
+    rc = rc ? rc : ompb__stats_compute(per_iter, res->clean_rounds, &res->clean_stats);
     free(per_iter);
     /* Rates use the median, the figure the console and compare report: a
      * mean would let one preempted round move the throughput. */
@@ -145,6 +154,36 @@ static int over_reps(const ompb__instance_result *ir, size_t offset, ompb__stats
     return rc;
 }
 
+/* The instance's clean rounds: accounted when every repetition with rounds
+ * was; the median of the repetitions' clean medians. */
+static int clean_summary(ompb__instance_result *ir)
+{
+    double *v = malloc((ir->n_reps ? ir->n_reps : 1) * sizeof *v);
+    size_t k = 0, with_rounds = 0;
+    if (!v)
+        return OMPB_ENOMEM;
+    ir->accounted = true;
+    ir->clean_rounds = 0;
+    ir->clean_median_ns = NAN;
+    for (size_t i = 0; i < ir->n_reps; i++) {
+        const ompb__result *res = &ir->reps[i];
+        if (!has_rounds(res))
+            continue;
+        with_rounds++;
+        ir->accounted &= res->accounted;
+        ir->clean_rounds += res->clean_rounds;
+        if (res->clean_rounds > 0)
+            v[k++] = res->clean_stats.median;
+    }
+    ir->accounted &= with_rounds > 0;
+    ompb__stats st;
+    int rc = ir->accounted && k > 0 ? ompb__stats_compute(v, k, &st) : 0;
+    if (rc == 0 && ir->accounted && k > 0)
+        ir->clean_median_ns = st.median;
+    free(v);
+    return rc;
+}
+
 static int summarize(const ompb__result *reps, size_t n, ompb__instance_result *ir)
 {
     memset(ir, 0, sizeof *ir);
@@ -165,6 +204,8 @@ static int summarize(const ompb__result *reps, size_t n, ompb__instance_result *
         }
     }
     ir->mean_imbalance = ok ? ir->mean_imbalance / (double)ok : 0;
+    if (clean_summary(ir) != 0)
+        return OMPB_ENOMEM;
     ompb__stats medians, real, cpu;
     /* One repetition: its own statistics are the pool's. They may cover more
      * than its raw rounds (a region's are over every instance, its rounds

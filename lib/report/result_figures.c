@@ -23,9 +23,9 @@
 #define USER_WIDTH 10
 
 /* Sections (ompb__figure.place) per format, in the order of the columns. */
-enum { CON_SWITCHES = 1, CON_COUNTERS, CON_IPC, CON_USER, CON_SHARE, CON_MARKS };
+enum { CON_SWITCHES = 1, CON_CLEAN, CON_COUNTERS, CON_IPC, CON_USER, CON_SHARE, CON_MARKS };
 enum { CSV_SWITCHES = 1, CSV_COUNTERS, CSV_MULTIPLEXED, CSV_SWITCH_ROUNDS, CSV_RATIOS,
-       CSV_MARKS, CSV_SHARE, CSV_USER };
+       CSV_MARKS, CSV_SHARE, CSV_CLEAN, CSV_USER };
 
 /* What the producers read of a row: a repetition's or an instance's. */
 typedef struct row {
@@ -40,6 +40,10 @@ typedef struct row {
     const double *user;
     unsigned marks;
     double cpu_share;
+    /* Disturbance accounting: accounted, the clean rounds' share, and
+     * their median per iteration with its interval (NAN: none). */
+    bool accounted;
+    double clean_share, clean_rounds, clean_median, clean_low, clean_high;
 } row;
 
 static ompb__figure figure(const char *key, const char *label, double value,
@@ -150,6 +154,30 @@ static void marks(const row *r, ompb__figures *out)
     ompb__figure_add(out, &f);
 }
 
+/* Disturbance accounting: the share of measured rounds in which every
+ * thread had its CPU (a console column), their count and their median per
+ * iteration with its interval (files only); nothing when not accounted. */
+static void clean(const row *r, ompb__figures *out)
+{
+    if (!r->accounted || r->failed)
+        return;
+    ompb__figure f = figure("clean_share", "clean", r->clean_share, OMPB__STYLE_SHARE, 5);
+    place(&f, CON_CLEAN, CSV_CLEAN, OMPB__JSON_OMPBENCH);
+    f.flags = OMPB__FIGURE_ALIGNS_RATE;
+    ompb__figure_add(out, &f);
+    const struct { const char *key; double v; ompb__figure_style style; } files[] = {
+        {"clean_rounds", r->clean_rounds, OMPB__STYLE_INTEGER},
+        {"clean_median_ns", r->clean_median, OMPB__STYLE_DURATION},
+        {"clean_ci95_low_ns", r->clean_low, OMPB__STYLE_DURATION},
+        {"clean_ci95_high_ns", r->clean_high, OMPB__STYLE_DURATION},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        f = figure(files[i].key, "", files[i].v, files[i].style, 0);
+        place(&f, 0, CSV_CLEAN, OMPB__JSON_OMPBENCH);
+        ompb__figure_add(out, &f);
+    }
+}
+
 /* ompb_counter: one figure per name, by its flags (a rate reads "/s"). */
 static void user_counters(const row *r, ompb__figures *out)
 {
@@ -166,7 +194,7 @@ static void user_counters(const row *r, ompb__figures *out)
 
 /* Every figure family, in the order a row lists them (the JSON keeps it). */
 static void (*const producers[])(const row *, ompb__figures *) = {
-    switches, counters, counter_companions, marks, user_counters,
+    switches, clean, counters, counter_companions, marks, user_counters,
 };
 
 static void produce(const row *r, ompb__figures *out)
@@ -184,7 +212,12 @@ void ompb__result_figures(ompb__result *res)
         .counted = rec->counters.n > 0 && !rec->failed && rec->rounds > 0,
         .failed = rec->failed, .region = rec->region != NULL,
         .ucounters = &rec->ucounters, .user = res->user, .marks = res->marks,
-        .cpu_share = res->cpu_share,
+        .cpu_share = res->cpu_share, .accounted = res->accounted && rec->rounds > 0,
+        .clean_share = rec->rounds ? (double)res->clean_rounds / (double)rec->rounds : NAN,
+        .clean_rounds = (double)res->clean_rounds,
+        .clean_median = res->clean_rounds ? res->clean_stats.median : NAN,
+        .clean_low = res->clean_rounds ? res->clean_stats.ci_low : NAN,
+        .clean_high = res->clean_rounds ? res->clean_stats.ci_high : NAN,
     };
     produce(&r, &res->figs);
 }
@@ -195,7 +228,10 @@ void ompb__instance_figures(ompb__instance_result *ir)
         .ir = ir, .set = ir->counters, .counts = &ir->counts, .counted = ir->counters != NULL,
         .failed = ir->failure != NULL, .region = ir->n_reps > 0 && ir->reps[0].rec.region,
         .ucounters = ir->ucounters, .user = ir->user, .marks = ir->marks,
-        .cpu_share = ir->cpu_share,
+        .cpu_share = ir->cpu_share, .accounted = ir->accounted && ir->rounds > 0,
+        .clean_share = ir->rounds ? (double)ir->clean_rounds / (double)ir->rounds : NAN,
+        .clean_rounds = (double)ir->clean_rounds, .clean_median = ir->clean_median_ns,
+        .clean_low = NAN, .clean_high = NAN,
     };
     produce(&r, &ir->figs);
 }
@@ -256,6 +292,12 @@ static void counter_notes(const ompb__report *rep, char *buf, size_t len)
         NOTE("counters: per iteration, summed over the team's threads (median over rounds%s)"
              "%s\n", reps ? "; with repetitions, the median of the repetitions' figures" : "",
              star);
+    bool accounted = false;
+    for (size_t i = 0; i < rep->n_instances; i++)
+        accounted |= rep->instances[i].accounted && rep->instances[i].rounds > 0;
+    if (accounted)
+        NOTE("clean: share of the measured rounds in which no thread lost over 1%% of the "
+             "round to preemption (compare and ab decide on those rounds)\n");
     if (switched)
         NOTE("%zu instance%s had rounds with context switches (ompbench.counters in the JSON "
              "has them per round and thread)\n", switched, switched == 1 ? "" : "s");

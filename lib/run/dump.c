@@ -168,6 +168,11 @@ static json_t *record_json(const ompb__record *rec, size_t index)
     bad |= set(o, "thread_pu", int_array(rec->thread_pu, rec->thread_pu ? T : 0));
     if (rec->involuntary_switches)
         bad |= set(o, "involuntary_switches", u64_array(rec->involuntary_switches, T));
+    if (rec->away_ns) {
+        bad |= set(o, "away_ns", u64_array(rec->away_ns, rec->rounds * T));
+        bad |= set(o, "preemptions", u64_array(rec->preemptions, rec->rounds * T));
+    }
+    bad |= set(o, "accounting_off", escaped(rec->accounting_off));
     if (rec->counters.n > 0)
         bad |= set(o, "counters", counters_json(rec));
     if (rec->ucounters.n > 0)

@@ -167,6 +167,21 @@ static int read_calibration(const reader *rd, const json_t *o, ompb__record *rec
     return 0;
 }
 
+/* Disturbance accounting: both arrays or neither, and why not. */
+static int read_accounting(const reader *rd, const json_t *o, ompb__record *rec)
+{
+    const json_t *off = json_object_get(o, "accounting_off");
+    if (off && (!json_is_string(off) || strlen(json_string_value(off)) >= sizeof rec->accounting_off))
+        return bad(rd, "\"accounting_off\" is not a short string");
+    if (off)
+        snprintf(rec->accounting_off, sizeof rec->accounting_off, "%s", json_string_value(off));
+    if (!json_object_get(o, "away_ns") && !json_object_get(o, "preemptions"))
+        return 0;
+    size_t cells = rec->rounds * (size_t)rec->threads;
+    int rc = get_u64_array(rd, o, "away_ns", cells, &rec->away_ns);
+    return rc ? rc : get_u64_array(rd, o, "preemptions", cells, &rec->preemptions);
+}
+
 static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
 {
     const json_t *start = json_object_get(o, "start_ns");
@@ -185,6 +200,7 @@ static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
     rc = rc ? rc : get_int_array(rd, o, "thread_pu", T, &rec->thread_pu);
     if (!rc && json_object_get(o, "involuntary_switches"))
         rc = get_u64_array(rd, o, "involuntary_switches", T, &rec->involuntary_switches);
+    rc = rc ? rc : read_accounting(rd, o, rec);
     if (rc)
         return rc;
     for (size_t r = 0; r < rec->rounds; r++)
