@@ -111,15 +111,14 @@ int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
         return OMPB_ENOMEM;
     /* Only measured rounds are accounted (a smoke test or a simulation
      * runs one round for its own purpose). */
-    if (sampling->mode == OMPB__SAMPLING_MEASURE) {
+    if (sampling->mode == OMPB__SAMPLING_MEASURE
+        && ompb__record_alloc_accounting(rec, sampling->rounds) == 0) {
         tm.watches = calloc((size_t)tm.threads, sizeof *tm.watches);
         for (int t = 0; tm.watches && t < tm.threads; t++)
             tm.watches[t].fd = -1;
         if (!tm.watches)
-            snprintf(tm.watch_off, sizeof tm.watch_off, "out of memory");
+            ompb__record_unaccounted(rec, "out of memory");
     }
-    if (!tm.watches)
-        ompb__record_unaccounted(rec, tm.watch_off);
     env->body.team(env->body.ctx, tm.states, tm.timed);
     setup_sampling(&tm);
     if (env->dist && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))

@@ -48,11 +48,9 @@ int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads)
     rec->involuntary_switches = calloc((size_t)threads, sizeof *rec->involuntary_switches);
     /* calloc leaves the pages of rows never used untouched. */
     rec->ucounter_values = calloc(rounds * OMPB__UCOUNTERS_MAX, sizeof *rec->ucounter_values);
-    rec->away_ns = calloc(rounds * (size_t)threads, sizeof *rec->away_ns);
-    rec->preemptions = calloc(rounds * (size_t)threads, sizeof *rec->preemptions);
     if (!rec->start_ns || !rec->end_ns || !rec->thread_start_ns || !rec->busy_ns
         || !rec->thread_iters || !rec->os_tid || !rec->thread_pu || !rec->involuntary_switches
-        || !rec->ucounter_values || !rec->away_ns || !rec->preemptions)
+        || !rec->ucounter_values)
         return OMPB_ENOMEM;
     if (rec->counters.n == 0)
         return 0;
@@ -72,6 +70,18 @@ size_t ompb__record_clean_rounds(const ompb__record *rec)
     for (size_t r = 0; rec->away_ns && r < rec->rounds; r++)
         n += ompb__record_round_clean(rec, r);
     return n;
+}
+
+int ompb__record_alloc_accounting(ompb__record *rec, size_t rounds)
+{
+    size_t cells = rounds * (size_t)rec->threads;
+    rec->away_ns = calloc(cells ? cells : 1, sizeof *rec->away_ns);
+    rec->preemptions = calloc(cells ? cells : 1, sizeof *rec->preemptions);
+    if (!rec->away_ns || !rec->preemptions) {
+        ompb__record_unaccounted(rec, "out of memory");
+        return OMPB_ENOMEM;
+    }
+    return 0;
 }
 
 void ompb__record_unaccounted(ompb__record *rec, const char *why)

@@ -205,6 +205,10 @@ size_t ompb__record_clean_rounds(const ompb__record *rec);
  * counter arrays exist. Returns 0 or OMPB_ENOMEM (then
  * ompb__record_free releases what was allocated). */
 int ompb__record_alloc(ompb__record *rec, size_t rounds, int threads);
+/* Allocates the disturbance arrays for `rounds` rounds of rec->threads
+ * (after ompb__record_alloc): the rounds will be accounted. 0 or
+ * OMPB_ENOMEM (then not accounted). */
+int ompb__record_alloc_accounting(ompb__record *rec, size_t rounds);
 /* Drops the disturbance arrays: the rounds are not accounted, for `why`
  * (one line; "" for a record that is no measured run). */
 void ompb__record_unaccounted(ompb__record *rec, const char *why);
