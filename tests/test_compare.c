@@ -1508,7 +1508,7 @@ static void test_parse_format(void)
 static void test_verdict_table(void)
 {
     static const char *const summary[] = {"regressed", "improved", "untouched", "noisy",
-                                          "noise unknown", "new", "missing", "failed",
+                                          "disturbed", "noise unknown", "new", "missing", "failed",
                                           "no ratio"};
     ompb__verdict order[OMPB__VERDICT_COUNT];
     size_t counts[OMPB__VERDICT_COUNT], n;
@@ -1526,11 +1526,13 @@ static void test_verdict_table(void)
                     counts[OMPB__VERDICT_REGRESSED] + counts[OMPB__VERDICT_FAILED]);
     CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_JUDGED),
                     counts[OMPB__VERDICT_REGRESSED] + counts[OMPB__VERDICT_IMPROVED] +
-                    counts[OMPB__VERDICT_UNTOUCHED] + counts[OMPB__VERDICT_NOISY]);
+                    counts[OMPB__VERDICT_UNTOUCHED] + counts[OMPB__VERDICT_NOISY] +
+                    counts[OMPB__VERDICT_DISTURBED]);
     CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_CHANGE),
                     counts[OMPB__VERDICT_REGRESSED] + counts[OMPB__VERDICT_IMPROVED]);
     CU_ASSERT_EQUAL(ompb__verdict_count(counts, OMPB__VERDICT_UNDECIDED),
-                    counts[OMPB__VERDICT_NOISY] + counts[OMPB__VERDICT_UNKNOWN]);
+                    counts[OMPB__VERDICT_NOISY] + counts[OMPB__VERDICT_UNKNOWN] +
+                    counts[OMPB__VERDICT_DISTURBED]);
     CU_ASSERT_TRUE(ompb__verdict_is(OMPB__VERDICT_FAILED, OMPB__VERDICT_EMPHASIS));
     CU_ASSERT_FALSE(ompb__verdict_is(OMPB__VERDICT_FAILED, OMPB__VERDICT_GATES |
                                                            OMPB__VERDICT_CHANGE));

@@ -132,11 +132,11 @@ static ompb__seq_plan plan_of(size_t min, size_t max, double threshold)
     return p;
 }
 
-/* The default plan: looks at 3, 4, 5, 7, 9, 12, 15, 20; levels that add
- * up to alpha, spent faster early than evenly. */
+/* The default plan: looks at 3, 4, 5, 7, 9, 12, 15, 19, 24, 30, 40;
+ * levels that add up to alpha, spent faster early than evenly. */
 static void test_plan(void)
 {
-    static const size_t want[] = {3, 4, 5, 7, 9, 12, 15, 20};
+    static const size_t want[] = {3, 4, 5, 7, 9, 12, 15, 19, 24, 30, 40};
     ompb__seq_plan p = plan_of(OMPB__SEQ_DEFAULT_MIN_RUNS, OMPB__SEQ_DEFAULT_MAX_RUNS, 0.05);
     CU_ASSERT_EQUAL_FATAL(p.n_looks, sizeof want / sizeof want[0]);
     double sum = 0.0;
@@ -146,7 +146,7 @@ static void test_plan(void)
         sum += p.level[k];
     }
     CU_ASSERT_DOUBLE_EQUAL(sum, ALPHA, 1e-15);
-    CU_ASSERT(p.level[0] > ALPHA * 3.0 / 20.0);
+    CU_ASSERT(p.level[0] > ALPHA * 3.0 / 40.0);
     ompb__seq_plan big = plan_of(2, OMPB__SEQ_MAX_RUNS, 0.05);
     CU_ASSERT(big.n_looks < OMPB__SEQ_MAX_LOOKS);
     CU_ASSERT_EQUAL(big.runs[big.n_looks - 1], OMPB__SEQ_MAX_RUNS);

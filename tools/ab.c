@@ -33,7 +33,7 @@ typedef struct ab_args {
     size_t n_positional;
     const char *keep, *output, *markdown, *json;
     ompb__report_format format;
-    bool fail_on_regression, fail_on_undecided, help, seed_given, no_futility;
+    bool fail_on_regression, fail_on_undecided, allow_undecided, help, seed_given, no_futility;
     char tmpdir[4096];
 } ab_args;
 
@@ -52,9 +52,11 @@ static void usage(FILE *out)
             "                        a shell command that runs the benchmark (a wrapper such\n"
             "                        as 'mpirun -np 2 build/bench'); the options are appended\n"
             "  --min-runs N          runs a side before the first look (default 3, at least 2)\n"
-            "  --max-runs N          most runs a side (default 20, at most 1000)\n"
-            "  --time D              wall-time budget (e.g. 10m); no pair starts that would not\n"
-            "                        fit, a run still going at the end is stopped\n"
+            "  --max-runs N          most runs a side (default 40, at most 1000): the horizon\n"
+            "                        the looks and their error rates are planned for\n"
+            "  --max-time D          wall-time budget of the whole comparison (default 10m;\n"
+            "                        --time is the same); no pair starts that would not fit,\n"
+            "                        a run still going at the end is stopped\n"
             "  --timeout D           passed to every run: a repetition of an instance that\n"
             "                        runs longer fails (the run is stopped after D per\n"
             "                        instance plus 60 s)\n"
@@ -69,8 +71,12 @@ static void usage(FILE *out)
             "  --markdown FILE, --json FILE\n"
             "                        also write the report in that format to FILE\n"
             "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD, or a\n"
-            "                        HEAD run crashed, hung or wrote a bad file\n"
-            "  --fail-on-undecided   exit 1 when an instance is still noisy at the budget\n"
+            "                        HEAD run crashed, hung or wrote a bad file, and when an\n"
+            "                        instance is still undecided (noisy, disturbed, noise\n"
+            "                        unknown) at the budget: a gate never passes silently\n"
+            "  --allow-undecided     with --fail-on-regression: undecided instances do not\n"
+            "                        fail the gate (the summary still counts them)\n"
+            "  --fail-on-undecided   exit 1 when an instance is still undecided at the budget\n"
             "  --no-futility         run an instance to its last look even when, at the spread\n"
             "                        seen, not even that look would likely decide it\n"
             "  -h, --help            this text\n"
@@ -122,6 +128,8 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
         return parse_count("--min-runs", v, 2, OMPB__SEQ_MAX_RUNS, &ab->min_runs);
     if ((v = ompb__tool_option_value(argc, argv, i, "--max-runs")))
         return parse_count("--max-runs", v, 2, OMPB__SEQ_MAX_RUNS, &ab->max_runs);
+    if ((v = ompb__tool_option_value(argc, argv, i, "--max-time")))
+        return parse_duration("--max-time", v, &ab->time_ns);
     if ((v = ompb__tool_option_value(argc, argv, i, "--time")))
         return parse_duration("--time", v, &ab->time_ns);
     if ((v = ompb__tool_option_value(argc, argv, i, "--timeout"))) {
@@ -151,10 +159,10 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
                                                                                      : NULL;
     if (!dest)
         return bad("unknown option or missing value: '%s' (accepted: --base-cmd CMD, --head-cmd "
-                   "CMD, --min-runs N, --max-runs N, --time D, --timeout D, --threshold PCT, "
-                   "--alpha A, --seed S, --keep DIR, --format FMT, --output FILE, --markdown "
-                   "FILE, --json FILE, --fail-on-regression, --fail-on-undecided, --no-futility, "
-                   "--help; "
+                   "CMD, --min-runs N, --max-runs N, --max-time D, --time D, --timeout D, "
+                   "--threshold PCT, --alpha A, --seed S, --keep DIR, --format FMT, --output "
+                   "FILE, --markdown FILE, --json FILE, --fail-on-regression, "
+                   "--allow-undecided, --fail-on-undecided, --no-futility, --help; "
                    "benchmark options go after --)", argv[*i]);
     if (!*v)
         return bad("%s: empty path", argv[*i - 1]);
@@ -171,6 +179,8 @@ static int parse_option(int argc, char **argv, int *i, ab_args *a)
         a->fail_on_regression = true;
     else if (strcmp(arg, "--fail-on-undecided") == 0)
         a->fail_on_undecided = true;
+    else if (strcmp(arg, "--allow-undecided") == 0)
+        a->allow_undecided = true;
     else if (strcmp(arg, "--no-futility") == 0)
         a->no_futility = true;
     else
@@ -218,6 +228,7 @@ static int parse_args(int argc, char **argv, ab_args *a)
     ab->opts = (ompb__compare_opts){OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
     ab->min_runs = OMPB__SEQ_DEFAULT_MIN_RUNS;
     ab->max_runs = OMPB__SEQ_DEFAULT_MAX_RUNS;
+    ab->time_ns = OMPB__AB_DEFAULT_MAX_TIME_NS;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         int rc = 0;
@@ -438,18 +449,27 @@ static bool head_faulted(const ompb__ab *ab)
     return false;
 }
 
+/* The exit status, and one line on standard error whenever the gate
+ * fails: what failed it. */
 static int gate(const ab_args *a)
 {
     const ompb__ab *ab = &a->ab;
     if (ab->partial)
         return 128 + ompb__ab_stop_signal();
     const size_t *c = ab->counts;
-    if (a->fail_on_regression &&
-        (ompb__verdict_count(c, OMPB__VERDICT_GATES) || head_faulted(ab)))
-        return 1;
-    if (a->fail_on_undecided && ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED))
-        return 1;
-    return 0;
+    size_t gating = ompb__verdict_count(c, OMPB__VERDICT_GATES);
+    size_t undecided = ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED);
+    bool faulted = head_faulted(ab);
+    bool fail_changes = a->fail_on_regression && (gating || faulted);
+    bool fail_open = undecided && (a->fail_on_undecided ||
+                                   (a->fail_on_regression && !a->allow_undecided));
+    if (!fail_changes && !fail_open)
+        return 0;
+    fprintf(stderr, OMPB__AB_TOOL ": the gate fails: %zu regressed or failed, %zu undecided%s%s\n",
+            gating, undecided, faulted ? ", HEAD runs that crashed, hung or wrote a bad file" : "",
+            fail_open && !a->fail_on_undecided
+                ? " (undecided fails --fail-on-regression unless --allow-undecided)" : "");
+    return 1;
 }
 
 static int run(ab_args *a)

@@ -94,7 +94,9 @@ static void settle_row(ompb__ab *ab, ompb__ab_row *r)
     }
     r->decided = false;
     if (r->seq.looks == 0) {
-        r->verdict = OMPB__VERDICT_UNKNOWN;
+        /* Too few clean runs so far: still open, and said so. */
+        r->verdict = r->cmp.verdict == OMPB__VERDICT_DISTURBED ? OMPB__VERDICT_DISTURBED
+                                                               : OMPB__VERDICT_UNKNOWN;
         return;
     }
     if (r->q <= ab->opts.alpha) {

@@ -323,6 +323,11 @@ static const option_def options[] = {
      "export the machine's hwloc topology as XML", NULL},
     {"--sample-count", ARG_REQUIRED, " N", opt_count, AT(sample_count), OMPB__MAX_SAMPLE_COUNT,
      false, "Sampling", "measured rounds per instance (default {})", sample_count_part},
+    {"--min-clean-rounds", ARG_REQUIRED, " N", opt_count, AT(min_clean_rounds),
+     OMPB__MAX_SAMPLE_COUNT, false, NULL,
+     "keep measuring past --sample-count (up to " OMPB__STR(OMPB__CLEAN_EXTEND) "x its\n"
+     "rounds, within --max-time) until N rounds were\n"
+     "clean: no thread lost its CPU (default: off)", NULL},
     {"--sample-size", ARG_REQUIRED, " N", opt_count, AT(sample_size), OMPB__MAX_SAMPLE_SIZE,
      false, NULL, "iterations per round per thread (default: calibrated)", NULL},
     {"--warmup-time", ARG_REQUIRED, " D", opt_duration, AT(warmup_ns), 0, false, NULL,

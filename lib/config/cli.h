@@ -44,6 +44,8 @@ typedef struct ompb__config {
     int default_threads;        /* OMP_NUM_THREADS, else omp_get_max_threads() */
     /* sampling */
     uint64_t sample_count;      /* measured rounds per instance */
+    uint64_t min_clean_rounds;  /* --min-clean-rounds: 0, or keep measuring until
+                                   this many rounds were clean */
     uint64_t sample_size;       /* 0 = calibrate */
     uint64_t warmup_ns;
     uint64_t min_time_ns;       /* minimum round time when calibrating */

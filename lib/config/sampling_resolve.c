@@ -24,6 +24,7 @@ ompb__sampling ompb__sampling_resolve(const ompb__config *cfg, const ompb__insta
         .mode = OMPB__SAMPLING_MEASURE,
         .threads = inst->threads,
         .rounds = (cfg->sample_count + n - 1) / n,
+        .min_clean_rounds = (cfg->min_clean_rounds + n - 1) / n,
         .sample_size = cfg->sample_size ? cfg->sample_size : inst->bench->sample_size,
         .min_round_ns = cfg->min_time_ns,
         .warmup_ns = cfg->warmup_ns / n,

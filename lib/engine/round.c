@@ -97,7 +97,8 @@ int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
     rec->caller_team = kind == OMPB_TEAM_CALLER;
     if (sampling->counters)
         rec->counters = *sampling->counters;
-    if (ompb__record_alloc(rec, sampling->rounds, tm.threads) != 0)
+    uint64_t capacity = ompb__sampling_capacity(sampling);
+    if (ompb__record_alloc(rec, capacity, tm.threads) != 0)
         return OMPB_ENOMEM;
     tm.timed = ompb__record_timed_threads(rec);
     for (int t = 0; t < tm.threads; t++)
@@ -112,7 +113,7 @@ int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
     /* Only measured rounds are accounted (a smoke test or a simulation
      * runs one round for its own purpose). */
     if (sampling->mode == OMPB__SAMPLING_MEASURE
-        && ompb__record_alloc_accounting(rec, sampling->rounds) == 0) {
+        && ompb__record_alloc_accounting(rec, capacity) == 0) {
         tm.watches = calloc((size_t)tm.threads, sizeof *tm.watches);
         for (int t = 0; tm.watches && t < tm.threads; t++)
             tm.watches[t].fd = -1;
@@ -121,7 +122,7 @@ int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
     }
     env->body.team(env->body.ctx, tm.states, tm.timed);
     setup_sampling(&tm);
-    if (env->dist && !(tm.own_bounds = calloc(sampling->rounds * 2 + 1, sizeof *tm.own_bounds)))
+    if (env->dist && !(tm.own_bounds = calloc(capacity * 2 + 1, sizeof *tm.own_bounds)))
         ompb__team_fail(&tm, "%s: out of memory", inst->name);
     int rc;
     if (rec->failed || (inst->bench->setup && inst->bench->setup(&tm.states[0]) != 0)) {

@@ -164,6 +164,7 @@ bool ompb__calibrate_recheck(team *tm, uint64_t spent)
     set_sample_size(tm, next);
     tm->trusted = 0;
     tm->round = 0;
+    tm->clean = 0;
     rec->rounds = 0;
     tm->phase = PHASE_CALIBRATE;
     return true;

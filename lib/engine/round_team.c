@@ -140,8 +140,10 @@ static void record_measured(team *tm, uint64_t start, uint64_t end)
     }
     if (tm->groups)
         record_counters(tm, r);
-    if (tm->watches && rec->away_ns)
+    if (tm->watches && rec->away_ns) {
         account_round(tm, r, start, end);
+        tm->clean += ompb__record_round_clean(rec, r);
+    }
     rec->rounds = tm->round;
 }
 
@@ -256,6 +258,21 @@ static bool user_counters(team *tm)
     return true;
 }
 
+/* The measured rounds are enough, or the budget is spent. Past the rounds
+ * asked for, --min-clean-rounds goes on while too few were clean (not in a
+ * distributed run: its ranks stop together, by rank 0's elapsed time). */
+static bool measure_done(const team *tm, uint64_t spent)
+{
+    const ompb__sampling *sp = tm->sp;
+    if (spent >= sp->budget_ns)
+        return true;
+    if (tm->round < sp->rounds)
+        return false;
+    if (!sp->min_clean_rounds || !tm->watches || !tm->rec->away_ns || tm->env->dist)
+        return true;
+    return tm->clean >= sp->min_clean_rounds || tm->round >= ompb__sampling_capacity(sp);
+}
+
 /* Master, after the reduction barrier: records the round and picks the next. */
 void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
 {
@@ -309,7 +326,7 @@ void ompb__team_after_round(team *tm, uint64_t start, uint64_t end)
             && sp->rounds > OMPB__CALIB_CHECK_ROUNDS
             && ompb__calibrate_recheck(tm, spent))
             break;
-        if (tm->round >= sp->rounds || spent >= sp->budget_ns) {
+        if (measure_done(tm, spent)) {
             uint64_t t = ompb__now_ns();
             rec->cpu_ns = ompb__process_cpu_ns() - tm->cpu_begin;
             rec->measure_wall_ns = t - tm->t_measure;

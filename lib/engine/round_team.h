@@ -75,6 +75,7 @@ typedef struct ompb__team {
     int trusted;
     uint64_t check_busy[OMPB__CALIB_CHECK_ROUNDS];
     size_t round;              /* measured rounds recorded so far */
+    size_t clean;              /* of which clean (disturbance accounting) */
     bool instrumented;         /* instance_begin was called */
     /* Distributed runs: this round's barrier exit on this rank's clock, and
      * this rank's own bounds of each measured round relative to it

@@ -7,6 +7,17 @@
  */
 #include "model/sampling.h"
 
+#include "core/core.h"
+
+uint64_t ompb__sampling_capacity(const ompb__sampling *s)
+{
+    if (!s->min_clean_rounds || s->mode != OMPB__SAMPLING_MEASURE)
+        return s->rounds;
+    uint64_t cap = s->rounds * OMPB__CLEAN_EXTEND;
+    cap = cap < s->min_clean_rounds ? s->min_clean_rounds : cap;
+    return cap > OMPB__MAX_SAMPLE_COUNT ? OMPB__MAX_SAMPLE_COUNT : cap;
+}
+
 const char *ompb__sampling_mode_name(ompb__sampling_mode mode)
 {
     switch (mode) {

@@ -27,6 +27,9 @@ typedef struct ompb__sampling {
     ompb__sampling_mode mode;
     int threads;              /* team width to run (1 in simulation) */
     uint64_t rounds;          /* measured rounds wanted (1 in test and simulation) */
+    /* --min-clean-rounds: measuring goes on past `rounds`, up to
+     * ompb__sampling_capacity, until this many were clean (0: off). */
+    uint64_t min_clean_rounds;
     uint64_t sample_size;     /* iterations per round per thread; 0 = calibrate */
     uint64_t min_round_ns;    /* calibration aims at least this round time; the
                                  engine raises it to its own floor */
@@ -45,6 +48,14 @@ typedef struct ompb__sampling {
      * n = 0: none; none in CPU simulation). Borrowed from the config. */
     const struct ompb__counter_set *counters;
 } ompb__sampling;
+
+/* How far --min-clean-rounds may extend the measured rounds. */
+#define OMPB__CLEAN_EXTEND 8
+
+/* The most measured rounds the engine may record: `rounds`, or
+ * OMPB__CLEAN_EXTEND times it when clean rounds are asked for (within the
+ * sample count's limit). */
+uint64_t ompb__sampling_capacity(const ompb__sampling *s);
 
 /* The "mode" word of reports: "measure", "test", "simulate", "region" (static). */
 const char *ompb__sampling_mode_name(ompb__sampling_mode mode);

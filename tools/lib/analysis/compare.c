@@ -41,12 +41,21 @@ typedef struct side_runs {
     size_t marked;                      /* repetitions with a mark */
     bool aggregates;                    /* a file reports it by aggregates only */
     ompb__sample_summary agg;           /* their summary, with one such file */
+    /* Disturbance accounting: per process, the mean log of the clean values
+     * of its repetitions that have one (OMPB__CLEAN_MIN_ROUNDS clean
+     * rounds); whether every repetition with a value was accounted, and
+     * the side's rounds and clean rounds. */
+    double *clean;
+    size_t n_clean;
+    bool accounted;
+    size_t rounds, clean_rounds;
 } side_runs;
 
 static void side_release(side_runs *s)
 {
     free(s->unit);
     free(s->rep);
+    free(s->clean);
 }
 
 /* Whether a value has a logarithm, so a ratio: positive and finite. */
@@ -56,12 +65,55 @@ static bool usable_value(double v)
 }
 
 /* Adds file f's repetitions of in: each distinct process is one unit. */
+/* A repetition's clean rounds make its value when there are enough of
+ * them, or when every round it has was clean. */
+static bool clean_value(const ompb__rf_rep *rep)
+{
+    return rep->accounted && rep->clean_rounds > 0 &&
+           (rep->clean_rounds >= OMPB__CLEAN_MIN_ROUNDS || rep->clean_rounds == rep->rounds) &&
+           usable_value(rep->clean_ns);
+}
+
+/* The clean side of file f's repetitions of in: one value per process
+ * that has clean values. */
+static void add_clean_runs(side_runs *s, const ompb__rf_instance *in)
+{
+    size_t n = in->n_reps;
+    for (size_t i = 0; i < n; i++) {
+        const ompb__rf_rep *rep = &in->reps[i];
+        if (!usable_value(rep->value_ns))
+            continue;
+        s->accounted &= rep->accounted;
+        s->rounds += rep->rounds;
+        s->clean_rounds += rep->clean_rounds;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = in->reps[j].process == rep->process && clean_value(&in->reps[j]);
+        if (seen || !clean_value(rep))
+            continue;
+        double sum = 0.0;
+        size_t k = 0;
+        for (size_t j = i; j < n; j++)
+            if (in->reps[j].process == rep->process && clean_value(&in->reps[j])) {
+                sum += log(in->reps[j].clean_ns);
+                k++;
+            }
+        s->clean[s->n_clean++] = sum / (double)k;
+    }
+}
+
 static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
 {
     size_t n = in->n_reps;
     if (!ompb__grow((void **)&s->unit, &s->cap_units, s->n_units + n + 1, sizeof *s->unit, 8) ||
         !ompb__grow((void **)&s->rep, &s->cap_rep, s->n_rep + n + 1, sizeof *s->rep, 8))
         return OMPB_ENOMEM;
+    size_t cap = s->n_units + n + 1;
+    double *grown = realloc(s->clean, cap * sizeof *s->clean);
+    if (!grown)
+        return OMPB_ENOMEM;
+    s->clean = grown;
+    add_clean_runs(s, in);
     for (size_t i = 0; i < n; i++) {
         if (!usable_value(in->reps[i].value_ns)) {
             s->zero = true;
@@ -97,6 +149,7 @@ static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
  * log-variance log(1 + cv^2)). */
 static int add_aggregate_runs(side_runs *s, const ompb__rf_instance *in)
 {
+    s->accounted = false; /* aggregates have no rounds */
     if (!ompb__grow((void **)&s->unit, &s->cap_units, s->n_units + 1, sizeof *s->unit, 8))
         return OMPB_ENOMEM;
     if (!usable_value(in->value_ns) || !usable_value(in->agg_mean_ns)) {
@@ -115,6 +168,7 @@ static int add_aggregate_runs(side_runs *s, const ompb__rf_instance *in)
 static int collect_side(const ompb__compare_side *side, const char *name, side_runs *s)
 {
     memset(s, 0, sizeof *s);
+    s->accounted = true;
     for (size_t f = 0; f < side->n; f++) {
         const ompb__rf_instance *in = ompb__resultfile_find(&side->files[f], name);
         if (!in)
@@ -229,10 +283,45 @@ static void held_back_interval(ompb__compare_row *r, double alpha)
 
 /* Fills the figures of a pair both sides have; the verdict waits for the
  * Benjamini-Hochberg step over all pairs (settle_verdicts). */
-static void measure_pair(ompb__compare_row *row, const side_runs *b, const side_runs *h,
+/* Both sides accounted and judged on runs: their clean values stand in
+ * for the runs' (*use), or the pair is disturbed (false returned) when a
+ * side has fewer than two runs with clean values. */
+static bool clean_units(ompb__compare_row *row, side_runs *b, side_runs *h)
+{
+    row->accounted = b->accounted && h->accounted && b->n_rep > 0 && h->n_rep > 0;
+    row->base_clean_share = row->head_clean_share = NAN;
+    if (!row->accounted)
+        return true;
+    row->base_clean_runs = b->n_clean;
+    row->head_clean_runs = h->n_clean;
+    row->base_clean_share = b->rounds ? (double)b->clean_rounds / (double)b->rounds : NAN;
+    row->head_clean_share = h->rounds ? (double)h->clean_rounds / (double)h->rounds : NAN;
+    if (b->n_units < 2 || h->n_units < 2)
+        return true; /* one run on a side: noise unknown, on all its rounds */
+    if (b->n_clean < 2 || h->n_clean < 2)
+        return false;
+    double *swap = b->unit;
+    b->unit = b->clean;
+    b->clean = swap;
+    b->n_units = b->n_clean;
+    swap = h->unit;
+    h->unit = h->clean;
+    h->clean = swap;
+    h->n_units = h->n_clean;
+    return true;
+}
+
+static void measure_pair(ompb__compare_row *row, side_runs *b, side_runs *h,
                          const ompb__compare_opts *opts)
 {
     ompb__sample_summary sb, sh;
+    if (!clean_units(row, b, h)) {
+        row->base_runs = b->n_units;
+        row->head_runs = h->n_units;
+        row->change = row->head_ns / row->base_ns - 1.0; /* all rounds: a hint only */
+        row->verdict = OMPB__VERDICT_DISTURBED;
+        return;
+    }
     row->basis = choose_basis(b, h, &sb, &sh);
     row->base_runs = b->n_units;
     row->head_runs = h->n_units;
@@ -421,6 +510,8 @@ int ompb__compare_runs(const ompb__compare_side *base, const ompb__compare_side 
         out->marked += (r->base_marks | r->head_marks) != 0;
         out->marked_gating += gates && (r->base_marks | r->head_marks);
         out->counts[out->rows[i].verdict]++;
+        out->accounted += r->accounted && r->basis == OMPB__BASIS_PROCESSES;
+        out->accounted += r->verdict == OMPB__VERDICT_DISTURBED;
         out->in_process += out->rows[i].basis == OMPB__BASIS_REPETITIONS ||
                            out->rows[i].basis == OMPB__BASIS_AGGREGATES;
     }

@@ -47,6 +47,10 @@
 #define OMPB__COMPARE_RECOMMENDED                                                         \
     "10 runs a side, BASE and HEAD alternating, pooled with --base/--head"
 #define OMPB__COMPARE_ONE_SIDE "--processes 10"
+/* A repetition's clean rounds make its value when at least this many of
+ * its rounds (or all of them) were clean (docs/methodology.md, "Clean rounds"); a side is
+ * judged on them when two or more of its runs have such values. */
+#define OMPB__CLEAN_MIN_ROUNDS 3
 
 /* In the order regressions-first reports list them (and JSON counts them);
  * each has one row in compare.c's table (ompb__verdict_row). */
@@ -55,6 +59,8 @@ typedef enum ompb__verdict {
     OMPB__VERDICT_FAILED,       /* failed in HEAD (whatever BASE did) */
     OMPB__VERDICT_IMPROVED,
     OMPB__VERDICT_NOISY,        /* the interval straddles the threshold */
+    OMPB__VERDICT_DISTURBED,    /* the rounds were accounted and too few were
+                                   clean: the team did not have its CPUs */
     OMPB__VERDICT_UNKNOWN,      /* one run on a side: noise unknown */
     OMPB__VERDICT_NO_RATIO,     /* a time (or --metric value) of 0, negative
                                    or not finite on a side: no ratio exists */
@@ -75,8 +81,9 @@ enum {
                                          and ab's interval of the deciding look */
     OMPB__VERDICT_RARE = 1u << 4,     /* compare's summary names it only when it
                                          occurs, with its cause */
-    OMPB__VERDICT_UNDECIDED = 1u << 5 /* neither a change nor none: fails ab's
+    OMPB__VERDICT_UNDECIDED = 1u << 5, /* neither a change nor none: fails ab's
                                          --fail-on-undecided */
+    OMPB__VERDICT_WHEN_SEEN = 1u << 6 /* summaries name it only when it occurs */
 };
 
 /* Within a verdict, the reports' tables list rows by: */
@@ -159,6 +166,13 @@ typedef struct ompb__compare_row {
     size_t base_marked, head_marked;
     ompb__verdict verdict;
     ompb__basis basis;
+    /* Disturbance accounting: every repetition of both sides was accounted,
+     * and so the pair was decided on its clean rounds (clean) or, with too
+     * few, is disturbed; the runs with a clean value and the share of the
+     * rounds that were clean, per side (NAN when not accounted). */
+    bool accounted;
+    size_t base_clean_runs, head_clean_runs;
+    double base_clean_share, head_clean_share;
 } ompb__compare_row;
 
 /* A growing list of malloc'd lines. */
@@ -180,6 +194,7 @@ typedef struct ompb__comparison {
     size_t in_process;          /* noise unknown, with in-process repetitions */
     size_t marked;              /* rows with a marked side */
     size_t marked_gating;       /* regressed or failed rows with a marked side */
+    size_t accounted;           /* rows decided on clean rounds (or disturbed) */
     unsigned marks;             /* union of every row's marks, for the legend */
     double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
                                    with both times > 0; NAN if there is none */

@@ -182,6 +182,26 @@ static size_t marks_note(const ompb__compare_row *r, char *buf, size_t cap)
     return len < cap ? len : cap - 1;
 }
 
+/* "team had its CPUs in 12% of BASE's rounds, 30% of HEAD's: ..." */
+static void disturbed_note(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "undecided: the team had its CPUs in %.0f%% of BASE's rounds and %.0f%% "
+             "of HEAD's; %zu and %zu of %zu/%zu runs had %d clean rounds (2 a side needed): "
+             "rerun on a quieter machine, or with more rounds (--sample-count)",
+             100.0 * r->base_clean_share, 100.0 * r->head_clean_share, r->base_clean_runs,
+             r->head_clean_runs, r->base_runs, r->head_runs, OMPB__CLEAN_MIN_ROUNDS);
+}
+
+/* "; clean rounds 62%/58%" after a note of a pair decided on them. */
+static void clean_suffix(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    size_t len = strlen(buf);
+    if (!r->accounted || r->basis != OMPB__BASIS_PROCESSES || len >= cap)
+        return;
+    snprintf(buf + len, cap - len, "%sclean rounds %.0f%%/%.0f%%", len ? "; " : "",
+             100.0 * r->base_clean_share, 100.0 * r->head_clean_share);
+}
+
 static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
                      size_t cap)
 {
@@ -208,8 +228,11 @@ static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, ch
                  r->head_reps,
                  r->basis == OMPB__BASIS_AGGREGATES ? " (from aggregates)" : "",
                  100.0 * r->base_spread, 100.0 * r->head_spread);
+    else if (r->verdict == OMPB__VERDICT_DISTURBED)
+        disturbed_note(r, buf, cap);
     else if (r->basis != OMPB__BASIS_NONE)
         judged_note(cmp, r, buf, cap);
+    clean_suffix(r, buf, cap);
 }
 
 /* "+1.2%..+8.9%", or "-" without an interval. */
@@ -245,6 +268,8 @@ static void summary_count(FILE *out, const ompb__comparison *cmp, ompb__verdict 
             fprintf(out, "%s%zu %s (%s)", sep, n, ompb__verdict_name(v), zero_text(cmp));
         return;
     }
+    if (!n && ompb__verdict_is(v, OMPB__VERDICT_WHEN_SEEN))
+        return;
     fprintf(out, "%s%s%zu %s%s", sep, em, n, ompb__verdict_name(v), em);
 }
 
@@ -296,6 +321,12 @@ static void method_line(FILE *out, const ompb__comparison *cmp)
                  "Benjamini-Hochberg at %g over the %zu judged instances; untouched: it lies "
                  "within +-%g%%; noisy: neither.\n",
             level, pct, cmp->opts.alpha, cmp->judged, pct);
+    if (cmp->accounted)
+        fprintf(out, "%zu instance(s) were decided on clean rounds only: rounds in which no "
+                     "thread lost over 1%% of the round to preemption (both sides filtered by "
+                     "the same rule; each run's value is the median of its clean rounds, when "
+                     "it has %d; disturbed: fewer than 2 such runs a side).\n",
+                cmp->accounted, OMPB__CLEAN_MIN_ROUNDS);
     if (cmp->counts[OMPB__VERDICT_UNKNOWN])
         fprintf(out, "%zu instance(s) have one run (process) on a side: their run-to-run noise "
                      "is unknown and no change is claimed%s; give each side runs: "
@@ -496,7 +527,17 @@ static json_t *json_row(const ompb__comparison *cmp, const ompb__compare_row *r)
                  json_object_set_new(more, "base_marked_repetitions",
                                      json_integer((json_int_t)r->base_marked)) ||
                  json_object_set_new(more, "head_marked_repetitions",
-                                     json_integer((json_int_t)r->head_marked)))) {
+                                     json_integer((json_int_t)r->head_marked)) ||
+                 json_object_set_new(more, "rounds",
+                                     json_string(r->accounted ? "clean" : "all")) ||
+                 (r->accounted &&
+                  json_object_set_new(more, "clean",
+                                      json_pack("{s:o, s:o, s:I, s:I}", "base_share",
+                                                ompb__json_number_or_null(r->base_clean_share),
+                                                "head_share",
+                                                ompb__json_number_or_null(r->head_clean_share),
+                                                "base_runs", (json_int_t)r->base_clean_runs,
+                                                "head_runs", (json_int_t)r->head_clean_runs))))) {
         json_decref(more);
         more = NULL;
     }

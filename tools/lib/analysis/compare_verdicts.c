@@ -17,6 +17,7 @@
 #define CHANGE OMPB__VERDICT_CHANGE
 #define RARE OMPB__VERDICT_RARE
 #define UNDECIDED OMPB__VERDICT_UNDECIDED
+#define WHEN_SEEN OMPB__VERDICT_WHEN_SEEN
 
 /* The verdicts: a new one is an enum value (where regressions-first
  * reports list it) and a row here; every report, summary, JSON count and
@@ -28,6 +29,8 @@ static const ompb__verdict_row verdicts[OMPB__VERDICT_COUNT] = {
     [OMPB__VERDICT_IMPROVED] = {"improved", "improved", JUDGED | CHANGE, OMPB__SORT_CHANGE_ASC,
                                 1},
     [OMPB__VERDICT_NOISY] = {"noisy", "noisy", JUDGED | UNDECIDED, OMPB__SORT_SIZE_DESC, 3},
+    [OMPB__VERDICT_DISTURBED] = {"disturbed", "disturbed", JUDGED | UNDECIDED | WHEN_SEEN,
+                                 OMPB__SORT_FILE, 3},
     [OMPB__VERDICT_UNKNOWN] = {"noise unknown", "noise_unknown", UNDECIDED,
                                OMPB__SORT_SIZE_DESC, 4},
     [OMPB__VERDICT_NO_RATIO] = {"no ratio", "no_ratio", RARE, OMPB__SORT_FILE, 8},

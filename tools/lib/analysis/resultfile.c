@@ -207,10 +207,45 @@ static int read_busy(const json_t *busy, size_t rounds, const entry_ref *ref,
     return 0;
 }
 
+/* samples.clean, when the rounds were accounted: one boolean per round;
+ * the clean rounds' median per-iteration time into rep. */
+static int read_clean(const json_t *samples, const double *v, size_t n, const entry_ref *ref,
+                      ompb__rf_rep *rep, ompb_error *err)
+{
+    const json_t *clean = json_object_get(samples, "clean");
+    rep->rounds = n;
+    rep->clean_ns = NAN;
+    if (!clean)
+        return 0;
+    if (!json_is_array(clean) || json_array_size(clean) != n)
+        return failf(err, OMPB_EINVAL, ref->label,
+                     "%s: \"ompbench.samples.clean\" is not an array of %zu booleans (one "
+                     "per round)", ref->where, n);
+    double *kept = malloc((n ? n : 1) * sizeof *kept);
+    if (!kept)
+        return OMPB_ENOMEM;
+    size_t k = 0;
+    for (size_t r = 0; r < n; r++) {
+        const json_t *b = json_array_get(clean, r);
+        if (!json_is_boolean(b)) {
+            free(kept);
+            return failf(err, OMPB_EINVAL, ref->label,
+                         "%s: ompbench.samples.clean[%zu] is not a boolean", ref->where, r);
+        }
+        if (json_is_true(b))
+            kept[k++] = v[r];
+    }
+    rep->accounted = true;
+    rep->clean_rounds = k;
+    rep->clean_ns = k ? median_of(kept, k) : NAN;
+    free(kept);
+    return 0;
+}
+
 /* One ompbench repetition: its rounds join the instance's samples, its
  * median is the repetition's value, its imbalance joins the sum. */
 static int read_ompbench(const json_t *omp, const entry_ref *ref, ompb__rf_instance *in,
-                         double *value, double *imbalance, ompb_error *err)
+                         double *value, double *imbalance, ompb__rf_rep *rep, ompb_error *err)
 {
     const json_t *samples = json_object_get(omp, "samples");
     if (!json_is_object(samples))
@@ -221,6 +256,9 @@ static int read_ompbench(const json_t *omp, const entry_ref *ref, ompb__rf_insta
     if (rc)
         return rc;
     *value = median_of(in->samples_ns + first, in->n_samples - first);
+    rc = read_clean(samples, in->samples_ns + first, in->n_samples - first, ref, rep, err);
+    if (rc)
+        return rc;
     const json_t *imb = json_object_get(json_object_get(omp, "stats"), "mean_imbalance");
     if (json_is_number(imb)) {
         *imbalance = json_number_value(imb);
@@ -249,11 +287,18 @@ static int read_failure(const json_t *e, ompb__rf_instance *in)
 }
 
 static int append_rep(ompb__rf_instance *in, double value, double imbalance, long long process,
-                      long long index, unsigned marks)
+                      long long index, unsigned marks, const ompb__rf_rep *clean)
 {
     if (!ompb__grow((void **)&in->reps, &in->cap_reps, in->n_reps + 1, sizeof *in->reps, 8))
         return OMPB_ENOMEM;
-    in->reps[in->n_reps++] = (ompb__rf_rep){value, imbalance, process, index, marks};
+    ompb__rf_rep rep = {value, imbalance, process, index, marks, false, 0, 0, NAN};
+    if (clean) {
+        rep.accounted = clean->accounted;
+        rep.rounds = clean->rounds;
+        rep.clean_rounds = clean->clean_rounds;
+        rep.clean_ns = clean->clean_ns;
+    }
+    in->reps[in->n_reps++] = rep;
     in->marks |= marks;
     in->marked_reps += marks != 0;
     return 0;
@@ -367,13 +412,14 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     if (json_is_true(json_object_get(e, "error_occurred"))) {
         if (!in->failed && (rc = read_failure(e, in)))
             return rc;
-        return append_rep(in, NAN, NAN, process, index, marks);
+        return append_rep(in, NAN, NAN, process, index, marks, NULL);
     }
     double real_ns = 0.0, value = NAN, imbalance = NAN;
+    ompb__rf_rep clean = {.clean_ns = NAN};
     if ((rc = read_real_time(e, ref, &real_ns, err)))
         return rc;
     if (omp)
-        rc = read_ompbench(omp, ref, in, &value, &imbalance, err);
+        rc = read_ompbench(omp, ref, in, &value, &imbalance, &clean, err);
     else
         rc = append_sample(in, (value = real_ns));
     if (rc)
@@ -381,8 +427,9 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     if (in->failed) {
         drop_samples(in);
         value = imbalance = NAN;
+        clean = (ompb__rf_rep){.clean_ns = NAN};
     }
-    return append_rep(in, value, imbalance, process, index, marks);
+    return append_rep(in, value, imbalance, process, index, marks, &clean);
 }
 
 static void instance_release(ompb__rf_instance *in)

@@ -30,6 +30,13 @@ typedef struct ompb__rf_rep {
     long long index;        /* "repetition_index", else its position */
     unsigned marks;         /* "ompbench.marks" as OMPB__RF_MARK_* bits
                                (analysis/marks.h); 0 when absent */
+    /* Disturbance accounting ("ompbench.samples.clean"): whether the rounds
+     * were accounted, how many there were and how many were clean, and the
+     * median per-iteration time of the clean ones (NAN: none, or not
+     * accounted). */
+    bool accounted;
+    size_t rounds, clean_rounds;
+    double clean_ns;
 } ompb__rf_rep;
 
 /* "ompbench.scaling": declared by the benchmark (.scaling), else unknown. */
