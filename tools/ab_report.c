@@ -19,7 +19,7 @@
 
 #include <ompbench/error.h>
 
-#define NOTE_MAX 320
+#define NOTE_MAX 640
 #define NAME_COL_MAX 60
 
 static const char *const outcome_names[] = {"ok", "failed", "crashed", "exit status",
@@ -65,19 +65,34 @@ static void spread_text(const ompb__ab_row *r, char *buf, size_t cap)
              100.0 * r->cmp.head_spread);
 }
 
+/* " (the machine's run-to-run spread puts the 5% threshold out of reach;
+ * --threshold 9 would likely decide it)" after a note of an instance no
+ * look up to --max-runs would decide; "" otherwise. */
+static void reach_text(const ompb__ab *ab, const ompb__ab_row *r, char *buf, size_t cap)
+{
+    double t = ompb__seq_reachable_threshold(&ab->plan, &r->seq);
+    buf[0] = '\0';
+    if (isnan(t) || t <= ab->opts.threshold)
+        return;
+    snprintf(buf, cap, "; the run-to-run spread puts the %g%% threshold out of reach within "
+             "--max-runs %zu: --threshold %g would likely decide it", 100.0 * ab->opts.threshold,
+             ab->max_runs, 100.0 * t);
+}
+
 static void open_note(const ompb__ab *ab, const ompb__ab_row *r, char *buf, size_t cap)
 {
-    char sp[64];
+    char sp[64], reach[200];
     spread_text(r, sp, sizeof sp);
+    reach_text(ab, r, reach, sizeof reach);
     if (clears_threshold(ab, r)) {
         snprintf(buf, cap, "%s: the interval clears the threshold, but not after "
                  "Benjamini-Hochberg over the judged instances (q=%.2g)", sp, r->q);
     } else if (r->runs_needed == 0) {
-        snprintf(buf, cap, "%s: more than %d runs a side would be needed at this spread%s", sp,
-                 OMPB__SEQ_MAX_RUNS, r->seq.futile ? " (not run further)" : "");
+        snprintf(buf, cap, "%s: more than %d runs a side would be needed at this spread%s%s", sp,
+                 OMPB__SEQ_MAX_RUNS, r->seq.futile ? " (not run further)" : "", reach);
     } else if (r->seq.futile && r->runs_needed > ab->max_runs) {
         snprintf(buf, cap, "%s: no look up to --max-runs would likely decide it, ~%zu runs a "
-                 "side would (not run further)", sp, r->runs_needed);
+                 "side would (not run further)%s", sp, r->runs_needed, reach);
     } else {
         size_t more = r->runs_needed > r->seq.n ? r->runs_needed - r->seq.n : 1;
         snprintf(buf, cap, "%s: ~%zu more run%s a side would likely decide%s", sp, more,
@@ -120,6 +135,13 @@ static void row_note(const ompb__ab *ab, const ompb__ab_row *r, char *buf, size_
     case OMPB__VERDICT_UNKNOWN:
         snprintf(buf, cap, "%zu/%zu runs: no look yet (the first is at %zu runs a side)",
                  r->cmp.base_runs, r->cmp.head_runs, ab->plan.runs[0]);
+        break;
+    case OMPB__VERDICT_DISTURBED:
+        snprintf(buf, cap, "the team had its CPUs in %.0f%% of BASE's rounds and %.0f%% of "
+                 "HEAD's: %zu and %zu runs with a clean-round median (%zu needed a side for "
+                 "the first look); rerun on a quieter machine", 100.0 * r->cmp.base_clean_share,
+                 100.0 * r->cmp.head_clean_share, r->cmp.base_clean_runs,
+                 r->cmp.head_clean_runs, ab->plan.runs[0]);
         break;
     default:
         presence_note(r, buf, cap);
@@ -172,6 +194,8 @@ static void summary_line(FILE *out, const ompb__ab *ab, const char *b)
             ompb__verdict v = order[i];
             const char *em =
                 ompb__verdict_is(v, OMPB__VERDICT_GATES | OMPB__VERDICT_CHANGE) ? b : "";
+            if (!ab->counts[v] && ompb__verdict_is(v, OMPB__VERDICT_WHEN_SEEN))
+                continue;
             if (ompb__verdict_is(v, OMPB__VERDICT_JUDGED) == (judged == 1))
                 fprintf(out, "%s%s%zu %s%s", shown++ ? ", " : "", em, ab->counts[v],
                         summary_name(v), em);
@@ -195,9 +219,14 @@ static void runs_line(FILE *out, const ompb__ab *ab, bool md)
 
 static void method_line(FILE *out, const ompb__ab *ab)
 {
-    fprintf(out, "Each run (a process) gives its median; runs are pooled as `ompbench compare "
+    size_t clean = ab->have_cmp ? ab->cmp.accounted : 0;
+    fprintf(out, "Each run (a process) gives its median%s; runs are pooled as `ompbench compare "
             "--base/--head` pools them (Yuen-trimmed Welch on log medians). Instances are "
-            "looked at after %zu", ab->plan.runs[0]);
+            "looked at after %zu",
+            clean ? " over its clean rounds (no thread lost over 1% of the round to preemption; "
+                    "both sides by the same rule; disturbed: too few such runs)"
+                  : " (its rounds were not accounted: all rounds)",
+            ab->plan.runs[0]);
     for (size_t k = 1; k < ab->plan.n_looks; k++)
         fprintf(out, ", %zu", ab->plan.runs[k]);
     fprintf(out, " runs a side and run again only while undecided; alpha %.3g is spent across "

@@ -196,6 +196,16 @@ static size_t beyond_plan(const ompb__seq_plan *plan, const ompb__seq_state *s, 
     return lo;
 }
 
+double ompb__seq_reachable_threshold(const ompb__seq_plan *plan, const ompb__seq_state *s)
+{
+    if (s->looks == 0 || !(s->se > 0.0) || s->n == 0 || plan->n_looks == 0)
+        return NAN;
+    size_t last = plan->n_looks - 1;
+    double se = s->se * sqrt((double)s->n / (double)plan->runs[last]);
+    double reach = fabs(s->diff) + plan->quant[last] * se;
+    return ceil(100.0 * expm1(reach)) / 100.0;
+}
+
 size_t ompb__seq_runs_needed(const ompb__seq_plan *plan, const ompb__seq_state *s, double trim)
 {
     if (s->looks == 0 || isnan(s->se) || s->n == 0)

@@ -127,6 +127,16 @@ void ompb__seq_interval(const ompb__seq_plan *plan, ompb__seq_state *s,
  */
 size_t ompb__seq_runs_needed(const ompb__seq_plan *plan, const ompb__seq_state *s, double trim);
 
+/*
+ * The threshold (a fraction) the plan's last look would likely decide an
+ * instance at: the change seen plus that look's half-width at the latest
+ * spread (its standard error shrinking as 1 / sqrt(n)), rounded up to a
+ * whole percent. For the note of an instance too noisy for the threshold
+ * asked for: the machine's run-to-run spread, not the code, is what keeps
+ * it undecided. NAN before the first look.
+ */
+double ompb__seq_reachable_threshold(const ompb__seq_plan *plan, const ompb__seq_state *s);
+
 /* The ordinary compare rule at one look, for the simulation that shows
  * why the plan is needed: p of the interval null at alpha, untouched when
  * the (1 - alpha) interval lies within the threshold. 1 flagged, -1
