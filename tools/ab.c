@@ -61,6 +61,9 @@ static void usage(FILE *out)
             "                        runs longer fails (the run is stopped after D per\n"
             "                        instance plus 60 s)\n"
             "  --threshold PCT       smallest change that counts, in percent (default 5)\n"
+            "  --metric NAME         judge this figure per iteration instead of time: a\n"
+            "                        counter of --counters (give it after --, e.g. -- --counters\n"
+            "                        instructions) or a user counter (ompb_counter)\n"
             "  --alpha A             error rate and false discovery rate, in (0, 1) (default 0.05)\n"
             "  --seed S              seed of the order within each pair (default: the clock;\n"
             "                        printed)\n"
@@ -136,6 +139,13 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
         ab->timeout = v;
         return parse_duration("--timeout", v, &ab->timeout_ns);
     }
+    if ((v = ompb__tool_option_value(argc, argv, i, "--metric"))) {
+        if (!*v)
+            return bad("--metric: empty value (accepted: time, a counter of --counters such as "
+                       "instructions, or a user counter's name)");
+        ab->metric = v;
+        return 0;
+    }
     if ((v = ompb__tool_option_value(argc, argv, i, "--threshold")))
         return ompb__tool_parse_threshold(OMPB__AB_TOOL, v, &ab->opts.threshold);
     if ((v = ompb__tool_option_value(argc, argv, i, "--alpha")))
@@ -160,7 +170,7 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
     if (!dest)
         return bad("unknown option or missing value: '%s' (accepted: --base-cmd CMD, --head-cmd "
                    "CMD, --min-runs N, --max-runs N, --max-time D, --time D, --timeout D, "
-                   "--threshold PCT, --alpha A, --seed S, --keep DIR, --format FMT, --output "
+                   "--threshold PCT, --metric NAME, --alpha A, --seed S, --keep DIR, --format FMT, --output "
                    "FILE, --markdown FILE, --json FILE, --fail-on-regression, "
                    "--allow-undecided, --fail-on-undecided, --no-futility, --help; "
                    "benchmark options go after --)", argv[*i]);
@@ -399,6 +409,8 @@ static int run_pairs(ompb__ab *ab)
             int rc = ompb__ab_run_side(ab, k ? !first : first, pair == 0, deadline);
             if (rc)
                 return rc;
+            if (ab->metric_error[0])
+                return 0;
         }
         int rc = ompb__ab_judge(ab);
         if (rc)
@@ -488,6 +500,8 @@ static int run(ab_args *a)
             ab->keep ? "; runs kept in " : "", ab->keep ? ab->dir : "");
     if ((rc = run_pairs(ab)) || (rc = ompb__ab_judge(ab)))
         return bad("out of memory");
+    if (ab->metric_error[0])
+        return bad("%s", ab->metric_error);
     ompb__ab_progress(ab, true);
     ab->seconds = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
     if (ab->partial)

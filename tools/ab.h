@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "analysis/compare.h"
+#include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/sequential.h"
 #include "analysis/units.h"
@@ -83,6 +84,14 @@ typedef struct ompb__ab {
     size_t n_bench_args;
     ompb__seq_plan plan;
     ompb__compare_opts opts;
+    /* --metric: NULL for time, else the counter whose values every run's
+     * file gives in place of its times (analysis/metric.h), in unit (the
+     * first file's); metric_error: why a file could not give it (the
+     * comparison then stops, exit status 2). */
+    const char *metric;
+    ompb__metric_unit unit;
+    bool unit_known;
+    char metric_error[400];
     size_t min_runs, max_runs;
     uint64_t time_ns;           /* --time, 0: none */
     const char *timeout;        /* --timeout as given, passed through; NULL: none */

@@ -220,12 +220,14 @@ static void runs_line(FILE *out, const ompb__ab *ab, bool md)
 static void method_line(FILE *out, const ompb__ab *ab)
 {
     size_t clean = ab->have_cmp ? ab->cmp.accounted : 0;
-    fprintf(out, "Each run (a process) gives its median%s; runs are pooled as `ompbench compare "
-            "--base/--head` pools them (Yuen-trimmed Welch on log medians). Instances are "
-            "looked at after %zu",
-            clean ? " over its clean rounds (no thread lost over 1% of the round to preemption; "
-                    "both sides by the same rule; disturbed: too few such runs)"
-                  : " (its rounds were not accounted: all rounds)",
+    bool metric = ab->metric && !ompb__metric_is_time(ab->metric);
+    fprintf(out, "Each run (a process) gives its median%s%s%s; runs are pooled as `ompbench "
+            "compare --base/--head` pools them (Yuen-trimmed Welch on log medians). Instances "
+            "are looked at after %zu", metric ? " of " : "", metric ? ab->metric : "",
+            metric  ? " per iteration over all its rounds (--metric)"
+            : clean ? " over its clean rounds (no thread lost over 1% of the round to "
+                      "preemption; both sides by the same rule; disturbed: too few such runs)"
+                    : " (its rounds were not accounted: all rounds)",
             ab->plan.runs[0]);
     for (size_t k = 1; k < ab->plan.n_looks; k++)
         fprintf(out, ", %zu", ab->plan.runs[k]);
@@ -312,8 +314,10 @@ static int name_width(const ompb__ab *ab)
 static void row_cells(const ompb__ab *ab, const ompb__ab_row *r, char b[][OMPB__UNIT_TEXT_MAX],
                       char *iv, size_t iv_cap, char *runs, size_t runs_cap, char *note)
 {
-    ompb__format_ns(b[0], OMPB__UNIT_TEXT_MAX, r->cmp.base_ns);
-    ompb__format_ns(b[1], OMPB__UNIT_TEXT_MAX, r->cmp.head_ns);
+    ompb__metric_unit unit = ab->metric && !ompb__metric_is_time(ab->metric) ? ab->unit
+                                                                             : OMPB__METRIC_NS;
+    ompb__format_metric(b[0], OMPB__UNIT_TEXT_MAX, r->cmp.base_ns, unit);
+    ompb__format_metric(b[1], OMPB__UNIT_TEXT_MAX, r->cmp.head_ns, unit);
     ompb__format_change(b[2], OMPB__UNIT_TEXT_MAX, r->cmp.change);
     interval_text(r, iv, iv_cap);
     snprintf(runs, runs_cap, "%zu/%zu", r->cmp.base_runs, r->cmp.head_runs);

@@ -469,6 +469,22 @@ static int keep_file(ompb__ab *ab, ompb__ab_run *run)
         cut_copy(run->detail, sizeof run->detail, err.text);
         return 0;
     }
+    if (ab->metric && !ompb__metric_is_time(ab->metric)) {
+        ompb__metric_unit u;
+        const char *side = run->side ? "HEAD" : "BASE";
+        if (ompb__metric_apply(run->path, ab->metric, &rf, &u, &err))
+            snprintf(ab->metric_error, sizeof ab->metric_error, "--metric %s: %s run %zu: %s",
+                     ab->metric, side, run->index, err.text);
+        else if (ab->unit_known && u != ab->unit)
+            snprintf(ab->metric_error, sizeof ab->metric_error, "--metric %s: %s run %zu gives "
+                     "it in another unit than the runs before", ab->metric, side, run->index);
+        ab->unit = u;
+        ab->unit_known = true;
+        if (ab->metric_error[0]) {
+            ompb__resultfile_free(&rf);
+            return 0;
+        }
+    }
     int s = run->side;
     if (!ompb__grow((void **)&ab->files[s], &ab->cap_files[s], ab->n_files[s] + 1, sizeof rf, 1)) {
         ompb__resultfile_free(&rf);
