@@ -858,6 +858,98 @@ static void compare_entries(json_t *base, json_t *head, pair *p)
     CU_ASSERT_EQUAL_FATAL(ompb__compare_runs(&b, &h, &opts, &p->cmp), 0);
 }
 
+/* An accounted instance in `procs` processes of 7 rounds each: process k's
+ * clean rounds take clean[k] ns, its disturbed rounds (the first
+ * `disturbed` of the seven) 3 x clean[k] + k ns, so that its all-round
+ * median is a disturbed round's once four are disturbed. */
+static json_t *accounted_runs(const char *name, const double *clean, size_t procs,
+                              int disturbed)
+{
+    json_t *list = json_array();
+    for (size_t k = 0; k < procs; k++) {
+        json_t *mk = json_array(), *flags = json_array();
+        for (int r = 0; r < 7; r++) {
+            bool ok = r >= disturbed;
+            json_array_append_new(mk, json_integer((json_int_t)(ok ? clean[k]
+                                                                   : 3 * clean[k] + (double)k)));
+            json_array_append_new(flags, json_boolean(ok));
+        }
+        json_array_append_new(list, json_pack("{s:s, s:s, s:f, s:s, s:I, s:I, s:i, s:{s:i, s:I, "
+                                              "s:i, s:{s:o, s:o}}}", "name", name, "run_type",
+                                              "iteration", "real_time", clean[k], "time_unit",
+                                              "ns", "repetitions", (json_int_t)procs,
+                                              "repetition_index", (json_int_t)k, "threads", 2,
+                                              "ompbench", "threads", 2, "process", (json_int_t)k,
+                                              "sample_size", 1, "samples", "makespan_ns", mk,
+                                              "clean", flags));
+    }
+    return list;
+}
+
+/* Both sides accounted: a run's value is its clean rounds' median (HEAD's
+ * disturbed rounds, three times slower and the majority, would make it 3x
+ * BASE on all rounds); with fewer than three clean rounds in every run of
+ * a side, the pair is disturbed (undecided) and says how much of each
+ * side's rounds were clean. */
+static void test_clean_rounds_decide(void)
+{
+    static const double v[] = {1000, 1002, 998, 1001, 999};
+    pair p;
+    compare_entries(accounted_runs("x", v, 5, 0), accounted_runs("x", v, 5, 4), &p);
+    const ompb__compare_row *x = row(&p.cmp, "x");
+    CU_ASSERT_EQUAL(x->verdict, OMPB__VERDICT_UNTOUCHED);
+    CU_ASSERT_TRUE(x->accounted);
+    CU_ASSERT_EQUAL(x->base_clean_runs, 5);
+    CU_ASSERT_EQUAL(x->head_clean_runs, 5);
+    CU_ASSERT_DOUBLE_EQUAL(x->head_clean_share, 3.0 / 7.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(x->change, 0.0, 0.01);
+    CU_ASSERT_PTR_NOT_NULL(strstr(note_in(&p.cmp, x), "clean rounds 100%/43%"));
+    char *text = render(&p, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 instance(s) were decided on clean rounds only"));
+    free(text);
+    release(&p);
+
+    compare_entries(accounted_runs("x", v, 5, 0), accounted_runs("x", v, 5, 5), &p);
+    x = row(&p.cmp, "x");
+    CU_ASSERT_EQUAL(x->verdict, OMPB__VERDICT_DISTURBED);
+    CU_ASSERT_EQUAL(x->head_clean_runs, 0);
+    CU_ASSERT_TRUE(ompb__verdict_is(x->verdict, OMPB__VERDICT_UNDECIDED));
+    CU_ASSERT_FALSE(ompb__verdict_is(x->verdict, OMPB__VERDICT_GATES));
+    CU_ASSERT_PTR_NOT_NULL(strstr(note_in(&p.cmp, x), "undecided: the team had its CPUs in "
+                                                      "100% of BASE's rounds and 29% of HEAD's"));
+    text = render(&p, OMPB__REPORT_CONSOLE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 disturbed"));
+    free(text);
+    release(&p);
+
+    /* Files without the flags: all rounds, as before (3x: regressed). */
+    compare_entries(runs_of("x", v, 5), accounted_runs("x", v, 5, 4), &p);
+    x = row(&p.cmp, "x");
+    CU_ASSERT_FALSE(x->accounted);
+    CU_ASSERT_EQUAL(x->verdict, OMPB__VERDICT_REGRESSED);
+    release(&p);
+}
+
+/* A flag that is not a boolean, or a count that does not match the rounds,
+ * is a malformed file. */
+static void test_clean_flags_malformed(void)
+{
+    static const char *const texts[] = {
+        "{\"benchmarks\": [{\"name\": \"x\", \"run_type\": \"iteration\", \"real_time\": 1, "
+        "\"time_unit\": \"ns\", \"ompbench\": {\"sample_size\": 1, \"samples\": "
+        "{\"makespan_ns\": [1, 2], \"clean\": [true]}}}]}",
+        "{\"benchmarks\": [{\"name\": \"x\", \"run_type\": \"iteration\", \"real_time\": 1, "
+        "\"time_unit\": \"ns\", \"ompbench\": {\"sample_size\": 1, \"samples\": "
+        "{\"makespan_ns\": [1, 2], \"clean\": [true, 1]}}}]}",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        ompb__resultfile rf;
+        ompb_error err = {0};
+        CU_ASSERT_EQUAL(ompb__resultfile_parse(texts[i], "c.json", &rf, &err), OMPB_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "clean"));
+    }
+}
+
 /* Appends every entry of `more` (stolen) to `list`; returns list. */
 static json_t *concat(json_t *list, json_t *more)
 {
@@ -1730,6 +1822,8 @@ static const ompb_test_case cases[] = {
     {"format_ns", test_format_ns},
     {"load_error_is_one_line", test_load_error_is_one_line},
     {"verdict_table", test_verdict_table},
+    {"clean_rounds_decide", test_clean_rounds_decide},
+    {"clean_flags_malformed", test_clean_flags_malformed},
     {"format_table", test_format_table},
     {NULL, NULL},
 };

@@ -7,7 +7,9 @@
 # instance's verdict is). Covers: bad input and a build that cannot run
 # (exit 2, no report file), the CodSpeed runner refused, a wrapper command
 # (--head-cmd through a script that logs its arguments), the verdict and
-# the gate, --time and --fail-on-undecided, every run kept (--keep), the
+# the gate, --time and --fail-on-undecided, undecided failing
+# --fail-on-regression unless --allow-undecided, --metric (unknown, on one
+# side only, judged) and --max-time 0, every run kept (--keep), the
 # markdown/JSON reports, a seeded order, futility stopping with and
 # without --no-futility, no progress line when stderr is not a terminal
 # (and one when it is, under script(1) when present), a crashing run and a
@@ -167,6 +169,56 @@ assert ("not run further" in w["note"]) == (mode == "futility"), w["note"]
 assert d["base"]["runs"] == want and d["summary"]["open"] == 0, d["base"]
 ' "$mode"
 done
+
+# ---- a gate never passes silently: undecided fails --fail-on-regression ----------
+# `wild` stays noisy: with --fail-on-regression the gate fails on it (one
+# line says so) unless --allow-undecided; without a gate, status 0.
+for mode in gate allow plain; do
+  rm -f "$tmp"/*.n
+  extra=(--fail-on-regression)
+  [ "$mode" = allow ] && extra=(--fail-on-regression --allow-undecided)
+  [ "$mode" = plain ] && extra=()
+  set +e
+  AB_FAKE_DIR=$tmp timeout "$limit" "$tool" ab --max-runs 7 "${extra[@]}" --format json \
+    --base-cmd "AB_FAKE_SIDE=base $fake" --head-cmd "AB_FAKE_SIDE=head $fake" \
+    > "$tmp/undecided.json" 2> "$tmp/undecided.err"
+  status=$?
+  set -e
+  want=0
+  [ "$mode" = gate ] && want=1
+  [ "$status" = "$want" ] || fail "undecided ($mode): exit status $status, want $want ($(cat "$tmp/undecided.err"))"
+  if [ "$mode" = gate ]; then
+    grep -q "the gate fails: 0 regressed or failed, 1 undecided (undecided fails --fail-on-regression unless --allow-undecided)" "$tmp/undecided.err" ||
+      fail "undecided gate: no line says why: $(cat "$tmp/undecided.err")"
+  fi
+done
+
+# ---- --metric and the budget: bad input is one line, exit status 2 ---------------
+check_bad() { # check_bad WHAT EXPECTED-TEXT ab-arguments...
+  local what=$1 want=$2
+  shift 2
+  set +e
+  timeout "$limit" "$tool" ab "$@" > "$tmp/bad.out" 2> "$tmp/bad.err"
+  local status=$?
+  set -e
+  [ "$status" = 2 ] || fail "$what: exit status $status ($(cat "$tmp/bad.err"))"
+  grep -q -- "$want" "$tmp/bad.err" || fail "$what: $(cat "$tmp/bad.err")"
+  [ -s "$tmp/bad.out" ] && fail "$what: a report on stdout"
+  true
+}
+check_bad "--max-time 0" "--max-time: invalid value '0' (accepted: a duration above 0" \
+  --max-time 0 "$bin" "$bin"
+check_bad "--metric unknown" "--metric bogus: [A-Z]* run 1: .*'bogus' is neither a user counter" \
+  --max-runs 3 --metric bogus "$bin" "$bin" -- "${quick[@]}" --exact slowed
+check_bad "--metric on one side" "--metric task-clock: HEAD run 1: .*run it with --counters task-clock" \
+  --max-runs 3 --metric task-clock --base-cmd "$bin --counters task-clock" "$bin" \
+  -- "${quick[@]}" --exact slowed
+# A metric both sides count: judged on it, the method line says so.
+timeout "$limit" "$tool" ab --max-runs 3 --metric task-clock "$bin" "$bin" \
+  -- "${quick[@]}" --exact slowed --counters task-clock > "$tmp/metric.txt" 2> "$tmp/metric.err" ||
+  fail "--metric task-clock: $(cat "$tmp/metric.err")"
+grep -q "gives its median of task-clock per iteration over all its rounds (--metric)" "$tmp/metric.txt" ||
+  fail "--metric task-clock: $(cat "$tmp/metric.txt")"
 
 # ---- a crashing run and a bad file: counted, not pooled, the gate fails ----------
 cat > "$tmp/flaky.sh" <<EOF
