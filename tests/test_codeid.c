@@ -8,8 +8,11 @@
  * in the static helper it calls and in its OpenMP region (PIE and not);
  * UNKNOWN with a reason for a stripped copy, a file that is not ELF, a
  * missing one, truncated copies, another machine and an address in no
- * function; no crash on randomly damaged copies.
+ * function; no crash on randomly damaged copies. And the
+ * run-time locator (lib/core/libraries.c), checked against the symbol
+ * tables of this test binary and of the C library.
  */
+#include <gnu/libc-version.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #include "analysis/codeid.h"
+#include "core/core.h"
 #include "suite.h"
 
 #define FIXTURE(name) OMPB_CODEID_DIR "/" name
@@ -312,6 +316,45 @@ static void test_hostile_copies(void)
     free(img);
 }
 
+static __attribute__((noinline, used)) int codeid_probe(int x)
+{
+    return x * 3 + 1;
+}
+
+static void test_locate_static_function(void)
+{
+    char path[4096], self[4096];
+    uint64_t at = 0, sym = 1;
+    CU_ASSERT_EQUAL_FATAL(ompb__code_locate((const void *)(uintptr_t)codeid_probe, path,
+                                            sizeof path, &at), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(realpath("/proc/self/exe", self));
+    CU_ASSERT_STRING_EQUAL(path, self);
+    CU_ASSERT_EQUAL(ompb__code_symbol(path, "codeid_probe", &sym), 0);
+    CU_ASSERT_EQUAL(at, sym);
+    CU_ASSERT_EQUAL(codeid_probe(2), 7);
+    /* Too short a buffer; an address no object holds. */
+    char small[4];
+    CU_ASSERT_EQUAL(ompb__code_locate((const void *)(uintptr_t)codeid_probe, small,
+                                      sizeof small, &at), OMPB_EINVAL);
+    int local = 0;
+    CU_ASSERT_EQUAL(ompb__code_locate(&local, path, sizeof path, &at), OMPB_ENOENT);
+}
+
+/* A shared library's function: the path is the library's, the address its
+ * own (load bias removed), found again in its .dynsym. */
+static void test_locate_library_function(void)
+{
+    char path[4096];
+    uint64_t at = 0, sym = 1;
+    CU_ASSERT_EQUAL_FATAL(ompb__code_locate((const void *)(uintptr_t)gnu_get_libc_version,
+                                            path, sizeof path, &at), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(path, "libc"));
+    CU_ASSERT_EQUAL(path[0], '/');
+    CU_ASSERT_EQUAL(ompb__code_symbol(path, "gnu_get_libc_version", &sym), 0);
+    CU_ASSERT_EQUAL(at, sym);
+    CU_ASSERT(at < (uint64_t)(uintptr_t)gnu_get_libc_version);
+}
+
 static const ompb_test_case cases[] = {
     {"same_self", test_same_self},
     {"same_link_order", test_same_link_order},
@@ -327,6 +370,8 @@ static const ompb_test_case cases[] = {
     {"unknown_machine", test_unknown_machine},
     {"unknown_address", test_unknown_address},
     {"hostile_copies", test_hostile_copies},
+    {"locate_static_function", test_locate_static_function},
+    {"locate_library_function", test_locate_library_function},
     {NULL, NULL},
 };
 
