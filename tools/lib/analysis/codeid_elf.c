@@ -222,7 +222,8 @@ static int load_relocs(ompb__elf_object *o)
             }
         }
     }
-    qsort(o->relocs, o->nrelocs, sizeof *o->relocs, by_offset);
+    if (o->nrelocs) /* relocs is NULL without any */
+        qsort(o->relocs, o->nrelocs, sizeof *o->relocs, by_offset);
     return 0;
 }
 
