@@ -96,21 +96,24 @@ typedef struct ompb__code_result {
     ompb__code_verdict verdict;
     size_t functions; /* function pairs compared (the differing one included) */
     /* SAME: "". CHANGED: the name (in object a) of the first function that
-     * differs, and nothing else. UNKNOWN: the reason, one line naming the
-     * file. */
+     * differs, and nothing else. UNKNOWN: the reason, one line (naming the
+     * file when a file is the reason). */
     char why[256];
 } ompb__code_result;
 
 /* Compares the function containing vaddr_a in ELF object obj_a with the one
- * containing vaddr_b in obj_b (ELF virtual addresses, as
- * ompb__code_locate gives them), and transitively every function of the
- * same object each references PC-relatively. Fills *out; never fails
- * otherwise (a failure is an UNKNOWN verdict). Reads both files whole. */
+ * containing vaddr_b in obj_b (ELF virtual addresses, as a benchmark
+ * binary's ompb__code_locate, lib/core/libraries.h, gives them), and
+ * transitively every function of the same object each references (as
+ * above). Fills *out; never fails otherwise (a failure is an UNKNOWN
+ * verdict). Reads both files whole into memory (at most 1 GiB each). */
 void ompb__code_compare(const char *obj_a, uint64_t vaddr_a, const char *obj_b,
                         uint64_t vaddr_b, ompb__code_result *out);
 
 /* For tests and tools: the address of the function symbol called name in
- * obj (.symtab, else .dynsym; an STT_FUNC of nonzero size). Returns 0, or
+ * obj (.symtab, else .dynsym; an STT_FUNC of nonzero size; the lowest
+ * address when several have that name, as static functions of different
+ * files can). Returns 0, or
  * OMPB_ENOENT (no such function) or OMPB_EIO (unreadable, not an x86-64
  * ELF object). */
 int ompb__code_symbol(const char *obj, const char *name, uint64_t *vaddr);
