@@ -15,12 +15,15 @@ set -euo pipefail
 # chromium: the headless browser of tests/integration/report_browser.sh,
 # which renders `ompbench report` pages (skipped when it is missing).
 # python3-yaml: tests/integration/doc_yaml.sh parses the guide's CI job.
+# libelf-dev: libelf (elfutils), which the tool's code identity check reads
+# ELF objects with (tools/lib/analysis/codeid.c).
 # locales: the sources localedef needs for tests/integration/hostile_bodies.sh
 # (a comma-decimal locale made in a temporary directory, nothing installed).
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
       python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev
-      openmpi-bin libopenmpi-dev slurm-wlm gfortran chromium python3-yaml)
+      openmpi-bin libopenmpi-dev slurm-wlm gfortran chromium python3-yaml
+      libelf-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

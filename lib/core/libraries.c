@@ -4,16 +4,22 @@
  * loader's own list (dl_iterate_phdr): each object's name from its
  * DT_SONAME and its build ID from its PT_NOTE segments, both read from
  * the mapped image, so no file is opened and a library replaced on disk
- * since it was loaded is still described as the one in use.
+ * since it was loaded is still described as the one in use. The same list
+ * says which object holds a function, and at which load bias.
  */
 #include "core/libraries.h"
 
 #include <elf.h>
+#include <limits.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <ompbench/error.h>
 
 /* The longest build ID written (GNU's are 20 bytes of SHA-1; anything
  * longer is cut, which no linker produces). */
@@ -180,4 +186,52 @@ size_t ompb__main_program_readonly_bytes(const void *p)
         if (a >= readonly.lo[i] && a < readonly.hi[i])
             return (size_t)(readonly.hi[i] - a);
     return 0;
+}
+
+/* ---- where a function lives ---------------------------------------------- */
+
+typedef struct locate {
+    uintptr_t addr;
+    char *path;
+    size_t len;
+    uint64_t vaddr;
+    int rc;
+} locate;
+
+static int visit_locate(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    locate *l = arg;
+    if (!mapped(info, l->addr, 1))
+        return 0;
+    char buf[PATH_MAX];
+    if (!info->dlpi_name || !info->dlpi_name[0]) {
+        ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+        if (n <= 0) {
+            l->rc = OMPB_EIO;
+            return 1;
+        }
+        buf[n] = '\0';
+    } else if (!realpath(info->dlpi_name, buf)) {
+        l->rc = OMPB_EIO;
+        return 1;
+    }
+    size_t n = strlen(buf);
+    if (n >= l->len) {
+        l->rc = OMPB_EINVAL;
+        return 1;
+    }
+    memcpy(l->path, buf, n + 1);
+    l->vaddr = (uint64_t)(l->addr - info->dlpi_addr);
+    l->rc = 0;
+    return 1;
+}
+
+int ompb__code_locate(const void *fn, char *path, size_t len, uint64_t *vaddr)
+{
+    locate l = {(uintptr_t)fn, path, len, 0, OMPB_ENOENT};
+    dl_iterate_phdr(visit_locate, &l);
+    if (l.rc == 0)
+        *vaddr = l.vaddr;
+    return l.rc;
 }

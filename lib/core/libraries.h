@@ -5,12 +5,14 @@
  * GNU build ID): what a profile of this process was linked against, so two
  * runs with different libgomp or libc builds can be told apart. And the
  * main program's read-only segments, whose strings the region markers
- * need not compare again.
+ * need not compare again. And where a function lives on disk, for the
+ * tool's code identity check (tools/lib/analysis/codeid.h).
  */
 #ifndef OMPB_LIBRARIES_H
 #define OMPB_LIBRARIES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct ompb__linked_library {
     const char *name;     /* DT_SONAME, or the path's file name without one */
@@ -29,5 +31,15 @@ int ompb__linked_libraries(int (*fn)(const ompb__linked_library *lib, void *arg)
  * whole process (the main program is never unloaded). The segments are
  * read once, at the first call. */
 size_t ompb__main_program_readonly_bytes(const void *p);
+
+/* The loaded object (the main program or a shared library) whose segments
+ * hold fn: its absolute path into path (len bytes with the NUL; the main
+ * program's from /proc/self/exe, a library's the realpath of the loader's
+ * name), and fn's ELF virtual address in that file (the run-time address
+ * minus the object's load bias, so it holds for PIE and non-PIE programs
+ * and shared libraries alike). Returns 0, OMPB_ENOENT (no loaded object
+ * holds fn), OMPB_EIO (its path cannot be resolved) or OMPB_EINVAL (the
+ * path is longer than len - 1); path and *vaddr are set only on success. */
+int ompb__code_locate(const void *fn, char *path, size_t len, uint64_t *vaddr);
 
 #endif
