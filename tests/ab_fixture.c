@@ -49,11 +49,19 @@ static uint64_t chain(uint64_t x, uint64_t n)
     return x;
 }
 
+/* OMPB_AB_FIXTURE_CHANGED builds a real change of the body (one more
+ * operand: the layout fixtures' "changed code" side). */
+#ifdef OMPB_AB_FIXTURE_CHANGED
+#define SLOWED_SEED 3
+#else
+#define SLOWED_SEED 1
+#endif
+
 OMPB_BENCH(slowed)
 {
     uint64_t n = slowed_steps;
     OMPB_ITER(state) {
-        ompb_black_box(chain(ompb_opaque_u64(1), ompb_opaque_u64(n)));
+        ompb_black_box(chain(ompb_opaque_u64(SLOWED_SEED), ompb_opaque_u64(n)) + SLOWED_SEED);
     }
 }
 

@@ -33,7 +33,8 @@ typedef struct ab_args {
     size_t n_positional;
     const char *keep, *output, *markdown, *json;
     ompb__report_format format;
-    bool fail_on_regression, fail_on_undecided, allow_undecided, help, seed_given, no_futility;
+    bool fail_on_regression, fail_on_undecided, allow_undecided, allow_layout, help, seed_given;
+    bool no_futility;
     char tmpdir[4096];
 } ab_args;
 
@@ -79,6 +80,10 @@ static void usage(FILE *out)
             "                        unknown) at the budget: a gate never passes silently\n"
             "  --allow-undecided     with --fail-on-regression: undecided instances do not\n"
             "                        fail the gate (the summary still counts them)\n"
+            "  --allow-layout-effects\n"
+            "                        with --fail-on-regression: a regressed instance whose\n"
+            "                        body's machine code is the same in both builds (only\n"
+            "                        moved: a code-layout effect) does not fail the gate\n"
             "  --fail-on-undecided   exit 1 when an instance is still undecided at the budget\n"
             "  --no-futility         run an instance to its last look even when, at the spread\n"
             "                        seen, not even that look would likely decide it\n"
@@ -172,7 +177,8 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
                    "CMD, --min-runs N, --max-runs N, --max-time D, --time D, --timeout D, "
                    "--threshold PCT, --metric NAME, --alpha A, --seed S, --keep DIR, --format FMT, --output "
                    "FILE, --markdown FILE, --json FILE, --fail-on-regression, "
-                   "--allow-undecided, --fail-on-undecided, --no-futility, --help; "
+                   "--allow-undecided, --allow-layout-effects, --fail-on-undecided, "
+                   "--no-futility, --help; "
                    "benchmark options go after --)", argv[*i]);
     if (!*v)
         return bad("%s: empty path", argv[*i - 1]);
@@ -191,6 +197,8 @@ static int parse_option(int argc, char **argv, int *i, ab_args *a)
         a->fail_on_undecided = true;
     else if (strcmp(arg, "--allow-undecided") == 0)
         a->allow_undecided = true;
+    else if (strcmp(arg, "--allow-layout-effects") == 0)
+        a->allow_layout = true;
     else if (strcmp(arg, "--no-futility") == 0)
         a->no_futility = true;
     else
@@ -469,7 +477,19 @@ static int gate(const ab_args *a)
     if (ab->partial)
         return 128 + ompb__ab_stop_signal();
     const size_t *c = ab->counts;
-    size_t gating = ompb__verdict_count(c, OMPB__VERDICT_GATES);
+    size_t gating = 0, layout = 0;
+    for (size_t i = 0; i < ab->n_rows; i++) {
+        const ompb__ab_row *r = &ab->rows[i];
+        bool gates = ompb__verdict_is(r->verdict, OMPB__VERDICT_GATES);
+        gating += gates && (!r->code_checked || r->code.verdict != OMPB__CODE_SAME ||
+                            !a->allow_layout);
+        layout += gates && r->code_checked && r->code.verdict == OMPB__CODE_SAME;
+    }
+    if (layout)
+        fprintf(stderr, OMPB__AB_TOOL ": warning: %zu regressed instance%s the same machine "
+                "code in both builds (a code-layout effect, likely)%s\n", layout,
+                layout == 1 ? " has" : "s have",
+                a->allow_layout ? "; --allow-layout-effects: not failing the gate on it" : "");
     size_t undecided = ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED);
     bool faulted = head_faulted(ab);
     bool fail_changes = a->fail_on_regression && (gating || faulted);
@@ -500,6 +520,7 @@ static int run(ab_args *a)
             ab->keep ? "; runs kept in " : "", ab->keep ? ab->dir : "");
     if ((rc = run_pairs(ab)) || (rc = ompb__ab_judge(ab)))
         return bad("out of memory");
+    ompb__ab_check_code(ab);
     if (ab->metric_error[0])
         return bad("%s", ab->metric_error);
     ompb__ab_progress(ab, true);

@@ -74,6 +74,10 @@ typedef struct ompb__ab_row {
     size_t runs_needed;         /* open rows: runs per side that would likely
                                    decide (0: not within OMPB__SEQ_MAX_RUNS) */
     bool decided;               /* no further run needed */
+    /* A row flagged regressed or improved at the end: whether the body's
+     * machine code is the same in both builds (ompb__compare_code). */
+    bool code_checked;
+    ompb__code_result code;
 } ompb__ab_row;
 
 typedef struct ompb__ab {
@@ -143,6 +147,10 @@ void ompb__ab_progress(const ompb__ab *ab, bool done);
 /* Pools every usable file and takes the looks that are due; then the
  * verdicts after Benjamini-Hochberg. Returns 0 or OMPB_ENOMEM. */
 int ompb__ab_judge(ompb__ab *ab);
+
+/* After the last pooling: the code check of every row flagged regressed
+ * or improved. */
+void ompb__ab_check_code(ompb__ab *ab);
 
 /* Adds the rows of side's --list (in order). Returns 0 or OMPB_ENOMEM. */
 int ompb__ab_add_listed(ompb__ab *ab, int side, char **names, size_t n);

@@ -199,6 +199,16 @@ int ompb__ab_judge(ompb__ab *ab)
     return 0;
 }
 
+void ompb__ab_check_code(ompb__ab *ab)
+{
+    for (size_t i = 0; i < ab->n_rows; i++) {
+        ompb__ab_row *r = &ab->rows[i];
+        r->code_checked = ompb__verdict_is(r->verdict, OMPB__VERDICT_CHANGE);
+        if (r->code_checked)
+            ompb__compare_code(r->cmp.base, r->cmp.head, &r->code);
+    }
+}
+
 void ompb__ab_free(ompb__ab *ab)
 {
     for (size_t i = 0; i < ab->n_rows; i++)

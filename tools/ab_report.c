@@ -122,10 +122,13 @@ static void row_note(const ompb__ab *ab, const ompb__ab_row *r, char *buf, size_
     buf[0] = '\0';
     switch (r->verdict) {
     case OMPB__VERDICT_REGRESSED:
-    case OMPB__VERDICT_IMPROVED:
+    case OMPB__VERDICT_IMPROVED: {
+        char code[360];
+        ompb__compare_code_note(r->code_checked, &r->code, code, sizeof code);
         spread_text(r, sp, sizeof sp);
-        snprintf(buf, cap, "q=%.2g; %s", r->q, sp);
+        snprintf(buf, cap, "%s%sq=%.2g; %s", code, code[0] ? "; " : "", r->q, sp);
         break;
+    }
     case OMPB__VERDICT_UNTOUCHED:
         spread_text(r, buf, cap);
         break;
@@ -412,7 +415,7 @@ static json_t *json_row(const ompb__ab *ab, const ompb__ab_row *r)
     double l, h;
     bool iv = row_interval(r, &l, &h);
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:I, "
-                     "s:b, s:o, s:s}",
+                     "s:b, s:o, s:o, s:s}",
                      "name", r->name, "verdict", ompb__verdict_key(r->verdict),
                      "base_ns", ompb__json_number_or_null(r->cmp.base_ns),
                      "head_ns", ompb__json_number_or_null(r->cmp.head_ns),
@@ -425,7 +428,8 @@ static json_t *json_row(const ompb__ab *ab, const ompb__ab_row *r)
                      "head_runs", (json_int_t)r->cmp.head_runs,
                      "base_spread_pct", pct(r->cmp.base_spread),
                      "head_spread_pct", pct(r->cmp.head_spread),
-                     "looks", (json_int_t)r->seq.looks, "decided", r->decided,
+                     "looks", (json_int_t)r->seq.looks, "decided", r->decided, "code",
+                     ompb__code_json(r->code_checked, &r->code),
                      "runs_needed", r->verdict == OMPB__VERDICT_NOISY && r->runs_needed
                                         ? json_integer((json_int_t)r->runs_needed)
                                         : json_null(),

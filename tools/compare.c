@@ -37,7 +37,7 @@ typedef struct compare_args {
     bool unit_known;
     ompb__report_format format;
     const char *output;
-    bool fail_on_regression, help;
+    bool fail_on_regression, allow_layout, help;
 } compare_args;
 
 static void usage(FILE *out)
@@ -63,6 +63,10 @@ static void usage(FILE *out)
             "  --fail-on-regression  exit 1 when an instance regressed or failed in HEAD\n"
             "                        (what was not judged does not fail; a warning says so\n"
             "                        for a time of 0)\n"
+            "  --allow-layout-effects\n"
+            "                        with --fail-on-regression: a regressed instance whose\n"
+            "                        body's machine code is the same in both builds (only\n"
+            "                        moved: a code-layout effect) does not fail the gate\n"
             "  -h, --help            this text\n"
             "Two files without --base/--head are BASE and HEAD. Exit status: 0, 1\n"
             "(regression or failure with --fail-on-regression), 2 (bad input).\n",
@@ -79,6 +83,8 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
         a->help = true;
     else if (strcmp(arg, "--fail-on-regression") == 0)
         a->fail_on_regression = true;
+    else if (strcmp(arg, "--allow-layout-effects") == 0)
+        a->allow_layout = true;
     else if ((v = ompb__tool_option_value(argc, argv, i, "--threshold")))
         return ompb__tool_parse_threshold(OMPB__TOOL, v, &a->opts.threshold);
     else if ((v = ompb__tool_option_value(argc, argv, i, "--alpha")))
@@ -99,7 +105,7 @@ static int parse_option(int argc, char **argv, int *i, compare_args *a)
     } else
         return bad("unknown option or missing value: '%s' (accepted: --base FILE, --head FILE, "
                    "--threshold PCT, --alpha A, --metric NAME, --format FMT, "
-                   "--output FILE, --fail-on-regression, --help)", arg);
+                   "--output FILE, --fail-on-regression, --allow-layout-effects, --help)", arg);
     return 0;
 }
 
@@ -207,6 +213,7 @@ static int run(const compare_args *a, const ompb__compare_side *base,
         fprintf(stderr, OMPB__TOOL ": out of memory\n");
         return 2;
     }
+    ompb__compare_check_code(&cmp);
     cmp.metric = ompb__metric_is_time(a->metric) ? NULL : a->metric;
     cmp.unit = a->unit;
     if (cmp.env_diffs.n)
@@ -228,10 +235,17 @@ static int run(const compare_args *a, const ompb__compare_side *base,
                         "side (see the report's marks); --fail-on-regression still fails on "
                         "%s\n", cmp.marked_gating, cmp.marked_gating == 1 ? "" : "s",
                 cmp.marked_gating == 1 ? "has" : "have", cmp.marked_gating == 1 ? "it" : "them");
+    if (cmp.layout_same)
+        fprintf(stderr, OMPB__TOOL ": warning: %zu instance%s claimed a change although the "
+                        "body's machine code is the same in both builds (a code-layout "
+                        "effect, likely)%s\n", cmp.layout_same, cmp.layout_same == 1 ? "" : "s",
+                a->allow_layout && cmp.layout_gating
+                    ? "; --allow-layout-effects: the regressed ones do not fail the gate" : "");
     int status = write_report(a, &cmp);
     /* A benchmark that fails in HEAD is at least as bad as a slower one. */
-    if (status == 0 && a->fail_on_regression
-        && ompb__verdict_count(cmp.counts, OMPB__VERDICT_GATES))
+    if (status == 0 && a->fail_on_regression &&
+        ompb__verdict_count(cmp.counts, OMPB__VERDICT_GATES) >
+            (a->allow_layout ? cmp.layout_gating : 0))
         status = 1;
     ompb__comparison_free(&cmp);
     return status;

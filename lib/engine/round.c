@@ -14,6 +14,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
 
 #include "engine/dist.h"
 #include "engine/round_calibrate.h"
@@ -49,6 +52,18 @@ static int alloc_team(ompb__team *tm)
         tm->states[0].n_counters = tm->threads;
     }
     return 0;
+}
+
+/* Where the body's code lives, for comparisons of two builds; nothing when
+ * it cannot be said (the record then has no location). */
+static void locate_body(ompb__record *rec, const ompb__instance *inst)
+{
+    char path[4096];
+    uint64_t vaddr;
+    if (inst->bench->fn &&
+        ompb__code_locate((const void *)(uintptr_t)inst->bench->fn, path, sizeof path,
+                          &vaddr) == 0 && (rec->code_object = strdup(path)) != NULL)
+        rec->code_address = vaddr;
 }
 
 /* The sampling's start and target; a calibrated harness team measures the
@@ -101,6 +116,7 @@ int ompb__round_run(const ompb__engine_env *env, const ompb__instance *inst,
     if (ompb__record_alloc(rec, capacity, tm.threads) != 0)
         return OMPB_ENOMEM;
     tm.timed = ompb__record_timed_threads(rec);
+    locate_body(rec, inst);
     for (int t = 0; t < tm.threads; t++)
         rec->thread_pu[t] = -1;
     if (kind != OMPB_TEAM_HARNESS && kind != OMPB_TEAM_CALLER) {

@@ -31,6 +31,7 @@ void ompb__record_free(ompb__record *rec)
     free(rec->ucounter_values);
     free(rec->away_ns);
     free(rec->preemptions);
+    free(rec->code_object);
     memset(rec, 0, sizeof *rec);
 }
 

@@ -138,6 +138,13 @@ typedef struct ompb__record {
     uint64_t *away_ns;
     uint64_t *preemptions;
     char accounting_off[360];
+    /* Where the body's machine code is: the object that holds it (a
+     * malloc'd absolute path; NULL when not located, as for regions and
+     * records made by hand) and its ELF virtual address there, so that a
+     * comparison can tell whether two builds' bodies are the same code
+     * (tools/lib/analysis/codeid.h). */
+    char *code_object;
+    uint64_t code_address;
     /* Parallel regions the body opened inside harness-team rounds, all
      * rounds counted (each one is nested), as the fork guard saw them. */
     uint64_t nested_regions;

@@ -182,6 +182,21 @@ static int read_accounting(const reader *rd, const json_t *o, ompb__record *rec)
     return rc ? rc : get_u64_array(rd, o, "preemptions", cells, &rec->preemptions);
 }
 
+/* Where the body's code is: an object path and a non-negative address. */
+static int read_code(const reader *rd, const json_t *o, ompb__record *rec)
+{
+    const json_t *code = json_object_get(o, "code");
+    if (!code)
+        return 0;
+    const json_t *obj = json_object_get(code, "object"), *addr = json_object_get(code, "address");
+    if (!json_is_string(obj) || !json_is_integer(addr) || json_integer_value(addr) < 0)
+        return bad(rd, "\"code\" is not an object path and an address");
+    if (!(rec->code_object = strdup(json_string_value(obj))))
+        return OMPB_ENOMEM;
+    rec->code_address = (uint64_t)json_integer_value(addr);
+    return 0;
+}
+
 static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
 {
     const json_t *start = json_object_get(o, "start_ns");
@@ -201,6 +216,7 @@ static int read_arrays(const reader *rd, const json_t *o, ompb__record *rec)
     if (!rc && json_object_get(o, "involuntary_switches"))
         rc = get_u64_array(rd, o, "involuntary_switches", T, &rec->involuntary_switches);
     rc = rc ? rc : read_accounting(rd, o, rec);
+    rc = rc ? rc : read_code(rd, o, rec);
     if (rc)
         return rc;
     for (size_t r = 0; r < rec->rounds; r++)

@@ -428,6 +428,65 @@ static int settle_verdicts(ompb__comparison *cmp)
     return rc;
 }
 
+void ompb__compare_code(const ompb__rf_instance *base, const ompb__rf_instance *head,
+                        ompb__code_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!base || !head || !base->code_object || !head->code_object) {
+        out->verdict = OMPB__CODE_UNKNOWN;
+        snprintf(out->why, sizeof out->why, "%s's result file does not say where its code is",
+                 !base || !base->code_object ? "BASE" : "HEAD");
+        return;
+    }
+    ompb__code_compare(base->code_object, base->code_address, head->code_object,
+                       head->code_address, out);
+}
+
+void ompb__compare_code_note(bool checked, const ompb__code_result *code, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (!checked)
+        return;
+    if (code->verdict == OMPB__CODE_SAME)
+        snprintf(buf, cap, "code unchanged: likely a code-layout or alignment effect (%zu "
+                 "function%s compared)", code->functions, code->functions == 1 ? "" : "s");
+    else if (code->verdict == OMPB__CODE_CHANGED)
+        snprintf(buf, cap, "code changed (in %s)", code->why);
+    else
+        snprintf(buf, cap, "code check: unknown (%s)", code->why);
+}
+
+json_t *ompb__code_json(bool checked, const ompb__code_result *code)
+{
+    static const char *const states[] = {"unchanged", "changed", "unknown"};
+    if (!checked)
+        return json_null();
+    return json_pack("{s:s, s:I, s:s}", "state", states[code->verdict], "functions",
+                     (json_int_t)code->functions, "detail", code->why);
+}
+
+bool ompb__compare_row_gates(const ompb__compare_row *r, ompb__verdict v, bool allow_layout)
+{
+    if (!ompb__verdict_is(v, OMPB__VERDICT_GATES))
+        return false;
+    return !(allow_layout && r->code_checked && r->code.verdict == OMPB__CODE_SAME);
+}
+
+void ompb__compare_check_code(ompb__comparison *cmp)
+{
+    for (size_t i = 0; i < cmp->n; i++) {
+        ompb__compare_row *r = &cmp->rows[i];
+        if (!ompb__verdict_is(r->verdict, OMPB__VERDICT_CHANGE))
+            continue;
+        ompb__compare_code(r->base, r->head, &r->code);
+        r->code_checked = true;
+        if (r->code.verdict != OMPB__CODE_SAME)
+            continue;
+        cmp->layout_same++;
+        cmp->layout_gating += ompb__verdict_is(r->verdict, OMPB__VERDICT_GATES);
+    }
+}
+
 /* A time of 0 on either side has no logarithm: such pairs are left out and
  * counted, so the report can say the mean does not cover them. */
 static void geomean(ompb__comparison *cmp)

@@ -27,6 +27,7 @@
 
 #include <ompbench/error.h>
 
+#include "analysis/codeid.h"
 #include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
@@ -173,6 +174,11 @@ typedef struct ompb__compare_row {
     bool accounted;
     size_t base_clean_runs, head_clean_runs;
     double base_clean_share, head_clean_share;
+    /* A row that claims a change: whether the body's machine code and its
+     * callees are the same in both builds (ompb__compare_code); checked
+     * false for every other row. */
+    bool code_checked;
+    ompb__code_result code;
 } ompb__compare_row;
 
 /* A growing list of malloc'd lines. */
@@ -195,6 +201,9 @@ typedef struct ompb__comparison {
     size_t marked;              /* rows with a marked side */
     size_t marked_gating;       /* regressed or failed rows with a marked side */
     size_t accounted;           /* rows decided on clean rounds (or disturbed) */
+    size_t layout_same;         /* regressed or improved rows whose code is the same */
+    size_t layout_gating;       /* of them the gating ones (regressed): what
+                                   --allow-layout-effects lets through */
     unsigned marks;             /* union of every row's marks, for the legend */
     double geomean_change;      /* exp(mean log(head/base)) - 1 over the pairs
                                    with both times > 0; NAN if there is none */
@@ -224,6 +233,37 @@ int ompb__compare_check_side(const ompb__compare_side *side, const char *side_na
 int ompb__compare_runs(const ompb__compare_side *base, const ompb__compare_side *head,
                        const ompb__compare_opts *opts, ompb__comparison *out);
 void ompb__comparison_free(ompb__comparison *cmp);
+
+/*
+ * Whether the machine code of an instance's body (and its callees) is the
+ * same in BASE's and HEAD's builds, from the "ompbench.code" location
+ * their result files give (tools/lib/analysis/codeid.h); UNKNOWN with the
+ * reason when a side has none (a Google Benchmark file, an older file, a
+ * region) or its object cannot be read.
+ */
+void ompb__compare_code(const ompb__rf_instance *base, const ompb__rf_instance *head,
+                        ompb__code_result *out);
+
+/* The note a row's code check adds: "code unchanged: likely a code-layout
+ * or alignment effect (N functions compared)", "code changed (in F)" or
+ * "code check: unknown (why)"; "" when it was not checked. */
+void ompb__compare_code_note(bool checked, const ompb__code_result *code, char *buf, size_t cap);
+
+/* The rows that claim a change (regressed, improved): is their body's code
+ * the same in both builds? Sets each such row's code and the counts
+ * layout_same and layout_gating. Reads the ELF objects the files name:
+ * call it once on the final comparison. */
+void ompb__compare_check_code(ompb__comparison *cmp);
+
+/* The code check in JSON: {"state": "unchanged" | "changed" | "unknown",
+ * "functions": n, "detail": why}, or null when not checked. */
+json_t *ompb__code_json(bool checked, const ompb__code_result *code);
+
+/* Whether a row with verdict v gates --fail-on-regression: a gating
+ * verdict, unless its code is the same in both builds and allow_layout
+ * (--allow-layout-effects) is set: then it is still reported as it is,
+ * with the note that its code did not change, but lets the gate pass. */
+bool ompb__compare_row_gates(const ompb__compare_row *r, ompb__verdict v, bool allow_layout);
 
 /*
  * Differences between two runtime environments that make timings hard to

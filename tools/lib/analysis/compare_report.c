@@ -192,6 +192,18 @@ static void disturbed_note(const ompb__compare_row *r, char *buf, size_t cap)
              r->head_clean_runs, r->base_runs, r->head_runs, OMPB__CLEAN_MIN_ROUNDS);
 }
 
+/* "code unchanged: ...; " (or changed, unknown) before the rest of a note
+ * of a row that claims a change. Returns the length written. */
+static size_t code_lead(const ompb__compare_row *r, char *buf, size_t cap)
+{
+    char note[360];
+    ompb__compare_code_note(r->code_checked, &r->code, note, sizeof note);
+    if (!note[0] || cap < 2)
+        return 0;
+    int n = snprintf(buf, cap, "%s; ", note);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
 /* "; clean rounds 62%/58%" after a note of a pair decided on them. */
 static void clean_suffix(const ompb__compare_row *r, char *buf, size_t cap)
 {
@@ -206,6 +218,9 @@ static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, ch
                      size_t cap)
 {
     size_t lead = marks_note(r, buf, cap);
+    buf += lead;
+    cap -= lead;
+    lead = code_lead(r, buf, cap);
     buf += lead;
     cap -= lead;
     buf[0] = '\0';
@@ -530,6 +545,7 @@ static json_t *json_row(const ompb__comparison *cmp, const ompb__compare_row *r)
                                      json_integer((json_int_t)r->head_marked)) ||
                  json_object_set_new(more, "rounds",
                                      json_string(r->accounted ? "clean" : "all")) ||
+                 json_object_set_new(more, "code", ompb__code_json(r->code_checked, &r->code)) ||
                  (r->accounted &&
                   json_object_set_new(more, "clean",
                                       json_pack("{s:o, s:o, s:I, s:I}", "base_share",

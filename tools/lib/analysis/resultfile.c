@@ -304,6 +304,26 @@ static int append_rep(ompb__rf_instance *in, double value, double imbalance, lon
     return 0;
 }
 
+/* "ompbench.code": where the body's code is, {"object": path, "address":
+ * n}; the first repetition's that has one stands for the instance. */
+static int read_code(const json_t *omp, const entry_ref *ref, ompb__rf_instance *in,
+                     ompb_error *err)
+{
+    const json_t *code = omp ? json_object_get(omp, "code") : NULL;
+    if (!code)
+        return 0;
+    const json_t *obj = json_object_get(code, "object"), *addr = json_object_get(code, "address");
+    if (!json_is_string(obj) || !json_string_value(obj)[0] || !json_is_integer(addr) ||
+        json_integer_value(addr) < 0)
+        return failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench.code\" is not {\"object\": "
+                     "a path, \"address\": a non-negative integer}", ref->where);
+    if (in->code_object)
+        return 0;
+    in->code_object = dup_str(json_string_value(obj));
+    in->code_address = (unsigned long long)json_integer_value(addr);
+    return in->code_object ? 0 : OMPB_ENOMEM;
+}
+
 /* "ompbench.marks": absent is no mark; anything but an array of strings is
  * refused, so a broken file is not read as an unmarked one. */
 static int read_marks(const json_t *omp, const entry_ref *ref, unsigned *marks,
@@ -404,6 +424,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     rc = rc ? rc : read_process(omp, ref, &process, err);
     rc = rc ? rc : read_marks(omp, ref, &marks, err);
     rc = rc ? rc : read_scaling(e, omp, ref, in, err);
+    rc = rc ? rc : read_code(omp, ref, in, err);
     if (rc)
         return rc;
     if (in->n_reps == 0)
@@ -435,6 +456,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
 static void instance_release(ompb__rf_instance *in)
 {
     free(in->name);
+    free(in->code_object);
     free(in->reps);
     free(in->samples_ns);
     free(in->error_message);

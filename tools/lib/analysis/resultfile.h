@@ -78,6 +78,10 @@ typedef struct ompb__rf_instance {
                                that has them (team rates at its median);
                                NAN when absent: times them the value_ns is
                                the declared work per iteration */
+    /* "ompbench.code" of the first repetition that has it: the object
+     * holding the body's machine code and its address there (NULL: none). */
+    char *code_object;
+    unsigned long long code_address;
     bool failed;            /* "error_occurred" in some repetition: no value */
     char *error_message;    /* NULL unless failed */
 } ompb__rf_instance;
