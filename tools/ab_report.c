@@ -207,6 +207,35 @@ static void summary_line(FILE *out, const ompb__ab *ab, const char *b)
     fputc('\n', out);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* When some instances stay noisy because the machine's run-to-run spread
+ * puts the threshold out of reach within --max-runs: how many, and the
+ * threshold that would likely decide half of them and all of them. */
+static void reach_line(FILE *out, const ompb__ab *ab, bool md)
+{
+    double *t = malloc((ab->n_rows + 1) * sizeof *t);
+    size_t n = 0;
+    for (size_t i = 0; t && i < ab->n_rows; i++) {
+        double v = ompb__seq_reachable_threshold(&ab->plan, &ab->rows[i].seq);
+        if (ab->rows[i].verdict == OMPB__VERDICT_NOISY && v > ab->opts.threshold)
+            t[n++] = v;
+    }
+    if (n) {
+        qsort(t, n, sizeof *t, cmp_double);
+        fprintf(out, "%s%zu noisy instance%s: the machine's run-to-run spread puts the %g%% "
+                "threshold out of reach within --max-runs %zu; --threshold %g would likely "
+                "decide half of them, %g all\n", md ? "\n" : "", n, n == 1 ? "" : "s",
+                100.0 * ab->opts.threshold, ab->max_runs, 100.0 * t[(n - 1) / 2],
+                100.0 * t[n - 1]);
+    }
+    free(t);
+}
+
 static void runs_line(FILE *out, const ompb__ab *ab, bool md)
 {
     size_t used, recipe;
@@ -347,6 +376,7 @@ static int print_console(FILE *out, const ompb__ab *ab)
     fprintf(out, "ompbench ab: BASE %s, HEAD %s\n", ab->cmd[0], ab->cmd[1]);
     summary_line(out, ab, "");
     runs_line(out, ab, false);
+    reach_line(out, ab, false);
     fprintf(out, "\n%-*s  %11s  %11s  %9s  %-19s  %7s  %-14s %s\n", width, "Benchmark", "BASE",
             "HEAD", "Change", "Interval", "Runs", "Verdict", "Note");
     for (size_t i = 0; i < ab->n_rows; i++)
@@ -389,6 +419,7 @@ static int print_markdown(FILE *out, const ompb__ab *ab)
     summary_line(out, ab, "**");
     fputc('\n', out);
     runs_line(out, ab, true);
+    reach_line(out, ab, true);
     fputs("\n| Benchmark | BASE | HEAD | Change | Interval | Runs | Verdict | Note |\n"
           "|:--|--:|--:|--:|:--|--:|:--|:--|\n", out);
     for (size_t i = 0; i < ab->n_rows; i++)

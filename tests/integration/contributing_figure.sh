@@ -21,8 +21,8 @@ p, producer = sys.argv[1], open(sys.argv[2]).read()
 s = open(p).read()
 table = "/* Every figure family, in the order a row lists them (the JSON keeps it). */\n"
 s = s.replace(table, producer + "\n" + table, 1)
-s = s.replace("    switches, counters, counter_companions, marks, user_counters,\n",
-              "    switches, counters, counter_companions, marks, user_counters,\n"
+s = s.replace("    switches, clean, counters, counter_companions, marks, user_counters,\n",
+              "    switches, clean, counters, counter_companions, marks, user_counters,\n"
               "    migrations_per_round,\n", 1)
 open(p, "w").write(s)
 PY

@@ -53,7 +53,7 @@ head -1 "$tmp/r.csv" | grep -q ",involuntary_switches,task-clock_per_iter,contex
   || { echo "FAIL: CSV header: $(head -1 "$tmp/r.csv")"; fail=1; }
 run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters "$events" \
   --sample-count 3 --warmup-time 10ms > "$tmp/r.txt" 2> /dev/null
-grep -q "invcsw  *task-clock context-switches page-faults" "$tmp/r.txt" \
+grep -q "invcsw  *clean  *task-clock context-switches page-faults" "$tmp/r.txt" \
   || { echo "FAIL: console header:"; cat "$tmp/r.txt"; fail=1; }
 run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --sample-count 3 \
   --warmup-time 10ms --format json --output "$tmp/plain.json" 2> /dev/null
@@ -212,7 +212,7 @@ run "$bin" --exact 'count_set_bits[42, t=2]' --threads 2 --counters task-clock -
   --sample-count 6 --warmup-time 5ms --max-time 300ms > "$tmp/p.txt" 2> /dev/null
 # 2 rounds per repetition: the marks column (few_rounds) follows the cells,
 # after the CPU share column when a loaded machine starved the team.
-grep -Eq "±run .*invcsw  *task-clock( +CPU share)?( marks)?$" "$tmp/p.txt" \
+grep -Eq "±run .*invcsw  *clean  *task-clock( +CPU share)?( marks)?$" "$tmp/p.txt" \
   && grep -Eq "^count_set_bits\[42, t=2\] .* ~?3 x [0-9]+ x [0-9]+ .* [0-9.]+ [nu]s( +[0-9]+%)?( [-A-Z1]+)?$" "$tmp/p.txt" \
   && grep -q "the median of the repetitions' figures" "$tmp/p.txt" \
   || { echo "FAIL: console with repetitions:"; cat "$tmp/p.txt"; fail=1; }

@@ -88,7 +88,7 @@ cmp_run 1 "$tmp/moved10.json" "$tmp/m"
 row "$tmp/m.json" '
 assert r["verdict"] == "regressed", r
 assert r["code"]["state"] == "unchanged" and r["code"]["functions"] >= 1, r["code"]
-assert r["note"].startswith("code unchanged: likely a code-layout or alignment effect"), r["note"]'
+assert "code unchanged: likely a code-layout or alignment effect" in r["note"], r["note"]'
 grep -q "1 instance claimed a change although the body's machine code is the same" "$tmp/m.err" ||
   fail "no warning for the layout effect: $(cat "$tmp/m.err")"
 cmp_run 0 "$tmp/moved10.json" "$tmp/ma" --allow-layout-effects
@@ -107,7 +107,7 @@ cmp_run 1 "$tmp/changed10.json" "$tmp/c" --allow-layout-effects
 row "$tmp/c.json" '
 assert r["verdict"] == "regressed", r
 assert r["code"]["state"] == "changed" and r["code"]["detail"] == "slowed", r["code"]
-assert r["note"].startswith("code changed (in slowed)"), r["note"]
+assert "code changed (in slowed)" in r["note"], r["note"]
 assert "layout" not in r["note"], r["note"]'
 
 cmp_run 1 "$tmp/nocode10.json" "$tmp/n" --allow-layout-effects
@@ -132,7 +132,7 @@ set -e
 row "$tmp/ab.json" '
 assert r["verdict"] == "regressed", r
 assert r["code"]["state"] == "unchanged", r["code"]
-assert r["note"].startswith("code unchanged: likely a code-layout or alignment effect"), r["note"]'
+assert "code unchanged: likely a code-layout or alignment effect" in r["note"], r["note"]'
 [ "$status" = 0 ] || fail "ab --allow-layout-effects: exit status $status ($(cat "$tmp/ab.err"))"
 grep -q "1 regressed instance has the same machine code in both builds" "$tmp/ab.err" ||
   fail "ab: no warning: $(cat "$tmp/ab.err")"

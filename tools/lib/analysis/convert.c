@@ -99,6 +99,19 @@ static void user_columns_of(const json_t *list, user_columns *c)
     }
 }
 
+/* Whether any entry's rounds were accounted: the run's CSV then has the
+ * clean columns, and the console a clean share. */
+static bool run_accounted(const json_t *list)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(list, i, e) {
+        if (json_object_get(json_object_get(e, "ompbench"), "clean_share"))
+            return true;
+    }
+    return false;
+}
+
 /* The first entry's --counters events name the run's counter columns. */
 static const json_t *run_events(const json_t *list)
 {
@@ -145,7 +158,18 @@ static void csv_marks(FILE *out, const json_t *omp)
         fprintf(out, "%s%s", i ? ";" : "", json_string_value(json_array_get(marks, i)));
 }
 
-static void csv_row(FILE *out, const json_t *e, const json_t *events, const user_columns *uc)
+static void csv_clean(FILE *out, const json_t *omp)
+{
+    ompb__csv_put_number(out, num(json_object_get(omp, "clean_share")));
+    put_int(out, num(json_object_get(omp, "clean_rounds")));
+    static const char *const keys[] = {"clean_median_ns", "clean_ci95_low_ns",
+                                       "clean_ci95_high_ns"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        ompb__csv_put_number(out, num(json_object_get(omp, keys[k])));
+}
+
+static void csv_row(FILE *out, const json_t *e, const json_t *events, const user_columns *uc,
+                    bool accounted)
 {
     const json_t *omp = json_object_get(e, "ompbench"), *st = json_object_get(omp, "stats");
     const json_t *uri = json_object_get(omp, "uri"), *threads = json_object_get(omp, "threads");
@@ -180,6 +204,8 @@ static void csv_row(FILE *out, const json_t *e, const json_t *events, const user
     csv_counter_fields(out, omp, events);
     csv_marks(out, omp);
     ompb__csv_put_number(out, num(json_object_get(omp, "cpu_share")));
+    if (accounted)
+        csv_clean(out, omp);
     for (size_t j = 0; j < uc->n; j++)
         ompb__csv_put_number(out, num(json_object_get(e, uc->name[j])));
     fputc('\n', out);
@@ -200,6 +226,10 @@ static int print_csv(FILE *out, const json_t *list)
         fputs(",counters_multiplexed,rounds_with_switches,ipc,cache_miss_ratio,"
               "branch_miss_ratio", out);
     fputs(",marks,cpu_share", out);
+    bool accounted = run_accounted(list);
+    if (accounted)
+        fputs(",clean_share,clean_rounds,clean_median_ns,clean_ci95_low_ns,clean_ci95_high_ns",
+              out);
     for (size_t j = 0; j < uc.n; j++)
         fprintf(out, ",%s", uc.name[j]);
     fputc('\n', out);
@@ -207,7 +237,7 @@ static int print_csv(FILE *out, const json_t *list)
     const json_t *e;
     json_array_foreach(list, i, e) {
         if (is_iteration(e))
-            csv_row(out, e, events, &uc);
+            csv_row(out, e, events, &uc, accounted);
     }
     return ferror(out) ? OMPB_EIO : 0;
 }
@@ -248,7 +278,7 @@ static int cell_width(const char *name)
 }
 
 static void console_header(FILE *out, const json_t *root, int width, const json_t *events,
-                           const user_columns *uc)
+                           const user_columns *uc, bool accounted)
 {
     const json_t *ctx = json_object_get(root, "context");
     const char *keys[] = {"executable", "date", "host_name"};
@@ -263,6 +293,8 @@ static void console_header(FILE *out, const json_t *root, int width, const json_
     fputc('\n', out);
     fprintf(out, "%-*s %3s %11s %11s %7s %11s %11s %16s %6s  %-12s", width, "benchmark", "T",
             "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
+    if (accounted)
+        fputs(" clean", out);
     for (size_t k = 0; events && k < json_array_size(events); k++) {
         const char *ev = json_string_value(json_array_get(events, k));
         fprintf(out, " %*s", cell_width(ev ? ev : "?"), ev ? ev : "?");
@@ -289,7 +321,7 @@ static void console_user_cells(FILE *out, const json_t *e, const user_columns *u
 }
 
 static void console_row(FILE *out, const json_t *e, int width, const json_t *events,
-                        const user_columns *uc)
+                        const user_columns *uc, bool accounted)
 {
     const json_t *omp = json_object_get(e, "ompbench"), *st = json_object_get(omp, "stats");
     char name[NAME_SHOWN];
@@ -328,6 +360,13 @@ static void console_row(FILE *out, const json_t *e, int width, const json_t *eve
         si(ips, " items/s", rate, sizeof rate);
     fprintf(out, "%-*s %3d %11s %11s %s %11s %11s %16s %6s  %-12s", width, name, threads, med,
             mean, spread, mn, mx, iters, imbal, rate);
+    if (accounted) {
+        double share = num(json_object_get(omp, "clean_share"));
+        if (isfinite(share))
+            fprintf(out, " %4.0f%%", 100.0 * share);
+        else
+            fputs("     -", out);
+    }
     const json_t *per = at(json_object_get(omp, "counters"), "per_iteration", NULL);
     for (size_t k = 0; events && k < json_array_size(events); k++) {
         char cell[32];
@@ -358,10 +397,11 @@ static int print_console(FILE *out, const json_t *root)
                                                   name, sizeof name);
         width = is_iteration(e) && len > width ? len : width;
     }
-    console_header(out, root, width, events, &uc);
+    bool accounted = run_accounted(list);
+    console_header(out, root, width, events, &uc, accounted);
     json_array_foreach(list, i, e) {
         if (is_iteration(e))
-            console_row(out, e, width, events, &uc);
+            console_row(out, e, width, events, &uc, accounted);
     }
     return ferror(out) ? OMPB_EIO : 0;
 }
