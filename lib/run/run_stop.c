@@ -115,6 +115,7 @@ void ompb__run_stop(void *arg, const char *by, const char *why)
         fprintf(stderr, "%s\n", said);
     else
         (void)hand_on_partial(r, by, at, fails ? &failed : NULL, said, &err);
+    ompb__run_journal_end(r);
     ompb__record_free(&failed.rec);
 }
 
@@ -129,4 +130,17 @@ void ompb__run_report_signal(ompb__run *r, int sig)
     ompb__signal_ignore_repeats(sig);
     if (ompb__dist_rank() == 0)
         (void)hand_on_partial(r, name, SIZE_MAX, NULL, said, &err);
+    ompb__run_journal_end(r);
+}
+
+int ompb__run_report_journal(ompb__run *r, const char *by, size_t at, const char *why,
+                             const char *said, ompb_error *err)
+{
+    ompb__result failed;
+    memset(&failed, 0, sizeof failed);
+    if (at != SIZE_MAX)
+        failed_slot(r, at, why, &failed);
+    int status = hand_on_partial(r, by, at, at != SIZE_MAX ? &failed : NULL, said, err);
+    ompb__record_free(&failed.rec);
+    return status;
 }
