@@ -77,7 +77,7 @@ static void write_journal(const char *path, bool crash)
     ompb__journal j;
     ompb_error err = {0};
     char *argv[] = {"bench", "--output", "r.json"};
-    CU_ASSERT_EQUAL_FATAL(ompb__journal_open(&j, path, 42, 3, argv, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__journal_open(&j, path, false, 42, 3, argv, &err), 0);
     for (uint32_t k = 0; k < 2; k++) {
         ompb__record rec;
         make_record(&rec, &inst[k], k);
@@ -114,8 +114,16 @@ static void test_round_trip(void)
     /* A journal left behind is never overwritten. */
     ompb__journal j;
     char *argv[] = {"bench"};
-    CU_ASSERT_EQUAL(ompb__journal_open(&j, path, 1, 1, argv, &err), OMPB_EIO);
+    CU_ASSERT_EQUAL(ompb__journal_open(&j, path, false, 1, 1, argv, &err), OMPB_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "a journal left by a run that did not end"));
+    /* Without --output: a name of its own, whatever is there already. */
+    char tmpl[80];
+    snprintf(tmpl, sizeof tmpl, "%s/ompbench.1.XXXXXX" OMPB__JOURNAL_SUFFIX, dir);
+    CU_ASSERT_EQUAL_FATAL(ompb__journal_open(&j, tmpl, true, 1, 1, argv, &err), 0);
+    CU_ASSERT_STRING_NOT_EQUAL(j.path, tmpl);
+    CU_ASSERT_EQUAL(access(j.path, F_OK), 0);
+    ompb__journal_close(&j, false);
+    CU_ASSERT_NOT_EQUAL(access(j.path, F_OK), 0);
     /* Another selection's journal is refused, naming the line. */
     ompb__instance other[2];
     memcpy(other, inst, sizeof other);

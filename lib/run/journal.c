@@ -70,14 +70,16 @@ static json_t *header_json(uint64_t seed, int argc, char **argv)
                      (json_int_t)getpid(), "seed", (json_int_t)seed, "argv", args);
 }
 
-int ompb__journal_open(ompb__journal *j, const char *path, uint64_t seed, int argc,
-                       char **argv, ompb_error *err)
+int ompb__journal_open(ompb__journal *j, const char *path, bool unique, uint64_t seed,
+                       int argc, char **argv, ompb_error *err)
 {
     j->fd = -1;
     j->crash_len = 0;
     if (snprintf(j->path, sizeof j->path, "%s", path) >= (int)sizeof j->path)
         return ompb__error_set(err, OMPB_EIO, "%s: the journal's name is too long", path);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    path = j->path;
+    int fd = unique ? mkostemps(j->path, (int)strlen(OMPB__JOURNAL_SUFFIX), O_APPEND | O_CLOEXEC)
+                    : open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0 && errno == EEXIST)
         return ompb__error_set(err, OMPB_EIO, "%s: a journal left by a run that did not end "
                                "(turn it into its report with: ompbench convert %s --format "

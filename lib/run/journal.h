@@ -44,10 +44,11 @@ typedef struct ompb__journal {
 } ompb__journal;
 
 /* Creates path (it must not exist: a journal left by an earlier run is
- * never overwritten) and writes its first line. Returns 0, or OMPB_EIO with
- * err naming the file and why. */
-int ompb__journal_open(ompb__journal *j, const char *path, uint64_t seed, int argc,
-                       char **argv, ompb_error *err);
+ * never overwritten) and writes its first line; with `unique`, path ends in
+ * "XXXXXX" + OMPB__JOURNAL_SUFFIX, which become a name no file has (j->path).
+ * Returns 0, or OMPB_EIO with err naming the file and why. */
+int ompb__journal_open(ompb__journal *j, const char *path, bool unique, uint64_t seed,
+                       int argc, char **argv, ompb_error *err);
 
 /* Appends a completed repetition (instance: its index in the selection).
  * Returns 0, OMPB_EIO or OMPB_ENOMEM (the run goes on without it). */

@@ -11,7 +11,8 @@
  *   children's records into the results;
  * - lib/run/run_journal.c: the journal of the repetitions completed, the
  *   crash handler that finishes it, and the report made from a journal;
- * - lib/run/run_stop.c: partial reports: a stop by the guard (exit() in a
+ * - lib/run/run_stop.c: partial reports (and the journal's end once a
+ *   report is out): a stop by the guard (exit() in a
  *   body, --timeout) or a signal hands on the completed repetitions;
  * - lib/run/run_output.c: what the process hands on (the report and the
  *   CodSpeed files, or a child's dump);
@@ -87,10 +88,6 @@ int ompb__run_processes(ompb__run *r, ompb_error *err);
  * crash handler that finishes it. Returns 0, or OMPB_EIO with err set
  * (nothing measured yet). */
 int ompb__run_journal_begin(ompb__run *r, ompb_error *err);
-/* Restores the crash signals, closes the journal and removes it: the process
- * that reaches its report (or dump), written or not, says what became of
- * it; the journal is for a process that cannot. */
-void ompb__run_journal_end(ompb__run *r);
 /* --ompb-journal(-json)=PATH: the report of the journal PATH, marked
  * partial. Returns the exit status (2 for a malformed journal, one line). */
 int ompb__run_from_journal(ompb__run *r, ompb_error *err);
@@ -102,6 +99,10 @@ void ompb__run_stop(void *arg, const char *by, const char *why);
 /* The master stopped measuring on sig: says so once and hands on the
  * completed repetitions. The caller frees the run and dies of sig. */
 void ompb__run_report_signal(ompb__run *r, int sig);
+/* Restores the crash signals, closes the journal and removes it: the process
+ * that reaches its report (or dump), written or not, says what became of
+ * it; the journal is for a process that cannot. */
+void ompb__run_journal_end(ompb__run *r);
 /* The report of a journal: the completed repetitions, marked partial (by:
  * what ended the run), with slot `at` failed with why (SIZE_MAX: none), after
  * the line said. Returns the exit status. */

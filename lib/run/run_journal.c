@@ -14,12 +14,12 @@
 #include "run/run.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,19 +31,26 @@
 extern char **environ;
 
 /* Where the journal goes: beside the dump of a child, beside --output when
- * it names a regular file (or none yet), else in $TMPDIR (or /tmp). */
-static void journal_path(const ompb__run *r, char *path, size_t cap)
+ * it names a regular file (or none yet) whose name leaves room for the
+ * suffix, else in $TMPDIR (or /tmp) under a
+ * name of its own (returns true then: a process id alone could be one a
+ * killed run's journal still bears). */
+static bool journal_path(const ompb__run *r, char *path, size_t cap)
 {
-    struct stat st;
+    const char *out = r->cfg.output, *slash = out ? strrchr(out, '/') : NULL;
+    size_t name = out ? strlen(slash ? slash + 1 : out) : 0;
     if (r->cfg.child)
         snprintf(path, cap, "%s%s", r->cfg.child_path, OMPB__JOURNAL_SUFFIX);
-    else if (r->cfg.output && (stat(r->cfg.output, &st) != 0 || S_ISREG(st.st_mode)))
-        snprintf(path, cap, "%s%s", r->cfg.output, OMPB__JOURNAL_SUFFIX);
+    else if (out && name + strlen(OMPB__JOURNAL_SUFFIX) <= NAME_MAX &&
+             ompb__outfile_is_regular(out))
+        snprintf(path, cap, "%s%s", out, OMPB__JOURNAL_SUFFIX);
     else {
         const char *tmp = getenv("TMPDIR");
-        snprintf(path, cap, "%s/ompbench.%ld%s", tmp && *tmp ? tmp : "/tmp", (long)getpid(),
-                 OMPB__JOURNAL_SUFFIX);
+        snprintf(path, cap, "%s/ompbench.%ld.XXXXXX%s", tmp && *tmp ? tmp : "/tmp",
+                 (long)getpid(), OMPB__JOURNAL_SUFFIX);
+        return true;
     }
+    return false;
 }
 
 /* On the crashing thread: async-signal-safe calls only. */
@@ -91,26 +98,16 @@ static char **crash_argv(const ompb__run *r, char **opt)
 int ompb__run_journal_begin(ompb__run *r, ompb_error *err)
 {
     char path[OMPB__JOURNAL_PATH_MAX];
-    journal_path(r, path, sizeof path);
+    bool unique = journal_path(r, path, sizeof path);
     if (sched_getaffinity(0, sizeof r->cpus, &r->cpus) != 0)
         CPU_ZERO(&r->cpus);
-    if (ompb__journal_open(&r->journal, path, r->seed, r->argc, r->argv, err) != 0)
+    if (ompb__journal_open(&r->journal, path, unique, r->seed, r->argc, r->argv, err) != 0)
         return OMPB_EIO;
     if (!r->cfg.child)
         r->crash_argv = crash_argv(r, &r->crash_opt);
     if (r->crash_handler)
         ompb__crash_install(on_crash, r);
     return 0;
-}
-
-void ompb__run_journal_end(ompb__run *r)
-{
-    ompb__crash_restore();
-    ompb__journal_close(&r->journal, false);
-    free(r->crash_argv);
-    free(r->crash_opt);
-    r->crash_argv = NULL;
-    r->crash_opt = NULL;
 }
 
 /* A record of the journal into its result. */

@@ -5,7 +5,8 @@
  * by a signal the master took between rounds, hands on every completed
  * repetition, marked partial with what stopped it and the instances left
  * without a result, in one line on stderr. Other ranks of a distributed
- * run only say so: rank 0 alone reports.
+ * run only say so: rank 0 alone reports. Once a report is out (or the
+ * process that reached it said why not), the journal is closed and removed.
  */
 #include "run/run.h"
 
@@ -131,6 +132,16 @@ void ompb__run_report_signal(ompb__run *r, int sig)
     if (ompb__dist_rank() == 0)
         (void)hand_on_partial(r, name, SIZE_MAX, NULL, said, &err);
     ompb__run_journal_end(r);
+}
+
+void ompb__run_journal_end(ompb__run *r)
+{
+    ompb__crash_restore();
+    ompb__journal_close(&r->journal, false);
+    free(r->crash_argv);
+    free(r->crash_opt);
+    r->crash_argv = NULL;
+    r->crash_opt = NULL;
 }
 
 int ompb__run_report_journal(ompb__run *r, const char *by, size_t at, const char *why,
