@@ -206,7 +206,8 @@ static int take_owned(void *arg, size_t instance, ompb__record *rec, ompb_error 
 
 /* A child that died without its dump: what its journal kept (path's
  * journal: every whole record up to a damaged line, which is said), and
- * the repetition it crashed in; false when it kept nothing. */
+ * the repetition it crashed in; false when it kept nothing and names no
+ * crash. */
 static bool from_journal(ompb__children *sp, uint32_t k, const char *path, const char *how,
                          char *why)
 {
@@ -218,8 +219,8 @@ static bool from_journal(ompb__children *sp, uint32_t k, const char *path, const
     if (access(jpath, F_OK) != 0)
         return false;
     int rc = ompb__journal_read(jpath, sp->sel, sp->n_sel, take_owned, &o, &info, &err);
-    if (rc == OMPB_ENOMEM || (rc != 0 && o.c.n == 0))
-        return false;
+    if (rc == OMPB_ENOMEM || (o.c.n == 0 && (rc != 0 || !info.crash_signal)))
+        return false; /* nothing kept, no crash named: said as before */
     if (rc != 0)
         fprintf(stderr, "ompbench: warning: %s\n", err.text);
     sp->partial[k] = true;

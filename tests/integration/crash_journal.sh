@@ -3,8 +3,9 @@
 # A crash loses only what was running (issue 30, item 1), on
 # tests/crash_fixture.c (crash[1] to crash[5], the fourth crashing):
 # - SIGSEGV and SIGABRT in a body: the process still dies of the signal
-#   (WIFSIGNALED: the action is the default again, so a core is not
-#   suppressed), after the report of crash[1-3], marked partial, with
+#   (WIFSIGNALED: the action is the default again) and dumps its core
+#   (WCOREDUMP, where core_pattern writes a file and no sanitizer turns
+#   cores off), after the report of crash[1-3], marked partial, with
 #   crash[4] failed naming the signal and crash[5] not run; the journal is
 #   gone once its report is out;
 # - OMPB_CRASH_HANDLER=0: the signal is left alone (no report, the journal
@@ -28,17 +29,32 @@ opts=(--sample-count 3 --warmup-time 0ns --min-time 100us --max-time 50ms)
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigfpe=0:handle_sigill=0"
 export TMPDIR=$tmp
 
-# run SIG OUT [env...]: runs the fixture (crash[4] crashing), prints how it
-# ended: "signal N" (WIFSIGNALED) or "exit N"; stderr in OUT.err.
+# run OUT [env...]: runs the fixture (crash[4] crashing) in $tmp/cores with
+# no limit on core files, prints how it ended: "signal N" (WIFSIGNALED) or
+# "exit N"; stderr in OUT.err; whether a core was dumped in OUT.core.
+mkdir -p "$tmp/cores"
 run() {
   local out=$1
   shift
-  env "$@" python3 - "$bin" "${opts[@]}" --format json --output "$out" 2> "$out.err" <<'PY'
-import subprocess, sys
-p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
-print(f"signal {-p.returncode}" if p.returncode < 0 else f"exit {p.returncode}")
+  (cd "$tmp/cores" && env "$@" python3 - "$out.core" "$bin" "${opts[@]}" --format json \
+     --output "$out" 2> "$out.err") <<'PY'
+import os, resource, subprocess, sys
+def unlimited():
+    resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, preexec_fn=unlimited)
+_, st = os.waitpid(p.pid, 0)
+open(sys.argv[1], "w").write("core\n" if os.WIFSIGNALED(st) and os.WCOREDUMP(st) else "none\n")
+print(f"signal {os.WTERMSIG(st)}" if os.WIFSIGNALED(st) else f"exit {os.WEXITSTATUS(st)}")
 PY
+  rm -f "$tmp"/cores/core*
 }
+# A core is expected where the kernel writes one to a file in the working
+# directory, and the sanitizers do not turn cores off (ASan does).
+core_expected=
+case $(cat /proc/sys/kernel/core_pattern 2> /dev/null) in
+  '|'* | /* | '') ;;
+  *) [ -n "${OMPB_SANITIZE_FLAGS:-}" ] || core_expected=1 ;;
+esac
 
 # check_report FILE BY CRASH_TEXT NOT_RUN: crash[1-3] completed, partial by BY.
 check_report() {
@@ -67,6 +83,7 @@ for case in "segv 11 SIGSEGV" "abort 6 SIGABRT"; do
   how=$1 sig=$2 name=$3 out=$tmp/$how.json
   got=$(run "$out" OMPB_CRASH_AT=4 OMPB_CRASH_HOW=$how)
   [ "$got" = "signal $sig" ] || fail "$how: the process ended with '$got', expected 'signal $sig'"
+  [ -z "$core_expected" ] || [ "$(cat "$out.core")" = core ] || fail "$how: no core was dumped"
   [ -f "$out" ] || { fail "$how: no report written"; cat "$out.err" >&2; continue; }
   msg=$(check_report "$out" "$name" "crashed with $name" "crash[5]")
   [ -z "$msg" ] || fail "$how: $msg"
