@@ -80,6 +80,16 @@ int ompb__journal_open(ompb__journal *j, const char *path, bool unique, uint64_t
     path = j->path;
     int fd = unique ? mkostemps(j->path, (int)strlen(OMPB__JOURNAL_SUFFIX), O_APPEND | O_CLOEXEC)
                     : open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    if (fd >= 0 && fd <= STDERR_FILENO) {
+        /* A closed standard stream's number is not the journal's: a report
+         * written there must fail as it would without a journal. */
+        int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1), e = errno;
+        close(fd);
+        if (high < 0)
+            unlink(j->path);
+        fd = high;
+        errno = e;
+    }
     if (fd < 0 && errno == EEXIST)
         return ompb__error_set(err, OMPB_EIO, "%s: a journal left by a run that did not end "
                                "(turn it into its report with: ompbench convert %s --format "
