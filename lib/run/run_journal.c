@@ -32,9 +32,8 @@ extern char **environ;
 
 /* Where the journal goes: beside the dump of a child, beside --output when
  * it names a regular file (or none yet) whose name leaves room for the
- * suffix, else in $TMPDIR (or /tmp) under a
- * name of its own (returns true then: a process id alone could be one a
- * killed run's journal still bears). */
+ * suffix, else in $TMPDIR (or /tmp) under a name of its own (returns true
+ * then: a process id alone could be one a killed run's journal bears). */
 static bool journal_path(const ompb__run *r, char *path, size_t cap)
 {
     const char *out = r->cfg.output, *slash = out ? strrchr(out, '/') : NULL;
