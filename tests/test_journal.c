@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Journal: repetitions appended as they complete and read back whole, the
- * crash line a handler finishes, a journal left behind never overwritten,
- * a last line cut mid-write skipped (and said), a malformed line refused in
- * one line after the records before it. */
+ * crash line a handler finishes (naming the slot running, or none), a
+ * journal left behind never overwritten, a last line cut mid-write skipped
+ * (and said), a malformed line refused in one line after the records
+ * before it. */
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,35 @@ static void write_journal(const char *path, bool crash)
     if (crash)
         ompb__journal_crash(&j, SIGSEGV);
     ompb__journal_close(&j, true);
+}
+
+/* A crash after a slot's record is in names no instance: that record is
+ * whole, not the crash's. */
+static void test_crash_between_slots(void)
+{
+    char dir[] = "/tmp/ompb-journal-XXXXXX", path[64];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/r.json.journal", dir);
+    make_instances();
+    ompb__journal j;
+    ompb_error err = {0};
+    char *argv[] = {"bench"};
+    CU_ASSERT_EQUAL_FATAL(ompb__journal_open(&j, path, false, 1, 1, argv, &err), 0);
+    ompb__record rec;
+    make_record(&rec, &inst[0], 0);
+    ompb__journal_slot(&j, 0, inst[0].name, 0);
+    CU_ASSERT_EQUAL(ompb__journal_add(&j, &rec, 0), 0);
+    ompb__record_free(&rec);
+    ompb__journal_crash(&j, SIGABRT);
+    ompb__journal_close(&j, true);
+    taken t = {0};
+    ompb__journal_info info;
+    CU_ASSERT_EQUAL(ompb__journal_read(path, inst, 2, take, &t, &info, &err), 0);
+    CU_ASSERT_EQUAL(t.n, 1);
+    CU_ASSERT_EQUAL(info.crash_signal, SIGABRT);
+    CU_ASSERT_EQUAL(info.crash_instance, SIZE_MAX);
+    unlink(path);
+    rmdir(dir);
 }
 
 static void test_round_trip(void)
@@ -179,6 +210,7 @@ static void test_cut_and_malformed(void)
 static const ompb_test_case cases[] = {
     {"round_trip", test_round_trip},
     {"cut_and_malformed", test_cut_and_malformed},
+    {"crash_between_slots", test_crash_between_slots},
     {NULL, NULL},
 };
 

@@ -225,13 +225,13 @@ static bool from_journal(ompb__children *sp, uint32_t k, const char *path, const
         fprintf(stderr, "ompbench: warning: %s\n", err.text);
     sp->partial[k] = true;
     size_t all = given(sp, k);
-    if (info.crash_signal && sp->crashed)
+    bool named = info.crash_signal && info.crash_instance != SIZE_MAX;
+    if (named && sp->crashed)
         sp->crashed(sp->arg, info.crash_instance, info.crash_repetition, info.crash_signal);
     snprintf(why, OMPB__CHILDREN_WHY_MAX, "was %s before it ran this repetition", how);
     fprintf(stderr, "ompbench: process %" PRIu32 " of %" PRIu32 " was %s%s%s and its journal "
             "kept %zu of its %zu repetitions%s\n", k + 1, sp->processes, how,
-            info.crash_signal ? " in " : "",
-            info.crash_signal ? sp->sel[info.crash_instance].name : "", o.c.n, all,
+            named ? " in " : "", named ? sp->sel[info.crash_instance].name : "", o.c.n, all,
             o.c.n < all ? "; the others count as failed" : "");
     return true;
 }

@@ -70,6 +70,14 @@ static json_t *header_json(uint64_t seed, int argc, char **argv)
                      (json_int_t)getpid(), "seed", (json_int_t)seed, "argv", args);
 }
 
+/* The crash line of no slot (between two, or after the last). */
+static void no_slot(ompb__journal *j)
+{
+    static const char prefix[] = "{\"crash\":{\"signal\":";
+    memcpy(j->crash, prefix, sizeof prefix);
+    j->crash_len = sizeof prefix - 1;
+}
+
 int ompb__journal_open(ompb__journal *j, const char *path, bool unique, uint64_t seed,
                        int argc, char **argv, ompb_error *err)
 {
@@ -104,6 +112,7 @@ int ompb__journal_open(ompb__journal *j, const char *path, bool unique, uint64_t
         return ompb__error_set(err, OMPB_EIO, "%s: cannot write the journal", path);
     }
     j->fd = fd;
+    no_slot(j);
     return 0;
 }
 
@@ -117,6 +126,7 @@ int ompb__journal_add(ompb__journal *j, const ompb__record *rec, size_t instance
         json_decref(o);
         return OMPB_ENOMEM;
     }
+    no_slot(j); /* its slot is done: a crash now is in none */
     return write_line(j->fd, o);
 }
 
@@ -124,9 +134,9 @@ void ompb__journal_slot(ompb__journal *j, size_t instance, const char *name,
                         uint32_t repetition)
 {
     char escaped[OMPB__DUMP_ESCAPED_MAX + 256];
-    j->crash_len = 0;
     if (j->fd < 0)
         return;
+    no_slot(j);
     ompb__utf8_escape(name, escaped, sizeof escaped);
     json_t *o = json_pack("{s:I, s:s, s:I}", "instance", (json_int_t)instance, "name",
                           escaped, "repetition", (json_int_t)repetition);
@@ -204,12 +214,19 @@ static int read_crash(const jreader *jr, const json_t *c)
 {
     const json_t *sig = json_object_get(c, "signal"), *i = json_object_get(c, "instance");
     const json_t *rep = json_object_get(c, "repetition"), *name = json_object_get(c, "name");
+    if (json_is_object(c) && json_object_size(c) == 1 && json_is_integer(sig) &&
+        json_integer_value(sig) >= 1 && json_integer_value(sig) <= 64) {
+        jr->info->crash_signal = (int)json_integer_value(sig); /* outside every slot */
+        jr->info->crash_instance = SIZE_MAX;
+        return 0;
+    }
     if (!json_is_integer(sig) || json_integer_value(sig) < 1 || json_integer_value(sig) > 64 ||
         !json_is_integer(i) || json_integer_value(i) < 0 ||
         (uint64_t)json_integer_value(i) >= jr->n_inst || !json_is_integer(rep) ||
         json_integer_value(rep) < 0 || json_integer_value(rep) >= OMPB__MAX_REPETITIONS ||
         !json_is_string(name))
-        return jbad(jr, "\"crash\" is not {instance, name, repetition, signal} of this run");
+        return jbad(jr, "\"crash\" is not {instance, name, repetition, signal} of this run, "
+                        "nor {signal}");
     char text[OMPB__DUMP_ESCAPED_MAX + 256];
     size_t k = (size_t)json_integer_value(i);
     ompb__utf8_escape(jr->inst[k].name, text, sizeof text);

@@ -11,6 +11,7 @@
  *                               (lib/run/dump.h), whatever fields it has
  *   {"crash":{"instance":I,"name":NAME,"repetition":R,"signal":N}}
  *                               written by the crash handler, last
+ *                               ({"crash":{"signal":N}} outside a slot)
  *
  * The file is not synced per record: a write(2) is in the kernel's page
  * cache when it returns, which a crash, SIGKILL or the OOM killer of this
@@ -50,16 +51,17 @@ typedef struct ompb__journal {
 int ompb__journal_open(ompb__journal *j, const char *path, bool unique, uint64_t seed,
                        int argc, char **argv, ompb_error *err);
 
-/* Appends a completed repetition (instance: its index in the selection).
- * Returns 0, OMPB_EIO or OMPB_ENOMEM (the run goes on without it). */
+/* Appends a completed repetition (instance: its index in the selection);
+ * its slot is done, and a crash from now on names none. Returns 0, OMPB_EIO
+ * or OMPB_ENOMEM (the run goes on without it). */
 int ompb__journal_add(ompb__journal *j, const ompb__record *rec, size_t instance);
 
 /* The slot that begins, for the crash line; name is its instance's. */
 void ompb__journal_slot(ompb__journal *j, size_t instance, const char *name,
                         uint32_t repetition);
 
-/* Async-signal-safe: appends the crash line of the slot running (none:
- * nothing). */
+/* Async-signal-safe: appends the crash line of the slot running, or of
+ * none. */
 void ompb__journal_crash(const ompb__journal *j, int sig);
 
 /* Closes the journal; removes the file unless keep. */
@@ -71,7 +73,7 @@ typedef struct ompb__journal_info {
     size_t records;             /* whole records read */
     bool truncated;             /* the last line was cut (not read) */
     int crash_signal;           /* 0: no crash line */
-    size_t crash_instance;
+    size_t crash_instance;      /* SIZE_MAX: outside every slot */
     uint32_t crash_repetition;
 } ompb__journal_info;
 

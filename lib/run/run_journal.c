@@ -144,7 +144,7 @@ int ompb__run_from_journal(ompb__run *r, ompb_error *err)
         fprintf(stderr, "%s: %s\n", r->argv0, err->text);
         return OMPB_EXIT_USAGE;
     }
-    if (info.crash_signal && info.crash_repetition >= r->reps) {
+    if (info.crash_signal && info.crash_instance != SIZE_MAX && info.crash_repetition >= r->reps) {
         fprintf(stderr, "%s: %s: the crash line names repetition %u of a run of %u\n",
                 r->argv0, path, info.crash_repetition + 1, r->reps);
         return OMPB_EXIT_USAGE;
@@ -158,6 +158,12 @@ int ompb__run_from_journal(ompb__run *r, ompb_error *err)
     ompb__outfile_c_locale();
     char why[160], said[OMPB__JOURNAL_PATH_MAX + 512];
     int sig = info.crash_signal;
+    if (sig && info.crash_instance == SIZE_MAX) {
+        snprintf(said, sizeof said, "%s: crashed with %s (%s) between instances; the completed "
+                 "instances are written, marked partial", r->argv0, ompb__signal_name(sig),
+                 strsignal(sig));
+        return ompb__run_report_journal(r, ompb__signal_name(sig), SIZE_MAX, NULL, said, err);
+    }
     if (sig) {
         snprintf(why, sizeof why, "crashed with %s (%s) while it was being measured",
                  ompb__signal_name(sig), strsignal(sig));
