@@ -299,13 +299,16 @@ static void remove_dir(ab_args *a)
     ompb__ab *ab = &a->ab;
     if (ab->keep || !ab->dir)
         return;
+    char path[4200];
     for (size_t i = 0; i < ab->n_runs; i++) {
         unlink(ab->runs[i].path);
         unlink(ab->runs[i].log);
+        /* The journal a run killed after its grace left (docs/guide.md). */
+        snprintf(path, sizeof path, "%s.journal", ab->runs[i].path);
+        unlink(path);
     }
     static const char *const lists[] = {"base.list", "head.list", "base-list.log",
                                         "head-list.log"};
-    char path[4200];
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", ab->dir, lists[i]);
         unlink(path);

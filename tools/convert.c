@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ompbench convert FILE --format console|csv|json [--output F]: re-renders
- * a result file (analysis/convert.h). The file is read whole and checked
+ * a result file (analysis/convert.h), or the report of a run's journal
+ * (convert_journal.h). The file is read whole and checked
  * before anything is written; the output goes through lib/core/outfile.c
  * (atomic, never onto the file being read).
  */
@@ -13,6 +14,7 @@
 #include <jansson.h>
 
 #include "analysis/convert.h"
+#include "convert_journal.h"
 #include "core/error.h"
 #include "core/outfile.h"
 #include "tools.h"
@@ -30,7 +32,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: ompbench convert FILE --format FMT [--output OUT]\n"
             "Re-renders a result file's JSON (benchmarks, application regions, MPI runs,\n"
-            "--counters and user counters) from the figures it holds.\n"
+            "--counters and user counters) from the figures it holds. FILE may also be\n"
+            "a run's journal (FILE.journal beside its --output), left by a run that a\n"
+            "crash or SIGKILL ended: the binary that wrote it reports its records.\n"
             "  --format FMT    %s: json gives the run's own text again, csv the\n"
             "                  run's CSV columns, console its table\n"
             "  --output OUT    write to OUT (atomically) instead of standard output\n"
@@ -120,8 +124,11 @@ int ompb__tool_convert(int argc, char **argv)
         return rc;
     }
     json_error_t jerr;
-    json_t *root = json_load_file(a.file, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
+    json_t *root = NULL;
+    if (ompb__convert_is_journal(a.file)) {
+        if ((rc = ompb__convert_journal(a.file, &root)) != 0)
+            return rc;
+    } else if (!(root = json_load_file(a.file, JSON_REJECT_DUPLICATES, &jerr)))
         return bad("%s: not a JSON result file: %s (line %d; accepted: the JSON of a run, "
                    "--format json or --output-format json)", a.file, jerr.text, jerr.line);
     ompb_error err = {0};

@@ -132,6 +132,19 @@ static int opt_seed(ompb__config *cfg, const option_def *o, const char *value, o
 
 /* --ompb-child=K,SEED,PATH: written by lib/run/children.c only, never by a user,
  * so it is not in --help; still checked, as any input. */
+/* --ompb-journal=PATH, --ompb-journal-json=PATH: written by the run's crash
+ * handler and by ompbench convert only, so not in --help. */
+static int opt_journal(ompb__config *cfg, const option_def *o, const char *value,
+                       ompb_error *err)
+{
+    if (!*value)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: empty value (internal option; accepted: "
+                               "a journal's path)", o->name);
+    cfg->journal_in = value;
+    cfg->journal_json = strcmp(o->name, OMPB__JOURNAL_JSON_OPTION) == 0;
+    return 0;
+}
+
 static int opt_child(ompb__config *cfg, const option_def *o, const char *value,
                      ompb_error *err)
 {
@@ -370,6 +383,8 @@ static const option_def options[] = {
     {"-h", ARG_NONE, "", opt_flag, AT(help), 0, false, NULL, NULL, NULL},
     {"--version", ARG_NONE, "", opt_flag, AT(version), 0, false, NULL, NULL, NULL},
     {OMPB__CHILD_OPTION, ARG_REQUIRED, "", opt_child, 0, 0, false, NULL, NULL, NULL},
+    {OMPB__JOURNAL_OPTION, ARG_REQUIRED, "", opt_journal, 0, 0, false, NULL, NULL, NULL},
+    {OMPB__JOURNAL_JSON_OPTION, ARG_REQUIRED, "", opt_journal, 0, 0, false, NULL, NULL, NULL},
 };
 
 #define N_OPTIONS (sizeof options / sizeof options[0])

@@ -27,6 +27,8 @@ struct ompb__reporter;
 #define OMPB__DEFAULT_MIN_TIME_NS 1000000ull   /* 1 ms per round */
 #define OMPB__DEFAULT_MAX_TIME_NS 5000000000ull /* 5 s per instance */
 #define OMPB__CHILD_OPTION "--ompb-child"
+#define OMPB__JOURNAL_OPTION "--ompb-journal"
+#define OMPB__JOURNAL_JSON_OPTION "--ompb-journal-json"
 #define OMPB__MAX_SELECTIONS 8               /* --filter or --exact options */
 
 typedef struct ompb__config {
@@ -66,6 +68,12 @@ typedef struct ompb__config {
     bool child;
     uint32_t child_index;
     const char *child_path;
+    /* the hidden --ompb-journal=PATH (the process a crash starts) and
+     * --ompb-journal-json=PATH (ompbench convert): measure nothing, report
+     * the journal PATH (lib/run/journal.h) instead; the second as JSON on
+     * standard output, whatever the output options say */
+    const char *journal_in;
+    bool journal_json;
     /* placement (lib/pin, lib/pin_plan, lib/topology) */
     ompb__pin_spec pin;         /* --pin, parsed once; zeroed when not given */
     bool show_plan;

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/constants.h"
+#include "core/crash.h"
 #include "core/error.h"
 #include "core/grow.h"
 #include "core/histogram.h"

@@ -471,6 +471,14 @@ static int probe_target(const char *path, const target *t, ompb_error *err)
     return 0;
 }
 
+bool ompb__outfile_is_regular(const char *path)
+{
+    target t;
+    bool regular = classify(path, &t) == 0 && t.kind == TARGET_REGULAR;
+    free(t.path);
+    return regular;
+}
+
 int ompb__outfile_probe(const char *path, ompb_error *err)
 {
     ompb__outfile of;

@@ -43,6 +43,10 @@ int ompb__outfile_commit(ompb__outfile *of, ompb_error *err);
  * device is not opened, so its reader sees nothing), so a run can refuse a
  * bad path before it starts. Returns 0 or OMPB_EIO. */
 int ompb__outfile_probe(const char *path, ompb_error *err);
+/* Whether path names what ompb__outfile_open replaces atomically: a regular
+ * file or a name that does not exist yet (through links), not a device, a
+ * FIFO or a descriptor (/dev/stdout, /dev/fd/N). */
+bool ompb__outfile_is_regular(const char *path);
 /* A file a command reads, named for messages: label is what the user
  * gave it as ("the input", "--ctl", ...), path the name given. */
 typedef struct ompb__outfile_input {

@@ -9,7 +9,8 @@
 #ifndef OMPB_CORE_SIGNALS_H
 #define OMPB_CORE_SIGNALS_H
 
-/* "SIGINT", "SIGTERM", "SIGHUP"; "signal" for any other. */
+/* "SIGINT", "SIGTERM", "SIGHUP", and the crash signals of lib/core/crash.h
+ * ("SIGSEGV", ...); "signal" for any other. Async-signal-safe. */
 const char *ompb__signal_name(int sig);
 
 /* While the report of a run stopped by sig is written: further deliveries

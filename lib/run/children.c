@@ -21,6 +21,7 @@
 
 #include "config/config.h"
 #include "core/core.h"
+#include "run/journal.h"
 
 #define SELF_EXE "/proc/self/exe"
 
@@ -184,6 +185,57 @@ static size_t given(const ompb__children *sp, uint32_t k)
     return sp->n_sel * reps;
 }
 
+/* A record of child k's journal: one of its own repetitions, as a dump's. */
+typedef struct owned {
+    counted c;
+    uint32_t process;
+} owned;
+
+static int take_owned(void *arg, size_t instance, ompb__record *rec, ompb_error *err)
+{
+    owned *o = arg;
+    const ompb__children *sp = o->c.sp;
+    if (rec->sampling.repetitions != sp->repetitions ||
+        rec->sampling.repetition % sp->processes != o->process) {
+        ompb__record_free(rec);
+        return ompb__error_set(err, OMPB_EINVAL, "its journal holds a repetition this process "
+                               "was not given");
+    }
+    return take_counted(&o->c, instance, rec, err);
+}
+
+/* A child that died without its dump: what its journal kept (path's
+ * journal: every whole record up to a damaged line, which is said), and
+ * the repetition it crashed in; false when it kept nothing and names no
+ * crash. */
+static bool from_journal(ompb__children *sp, uint32_t k, const char *path, const char *how,
+                         char *why)
+{
+    char jpath[4300];
+    ompb__journal_info info;
+    ompb_error err = {0};
+    snprintf(jpath, sizeof jpath, "%s%s", path, OMPB__JOURNAL_SUFFIX);
+    owned o = {{sp, 0}, k};
+    if (access(jpath, F_OK) != 0)
+        return false;
+    int rc = ompb__journal_read(jpath, sp->sel, sp->n_sel, take_owned, &o, &info, &err);
+    if (rc == OMPB_ENOMEM || (o.c.n == 0 && (rc != 0 || !info.crash_signal)))
+        return false; /* nothing kept, no crash named: said as before */
+    if (rc != 0)
+        fprintf(stderr, "ompbench: warning: %s\n", err.text);
+    sp->partial[k] = true;
+    size_t all = given(sp, k);
+    bool named = info.crash_signal && info.crash_instance != SIZE_MAX;
+    if (named && sp->crashed)
+        sp->crashed(sp->arg, info.crash_instance, info.crash_repetition, info.crash_signal);
+    snprintf(why, OMPB__CHILDREN_WHY_MAX, "was %s before it ran this repetition", how);
+    fprintf(stderr, "ompbench: process %" PRIu32 " of %" PRIu32 " was %s%s%s and its journal "
+            "kept %zu of its %zu repetitions%s\n", k + 1, sp->processes, how,
+            named ? " in " : "", named ? sp->sel[info.crash_instance].name : "", o.c.n, all,
+            o.c.n < all ? "; the others count as failed" : "");
+    return true;
+}
+
 /* Reads child k's records; false (why set) when it handed over nothing
  * usable. A child that a signal ended (sent to it alone, or raised by a
  * body) wrote what it completed before it died of it, as it does when its
@@ -195,6 +247,8 @@ static bool collect(ompb__children *sp, uint32_t k, const char *path, int status
     ompb_error err = {0};
     describe_status(status, how, sizeof how);
     bool signalled = WIFSIGNALED(status);
+    if (signalled && access(path, F_OK) != 0 && from_journal(sp, k, path, how, why))
+        return true;
     /* Exit 0, or 1 (a benchmark failed: its records say which), leave records. */
     if ((signalled && access(path, F_OK) != 0) ||
         (!signalled && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {

@@ -5,7 +5,9 @@
  * P times, one process after another. Child K runs its share of the
  * repetitions (lib/schedule), writes its records to a private file in a
  * temporary directory (lib/dump) and exits; the parent reads them back as
- * if it had measured them itself. A fresh process gets a fresh address
+ * if it had measured them itself. A child that dies before its dump (a
+ * crash, SIGKILL) leaves its journal beside it (lib/run/journal.h): the
+ * parent reads that instead, and loses only the repetition that ran. A fresh process gets a fresh address
  * space, heap, thread pool and placement, which in-process repetitions do
  * not (docs/methodology.md measures the difference).
  *
@@ -57,6 +59,10 @@ typedef struct ompb__children {
     size_t n_sel;
     ompb__context *ctx;          /* the children's warnings are recorded here */
     ompb__dump_record_fn take;   /* receives every record read back */
+    /* A child that crashed (lib/run/journal.h) in the repetition `repetition`
+     * of instance `instance`, of signal sig; called after take got the
+     * records its journal kept. May be NULL. */
+    void (*crashed)(void *arg, size_t instance, uint32_t repetition, int sig);
     void *arg;
     /* Out: why[k] says why process k handed over nothing ("" when it did);
      * [processes], allocated by the caller. */

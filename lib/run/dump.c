@@ -270,3 +270,8 @@ int ompb__dump_write(const char *path, const ompb__dump_out *dump, ompb_error *e
     release_signals(old, taken);
     return rc;
 }
+
+json_t *ompb__dump_record_to_json(const ompb__record *rec, size_t instance)
+{
+    return record_json(rec, instance);
+}

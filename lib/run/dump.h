@@ -56,4 +56,19 @@ int ompb__dump_read(const char *path, uint32_t process, uint32_t processes,
                     uint32_t repetitions, const ompb__instance *inst, size_t n_inst,
                     ompb__context *ctx, ompb__dump_record_fn fn, void *arg, ompb_error *err);
 
+/*
+ * One record in the dump's own form, for the run's journal (lib/run/journal.h),
+ * so that whatever the dump carries the journal carries too. to_json:
+ * instance is rec->inst's index in the selection; returns a new JSON object
+ * (the caller json_decref's it), NULL when out of memory. from_json: checks
+ * o as the dump reader checks a record (where names it in messages, e.g. the
+ * file), fills rec (the caller frees it with ompb__record_free, also on
+ * failure) and *instance. Returns 0, OMPB_EINVAL (err set) or OMPB_ENOMEM.
+ */
+struct json_t;
+struct json_t *ompb__dump_record_to_json(const ompb__record *rec, size_t instance);
+int ompb__dump_record_from_json(const struct json_t *o, const char *where, size_t index,
+                                const ompb__instance *inst, size_t n_inst, size_t *instance,
+                                ompb__record *rec, ompb_error *err);
+
 #endif

@@ -431,3 +431,11 @@ int ompb__dump_read(const char *path, uint32_t process, uint32_t processes,
     json_decref(root);
     return rc;
 }
+
+int ompb__dump_record_from_json(const json_t *o, const char *where, size_t index,
+                                const ompb__instance *inst, size_t n_inst, size_t *instance,
+                                ompb__record *rec, ompb_error *err)
+{
+    reader rd = {where, index, err};
+    return read_record(&rd, o, inst, n_inst, instance, rec);
+}

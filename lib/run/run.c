@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ompbench/run.h>
 
@@ -21,6 +22,7 @@
 
 static void run_free(ompb__run *r)
 {
+    ompb__run_journal_end(r);
     if (r->out.fp)
         ompb__outfile_abort(&r->out);
     for (size_t i = 0; r->results && i < r->n_sel * r->reps; i++)
@@ -107,6 +109,12 @@ static int measure_here(ompb__run *r)
     int widest = 1;
     for (size_t i = 0; i < r->n_sel; i++)
         widest = r->sel[i].threads > widest ? r->sel[i].threads : widest;
+    /* A distributed run's ranks have no journal: the launcher ends them all. */
+    ompb_error err = {0};
+    if (!ompb__dist() && ompb__run_journal_begin(r, &err) != 0) {
+        fprintf(stderr, "%s: %s\n", r->argv0, err.text);
+        return OMPB_EIO;
+    }
     ompb__body_guard_run_begin(ompb__run_stop, r, !ompb__dist(), r->cfg.timeout_ns, widest);
     int failures = ompb__run_share(r, r->cfg.child ? r->cfg.child_index : 0);
     int sig = ompb__body_guard_claim();
@@ -130,8 +138,17 @@ static int measure_and_report(ompb__run *r, ompb_error *err)
         ompb__context_add_plan(r->ctx, r->plans[i]);
     ompb__run_gather_pin_maps(r);
     unoptimized_warning(r);
+    if (r->cfg.journal_in) {
+        int status = ompb__run_from_journal(r, err);
+        /* The process a crash started: the journal is in the report now. */
+        if (!r->cfg.journal_json && status != OMPB_EXIT_USAGE)
+            unlink(r->cfg.journal_in);
+        return status;
+    }
     bool parent = r->processes > 1 && !r->cfg.child;
     int failures = parent ? ompb__run_processes(r, err) : measure_here(r);
+    if (failures == OMPB_EIO && !parent)
+        return OMPB_EXIT_USAGE; /* no journal: said, nothing measured */
     if (r->stopped_by) {
         ompb__run_report_signal(r, r->stopped_by);
         return OMPB_EXIT_FAILED;
@@ -144,7 +161,9 @@ static int measure_and_report(ompb__run *r, ompb_error *err)
     int status = failures ? OMPB_EXIT_FAILED : OMPB_EXIT_OK;
     if (ompb__dist_rank() != 0)
         return status; /* rank 0 reports for all */
-    return ompb__run_hand_on(r, r->results, r->n_sel * r->reps, status, err);
+    status = ompb__run_hand_on(r, r->results, r->n_sel * r->reps, status, err);
+    ompb__run_journal_end(r);
+    return status;
 }
 
 /* A run that stops before measuring: its status, after a check that what
@@ -181,6 +200,7 @@ int ompb_main(int argc, char **argv)
 {
     ompb__run r;
     memset(&r, 0, sizeof r);
+    r.journal.fd = -1;
     r.argc = argc;
     r.argv = argv;
     r.argv0 = argc > 0 ? argv[0] : "ompbench";
@@ -193,7 +213,7 @@ int ompb_main(int argc, char **argv)
      * because it found none (plan_repetitions), and a runner that appeared
      * since would make the child re-decide its share of the repetitions
      * (all of them, back to back) and talk to a runner its parent does not. */
-    if (ompb__dist_rank() == 0 && !r.cfg.child)
+    if (ompb__dist_rank() == 0 && !r.cfg.child && !r.cfg.journal_in)
         ompb__instrument_init();
     r.ctx = make_context(&r);
     if (!r.ctx) {

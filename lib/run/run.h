@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The run behind ompb_main (include/ompbench/run.h), inside the library.
- * Seven files share its state, each calling only the ones listed after it:
+ * Eight files share its state, each calling only the ones listed after it:
  *
  * - lib/run/run.c: ompb_main, the order of the stages, how the run repeats
  *   once the instrument is known, the end of the process;
@@ -9,7 +9,10 @@
  *   pin plans, output paths, counter probe; --help, --list, ... stop here);
  * - lib/run/run_processes.c: the parent of --processes, which takes the
  *   children's records into the results;
- * - lib/run/run_stop.c: partial reports: a stop by the guard (exit() in a
+ * - lib/run/run_journal.c: the journal of the repetitions completed, the
+ *   crash handler that finishes it, and the report made from a journal;
+ * - lib/run/run_stop.c: partial reports (and the journal's end once a
+ *   report is out): a stop by the guard (exit() in a
  *   body, --timeout) or a signal hands on the completed repetitions;
  * - lib/run/run_output.c: what the process hands on (the report and the
  *   CodSpeed files, or a child's dump);
@@ -21,6 +24,7 @@
 #ifndef OMPB_RUN_H
 #define OMPB_RUN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +37,7 @@
 #include "placement/placement.h"
 #include "model/model.h"
 #include "report/report.h"
+#include "run/journal.h"
 
 typedef struct ompb__run {
     ompb__config cfg;
@@ -52,6 +57,11 @@ typedef struct ompb__run {
     ompb__result *results;      /* [n_sel * reps]: instance i, repetition r at i * reps + r */
     ompb__outfile out;
     int stopped_by;             /* the signal that stopped the measuring (0: none) */
+    ompb__journal journal;      /* of this process's repetitions (fd -1: none) */
+    char **crash_argv;          /* the process a crash starts (NULL: none) */
+    char *crash_opt;
+    cpu_set_t cpus;             /* the process's affinity before measuring */
+    bool crash_handler;         /* OMPB_CRASH_HANDLER is not 0 */
     /* A distributed run's ranks usually reject the same input alike: the
      * other ranks keep their message until rank 0 has said whether it
      * printed one (ompb__run_agree), so the user reads it once. */
@@ -71,6 +81,17 @@ int ompb__run_prepare(ompb__run *r, int argc, char **argv, ompb_error *err);
  * that ended the children sets r->stopped_by and returns 0. */
 int ompb__run_processes(ompb__run *r, ompb_error *err);
 
+/* ---- lib/run/run_journal.c -------------------------------------------------------- */
+
+/* Opens the journal of the repetitions this process measures and, unless
+ * OMPB_CRASH_HANDLER=0 (r->crash_handler, read by ompb__run_prepare), the
+ * crash handler that finishes it. Returns 0, or OMPB_EIO with err set
+ * (nothing measured yet). */
+int ompb__run_journal_begin(ompb__run *r, ompb_error *err);
+/* --ompb-journal(-json)=PATH: the report of the journal PATH, marked
+ * partial. Returns the exit status (2 for a malformed journal, one line). */
+int ompb__run_from_journal(ompb__run *r, ompb_error *err);
+
 /* ---- lib/run/run_stop.c ----------------------------------------------------------- */
 
 /* The guard's stop (lib/engine/body_guard.h, ompb__body_guard_stop_fn; arg is the run). */
@@ -78,6 +99,15 @@ void ompb__run_stop(void *arg, const char *by, const char *why);
 /* The master stopped measuring on sig: says so once and hands on the
  * completed repetitions. The caller frees the run and dies of sig. */
 void ompb__run_report_signal(ompb__run *r, int sig);
+/* Restores the crash signals, closes the journal and removes it: the process
+ * that reaches its report (or dump), written or not, says what became of
+ * it; the journal is for a process that cannot. */
+void ompb__run_journal_end(ompb__run *r);
+/* The report of a journal: the completed repetitions, marked partial (by:
+ * what ended the run), with slot `at` failed with why (SIZE_MAX: none), after
+ * the line said. Returns the exit status. */
+int ompb__run_report_journal(ompb__run *r, const char *by, size_t at, const char *why,
+                             const char *said, ompb_error *err);
 
 /* ---- lib/run/run_output.c --------------------------------------------------------- */
 

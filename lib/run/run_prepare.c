@@ -164,7 +164,7 @@ int ompb__run_prepare(ompb__run *r, int argc, char **argv, ompb_error *err)
                                                               "--repetitions)"});
     /* A benchmark binary refuses what an application only warns about (the
      * library's constructor turned regions off, lib/regions/region_settings.c). */
-    if (ompb__regions_check_settings(err) != 0)
+    if (ompb__regions_check_settings(err) != 0 || ompb__crash_setting(&r->crash_handler, err) != 0)
         return ompb__run_usage_error(r, err);
     status = select_and_plan(r, speak, err);
     if (status >= 0)

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "run/children.h"
 #include "core/core.h"
@@ -27,6 +28,20 @@ static int take_record(void *arg, size_t instance, ompb__record *rec, ompb_error
     res->process = rec->sampling.repetition % r->processes;
     ompb__run_analyze(r, res);
     return 0;
+}
+
+/* A child crashed in this repetition (its journal's crash line). */
+static void crashed(void *arg, size_t instance, uint32_t repetition, int sig)
+{
+    ompb__run *r = arg;
+    ompb__result *res = ompb__run_result(r, instance, repetition);
+    if (res->rec.inst || repetition >= r->reps)
+        return;
+    char text[OMPB__CHILDREN_WHY_MAX + 64];
+    uint32_t k = repetition % r->processes;
+    snprintf(text, sizeof text, "process %u of %u crashed with %s (%s) while it measured this "
+             "repetition", k + 1, r->processes, ompb__signal_name(sig), strsignal(sig));
+    ompb__run_fail_result(res, &r->sel[instance], repetition, k, text);
 }
 
 /* The repetitions of process k that it did not hand over, or all of them
@@ -57,7 +72,7 @@ int ompb__run_processes(ompb__run *r, ompb_error *err)
     ompb__children sp = {
         .argc = r->argc, .argv = r->argv, .processes = r->processes, .repetitions = r->reps,
         .seed = r->seed, .sel = r->sel, .n_sel = r->n_sel, .ctx = r->ctx, .take = take_record,
-        .arg = r, .why = why, .partial = partial,
+        .crashed = crashed, .arg = r, .why = why, .partial = partial,
     };
     int rc = ompb__children_run(&sp, err);
     int failures = 0;

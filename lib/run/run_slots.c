@@ -95,6 +95,7 @@ static int run_slot(ompb__run *r, const ompb__slot *slot, uint64_t *calibrated, 
     ompb__sampling_reuse_size(&sampling, *calibrated);
     sampling.window_keep_open = keep_open;
     bool calibrates = sampling.sample_size == 0;
+    ompb__journal_slot(&r->journal, slot->instance, inst->name, slot->repetition);
     ompb__body_guard_slot_begin(slot->instance * r->reps + slot->repetition);
     ompb__engine_env env = ompb__engine_env_default();
     int rc = ompb__round_run(&env, inst, &sampling, r->plans[slot->instance], &res->rec);
@@ -114,6 +115,10 @@ static int run_slot(ompb__run *r, const ompb__slot *slot, uint64_t *calibrated, 
         *calibrated = res->rec.sample_size;
     slot_warnings(r, inst, res);
     int failed = !ompb__run_analyze(r, res) || res->rec.failed;
+    /* Before slot_done: a stop (exit(), --timeout) never meets a line half written. */
+    if (!res->rec.interrupted && ompb__journal_add(&r->journal, &res->rec, slot->instance) != 0)
+        fprintf(stderr, "%s: warning: %s: cannot add %s to the journal\n", r->argv0,
+                r->journal.path, inst->name);
     ompb__body_guard_slot_done();
     return failed;
 }

@@ -5,7 +5,8 @@
  * by a signal the master took between rounds, hands on every completed
  * repetition, marked partial with what stopped it and the instances left
  * without a result, in one line on stderr. Other ranks of a distributed
- * run only say so: rank 0 alone reports.
+ * run only say so: rank 0 alone reports. Once a report is out (or the
+ * process that reached it said why not), the journal is closed and removed.
  */
 #include "run/run.h"
 
@@ -115,6 +116,7 @@ void ompb__run_stop(void *arg, const char *by, const char *why)
         fprintf(stderr, "%s\n", said);
     else
         (void)hand_on_partial(r, by, at, fails ? &failed : NULL, said, &err);
+    ompb__run_journal_end(r);
     ompb__record_free(&failed.rec);
 }
 
@@ -129,4 +131,27 @@ void ompb__run_report_signal(ompb__run *r, int sig)
     ompb__signal_ignore_repeats(sig);
     if (ompb__dist_rank() == 0)
         (void)hand_on_partial(r, name, SIZE_MAX, NULL, said, &err);
+    ompb__run_journal_end(r);
+}
+
+void ompb__run_journal_end(ompb__run *r)
+{
+    ompb__crash_restore();
+    ompb__journal_close(&r->journal, false);
+    free(r->crash_argv);
+    free(r->crash_opt);
+    r->crash_argv = NULL;
+    r->crash_opt = NULL;
+}
+
+int ompb__run_report_journal(ompb__run *r, const char *by, size_t at, const char *why,
+                             const char *said, ompb_error *err)
+{
+    ompb__result failed;
+    memset(&failed, 0, sizeof failed);
+    if (at != SIZE_MAX)
+        failed_slot(r, at, why, &failed);
+    int status = hand_on_partial(r, by, at, at != SIZE_MAX ? &failed : NULL, said, err);
+    ompb__record_free(&failed.rec);
+    return status;
 }
