@@ -187,6 +187,47 @@ static void test_live_error(void)
         CU_ASSERT_EQUAL(c.max_outside_ns, 0);
 }
 
+#if OMPB__TSC_SUPPORTED
+/* Rewrites the published segment as a calibration would. */
+static void put_segment(const ompb__tsc_segment *s, uint64_t end)
+{
+    unsigned seq = atomic_load(&ompb__tsc.seq);
+    atomic_store(&ompb__tsc.seq, seq + 1);
+    atomic_store(&ompb__tsc.base_tsc, s->base_tsc);
+    atomic_store(&ompb__tsc.base_ns, s->base_ns);
+    atomic_store(&ompb__tsc.mult, s->mult);
+    atomic_store(&ompb__tsc.next_tsc, end);
+    atomic_store(&ompb__tsc.seq, seq + 2);
+}
+#endif
+
+/* A reading past the published segment's end is the clock's, never the
+ * segment extrapolated: a segment 10% fast that began 1 ms ago is 100 us
+ * off while it lasts (the check can see it), and not at all once its end
+ * has passed. */
+static void test_past_end_is_clock(void)
+{
+#if OMPB__TSC_SUPPORTED
+    ompb__tsc_start(true);
+    if (!ompb__tsc_on)
+        return;
+    ompb__tsc_segment saved = {atomic_load(&ompb__tsc.base_tsc),
+                               atomic_load(&ompb__tsc.base_ns), atomic_load(&ompb__tsc.mult)};
+    uint64_t saved_end = atomic_load(&ompb__tsc.next_tsc);
+    uint64_t ticks_ms = (uint64_t)(((ompb__u128)1000000 << 32) / saved.mult);
+    uint64_t now_tsc = __rdtsc();
+    ompb__tsc_segment fast = {now_tsc - ticks_ms, ompb__now_ns() - 1000000,
+                              saved.mult + saved.mult / 10};
+    put_segment(&fast, UINT64_MAX);
+    uint64_t in = ompb__stamp_ns(), b = ompb__now_ns();
+    put_segment(&fast, now_tsc);
+    uint64_t c = ompb__now_ns(), past = ompb__stamp_ns(), d = ompb__now_ns();
+    put_segment(&saved, saved_end);
+    CU_ASSERT_TRUE(in > b + 50000);
+    CU_ASSERT_TRUE(past >= c && past <= d);
+#endif
+}
+
 /* A thread's end read on another core may trail its start by a tick: an
  * empty instance, not a saturated 78 hours. */
 static void test_pack_trailing_end(void)
@@ -253,6 +294,7 @@ static const ompb_test_case cases[] = {
     {"convert", test_convert},
     {"slew", test_slew},
     {"judge", test_judge},
+    {"past_end_is_clock", test_past_end_is_clock},
     {"live_error", test_live_error},
     {"pack_trailing_end", test_pack_trailing_end},
     {"pu_trust", test_pu_trust},
