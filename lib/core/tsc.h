@@ -109,7 +109,7 @@ bool ompb__tsc_cpuid_invariant(void);
 /* What can be done before the first marker, at load (a constructor; later
  * calls do nothing): whether the TSC is allowed (OMPB_REGIONS_CLOCK is not
  * clock_gettime) and trusted, and the first calibration's first sample
- * (a few microseconds in all). */
+ * (about 0.1 ms, most of it reading /proc/cpuinfo). */
 void ompb__tsc_prepare(bool allowed);
 
 /* Chooses the source once per process (later calls do nothing): prepares

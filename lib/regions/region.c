@@ -61,7 +61,8 @@ static ompb__region_thread *thread_first_use(void)
  * application's thread, inside its first timed phase: the TSC's trust
  * checks and its first calibration sample (the second one, at the first
  * call, is then usually a millisecond later already: no wait), and the PU
- * source's probe. A few tens of microseconds, no thread, no runner. */
+ * source's probe. About 0.1-0.2 ms (reading /proc/cpuinfo, mostly), no
+ * thread, no runner. */
 __attribute__((constructor)) static void regions_load(void)
 {
     if (!ompb__regions_settings_load())
