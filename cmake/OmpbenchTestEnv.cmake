@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # No test talks to a runner it did not start. Every test gets runner FIFO
 # paths that do not exist (a test that starts its own runner sets its own
-# paths) and none of the variables a CodSpeed runner sets (removed through
+# paths) and none of the variables a CodSpeed runner sets, nor OMPB_RUNNER (removed through
 # ENVIRONMENT_MODIFICATION, which ctest before CMake 3.22 ignores), so a runner, or
 # any other program holding /tmp/runner.ctl.fifo and /tmp/runner.ack.fifo,
 # cannot change what a test sees. With OMPB_TEST_FOREIGN_RUNNER (default
@@ -25,7 +25,8 @@ function(ompb_isolate_tests)
       "OMPB_RUNNER_CTL_FIFO=${OMPB_NO_RUNNER_DIR}/runner.ctl.fifo"
       "OMPB_RUNNER_ACK_FIFO=${OMPB_NO_RUNNER_DIR}/runner.ack.fifo")
     set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT_MODIFICATION
-      "CODSPEED_ENV=unset:" "CODSPEED_RUNNER_MODE=unset:" "CODSPEED_PROFILE_FOLDER=unset:")
+      "CODSPEED_ENV=unset:" "CODSPEED_RUNNER_MODE=unset:" "CODSPEED_PROFILE_FOLDER=unset:"
+      "OMPB_RUNNER=unset:")
     if(OMPB_TEST_FOREIGN_RUNNER)
       set_property(TEST ${t} APPEND PROPERTY FIXTURES_REQUIRED foreign_runner)
     endif()

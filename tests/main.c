@@ -35,6 +35,7 @@ void ompb_test_no_runner(void)
 {
     setenv("OMPB_RUNNER_CTL_FIFO", "/nonexistent/ompb-tests/runner.ctl.fifo", 1);
     setenv("OMPB_RUNNER_ACK_FIFO", "/nonexistent/ompb-tests/runner.ack.fifo", 1);
+    unsetenv("OMPB_RUNNER");
 }
 
 static int add_suite(const ompb_test_suite *s, const char *only_test)

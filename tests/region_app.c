@@ -33,6 +33,9 @@
  *                   same in a team of 2 (the stencil at --threads 1,2): the
  *                   first size's runner window closes before the second
  *                   size's first instance (tests/test_hooks.c)
+ *   first-cost      the process's first begin/end pair and its second, timed
+ *                   with clock_gettime around each, first thing in main()
+ *                   (docs/performance.md, "The first region call")
  *   counted         a team of 2 runs "lookup" 10 times; in each instance
  *                   every thread adds 100 to "lookups" (OMPB_COUNTER_RATE)
  *                   and 3 to "items"; one call outside the region (refused,
@@ -258,6 +261,26 @@ static int once(void)
     return 0;
 }
 
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int first_cost(void)
+{
+    long long a = now_ns();
+    ompb_region_begin("first");
+    ompb_region_end("first");
+    long long b = now_ns();
+    ompb_region_begin("first");
+    ompb_region_end("first");
+    long long c = now_ns();
+    printf("first pair %lld ns, second pair %lld ns\n", b - a, c - b);
+    return 0;
+}
+
 static int counted(void)
 {
 #pragma omp parallel num_threads(2)
@@ -274,9 +297,11 @@ static int counted(void)
 
 int main(int argc, char **argv)
 {
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "first-cost") == 0)
+        return first_cost(); /* before any output: the first call comes first */
     printf("main\n");
     fflush(stdout);
-    const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "first-use") == 0)
         return first_use();
     if (strcmp(mode, "never-ended") == 0)
@@ -302,6 +327,6 @@ int main(int argc, char **argv)
     if (strcmp(mode, "once") == 0)
         return once();
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
-            "phases|overlap|sweep|inside|split|once|counted\n");
+            "phases|overlap|sweep|inside|split|once|counted|first-cost\n");
     return 2;
 }

@@ -2,7 +2,7 @@
 /*
  * The region markers' timestamp source (lib/core/tsc.c): when the TSC is
  * trusted (fake /proc and /sys trees), the segment arithmetic, the
- * calibrations' slewing on a simulated counter, and the live map against
+ * calibrations on a simulated counter, the rejection of samples, and the live map against
  * clock_gettime with a bound in units of the clock's own spread.
  */
 #include <sched.h>
@@ -97,9 +97,11 @@ static void test_convert(void)
 }
 
 /* A simulated counter at 2.596 GHz whose clock runs 50 ppm fast from the
- * 5th second (an NTP slew); the first segment's frequency 10 ppm off. The
- * map stays continuous at every calibration, and its error there shrinks
- * to a few ns once the baseline is long. */
+ * 5th second (an NTP slew); the first segment's frequency 10 ppm off. Each
+ * calibration on time starts the next segment on the clock, and its error
+ * there shrinks to a few us once the baseline is long; a calibration three
+ * segment lengths late reports the miss at the segment's end, where the
+ * readers left it for the clock, not the extrapolated one. */
 static void test_slew(void)
 {
     const double ns_per_tick = 1.0 / 2.596;
@@ -117,9 +119,9 @@ static void test_slew(void)
         ompb__tsc_segment next;
         int64_t err;
         period_ns = period_ns * 2 > 1000000000u ? 1000000000u : period_ns * 2;
-        ompb__tsc_next_segment(&cur, t0, m0, tc, mc, (uint64_t)(period_ns / ns_per_tick),
-                               &next, &err);
-        CU_ASSERT_EQUAL(next.base_ns, ompb__tsc_convert(&cur, tc)); /* continuous */
+        ompb__tsc_next_segment(&cur, t0, m0, tc, mc, tc, &next, &err);
+        CU_ASSERT_EQUAL(next.base_ns, mc); /* on the clock */
+        CU_ASSERT_EQUAL(next.base_tsc, tc);
         CU_ASSERT_TRUE(next.mult > cur.mult / 2 && next.mult < cur.mult * 2);
         cur = next;
         last_err = err;
@@ -128,13 +130,39 @@ static void test_slew(void)
     }
     /* A steady slew is learned: after a minute the miss is far below it. */
     CU_ASSERT_TRUE(llabs(last_err) < 5000);
-    /* A map a period's tenth off restarts from the clock. */
+    /* Late: read at 4x the segment's span past its start, its end at 1x. */
     ompb__tsc_segment next;
     int64_t err;
-    ompb__tsc_next_segment(&cur, t0, m0, tc + 1000, ompb__tsc_convert(&cur, tc + 1000) + 1000000,
-                           1000000, &next, &err);
-    CU_ASSERT_EQUAL(err, -1000000);
-    CU_ASSERT_EQUAL(next.base_ns, ompb__tsc_convert(&cur, tc + 1000) + 1000000);
+    uint64_t span = 1000000;
+    ompb__tsc_next_segment(&cur, t0, m0, cur.base_tsc + 4 * span,
+                           ompb__tsc_convert(&cur, cur.base_tsc + 4 * span) - 4000, cur.base_tsc + span,
+                           &next, &err);
+    CU_ASSERT_EQUAL(err, 1000);
+    CU_ASSERT_EQUAL(next.base_tsc, cur.base_tsc + 4 * span);
+}
+
+/* The rejection logic on synthetic samples (no timing): at 0.5 ns per
+ * tick, a sample 2 ms after the last one is accepted when its bracket is
+ * within the limit, retried when wider (interrupted), and starts the run
+ * over when either clock went backwards or they disagree on the elapsed
+ * time by more than 0.1% (a jump), not by 0.05% (NTP's largest slew). */
+static void test_judge(void)
+{
+    const uint64_t mult = UINT64_C(1) << 31, lt = 1000000, lm = 7000000;
+    const uint64_t dt = 4000000, dm = 2000000; /* 2 ms both ways */
+    CU_ASSERT_EQUAL(ompb__tsc_judge(40, 60, lt + dt, lm + dm, lt, lm, mult), OMPB__TSC_ACCEPT);
+    CU_ASSERT_EQUAL(ompb__tsc_judge(60, 60, lt + dt, lm + dm, lt, lm, mult), OMPB__TSC_ACCEPT);
+    CU_ASSERT_EQUAL(ompb__tsc_judge(61, 60, lt + dt, lm + dm, lt, lm, mult), OMPB__TSC_WIDE);
+    CU_ASSERT_EQUAL(ompb__tsc_judge(5000, 60, lt + dt, lm + dm, lt, lm, mult), OMPB__TSC_WIDE);
+    CU_ASSERT_EQUAL(ompb__tsc_judge(40, 60, lt + dt, lm + dm + 1000, lt, lm, mult),
+                    OMPB__TSC_ACCEPT); /* 500 ppm */
+    CU_ASSERT_EQUAL(ompb__tsc_judge(40, 60, lt + dt, lm + dm + 2100, lt, lm, mult),
+                    OMPB__TSC_JUMP); /* 1050 ppm: the clock stepped */
+    CU_ASSERT_EQUAL(ompb__tsc_judge(40, 60, lt + dt, lm + dm / 2, lt, lm, mult), OMPB__TSC_JUMP);
+    CU_ASSERT_EQUAL(ompb__tsc_judge(40, 60, lt - 1, lm + dm, lt, lm, mult), OMPB__TSC_JUMP);
+    CU_ASSERT_EQUAL(ompb__tsc_judge(40, 60, lt + dt, lm, lt, lm, mult), OMPB__TSC_JUMP);
+    /* A jump wins over a wide bracket: the run starts over either way. */
+    CU_ASSERT_EQUAL(ompb__tsc_judge(5000, 60, lt + dt, lm + 10 * dm, lt, lm, mult), OMPB__TSC_JUMP);
 }
 
 /* The live map: every stamp within a few of the clock's own spreads of the
@@ -157,6 +185,47 @@ static void test_live_error(void)
     }
     if (!ompb__tsc_on)
         CU_ASSERT_EQUAL(c.max_outside_ns, 0);
+}
+
+#if OMPB__TSC_SUPPORTED
+/* Rewrites the published segment as a calibration would. */
+static void put_segment(const ompb__tsc_segment *s, uint64_t end)
+{
+    unsigned seq = atomic_load(&ompb__tsc.seq);
+    atomic_store(&ompb__tsc.seq, seq + 1);
+    atomic_store(&ompb__tsc.base_tsc, s->base_tsc);
+    atomic_store(&ompb__tsc.base_ns, s->base_ns);
+    atomic_store(&ompb__tsc.mult, s->mult);
+    atomic_store(&ompb__tsc.next_tsc, end);
+    atomic_store(&ompb__tsc.seq, seq + 2);
+}
+#endif
+
+/* A reading past the published segment's end is the clock's, never the
+ * segment extrapolated: a segment 10% fast that began 1 ms ago is 100 us
+ * off while it lasts (the check can see it), and not at all once its end
+ * has passed. */
+static void test_past_end_is_clock(void)
+{
+#if OMPB__TSC_SUPPORTED
+    ompb__tsc_start(true);
+    if (!ompb__tsc_on)
+        return;
+    ompb__tsc_segment saved = {atomic_load(&ompb__tsc.base_tsc),
+                               atomic_load(&ompb__tsc.base_ns), atomic_load(&ompb__tsc.mult)};
+    uint64_t saved_end = atomic_load(&ompb__tsc.next_tsc);
+    uint64_t ticks_ms = (uint64_t)(((ompb__u128)1000000 << 32) / saved.mult);
+    uint64_t now_tsc = __rdtsc();
+    ompb__tsc_segment fast = {now_tsc - ticks_ms, ompb__now_ns() - 1000000,
+                              saved.mult + saved.mult / 10};
+    put_segment(&fast, UINT64_MAX);
+    uint64_t in = ompb__stamp_ns(), b = ompb__now_ns();
+    put_segment(&fast, now_tsc);
+    uint64_t c = ompb__now_ns(), past = ompb__stamp_ns(), d = ompb__now_ns();
+    put_segment(&saved, saved_end);
+    CU_ASSERT_TRUE(in > b + 50000);
+    CU_ASSERT_TRUE(past >= c && past <= d);
+#endif
 }
 
 /* A thread's end read on another core may trail its start by a tick: an
@@ -224,6 +293,8 @@ static const ompb_test_case cases[] = {
     {"trust", test_trust},
     {"convert", test_convert},
     {"slew", test_slew},
+    {"judge", test_judge},
+    {"past_end_is_clock", test_past_end_is_clock},
     {"live_error", test_live_error},
     {"pack_trailing_end", test_pack_trailing_end},
     {"pu_trust", test_pu_trust},

@@ -14,7 +14,12 @@
  *   GetIntegrationMode; paths from OMPB_RUNNER_CTL_FIFO/OMPB_RUNNER_ACK_FIFO,
  *   default /tmp/runner.ctl.fifo and /tmp/runner.ack.fifo): every call sends
  *   one command and waits for its acknowledgement;
- * - otherwise every call is a no-op that returns 0 at once.
+ * - otherwise every call is a no-op that returns 0 at once, and so always
+ *   with OMPB_RUNNER=off in the environment (no FIFO looked at, no client
+ *   request under valgrind; values: auto, the default, on, off; another
+ *   value is named in one warning and counts as off). A handle looks at the
+ *   default FIFOs without CODSPEED_ENV: making one is asking for the
+ *   runner (region markers alone do not, docs/protocol.md).
  *
  * Every function is safe to call from any thread at any time, with one
  * handle or many: the whole process shares one lock that serializes each

@@ -36,8 +36,13 @@ bool ompb__tsc_on;
 
 /* The calibrating thread's own record (only under `busy`). */
 static atomic_flag busy = ATOMIC_FLAG_INIT;
-static bool started;
-static uint64_t t0, m0;          /* the first calibration */
+static bool prepared, trusted, started;
+static uint64_t t0, m0;          /* the first calibration's first sample */
+static uint64_t w0;              /* its bracket (ticks) */
+static bool first_pending;       /* the first segment waits for FIRST_SPAN_NS */
+static uint64_t last_tc, last_mc; /* the last accepted calibration */
+static uint64_t retry_tsc;       /* no sample before this (after a wide one) */
+static _Atomic uint64_t rejected, restarts;
 static uint64_t period_ns;       /* spacing of the next calibration */
 static uint64_t width_limit;     /* ticks */
 static _Atomic uint64_t calibrations, max_err_ns;
@@ -45,28 +50,34 @@ static double mhz;
 static char reason[160];         /* why not the TSC, "" when it is used */
 
 void ompb__tsc_next_segment(const ompb__tsc_segment *cur, uint64_t first_tsc, uint64_t first_ns,
-                            uint64_t tc, uint64_t mc, uint64_t period_ticks,
+                            uint64_t tc, uint64_t mc, uint64_t end_tsc,
                             ompb__tsc_segment *next, int64_t *err_ns)
 {
-    uint64_t predicted = ompb__tsc_convert(cur, tc);
-    int64_t err = (int64_t)(predicted - mc);
+    int64_t err = (int64_t)(ompb__tsc_convert(cur, tc) - mc);
+    /* The miss grows along the segment from its start: what it was at the
+     * end, where readers left it for the clock. */
+    if (end_tsc > cur->base_tsc && tc > end_tsc)
+        err = (int64_t)((ompb__i128)err * (ompb__i128)(end_tsc - cur->base_tsc)
+                        / (ompb__i128)(tc - cur->base_tsc));
     *err_ns = err;
-    /* ns per tick over the whole run: the longest baseline, so the two
-     * ends' jitter weighs least. */
     uint64_t f = tc > first_tsc
                      ? (uint64_t)((((ompb__u128)(mc - first_ns)) << 32) / (tc - first_tsc))
                      : cur->mult;
-    uint64_t limit = period_ticks ? (uint64_t)(((ompb__u128)period_ticks * f >> 32) / 10)
-                                  : 0;
-    uint64_t magnitude = err < 0 ? (uint64_t)-err : (uint64_t)err;
-    if (!period_ticks || magnitude > limit) {
-        *next = (ompb__tsc_segment){tc, mc, f};
-        return;
-    }
-    /* Continuous at tc, back on the clock period_ticks later (a product,
-     * not a shift: err may be negative). */
-    int64_t correction = (int64_t)((ompb__i128)err * 4294967296 / (ompb__i128)period_ticks);
-    *next = (ompb__tsc_segment){tc, predicted, (uint64_t)((int64_t)f - correction)};
+    *next = (ompb__tsc_segment){tc, mc, f};
+}
+
+ompb__tsc_verdict ompb__tsc_judge(uint64_t width, uint64_t limit, uint64_t tc, uint64_t mc,
+                                  uint64_t prev_tc, uint64_t prev_mc, uint64_t mult)
+{
+    if (tc <= prev_tc || mc <= prev_mc)
+        return OMPB__TSC_JUMP;
+    /* Elapsed time by the map's rate against the clock's, to 0.1%. */
+    ompb__u128 by_ticks = ((ompb__u128)(tc - prev_tc) * mult) >> 32;
+    ompb__u128 by_clock = mc - prev_mc;
+    ompb__u128 diff = by_ticks > by_clock ? by_ticks - by_clock : by_clock - by_ticks;
+    if (diff * 1000 > by_clock)
+        return OMPB__TSC_JUMP;
+    return width > limit ? OMPB__TSC_WIDE : OMPB__TSC_ACCEPT;
 }
 
 /* ---- trust ---------------------------------------------------------------- */
@@ -171,22 +182,20 @@ static uint64_t ns_to_ticks(uint64_t ns, uint64_t mult)
     return (uint64_t)(((ompb__u128)ns << 32) / mult);
 }
 
-/* The first segment: samples FIRST_SPAN_NS apart, the narrowest brackets
- * seen set what counts as interrupted later. */
-static bool calibrate_first(void)
+/* The first segment, from (t0, m0) to (tc, mc) at least FIRST_SPAN_NS
+ * later; the narrowest bracket seen (w) sets what counts as interrupted
+ * later. False when the counter did not advance. */
+static bool first_segment(uint64_t tc, uint64_t mc, uint64_t w)
 {
-    uint64_t tc = 0, mc = 0;
-    uint64_t w = sample(&t0, &m0);
-    do {
-        uint64_t x = sample(&tc, &mc);
-        w = x < w ? x : w;
-    } while (mc - m0 < FIRST_SPAN_NS);
     if (tc <= t0)
         return false;
     uint64_t mult = (uint64_t)((((ompb__u128)(mc - m0)) << 32) / (tc - t0));
     width_limit = (w ? w : 1) * WIDTH_SLACK;
     period_ns = 2 * FIRST_SPAN_NS;
     mhz = 1e3 / ((double)mult / 4294967296.0);
+    last_tc = tc;
+    last_mc = mc;
+    first_pending = false;
     publish(&(ompb__tsc_segment){tc, mc, mult}, tc + ns_to_ticks(period_ns, mult));
     return true;
 }
@@ -199,6 +208,42 @@ static void record_error(int64_t err)
     while (m > old && !atomic_compare_exchange_weak(&max_err_ns, &old, m))
         ;
 }
+
+/* A sample judged wide or a jump (ompb__tsc_judge): retried after an
+ * eighth of the period, the map left past its end meanwhile (readers on
+ * the clock); a jump starts the run over from the clock. Only under busy. */
+static void judge_and_publish(uint64_t tc, uint64_t mc, uint64_t w)
+{
+    ompb__tsc_segment cur = {atomic_load(&ompb__tsc.base_tsc), atomic_load(&ompb__tsc.base_ns),
+                             atomic_load(&ompb__tsc.mult)};
+    uint64_t end = atomic_load(&ompb__tsc.next_tsc);
+    if (tc < end)
+        return; /* another thread did it between our check and the flag */
+    switch (ompb__tsc_judge(w, width_limit, tc, mc, last_tc, last_mc, cur.mult)) {
+    case OMPB__TSC_WIDE:
+        retry_tsc = tc + ns_to_ticks(period_ns / 8, cur.mult);
+        atomic_fetch_add(&rejected, 1);
+        return;
+    case OMPB__TSC_JUMP:
+        t0 = last_tc = tc;
+        m0 = last_mc = mc;
+        period_ns = 2 * FIRST_SPAN_NS;
+        atomic_fetch_add(&restarts, 1);
+        publish(&(ompb__tsc_segment){tc, mc, cur.mult}, tc + ns_to_ticks(period_ns, cur.mult));
+        return;
+    case OMPB__TSC_ACCEPT:
+        break;
+    }
+    uint64_t next_period = period_ns * 2 > PERIOD_MAX_NS ? PERIOD_MAX_NS : period_ns * 2;
+    ompb__tsc_segment next;
+    int64_t err;
+    ompb__tsc_next_segment(&cur, t0, m0, tc, mc, end, &next, &err);
+    period_ns = next_period;
+    last_tc = tc;
+    last_mc = mc;
+    publish(&next, tc + ns_to_ticks(next_period, next.mult));
+    record_error(err);
+}
 #endif
 
 void ompb__tsc_recalibrate(void)
@@ -206,33 +251,27 @@ void ompb__tsc_recalibrate(void)
 #if OMPB__TSC_SUPPORTED
     if (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire))
         return;
-    uint64_t tc = 0, mc = 0, w = sample(&tc, &mc);
-    ompb__tsc_segment cur = {atomic_load(&ompb__tsc.base_tsc), atomic_load(&ompb__tsc.base_ns),
-                             atomic_load(&ompb__tsc.mult)};
-    if (tc < atomic_load(&ompb__tsc.next_tsc)) {
-        /* Another thread did it between our check and the flag. */
-    } else if (w > width_limit) {
-        /* Interrupted: keep the segment, try again a little later. */
-        atomic_store(&ompb__tsc.next_tsc, tc + ns_to_ticks(period_ns / 8, cur.mult));
+    uint64_t tc = 0, mc = 0;
+    if (__rdtsc() < retry_tsc) {
+        /* A rejected sample's retry is not due yet. */
+    } else if (first_pending) {
+        if (ompb__now_ns() - m0 >= FIRST_SPAN_NS) {
+            uint64_t w = sample(&tc, &mc);
+            first_segment(tc, mc, w < w0 ? w : w0);
+        }
     } else {
-        uint64_t next_period = period_ns * 2 > PERIOD_MAX_NS ? PERIOD_MAX_NS : period_ns * 2;
-        uint64_t ticks = ns_to_ticks(next_period, cur.mult);
-        ompb__tsc_segment next;
-        int64_t err;
-        ompb__tsc_next_segment(&cur, t0, m0, tc, mc, ticks, &next, &err);
-        period_ns = next_period;
-        publish(&next, tc + ticks);
-        record_error(err);
+        uint64_t w = sample(&tc, &mc);
+        judge_and_publish(tc, mc, w);
     }
     atomic_flag_clear_explicit(&busy, memory_order_release);
 #endif
 }
 
-void ompb__tsc_start(bool allowed)
+void ompb__tsc_prepare(bool allowed)
 {
-    if (started)
+    if (prepared)
         return;
-    started = true;
+    prepared = true;
     if (!allowed) {
         snprintf(reason, sizeof reason, "OMPB_REGIONS_CLOCK=clock_gettime");
         return;
@@ -244,7 +283,31 @@ void ompb__tsc_start(bool allowed)
     if (!ompb__tsc_trust("/", ompb__tsc_cpuid_invariant(), reason, sizeof reason))
         return;
 #if OMPB__TSC_SUPPORTED
-    if (!calibrate_first()) {
+    trusted = true;
+    w0 = sample(&t0, &m0);
+#endif
+}
+
+void ompb__tsc_start(bool allowed)
+{
+    if (started)
+        return;
+    ompb__tsc_prepare(allowed);
+    started = true;
+    if (!trusted)
+        return;
+#if OMPB__TSC_SUPPORTED
+    uint64_t tc = 0, mc = 0, w = sample(&tc, &mc);
+    w = w < w0 ? w : w0;
+    if (mc - m0 < FIRST_SPAN_NS) {
+        /* Too soon after load for a slope: no wait here (this is the first
+         * region call, in the application's first timed phase). Every
+         * reading is past the placeholder's end, so the clock's, until an
+         * end call after FIRST_SPAN_NS makes the first segment. */
+        w0 = w;
+        first_pending = true;
+        publish(&(ompb__tsc_segment){t0, m0, (uint64_t)1 << 32}, 0);
+    } else if (!first_segment(tc, mc, w)) {
         snprintf(reason, sizeof reason, "the TSC did not advance during calibration");
         return;
     }
@@ -261,9 +324,12 @@ void ompb__tsc_describe(char *buf, size_t len)
         snprintf(buf, len, "clock_gettime(CLOCK_MONOTONIC) (TSC not used: %s)", reason);
     else
         snprintf(buf, len, "invariant TSC (%.1f MHz) mapped to CLOCK_MONOTONIC, largest error "
-                 "at %llu calibrations %llu ns", mhz,
+                 "at %llu calibrations %llu ns (%llu samples rejected as interrupted, %llu "
+                 "restarts; readings past a due calibration from clock_gettime)", mhz,
                  (unsigned long long)atomic_load(&calibrations),
-                 (unsigned long long)atomic_load(&max_err_ns));
+                 (unsigned long long)atomic_load(&max_err_ns),
+                 (unsigned long long)atomic_load(&rejected),
+                 (unsigned long long)atomic_load(&restarts));
 }
 
 void ompb__tsc_errors(uint64_t *n, uint64_t *max_err)

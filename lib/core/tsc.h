@@ -5,15 +5,20 @@
  * markers and the reports keep the clock of the runner and of perf, or
  * clock_gettime(CLOCK_MONOTONIC) itself where the TSC cannot be trusted.
  *
- * The conversion is piecewise linear. A calibration at start (best of many
- * bracketing reads, spread over about a millisecond) gives the first
- * segment; each later calibration (after 2, 4, 8 ms ... then every second,
- * done by an end call right after its own reading, so outside the instance
- * it times) measures the frequency over the whole run so far and starts a
- * segment that is continuous with the previous one and slews to the clock
- * by the next calibration: never a step backwards, and the error is what
- * one segment's slope misses (tens of ns; docs/performance.md, and
- * ompb__tsc_describe says the largest seen).
+ * The conversion is piecewise linear. The first calibration takes one
+ * sample at load (ompb__tsc_prepare, from the regions' constructor) and one
+ * at least a millisecond later: at the first region call when that much
+ * time has passed, else at the first end call after it (readings before
+ * come from clock_gettime). Each later calibration (after 2, 4, 8 ms ...
+ * then every second, done by an end call right after its own reading, so
+ * outside the instance it times) measures the frequency over the whole run
+ * so far and starts a segment on the clock. A reading past its segment's
+ * end (the calibration is due: late, or its sample was rejected as
+ * interrupted) is taken from clock_gettime instead, so a segment is never
+ * extrapolated: the error is what one segment's slope misses over its own
+ * period (tens of ns; docs/performance.md, and ompb__tsc_describe says the
+ * largest seen), and where a segment hands over to the clock a stamp may
+ * step back by as much.
  */
 #ifndef OMPB_TSC_H
 #define OMPB_TSC_H
@@ -63,14 +68,33 @@ static inline uint64_t ompb__tsc_convert(const ompb__tsc_segment *s, uint64_t ti
 }
 
 /* The next segment, from a calibration (tc ticks read at mc ns) and the
- * run's first one (t0, m0): the frequency measured over the whole run,
- * corrected so that the map meets the clock again after period_ticks;
- * continuous with cur at tc. *err_ns: cur's error at tc (cur minus clock).
- * A map more than a period's tenth off (a suspended machine, a clock
- * step) restarts from the clock instead. Pure (unit-tested). */
+ * run's first one (t0, m0): it starts on the clock at (tc, mc), with the
+ * frequency measured over the whole run (the longest baseline, so the two
+ * ends' jitter weighs least). Readers switched to clock_gettime at the
+ * current segment's end (end_tsc, <= tc), so starting on the clock is
+ * continuous with what they saw. *err_ns: cur's error at its end (cur
+ * minus clock, scaled back from tc to end_tsc along the segment: past its
+ * end no reader used it). Pure (unit-tested). */
 void ompb__tsc_next_segment(const ompb__tsc_segment *cur, uint64_t t0, uint64_t m0,
-                            uint64_t tc, uint64_t mc, uint64_t period_ticks,
+                            uint64_t tc, uint64_t mc, uint64_t end_tsc,
                             ompb__tsc_segment *next, int64_t *err_ns);
+
+/* What a calibration sample is worth (ompb__tsc_judge). */
+typedef enum {
+    OMPB__TSC_ACCEPT,   /* a new segment from it */
+    OMPB__TSC_WIDE,     /* its bracket is wider than the limit: interrupted (a
+                           preemption between the reads), tried again later */
+    OMPB__TSC_JUMP      /* the clock or the counter jumped since the last one (a
+                           suspended machine, a step): the run starts over */
+} ompb__tsc_verdict;
+
+/* Judges a sample (tc ticks read at mc ns, its bracket width ticks) against
+ * the width limit and the last accepted one (last_tc, last_mc), at the
+ * map's rate mult (ns per tick, 32.32): narrow enough, and both clocks
+ * moved forward at rates within 0.1% of each other (NTP slews at most
+ * 0.05%). Pure (unit-tested on synthetic samples). */
+ompb__tsc_verdict ompb__tsc_judge(uint64_t width, uint64_t width_limit, uint64_t tc, uint64_t mc,
+                                  uint64_t last_tc, uint64_t last_mc, uint64_t mult);
 
 /* Whether the TSC can stand in for CLOCK_MONOTONIC here: cpuid_invariant
  * (CPUID 0x80000007 EDX bit 8), the kernel's constant_tsc and nonstop_tsc
@@ -82,9 +106,16 @@ bool ompb__tsc_trust(const char *root, bool cpuid_invariant, char *why, size_t l
 /* CPUID's invariant TSC bit on this CPU (false off x86-64). */
 bool ompb__tsc_cpuid_invariant(void);
 
-/* Chooses the source once per process (later calls do nothing): the TSC
- * when allowed (OMPB_REGIONS_CLOCK is not clock_gettime) and trusted, then
- * calibrated (about a millisecond). */
+/* What can be done before the first marker, at load (a constructor; later
+ * calls do nothing): whether the TSC is allowed (OMPB_REGIONS_CLOCK is not
+ * clock_gettime) and trusted, and the first calibration's first sample
+ * (about 0.1 ms, most of it reading /proc/cpuinfo). */
+void ompb__tsc_prepare(bool allowed);
+
+/* Chooses the source once per process (later calls do nothing): prepares
+ * if that was not done, then the first calibration's second sample, at
+ * least a millisecond after the first: no wait when that much time has
+ * passed since ompb__tsc_prepare (at load, usually), else the rest of it. */
 void ompb__tsc_start(bool allowed);
 
 /* Which source is in use and why, with the conversion's largest error at
@@ -116,51 +147,58 @@ int ompb__tsc_measure(uint64_t duration_ns, uint64_t spacing_ns, ompb__tsc_check
 void ompb__tsc_recalibrate(void);
 
 #if OMPB__TSC_SUPPORTED
-/* The TSC's ticks into *ticks and their time through the published
- * segment (retried while a calibration rewrites it). */
-static inline uint64_t ompb__tsc_now_ns(uint64_t *ticks)
+/* The TSC's time through the published segment into *ns (retried while a
+ * calibration rewrites it); false when the reading lies at or past the
+ * segment's end, where a calibration is due and the map is no longer
+ * trusted: a late calibration (a thread preempted, stamps far apart, a
+ * sample rejected as interrupted) must not extrapolate a segment's slope
+ * for long, and the caller reads clock_gettime instead. */
+static inline bool ompb__tsc_map_now(uint64_t *ns)
 {
     for (;;) {
         unsigned seq = atomic_load_explicit(&ompb__tsc.seq, memory_order_acquire);
-        *ticks = __rdtsc();
+        uint64_t ticks = __rdtsc();
         ompb__tsc_segment s = {
             atomic_load_explicit(&ompb__tsc.base_tsc, memory_order_relaxed),
             atomic_load_explicit(&ompb__tsc.base_ns, memory_order_relaxed),
             atomic_load_explicit(&ompb__tsc.mult, memory_order_relaxed),
         };
+        uint64_t end = atomic_load_explicit(&ompb__tsc.next_tsc, memory_order_relaxed);
         atomic_thread_fence(memory_order_acquire);
         if (__builtin_expect(!(seq & 1) && atomic_load_explicit(&ompb__tsc.seq,
-                                                                memory_order_relaxed) == seq, 1))
-            return ompb__tsc_convert(&s, *ticks);
+                                                                memory_order_relaxed) == seq, 1)) {
+            *ns = ompb__tsc_convert(&s, ticks);
+            return ticks < end;
+        }
     }
 }
 #endif
 
 /* Now in CLOCK_MONOTONIC ns through the source in use: the TSC (about 10
- * ns here, against 25 for clock_gettime) and the published segment. The
- * read is not ordered with the instructions around it, which may move it
- * by what the CPU has in flight (a few ns): below clock_gettime's own
- * spread. */
+ * ns here, against 25 for clock_gettime) and the published segment, or
+ * clock_gettime past the segment's end. The read is not ordered with the
+ * instructions around it, which may move it by what the CPU has in flight
+ * (a few ns): below clock_gettime's own spread. */
 static inline uint64_t ompb__stamp_ns(void)
 {
 #if OMPB__TSC_SUPPORTED
-    uint64_t ticks;
-    if (__builtin_expect(ompb__tsc_on, 1))
-        return ompb__tsc_now_ns(&ticks);
+    uint64_t ns;
+    if (__builtin_expect(ompb__tsc_on, 1) && __builtin_expect(ompb__tsc_map_now(&ns), 1))
+        return ns;
 #endif
     return ompb__now_ns();
 }
 
-/* When the TSC is in use: true, its reading in *now and in *due whether a
- * calibration is due; else false, nothing read. No call: for a hot path
- * that leaves the clock_gettime case to a function of its own. */
+/* When the TSC is in use: true, the map's reading in *now and in *due
+ * whether a calibration is due (the reading is then past the segment's
+ * end: the caller replaces it with clock_gettime's); else false, nothing
+ * read. No call: for a hot path that leaves the other cases to a function
+ * of its own. */
 static inline bool ompb__stamp_tsc_due(uint64_t *now, bool *due)
 {
 #if OMPB__TSC_SUPPORTED
-    uint64_t ticks;
     if (__builtin_expect(ompb__tsc_on, 1)) {
-        *now = ompb__tsc_now_ns(&ticks);
-        *due = ticks >= atomic_load_explicit(&ompb__tsc.next_tsc, memory_order_relaxed);
+        *due = !ompb__tsc_map_now(now);
         return true;
     }
 #endif
@@ -176,7 +214,7 @@ static inline uint64_t ompb__stamp_end_ns_due(bool *due)
 {
     uint64_t now;
     if (ompb__stamp_tsc_due(&now, due))
-        return now;
+        return *due ? ompb__now_ns() : now;
     *due = false;
     return ompb__now_ns();
 }

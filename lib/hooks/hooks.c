@@ -15,6 +15,7 @@
 
 #include "core/core.h"
 #include "hooks/hooks_internal.h"
+#include "hooks/runner_gate.h"
 
 /* "Metadata: " + name + " " + version: the dump name CodSpeed reads. */
 #define METADATA_MAX (16 + 2 * OMPB__STRING_MAX)
@@ -118,6 +119,9 @@ ompb_hooks *ompb_hooks_new(void)
     if (!h)
         return NULL;
     h->runner_mode = OMPB__RUNNER_MODE_COUNT;
+    /* OMPB_RUNNER=off: no FIFO is even looked at, no simulation either. */
+    if (ompb__runner_use_now() == OMPB__RUNNER_USE_OFF)
+        return h;
     if (simulate())
         h->mode = OMPB_HOOKS_SIMULATION;
     else

@@ -10,5 +10,6 @@
 
 #include "hooks/codec.h"
 #include "hooks/instrument.h"
+#include "hooks/runner_gate.h"
 
 #endif

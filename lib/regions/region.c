@@ -40,7 +40,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 /* ---- first use and load time ---------------------------------------------- */
 
 /* The first region call of the process: the threads' key, the markers'
- * clock, the CodSpeed runner (if one listens) and the signal watcher. */
+ * clock (its first calibration ends here, begun at load), the CodSpeed
+ * runner (if asked for and one listens) and the signal watcher. */
 static void first_use(void)
 {
     ompb__region_threads_init();
@@ -56,10 +57,19 @@ static ompb__region_thread *thread_first_use(void)
     return ompb__region_thread_new();
 }
 
+/* At load, what the first region call would otherwise do on the
+ * application's thread, inside its first timed phase: the TSC's trust
+ * checks and its first calibration sample (the second one, at the first
+ * call, is then usually a millisecond later already: no wait), and the PU
+ * source's probe. About 0.1-0.2 ms (reading /proc/cpuinfo, mostly), no
+ * thread, no runner. */
 __attribute__((constructor)) static void regions_load(void)
 {
-    if (ompb__regions_settings_load())
-        atexit(ompb__regions_exit_report);
+    if (!ompb__regions_settings_load())
+        return;
+    atexit(ompb__regions_exit_report);
+    ompb__tsc_prepare(ompb__regions_tsc_allowed());
+    ompb__pu_start();
 }
 
 /* ---- lookups through the thread's caches ----------------------------------- */
@@ -269,8 +279,11 @@ static inline __attribute__((always_inline)) void record(const ompb__region_thre
 static __attribute__((noinline)) void end_rest(const char *name, const char *file, int line,
                                                uint64_t now, bool due)
 {
-    if (due)
+    if (due) {
+        /* The reading lies past its segment's end: the clock's instead. */
+        now = ompb__now_ns();
         ompb__tsc_recalibrate();
+    }
     ompb__region_thread *ts = ompb__region_self;
     if (unlikely(!ts) && !(ts = thread_first_use()))
         return;

@@ -36,7 +36,9 @@
  *   markers (the runner then uses it whole) and has no entry.
  *
  * Not in a process that runs benchmarks (ompb_main owns the runner there),
- * nor under valgrind (CPU simulation runs single-threaded benchmarks).
+ * nor under valgrind (CPU simulation runs single-threaded benchmarks), nor
+ * unless the runner's environment (CODSPEED_ENV), an explicit FIFO path or
+ * OMPB_RUNNER=on asks for it (lib/hooks/runner_gate.h).
  *
  * What goes to the runner goes through the runner value's ops: the
  * process's runner uses the instrument facade (lib/hooks/instrument.h) and
@@ -98,7 +100,11 @@ void ompb__region_runner_start(ompb__region_runner *rn, const ompb__region_runne
 
 void ompb__region_runner_init(void)
 {
-    if (RUNNING_ON_VALGRIND || ompb__registry_count() > 0)
+    /* Stale FIFOs at the default paths must not stall an application that
+     * does not run under the runner: it looks only when asked
+     * (lib/hooks/runner_gate.h). */
+    if (RUNNING_ON_VALGRIND || ompb__registry_count() > 0
+        || !ompb__runner_wanted(OMPB__RUNNER_FOR_REGIONS))
         return;
     ompb__instrument_init();
     if (ompb__instrument_mode() != OMPB__MODE_WALLTIME)

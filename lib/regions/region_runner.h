@@ -51,7 +51,8 @@ typedef struct ompb__region_runner {
 extern ompb__region_runner ompb__region_runner_process;
 
 /* Detects the runner once (first use of regions): not in a benchmark
- * binary, nor under valgrind. */
+ * binary, nor under valgrind, nor unless asked (CODSPEED_ENV set, an
+ * explicit FIFO path, OMPB_RUNNER=on; never with OMPB_RUNNER=off). */
 void ompb__region_runner_init(void);
 /* rn listens from now on, through ops (copied): no window open yet. */
 void ompb__region_runner_start(ompb__region_runner *rn, const ompb__region_runner_ops *ops);

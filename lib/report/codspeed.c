@@ -28,7 +28,7 @@
 static const char *profile_folder(const ompb__report_runner *runner)
 {
     const char *dir = getenv(PROFILE_ENV), *mode = getenv(MODE_ENV);
-    if (!dir || !*dir || runner->taken)
+    if (!dir || !*dir || runner->taken || runner->off)
         return NULL;
     if ((mode && strcmp(mode, "walltime") == 0) || runner->walltime)
         return dir;
@@ -40,7 +40,7 @@ static const char *profile_folder(const ompb__report_runner *runner)
 static const char *environment_folder(const ompb__report_runner *runner)
 {
     const char *dir = getenv(PROFILE_ENV);
-    if (!dir || !*dir)
+    if (!dir || !*dir || runner->off)
         return NULL;
     if (profile_folder(runner) || runner->simulation)
         return dir;

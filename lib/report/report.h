@@ -191,6 +191,7 @@ typedef struct ompb__report_runner {
     bool taken;        /* another process of the run holds the runner */
     bool walltime;     /* the runner answered that it measures walltime */
     bool simulation;   /* the runner measures by CPU simulation */
+    bool off;          /* OMPB_RUNNER=off: no CodSpeed file at all */
 } ompb__report_runner;
 
 typedef struct ompb__report {

@@ -82,7 +82,8 @@ static ompb__report_runner runner_facts(void)
 {
     return (ompb__report_runner){.taken = ompb__instrument_runner_taken(),
                                  .walltime = ompb__instrument_runner_walltime(),
-                                 .simulation = ompb__instrument_mode() == OMPB__MODE_SIMULATION};
+                                 .simulation = ompb__instrument_mode() == OMPB__MODE_SIMULATION,
+                                 .off = ompb__runner_use_now() == OMPB__RUNNER_USE_OFF};
 }
 
 int ompb__run_hand_on(ompb__run *r, const ompb__result *results, size_t n, int status,

@@ -21,6 +21,7 @@
 #include "counters/counters.h"
 #include "engine/engine.h"
 #include "core/core.h"
+#include "hooks/hooks.h"
 #include "regions/region.h"
 #include "report/report.h"
 
@@ -164,7 +165,8 @@ int ompb__run_prepare(ompb__run *r, int argc, char **argv, ompb_error *err)
                                                               "--repetitions)"});
     /* A benchmark binary refuses what an application only warns about (the
      * library's constructor turned regions off, lib/regions/region_settings.c). */
-    if (ompb__regions_check_settings(err) != 0 || ompb__crash_setting(&r->crash_handler, err) != 0)
+    if (ompb__regions_check_settings(err) != 0 || ompb__runner_check_setting(err) != 0 ||
+        ompb__crash_setting(&r->crash_handler, err) != 0)
         return ompb__run_usage_error(r, err);
     status = select_and_plan(r, speak, err);
     if (status >= 0)

@@ -20,8 +20,8 @@
 #   the processes the script started, by PID); kept (and named on stderr)
 #   when keep_tmp is set;
 # - OMPB_RUNNER_CTL_FIFO/OMPB_RUNNER_ACK_FIFO pointed at paths in tmp that
-#   do not exist, and CODSPEED_ENV, CODSPEED_RUNNER_MODE and
-#   CODSPEED_PROFILE_FOLDER unset, as ctest does (cmake/OmpbenchTestEnv.cmake),
+#   do not exist, and CODSPEED_ENV, CODSPEED_RUNNER_MODE,
+#   CODSPEED_PROFILE_FOLDER and OMPB_RUNNER unset, as ctest does (cmake/OmpbenchTestEnv.cmake),
 #   also when the script runs by hand: no run talks to a runner the script
 #   did not start (a script that starts one exports its own paths after
 #   this);
@@ -51,7 +51,7 @@ ompb_test_cleanup() {
 }
 trap ompb_test_cleanup EXIT
 export OMPB_RUNNER_CTL_FIFO=$tmp/no-runner.ctl.fifo OMPB_RUNNER_ACK_FIFO=$tmp/no-runner.ack.fifo
-unset CODSPEED_ENV CODSPEED_RUNNER_MODE CODSPEED_PROFILE_FOLDER
+unset CODSPEED_ENV CODSPEED_RUNNER_MODE CODSPEED_PROFILE_FOLDER OMPB_RUNNER
 
 fails=0
 fail() {
