@@ -337,9 +337,25 @@ static const ompb__reporter *reporter_for(const char *format, const char *path, 
     return ompb__reporter_default();
 }
 
+/* A path that is the running program (ompb_regions_report's, or a binary
+ * replaced since the settings were read) is refused with one line; the
+ * report goes to standard error instead. */
+static const char *not_running_program(const char *path)
+{
+    const ompb__outfile_input self = {"the running program", "/proc/self/exe"};
+    ompb_error err = {0};
+    if (!path || strcmp(path, "-") == 0 ||
+        ompb__outfile_check_inputs("region report", path, &self, 1, &err) == 0)
+        return path;
+    ompb__error_print(stderr, "ompbench: warning: %s; the report goes to standard error",
+                      err.text);
+    return NULL;
+}
+
 static int write_to(const char *path, const ompb__reporter *rep, const ompb__report *report)
 {
     ompb_error err = {0};
+    path = not_running_program(path);
     if (!path || strcmp(path, "-") == 0) {
         FILE *fp = path ? stdout : stderr;
         int rc = rep->write(fp, report);
