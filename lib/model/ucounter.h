@@ -26,9 +26,15 @@ typedef struct ompb__ucounter_slot {
     double value;              /* this thread's sum in the current round */
 } ompb__ucounter_slot;
 
-/* One thread's counters (inside its ompb_state). */
+/* One thread's counters (inside its ompb_state). A caller team's state is
+ * shared: the threads of the team the body forks all add into it, so
+ * names are published with release/acquire, new names take a lock and
+ * values are added with compare-and-swap (ompb__ucounter_add). */
 typedef struct ompb__ucounters {
-    int n;
+    int n;                     /* slots in use; read with acquire when shared */
+    bool shared;               /* several threads add into these slots */
+    int lock;                  /* shared: held while a new name is added */
+    int error_claimed;         /* the first failure owns error */
     ompb__ucounter_slot slot[OMPB__UCOUNTERS_MAX];
     char error[256];           /* the first bad call, "" when none */
 } ompb__ucounters;
@@ -45,7 +51,8 @@ typedef struct ompb__ucounter_table {
 bool ompb__ucounter_name_ok(const char *name);
 
 /* Adds value to u's slot `name` (ompb_counter). Returns 0 or OMPB_EINVAL,
- * keeping the first failure's message in u->error. */
+ * keeping the first failure's message in u->error. Safe from several
+ * threads at once when u->shared is set (exact sums). */
 int ompb__ucounter_add(ompb__ucounters *u, const char *name, double value, unsigned flags);
 
 /* Zeroes the values (before each round); names and flags stay. */
