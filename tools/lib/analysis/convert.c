@@ -370,7 +370,7 @@ int ompb__convert_print(FILE *out, const json_t *root, const char *format)
 {
     if (strcmp(format, "json") == 0) {
         /* The run's own settings (lib/report/json.c): the same text again. */
-        int bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 ||
+        int bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 ||
                   fputc('\n', out) == EOF;
         return bad || ferror(out) ? OMPB_EIO : 0;
     }
