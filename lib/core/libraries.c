@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 /* The longest build ID written (GNU's are 20 bytes of SHA-1; anything
  * longer is cut, which no linker produces). */
@@ -180,4 +182,51 @@ size_t ompb__main_program_readonly_bytes(const void *p)
         if (a >= readonly.lo[i] && a < readonly.hi[i])
             return (size_t)(readonly.hi[i] - a);
     return 0;
+}
+
+/* dlpi_subs: how many objects were unloaded since the start. */
+static int visit_unloads(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    *(unsigned long long *)arg = info->dlpi_subs;
+    return 1;
+}
+
+/* Copies what is readable of the string at p, page by page, through the
+ * kernel: an unmapped page makes the call fail (EFAULT) instead of the
+ * process. Returns the bytes copied before a NUL or the end of buf, -1
+ * when not even the first byte is readable. */
+static ssize_t copy_readable(const char *p, char *buf, size_t len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), got = 0;
+    while (got + 1 < len) {
+        uintptr_t at = (uintptr_t)p + got;
+        size_t chunk = page - at % page;
+        if (chunk > len - 1 - got)
+            chunk = len - 1 - got;
+        struct iovec local = {buf + got, chunk}, remote = {(void *)at, chunk};
+        ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+        if (n <= 0)
+            return got ? (ssize_t)got : -1;
+        char *nul = memchr(buf + got, '\0', (size_t)n);
+        if (nul)
+            return nul - buf;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+const char *ompb__loaded_text(const char *p, char *buf, size_t len)
+{
+    unsigned long long unloads = 0;
+    if (!p || len == 0)
+        return NULL;
+    dl_iterate_phdr(visit_unloads, &unloads);
+    if (unloads == 0 || ompb__main_program_readonly_bytes(p) > 0)
+        return p;
+    ssize_t n = copy_readable(p, buf, len);
+    if (n < 0)
+        return NULL;
+    buf[n] = '\0';
+    return buf;
 }

@@ -30,4 +30,11 @@ int ompb__linked_libraries(int (*fn)(const ompb__linked_library *lib, void *arg)
  * read once, at the first call. */
 size_t ompb__main_program_readonly_bytes(const void *p);
 
+/* A string a caller passed earlier (a region's __FILE__), for a message:
+ * p itself while no shared object was ever unloaded (or p lies in the main
+ * program), else a copy of what is still readable at p into buf (cut to
+ * len - 1 bytes), or NULL when p's memory is gone (its library was
+ * dlclose()d). Never faults on unmapped memory. */
+const char *ompb__loaded_text(const char *p, char *buf, size_t len);
+
 #endif

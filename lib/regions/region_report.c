@@ -199,10 +199,12 @@ static void check_group_at_exit(ompb__region_group *g)
         ompb__region_lane *ln = &g->lanes[t];
         uint64_t p = atomic_load(&ln->published);
         if (atomic_load(&ln->occupant)) {
-            const char *file = atomic_load(&ln->begin_file);
+            char site[OMPB__REGION_SITE_MAX];
+            const char *file = ompb__region_site_file(atomic_load(&ln->begin_file), site,
+                                                      sizeof site);
             ompb__region_entry_fail(g->entry, "began at %s:%d by thread %d of a team of %d "
                                     "(OS thread %d) and never ended (still open at process "
-                                    "exit)", file ? file : "?", atomic_load(&ln->begin_line),
+                                    "exit)", file, atomic_load(&ln->begin_line),
                                     t, g->threads, atomic_load(&ln->os_tid));
         }
         if (p > most)
