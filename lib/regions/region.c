@@ -59,7 +59,7 @@ static ompb__region_thread *thread_first_use(void)
 __attribute__((constructor)) static void regions_load(void)
 {
     if (ompb__regions_settings_load())
-        atexit(ompb__regions_exit_report);
+        atexit(ompb__regions_at_exit);
 }
 
 /* ---- lookups through the thread's caches ----------------------------------- */
