@@ -7,7 +7,8 @@
  * - `tiny`: thread 0 adds the smallest subnormal and 0.1 once a round;
  * - `huge_rate`: thread 0 adds 1e300 once a round as OMPB_COUNTER_RATE,
  *   whose rate (1e300 over a round far shorter than a second, times 1e9)
- *   exceeds DBL_MAX.
+ *   exceeds DBL_MAX;
+ * - `clash`: a user counter named task-clock (counter_name_clash.sh).
  */
 #include <float.h>
 
@@ -38,4 +39,12 @@ OMPB_BENCH(huge_rate) {
     OMPB_ITER(state) { ompb_black_box(spin((unsigned)ompb_opaque_u64(3))); }
     if (ompb_thread_index(state) == 0)
         ompb_counter(state, "big_rate", 1e300, OMPB_COUNTER_RATE);
+}
+
+/* A user counter with the name of a --counters event (defect 9,
+ * integration/counter_name_clash.sh): refused when the run counts
+ * task-clock, an ordinary counter otherwise. */
+OMPB_BENCH(clash) {
+    OMPB_ITER(state) { ompb_black_box(spin((unsigned)ompb_opaque_u64(4))); }
+    ompb_counter(state, "task-clock", 1, OMPB_COUNTER_SUM);
 }

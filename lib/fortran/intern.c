@@ -27,7 +27,8 @@
 typedef struct interned {
     struct interned *next;
     size_t len;
-    char text[]; /* len bytes and a NUL */
+    char *raw;   /* the len bytes as given (inside text's allocation) */
+    char text[]; /* the C string (NULs escaped), then raw */
 } interned;
 
 typedef struct cached {
@@ -40,18 +41,46 @@ static interned *all;
 static _Thread_local cached cache[CACHE_SIZE];
 static _Thread_local unsigned next_slot;
 
+/* A Fortran string may hold NUL characters (char(0)), where a C string
+ * would end: each becomes the four characters \x00 in the copy, so the
+ * name is neither cut nor taken for another ("a"//char(0)//"b" is
+ * region a\x00b, not a). */
+static size_t escaped_len(const char *text, size_t len)
+{
+    size_t n = len;
+    for (const char *p = text; (p = memchr(p, '\0', len - (size_t)(p - text))) != NULL; p++)
+        n += 3;
+    return n;
+}
+
+static void copy_escaped(char *out, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (text[i]) {
+            *out++ = text[i];
+        } else {
+            memcpy(out, "\\x00", 4);
+            out += 4;
+        }
+    }
+    *out = '\0';
+}
+
 /* The process-wide copy of text[0..len), made on first sight; NULL when
- * out of memory. */
+ * out of memory. s->len is the Fortran length (what the caches compare),
+ * s->text the escaped C string. */
 static const interned *intern_slow(const char *text, size_t len)
 {
     pthread_mutex_lock(&lock);
     interned *s = all;
-    while (s && (s->len != len || memcmp(s->text, text, len) != 0))
+    while (s && (s->len != len || memcmp(s->raw, text, len) != 0))
         s = s->next;
-    if (!s && (s = malloc(sizeof *s + len + 1))) {
+    size_t shown = s ? 0 : escaped_len(text, len);
+    if (!s && (s = malloc(sizeof *s + len + shown + 1))) {
         s->len = len;
-        memcpy(s->text, text, len);
-        s->text[len] = '\0';
+        s->raw = s->text + shown + 1;
+        memcpy(s->raw, text, len);
+        copy_escaped(s->text, text, len);
         s->next = all;
         all = s;
     }
@@ -62,7 +91,7 @@ static const interned *intern_slow(const char *text, size_t len)
 const char *ompb__fortran_intern(const char *text, size_t len)
 {
     for (unsigned i = 0; i < CACHE_SIZE; i++)
-        if (cache[i].s && cache[i].len == len && memcmp(cache[i].s->text, text, len) == 0)
+        if (cache[i].s && cache[i].len == len && memcmp(cache[i].s->raw, text, len) == 0)
             return cache[i].s->text;
     const interned *s = intern_slow(text, len);
     if (!s)

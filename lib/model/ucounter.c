@@ -17,6 +17,7 @@
 #include <ompbench/error.h>
 
 #include "core/core.h"
+#include "counters/counters.h"
 
 /* Keys of a JSON run object (Google Benchmark's and ours) and CSV columns:
  * a counter of one of these names would overwrite or shadow it. */
@@ -65,6 +66,14 @@ bool ompb__ucounter_name_ok(const char *name)
     return len < suffix || strcmp(name + len - suffix, PER_ITER_SUFFIX) != 0;
 }
 
+const char *ompb__ucounter_event_clash(const ompb__counter_set *events, const char *name)
+{
+    for (int i = 0; events && name && i < events->n; i++)
+        if (strcmp(events->ev[i].name, name) == 0 || strcmp(events->ev[i].given, name) == 0)
+            return events->ev[i].given[0] ? events->ev[i].given : events->ev[i].name;
+    return NULL;
+}
+
 /* The first failure only: later ones are usually its consequences. The
  * claim lets the threads of a shared state fail at once. */
 static int refuse(ompb__ucounters *u, const char *name, const char *what)
@@ -85,6 +94,13 @@ static int new_slot(ompb__ucounters *u, const char *name, unsigned flags)
         return refuse(u, name, "invalid name (accepted: 1-47 of A-Z a-z 0-9 _ . -, not a "
                       "key or column the reports already use, such as real_time, ipc or "
                       "NAME_per_iter)");
+    const char *event = ompb__ucounter_event_clash(u->events, name);
+    if (event) {
+        char what[160];
+        snprintf(what, sizeof what, "the name of the --counters event '%s' of this run (two "
+                 "columns of one name; accepted: another name)", event);
+        return refuse(u, name, what);
+    }
     if (u->n == OMPB__UCOUNTERS_MAX)
         return refuse(u, name, "more than 8 counter names in one benchmark");
     int k = u->n;

@@ -35,6 +35,9 @@ typedef struct ompb__ucounters {
     bool shared;               /* several threads add into these slots */
     int lock;                  /* shared: held while a new name is added */
     int error_claimed;         /* the first failure owns error */
+    /* The run's --counters events: a user counter may not take one of
+     * their names (two columns, and an ambiguous compare --metric). */
+    const struct ompb__counter_set *events;
     ompb__ucounter_slot slot[OMPB__UCOUNTERS_MAX];
     char error[256];           /* the first bad call, "" when none */
 } ompb__ucounters;
@@ -54,6 +57,11 @@ bool ompb__ucounter_name_ok(const char *name);
  * keeping the first failure's message in u->error. Safe from several
  * threads at once when u->shared is set (exact sums). */
 int ompb__ucounter_add(ompb__ucounters *u, const char *name, double value, unsigned flags);
+
+/* The --counters event of events (canonical or as given) that name is,
+ * as given; NULL when none (or events is NULL). */
+const char *ompb__ucounter_event_clash(const struct ompb__counter_set *events,
+                                       const char *name);
 
 /* Zeroes the values (before each round); names and flags stay. */
 void ompb__ucounters_reset(ompb__ucounters *u);

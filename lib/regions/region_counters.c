@@ -245,6 +245,11 @@ static int user_slot(cell *c, const char *name, unsigned flags, const char **why
                "reports already use, such as real_time, ipc or NAME_per_iter)";
         return -1;
     }
+    if (ompb__region_counters_on && ompb__ucounter_event_clash(&events, name)) {
+        *why = "the name of an OMPB_REGIONS_COUNTERS event of this run (two columns of one "
+               "name; accepted: another name)";
+        return -1;
+    }
     if (n == OMPB__UCOUNTERS_MAX || !claim_name(c->entry, name)) {
         *why = "more than 8 counter names in one region, over all its threads";
         return -1;
