@@ -9,12 +9,15 @@
  * names built at the same stack address would pass that check. So each
  * distinct name and file is copied once into memory that lives as long
  * as the process (never freed: there are at most as many as the program
- * has distinct region names and files), and a thread finds its copies in
- * a small cache of its own, without a lock, after the first use.
+ * has distinct region names and files), kept in a hash table, and a
+ * thread finds its copies in a small cache of its own, without a lock,
+ * after the first use.
  */
 #include "fortran/intern.h"
 
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +28,8 @@
 #define CACHE_SIZE 16
 
 typedef struct interned {
-    struct interned *next;
+    struct interned *next;     /* in its bucket */
+    uint64_t hash;
     size_t len;
     char *raw;   /* the len bytes as given (inside text's allocation) */
     char text[]; /* the C string (NULs escaped), then raw */
@@ -36,8 +40,14 @@ typedef struct cached {
     const interned *s;
 } cached;
 
+/* Every copy, by hash: a lookup costs the same whatever the number of
+ * names (a list walked per new name made 16,000 names take 12 s). The
+ * buckets double when there are more copies than buckets. */
+#define BUCKETS_FIRST 256
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static interned *all;
+static interned **buckets;
+static size_t n_buckets, n_interned;
 static _Thread_local cached cache[CACHE_SIZE];
 static _Thread_local unsigned next_slot;
 
@@ -66,23 +76,59 @@ static void copy_escaped(char *out, const char *text, size_t len)
     *out = '\0';
 }
 
+/* FNV-1a over the Fortran bytes. */
+static uint64_t hash_of(const char *text, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Twice the buckets, every copy moved; false (and the table unchanged)
+ * when out of memory: it keeps working, with longer chains. Lock held. */
+static bool grow(void)
+{
+    size_t n = n_buckets ? 2 * n_buckets : BUCKETS_FIRST;
+    interned **b = calloc(n, sizeof *b);
+    if (!b)
+        return false;
+    for (size_t i = 0; i < n_buckets; i++)
+        for (interned *s = buckets[i], *next; s; s = next) {
+            next = s->next;
+            s->next = b[s->hash & (n - 1)];
+            b[s->hash & (n - 1)] = s;
+        }
+    free(buckets);
+    buckets = b;
+    n_buckets = n;
+    return true;
+}
+
 /* The process-wide copy of text[0..len), made on first sight; NULL when
  * out of memory. s->len is the Fortran length (what the caches compare),
  * s->text the escaped C string. */
 static const interned *intern_slow(const char *text, size_t len)
 {
+    uint64_t h = hash_of(text, len);
     pthread_mutex_lock(&lock);
-    interned *s = all;
-    while (s && (s->len != len || memcmp(s->raw, text, len) != 0))
+    if (n_interned >= n_buckets && !grow() && !n_buckets) {
+        pthread_mutex_unlock(&lock);
+        return NULL;
+    }
+    interned **head = &buckets[h & (n_buckets - 1)], *s = *head;
+    while (s && (s->hash != h || s->len != len || memcmp(s->raw, text, len) != 0))
         s = s->next;
     size_t shown = s ? 0 : escaped_len(text, len);
     if (!s && (s = malloc(sizeof *s + len + shown + 1))) {
+        s->hash = h;
         s->len = len;
         s->raw = s->text + shown + 1;
         memcpy(s->raw, text, len);
         copy_escaped(s->text, text, len);
-        s->next = all;
-        all = s;
+        s->next = *head;
+        *head = s;
+        n_interned++;
     }
     pthread_mutex_unlock(&lock);
     return s;
