@@ -21,6 +21,16 @@
 #define MAX_ARGS 32
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char *__asan_default_options(void);
+
+/* Each accepted --filter makes regcomp allocate and free megabytes, which
+ * ASan's quarantine (256 MB by default) kept: the RSS grew from 33 to
+ * almost 800 MB in 5 minutes with no leak (LSan found none). 32 MB still
+ * catches a use of a regex_t after regfree. ASAN_OPTIONS overrides it. */
+const char *__asan_default_options(void)
+{
+    return "quarantine_size_mb=32";
+}
 
 static const char *const env_names[] = {"OMP_NUM_THREADS", "OMPB_HOOKS_TIMEOUT_MS",
                                         "OMPB_HOOKS_BUDGET_MS"};

@@ -40,10 +40,23 @@
  *                   every thread adds 100 to "lookups" (OMPB_COUNTER_RATE)
  *                   and 3 to "items"; one call outside the region (refused,
  *                   its status printed as "outside=N")
+ *   ten-names       each thread of a team of 2 adds 5 counters of its own
+ *                   names to one instance of "names" (10 names, 2 past the
+ *                   limit); prints the refused calls as "refused=N"
+ *   unloaded LIB    dlopen()s LIB (region_plugin), whose function begins
+ *                   "plugin_open" and never ends it, then dlclose()s it
+ *   term-inside     3 instances of "step", then raise(SIGTERM) inside
+ *                   "raised"
+ *   term-at-return  3 instances of "step", then raise(SIGTERM) right
+ *                   before main returns 0
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, fork, rmdir */
 
 #include <time.h>
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdbool.h>
 
 #include <omp.h>
 #include <pthread.h>
@@ -295,6 +308,55 @@ static int counted(void)
     return 0;
 }
 
+/* Each thread of a team of 2 adds five counters of its own to one
+ * instance: ten names in all, two past the limit of 8. */
+static int ten_names(void)
+{
+    int refused = 0;
+#pragma omp parallel num_threads(2) reduction(+ : refused)
+    {
+        char name[8];
+        ompb_region_begin("names");
+        for (int i = 0; i < 5; i++) {
+            snprintf(name, sizeof name, "c%d%d", omp_get_thread_num(), i);
+            refused += ompb_region_counter("names", name, 1, OMPB_COUNTER_SUM) != 0;
+        }
+#pragma omp barrier
+        ompb_region_end("names");
+    }
+    printf("refused=%d\n", refused);
+    return 0;
+}
+
+/* A library that begins a region and is unloaded before exit. */
+static int unloaded(const char *path)
+{
+    void *lib = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+    void (*begin)(void) = NULL;
+    if (lib)
+        *(void **)&begin = dlsym(lib, "region_plugin_begin");
+    if (!begin) {
+        fprintf(stderr, "region_app: %s\n", dlerror());
+        return 3;
+    }
+    begin();
+    dlclose(lib);
+    return 0;
+}
+
+/* SIGTERM raised inside an instance, or after the last one right before
+ * main returns: the process must die of it, as without ompbench. */
+static int raise_term(bool inside)
+{
+    instances(3);
+    if (inside)
+        ompb_region_begin("raised");
+    raise(SIGTERM);
+    if (inside)
+        ompb_region_end("raised");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -326,7 +388,16 @@ int main(int argc, char **argv)
         return split();
     if (strcmp(mode, "once") == 0)
         return once();
+    if (strcmp(mode, "ten-names") == 0)
+        return ten_names();
+    if (strcmp(mode, "unloaded") == 0)
+        return unloaded(argc > 2 ? argv[2] : NULL);
+    if (strcmp(mode, "term-inside") == 0)
+        return raise_term(true);
+    if (strcmp(mode, "term-at-return") == 0)
+        return raise_term(false);
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
-            "phases|overlap|sweep|inside|split|once|counted|first-cost\n");
+            "phases|overlap|sweep|inside|split|once|counted|first-cost|ten-names|unloaded LIB|"
+            "term-inside|term-at-return\n");
     return 2;
 }

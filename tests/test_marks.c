@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <ompbench/counter.h>
 
 #include "context/context.h"
 #include "placement/pin_plan.h"
@@ -91,7 +92,7 @@ static void test_table(void)
 {
     static const char *const codes[] = {"few_rounds", "cpu_share", "oversubscribed",
                                         "nested_region", "team_width", "unoptimized",
-                                        "one_value", "calibration"};
+                                        "one_value", "calibration", "overflow"};
     CU_ASSERT_EQUAL_FATAL(ompb__n_mark_rows, sizeof codes / sizeof codes[0]);
     unsigned bits = 0;
     for (size_t i = 0; i < ompb__n_mark_rows; i++) {
@@ -132,6 +133,18 @@ static void one_value_region(ompb__result *res)
     res->rec.sampling.mode = OMPB__SAMPLING_REGION;
 }
 static void disturbed(ompb__result *res) { res->rec.calibration_disturbed = true; }
+/* A rate of 1e300 a round over rounds far shorter than a second. */
+static void rate_overflow(ompb__result *res)
+{
+    static double values[64 * OMPB__UCOUNTERS_MAX];
+    CU_ASSERT_FATAL(res->rec.rounds <= 64);
+    for (size_t r = 0; r < res->rec.rounds; r++)
+        values[r * OMPB__UCOUNTERS_MAX] = 1e300;
+    res->rec.ucounters.n = 1;
+    snprintf(res->rec.ucounters.name[0], sizeof res->rec.ucounters.name[0], "big");
+    res->rec.ucounters.flags[0] = OMPB_COUNTER_RATE;
+    res->rec.ucounter_values = values;
+}
 
 /* Each mark from the one thing that provokes it; the caller-team width and
  * the nesting only on the team kind they belong to. */
@@ -141,6 +154,7 @@ static void test_each_mark_alone(void)
         {few_rounds_short, OMPB__MARK_FEW_ROUNDS}, {cpu_share_low, OMPB__MARK_CPU_SHARE},
         {nested, OMPB__MARK_NESTED}, {other_width, OMPB__MARK_WIDTH},
         {one_value_region, OMPB__MARK_ONE_VALUE}, {disturbed, OMPB__MARK_CALIBRATION},
+        {rate_overflow, OMPB__MARK_OVERFLOW},
     };
     ompb__instance inst;
     make_instance(&inst, "m", 2);
@@ -336,7 +350,7 @@ static void test_console(void)
         char legend[512];
         const ompb__mark_row *row = &ompb__mark_rows[i];
         snprintf(legend, sizeof legend, "\n%c %s: %s\n", row->letter, row->code, row->legend);
-        bool want = row->bit != OMPB__MARK_ONE_VALUE;
+        bool want = row->bit != OMPB__MARK_ONE_VALUE && row->bit != OMPB__MARK_OVERFLOW;
         CU_ASSERT_EQUAL(strstr(text, legend) != NULL, want);
     }
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nfew[t=1]: 6 of 10 rounds: budget: body 18 ms per "

@@ -181,7 +181,52 @@ static void test_stop_signal_ends_rounds(void)
     ompb__record_free(&rec);
 }
 
+/* ompb_counter from the threads of the body's own team (issue 30, item 4,
+ * defect 2): they all add into the caller's state, at once. Every round's
+ * total is exact and the table holds the one name, no empty one. */
+#define OWN_TEAM 4
+#define ADDS 4000
+
+static void counting_body(ompb_state *s)
+{
+    OMPB_ITER(s) {
+#pragma omp parallel num_threads(OWN_TEAM)
+        for (int i = 0; i < ADDS; i++)
+            ompb_counter(s, i % 2 ? "odd" : "even", 1.0, 0);
+    }
+}
+
+static void test_counts_exact_under_own_team(void)
+{
+    static const ompb_benchmark b = {.name = "cnt", .fn = counting_body,
+                                     .team = OMPB_TEAM_CALLER};
+    static ompb__instance inst;
+    inst = ompb_test_instance(&b, T_CALLER);
+    ompb__sampling sp = {.mode = OMPB__SAMPLING_MEASURE, .threads = T_CALLER,
+                         .rounds = ROUNDS, .sample_size = 5, .min_round_ns = 1000,
+                         .budget_ns = 3600000000000ull};
+    ompb_test_env_init(&tenv);
+    ompb__record rec;
+    memset(&rec, 0, sizeof rec);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(&tenv.env, &inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL(rec.ucounters.n, 2);
+    double want = (double)(5 * OWN_TEAM * ADDS / 2);
+    for (int k = 0; k < rec.ucounters.n; k++) {
+        const char *name = rec.ucounters.name[k];
+        CU_ASSERT_TRUE(strcmp(name, "even") == 0 || strcmp(name, "odd") == 0);
+        for (size_t r = 0; r < rec.rounds; r++) {
+            double got = rec.ucounter_values[r * OMPB__UCOUNTERS_MAX + (size_t)k];
+            if (got != want)
+                fprintf(stderr, "round %zu, %s: %.17g, want %.17g\n", r, name, got, want);
+            CU_ASSERT_EQUAL(got, want);
+        }
+    }
+    CU_ASSERT_STRING_EQUAL(rec.error, "");
+    ompb__record_free(&rec);
+}
+
 static const ompb_test_case cases[] = {
+    {"counts_exact_under_own_team", test_counts_exact_under_own_team},
     {"watches_caller_around_body", test_watches_caller_around_body},
     {"coverage_decides_no_region_warning", test_coverage_decides_no_region_warning},
     {"other_width_warned", test_other_width_warned},

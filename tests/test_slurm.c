@@ -5,6 +5,7 @@
  * variables set here as srun sets them (no Slurm needed; the real daemons
  * run in tests/integration/slurm.sh).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,12 +90,15 @@ static void test_step_and_binding(void)
 }
 
 /* SLURM_CPUS_PER_TASK is the default width inside a job only, and only
- * when OMP_NUM_THREADS does not say otherwise. */
+ * when OMP_NUM_THREADS does not say otherwise; a bad value is refused then
+ * (want -1: one line naming it), ignored otherwise. */
 static void test_default_width(void)
 {
     static const struct { const char *job, *cpt, *omp; int want; } cases[] = {
         {"42", "3", NULL, 3}, {"42", "3", "5", 5}, {NULL, "3", NULL, 0},
-        {"42", "0", NULL, 0}, {"42", "x", NULL, 0}, {"42", "999999", NULL, 0},
+        {"42", "0", NULL, -1}, {"42", "x", NULL, -1}, {"42", "999999", NULL, -1},
+        {"42", "-1", NULL, -1}, {"42", "1e9", NULL, -1}, {"42", "x", "2", 2},
+        {NULL, "x", NULL, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         clear_vars();
@@ -106,6 +110,13 @@ static void test_default_width(void)
         char *argv[] = {"bench", NULL};
         ompb__config cfg;
         ompb_error err = {0};
+        if (cases[i].want < 0) {
+            CU_ASSERT_EQUAL(ompb__config_parse(&cfg, 1, argv, &err), OMPB_EINVAL);
+            char line[128];
+            snprintf(line, sizeof line, "SLURM_CPUS_PER_TASK: invalid value '%s'", cases[i].cpt);
+            CU_ASSERT_PTR_NOT_NULL(strstr(err.text, line));
+            continue;
+        }
         CU_ASSERT_EQUAL_FATAL(ompb__config_parse(&cfg, 1, argv, &err), 0);
         CU_ASSERT_EQUAL(cfg.default_threads, cases[i].want ? cases[i].want
                                                             : omp_get_max_threads());

@@ -5,6 +5,7 @@
  * loaded and validated first (a bad one: one line naming it, exit 2, no
  * output file); the page is written atomically, never over an input.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,9 +152,11 @@ static int write_page(const report_args *a, const ompb__html_input *in)
         fprintf(stderr, OMPB__TOOL ": %s\n", err.text);
         return 2;
     }
+    errno = 0; /* what a failed write leaves here is the reason */
     if (ompb__html_report(of.fp, in)) {
+        int e = errno ? errno : EIO;
         ompb__outfile_abort(&of);
-        return bad("cannot write '%s'", a->output);
+        return bad("cannot write '%s': %s", a->output, strerror(e));
     }
     if (ompb__outfile_commit(&of, &err)) {
         fprintf(stderr, OMPB__TOOL ": %s\n", err.text);

@@ -298,7 +298,9 @@ OMPB_API void ompb_set_items(ompb_state *state, uint64_t items_per_iteration);
 
 /* Adds value to this thread's counter `name` for the current round, without
  * a lock (each thread owns its slot; the engine sums the team's after the
- * round's barrier). Call it in the body, inside or around OMPB_ITER; values
+ * round's barrier; in a caller team, the threads of the team the body forks
+ * share the caller's state and add atomically, exactly). Call it in the
+ * body, inside or around OMPB_ITER; values
  * are reset before every round, calls in setup or thread_setup count for
  * nothing. The reported figure is, per measured round, the team's total
  * transformed by flags, and over the rounds their median (a repetition) or

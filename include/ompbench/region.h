@@ -109,7 +109,8 @@ OMPB_API void ompb_region_end_at(const char *name, const char *file, int line);
  * marked loop); OMPB_COUNTER_AVG_THREADS divides by the team size, and
  * OMPB_COUNTER_PER_ITERATION changes nothing (an instance is one
  * iteration). Names and flags as ompb_counter takes them (at most 8 per
- * region and thread, the same flags on every call). Returns 0; OMPB_EINVAL
+ * region over all its threads, the same flags on every call: a call with a
+ * ninth name is refused). Returns 0; OMPB_EINVAL
  * (nothing added) when no instance of region is open on this thread, or
  * for a name, flags or value ompb_counter refuses: the first such call of
  * the process prints one line on standard error naming the region, the

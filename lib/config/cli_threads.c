@@ -123,7 +123,12 @@ int ompb__default_threads(int *out, ompb_error *err)
         /* In a Slurm job the team is as wide as the task's CPUs, even when
          * srun did not bind the task to them (--cpu-bind=none). */
         int slurm = ompb__slurm_cpus_per_task();
-        *out = slurm > 0 && slurm <= OMPB__MAX_THREADS ? slurm : omp_get_max_threads();
+        if (slurm < 0)
+            return ompb__error_set(err, OMPB_EINVAL, "SLURM_CPUS_PER_TASK: invalid value '%s' "
+                                   "(accepted: a positive integer up to %d, the default team "
+                                   "width in a Slurm job; or set OMP_NUM_THREADS)",
+                                   getenv("SLURM_CPUS_PER_TASK"), OMPB__MAX_THREADS);
+        *out = slurm > 0 ? slurm : omp_get_max_threads();
         return 0;
     }
     while ((p = omp_threads_element(p, &v)) != NULL) {

@@ -38,7 +38,10 @@
 /* CPU seconds a trial regcomp may take (see trial_compile): ordinary
  * patterns take microseconds, the largest the estimate accepts well under
  * a second. */
-#define TRIAL_CPU_S 2
+#ifndef OMPB__FILTER_TRIAL_CPU_S
+#define OMPB__FILTER_TRIAL_CPU_S 2 /* fuzz/fuzz_options: 1 */
+#endif
+#define TRIAL_CPU_S OMPB__FILTER_TRIAL_CPU_S
 
 /* What a subexpression X costs glibc. Its parse tree is expanded (copies
  * of X for X{m,n}), and then every node gets its epsilon closure: the nodes

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <ompbench/error.h>
@@ -234,4 +235,49 @@ int ompb__code_locate(const void *fn, char *path, size_t len, uint64_t *vaddr)
     if (l.rc == 0)
         *vaddr = l.vaddr;
     return l.rc;
+/* dlpi_subs: how many objects were unloaded since the start. */
+static int visit_unloads(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    *(unsigned long long *)arg = info->dlpi_subs;
+    return 1;
+}
+
+/* Copies what is readable of the string at p, page by page, through the
+ * kernel: an unmapped page makes the call fail (EFAULT) instead of the
+ * process. Returns the bytes copied before a NUL or the end of buf, -1
+ * when not even the first byte is readable. */
+static ssize_t copy_readable(const char *p, char *buf, size_t len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), got = 0;
+    while (got + 1 < len) {
+        uintptr_t at = (uintptr_t)p + got;
+        size_t chunk = page - at % page;
+        if (chunk > len - 1 - got)
+            chunk = len - 1 - got;
+        struct iovec local = {buf + got, chunk}, remote = {(void *)at, chunk};
+        ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+        if (n <= 0)
+            return got ? (ssize_t)got : -1;
+        char *nul = memchr(buf + got, '\0', (size_t)n);
+        if (nul)
+            return nul - buf;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
+}
+
+const char *ompb__loaded_text(const char *p, char *buf, size_t len)
+{
+    unsigned long long unloads = 0;
+    if (!p || len == 0)
+        return NULL;
+    dl_iterate_phdr(visit_unloads, &unloads);
+    if (unloads == 0 || ompb__main_program_readonly_bytes(p) > 0)
+        return p;
+    ssize_t n = copy_readable(p, buf, len);
+    if (n < 0)
+        return NULL;
+    buf[n] = '\0';
+    return buf;
 }

@@ -42,4 +42,11 @@ size_t ompb__main_program_readonly_bytes(const void *p);
  * path is longer than len - 1); path and *vaddr are set only on success. */
 int ompb__code_locate(const void *fn, char *path, size_t len, uint64_t *vaddr);
 
+/* A string a caller passed earlier (a region's __FILE__), for a message:
+ * p itself while no shared object was ever unloaded (or p lies in the main
+ * program), else a copy of what is still readable at p into buf (cut to
+ * len - 1 bytes), or NULL when p's memory is gone (its library was
+ * dlclose()d). Never faults on unmapped memory. */
+const char *ompb__loaded_text(const char *p, char *buf, size_t len);
+
 #endif

@@ -46,10 +46,25 @@ bool ompb__utf8_valid(const char *s, size_t len)
     return true;
 }
 
-/* A C0 control, DEL, or a C1 control (U+0080-U+009F is C2 80..C2 9F). */
+/* U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR (E2 80 A8/A9),
+ * which some terminals and most editors break a line at, and the
+ * bidirectional embeddings, overrides and isolates U+202A-U+202E and
+ * U+2066-U+2069 (E2 80 AA..AE, E2 81 A6..A9), which reorder what follows
+ * them on screen: a one-line message must read as it is. */
+static bool is_format_control(const unsigned char *u, size_t n)
+{
+    if (n != 3 || u[0] != 0xe2)
+        return false;
+    return (u[1] == 0x80 && u[2] >= 0xa8 && u[2] <= 0xae) ||
+           (u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9);
+}
+
+/* A C0 control, DEL, a C1 control (U+0080-U+009F is C2 80..C2 9F), or one
+ * of the format controls above. */
 static bool is_control(const unsigned char *u, size_t n)
 {
-    return (n == 1 && (u[0] < 0x20 || u[0] == 0x7f)) || (n == 2 && u[0] == 0xc2 && u[1] < 0xa0);
+    return (n == 1 && (u[0] < 0x20 || u[0] == 0x7f)) || (n == 2 && u[0] == 0xc2 && u[1] < 0xa0) ||
+           is_format_control(u, n);
 }
 
 static size_t escape(const char *s, char *out, size_t cap, bool controls)

@@ -22,9 +22,11 @@ bool ompb__utf8_valid(const char *s, size_t len);
 size_t ompb__utf8_escape(const char *s, char *out, size_t cap);
 
 /* Same, for a terminal: control characters too (C0, DEL, and the C1 range
- * U+0080-U+009F, whose CSI would drive the terminal as ESC [ does) become
- * "\xNN" per byte. A name printed this way cannot move the cursor, clear
- * the screen or change colours. */
+ * U+0080-U+009F, whose CSI would drive the terminal as ESC [ does), the
+ * line and paragraph separators U+2028/U+2029 and the bidirectional
+ * controls U+202A-U+202E and U+2066-U+2069 become "\xNN" per byte. A name
+ * printed this way cannot move the cursor, clear the screen, change
+ * colours, break the line or reorder the text after it. */
 size_t ompb__utf8_escape_controls(const char *s, char *out, size_t cap);
 
 #endif

@@ -9,12 +9,15 @@
  * names built at the same stack address would pass that check. So each
  * distinct name and file is copied once into memory that lives as long
  * as the process (never freed: there are at most as many as the program
- * has distinct region names and files), and a thread finds its copies in
- * a small cache of its own, without a lock, after the first use.
+ * has distinct region names and files), kept in a hash table, and a
+ * thread finds its copies in a small cache of its own, without a lock,
+ * after the first use.
  */
 #include "fortran/intern.h"
 
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,9 +28,11 @@
 #define CACHE_SIZE 16
 
 typedef struct interned {
-    struct interned *next;
+    struct interned *next;     /* in its bucket */
+    uint64_t hash;
     size_t len;
-    char text[]; /* len bytes and a NUL */
+    char *raw;   /* the len bytes as given (inside text's allocation) */
+    char text[]; /* the C string (NULs escaped), then raw */
 } interned;
 
 typedef struct cached {
@@ -35,25 +40,95 @@ typedef struct cached {
     const interned *s;
 } cached;
 
+/* Every copy, by hash: a lookup costs the same whatever the number of
+ * names (a list walked per new name made 16,000 names take 12 s). The
+ * buckets double when there are more copies than buckets. */
+#define BUCKETS_FIRST 256
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static interned *all;
+static interned **buckets;
+static size_t n_buckets, n_interned;
 static _Thread_local cached cache[CACHE_SIZE];
 static _Thread_local unsigned next_slot;
 
+/* A Fortran string may hold NUL characters (char(0)), where a C string
+ * would end: each becomes the four characters \x00 in the copy, so the
+ * name is neither cut nor taken for another ("a"//char(0)//"b" is
+ * region a\x00b, not a). */
+static size_t escaped_len(const char *text, size_t len)
+{
+    size_t n = len;
+    for (const char *p = text; (p = memchr(p, '\0', len - (size_t)(p - text))) != NULL; p++)
+        n += 3;
+    return n;
+}
+
+static void copy_escaped(char *out, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (text[i]) {
+            *out++ = text[i];
+        } else {
+            memcpy(out, "\\x00", 4);
+            out += 4;
+        }
+    }
+    *out = '\0';
+}
+
+/* FNV-1a over the Fortran bytes. */
+static uint64_t hash_of(const char *text, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Twice the buckets, every copy moved; false (and the table unchanged)
+ * when out of memory: it keeps working, with longer chains. Lock held. */
+static bool grow(void)
+{
+    size_t n = n_buckets ? 2 * n_buckets : BUCKETS_FIRST;
+    interned **b = calloc(n, sizeof *b);
+    if (!b)
+        return false;
+    for (size_t i = 0; i < n_buckets; i++)
+        for (interned *s = buckets[i], *next; s; s = next) {
+            next = s->next;
+            s->next = b[s->hash & (n - 1)];
+            b[s->hash & (n - 1)] = s;
+        }
+    free(buckets);
+    buckets = b;
+    n_buckets = n;
+    return true;
+}
+
 /* The process-wide copy of text[0..len), made on first sight; NULL when
- * out of memory. */
+ * out of memory. s->len is the Fortran length (what the caches compare),
+ * s->text the escaped C string. */
 static const interned *intern_slow(const char *text, size_t len)
 {
+    uint64_t h = hash_of(text, len);
     pthread_mutex_lock(&lock);
-    interned *s = all;
-    while (s && (s->len != len || memcmp(s->text, text, len) != 0))
+    if (n_interned >= n_buckets && !grow() && !n_buckets) {
+        pthread_mutex_unlock(&lock);
+        return NULL;
+    }
+    interned **head = &buckets[h & (n_buckets - 1)], *s = *head;
+    while (s && (s->hash != h || s->len != len || memcmp(s->raw, text, len) != 0))
         s = s->next;
-    if (!s && (s = malloc(sizeof *s + len + 1))) {
+    size_t shown = s ? 0 : escaped_len(text, len);
+    if (!s && (s = malloc(sizeof *s + len + shown + 1))) {
+        s->hash = h;
         s->len = len;
-        memcpy(s->text, text, len);
-        s->text[len] = '\0';
-        s->next = all;
-        all = s;
+        s->raw = s->text + shown + 1;
+        memcpy(s->raw, text, len);
+        copy_escaped(s->text, text, len);
+        s->next = *head;
+        *head = s;
+        n_interned++;
     }
     pthread_mutex_unlock(&lock);
     return s;
@@ -62,7 +137,7 @@ static const interned *intern_slow(const char *text, size_t len)
 const char *ompb__fortran_intern(const char *text, size_t len)
 {
     for (unsigned i = 0; i < CACHE_SIZE; i++)
-        if (cache[i].s && cache[i].len == len && memcmp(cache[i].s->text, text, len) == 0)
+        if (cache[i].s && cache[i].len == len && memcmp(cache[i].s->raw, text, len) == 0)
             return cache[i].s->text;
     const interned *s = intern_slow(text, len);
     if (!s)

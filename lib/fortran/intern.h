@@ -9,9 +9,10 @@
 
 #include <stddef.h>
 
-/* A NUL-terminated copy of text[0..len) that lives as long as the process,
- * the same pointer for the same bytes; NULL when out of memory. Safe from
- * any thread. */
+/* A NUL-terminated copy of text[0..len) that lives as long as the process
+ * (a NUL inside text written as the four characters \x00), the same
+ * pointer for the same bytes; NULL when out of memory. Safe from any
+ * thread; each lookup costs the same whatever the number of names. */
 const char *ompb__fortran_intern(const char *text, size_t len);
 
 /* ompb_region_begin_at / ompb_region_end_at with interned name and file;

@@ -8,7 +8,9 @@
 !
 ! - Strings are Fortran strings. Trailing blanks are dropped (a name held
 !   in a character(len=16) variable is its text), so a name cannot end in
-!   a blank; everything else is as in C.
+!   a blank. A NUL character inside a string (char(0)), where a C string
+!   would end, becomes the four characters \x00 ('a'//char(0)//'b' is
+!   region a\x00b); everything else is as in C.
 ! - ompb_region_begin(name [, file, line]) and ompb_region_end take the
 !   call site as optional arguments (C passes __FILE__ and __LINE__ by
 !   macro; in a preprocessed .F90 source pass __FILE__, __LINE__). The

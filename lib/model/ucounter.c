@@ -9,6 +9,7 @@
 #include "model/ucounter.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include <ompbench/error.h>
 
 #include "core/core.h"
+#include "counters/counters.h"
 
 /* Keys of a JSON run object (Google Benchmark's and ours) and CSV columns:
  * a counter of one of these names would overwrite or shadow it. */
@@ -64,10 +66,19 @@ bool ompb__ucounter_name_ok(const char *name)
     return len < suffix || strcmp(name + len - suffix, PER_ITER_SUFFIX) != 0;
 }
 
-/* The first failure only: later ones are usually its consequences. */
+const char *ompb__ucounter_event_clash(const ompb__counter_set *events, const char *name)
+{
+    for (int i = 0; events && name && i < events->n; i++)
+        if (strcmp(events->ev[i].name, name) == 0 || strcmp(events->ev[i].given, name) == 0)
+            return events->ev[i].given[0] ? events->ev[i].given : events->ev[i].name;
+    return NULL;
+}
+
+/* The first failure only: later ones are usually its consequences. The
+ * claim lets the threads of a shared state fail at once. */
 static int refuse(ompb__ucounters *u, const char *name, const char *what)
 {
-    if (!u->error[0]) {
+    if (!__atomic_exchange_n(&u->error_claimed, 1, __ATOMIC_ACQ_REL)) {
         char shown[4 * OMPB__UCOUNTER_NAME_MAX];
         if (name)
             ompb__utf8_escape_controls(name, shown, sizeof shown);
@@ -83,13 +94,68 @@ static int new_slot(ompb__ucounters *u, const char *name, unsigned flags)
         return refuse(u, name, "invalid name (accepted: 1-47 of A-Z a-z 0-9 _ . -, not a "
                       "key or column the reports already use, such as real_time, ipc or "
                       "NAME_per_iter)");
+    const char *event = ompb__ucounter_event_clash(u->events, name);
+    if (event) {
+        char what[160];
+        snprintf(what, sizeof what, "the name of the --counters event '%s' of this run (two "
+                 "columns of one name; accepted: another name)", event);
+        return refuse(u, name, what);
+    }
     if (u->n == OMPB__UCOUNTERS_MAX)
         return refuse(u, name, "more than 8 counter names in one benchmark");
-    ompb__ucounter_slot *s = &u->slot[u->n];
+    int k = u->n;
+    ompb__ucounter_slot *s = &u->slot[k];
     memcpy(s->name, name, strlen(name) + 1);
     s->flags = flags;
     s->value = 0;
-    return u->n++;
+    /* The slot is whole before a reader of a shared state can see it. */
+    __atomic_store_n(&u->n, k + 1, __ATOMIC_RELEASE);
+    return k;
+}
+
+static int find_slot(const ompb__ucounters *u, int n, const char *name)
+{
+    int k = 0;
+    while (k < n && strcmp(u->slot[k].name, name ? name : "") != 0)
+        k++;
+    return k;
+}
+
+static void lock(ompb__ucounters *u)
+{
+    while (__atomic_exchange_n(&u->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&u->lock, __ATOMIC_RELAXED))
+            sched_yield();
+}
+
+/* A name no thread added yet: looked up again and added under the lock,
+ * so that two threads never take two slots for one name. */
+static int shared_slot(ompb__ucounters *u, const char *name, unsigned flags)
+{
+    int n = __atomic_load_n(&u->n, __ATOMIC_ACQUIRE);
+    int k = find_slot(u, n, name);
+    if (k < n)
+        return k;
+    lock(u);
+    n = u->n;
+    k = find_slot(u, n, name);
+    if (k == n)
+        k = new_slot(u, name, flags);
+    __atomic_store_n(&u->lock, 0, __ATOMIC_RELEASE);
+    return k;
+}
+
+static int shared_add(ompb__ucounters *u, const char *name, ompb__ucounter_slot *s, double value)
+{
+    double old, sum;
+    __atomic_load(&s->value, &old, __ATOMIC_RELAXED);
+    do {
+        sum = old + value;
+        if (!isfinite(sum))
+            return refuse(u, name, "the thread's total in a round overflows a double");
+    } while (!__atomic_compare_exchange(&s->value, &old, &sum, false, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
+    return 0;
 }
 
 int ompb__ucounter_add(ompb__ucounters *u, const char *name, double value, unsigned flags)
@@ -99,16 +165,22 @@ int ompb__ucounter_add(ompb__ucounters *u, const char *name, double value, unsig
                       "_PER_ITERATION, _AVG_THREADS, or 0 for the sum)");
     if (!isfinite(value))
         return refuse(u, name, "value is not finite");
-    int k = 0;
-    while (k < u->n && strcmp(u->slot[k].name, name ? name : "") != 0)
-        k++;
-    if (k == u->n && (k = new_slot(u, name, flags)) < 0)
+    int k;
+    if (u->shared) {
+        k = shared_slot(u, name, flags);
+    } else if ((k = find_slot(u, u->n, name)) == u->n) {
+        k = new_slot(u, name, flags);
+    }
+    if (k < 0)
         return k;
-    if (u->slot[k].flags != flags)
+    ompb__ucounter_slot *s = &u->slot[k];
+    if (s->flags != flags)
         return refuse(u, name, "other flags than at its first call");
-    if (!isfinite(u->slot[k].value + value))
+    if (u->shared)
+        return shared_add(u, name, s, value);
+    if (!isfinite(s->value + value))
         return refuse(u, name, "the thread's total in a round overflows a double");
-    u->slot[k].value += value;
+    s->value += value;
     return 0;
 }
 

@@ -26,9 +26,18 @@ typedef struct ompb__ucounter_slot {
     double value;              /* this thread's sum in the current round */
 } ompb__ucounter_slot;
 
-/* One thread's counters (inside its ompb_state). */
+/* One thread's counters (inside its ompb_state). A caller team's state is
+ * shared: the threads of the team the body forks all add into it, so
+ * names are published with release/acquire, new names take a lock and
+ * values are added with compare-and-swap (ompb__ucounter_add). */
 typedef struct ompb__ucounters {
-    int n;
+    int n;                     /* slots in use; read with acquire when shared */
+    bool shared;               /* several threads add into these slots */
+    int lock;                  /* shared: held while a new name is added */
+    int error_claimed;         /* the first failure owns error */
+    /* The run's --counters events: a user counter may not take one of
+     * their names (two columns, and an ambiguous compare --metric). */
+    const struct ompb__counter_set *events;
     ompb__ucounter_slot slot[OMPB__UCOUNTERS_MAX];
     char error[256];           /* the first bad call, "" when none */
 } ompb__ucounters;
@@ -45,8 +54,14 @@ typedef struct ompb__ucounter_table {
 bool ompb__ucounter_name_ok(const char *name);
 
 /* Adds value to u's slot `name` (ompb_counter). Returns 0 or OMPB_EINVAL,
- * keeping the first failure's message in u->error. */
+ * keeping the first failure's message in u->error. Safe from several
+ * threads at once when u->shared is set (exact sums). */
 int ompb__ucounter_add(ompb__ucounters *u, const char *name, double value, unsigned flags);
+
+/* The --counters event of events (canonical or as given) that name is,
+ * as given; NULL when none (or events is NULL). */
+const char *ompb__ucounter_event_clash(const struct ompb__counter_set *events,
+                                       const char *name);
 
 /* Zeroes the values (before each round); names and flags stay. */
 void ompb__ucounters_reset(ompb__ucounters *u);

@@ -8,11 +8,14 @@
 #include "placement/slurm.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hwloc.h>
+
+#include "core/core.h"
 
 /* A decimal environment value, or fallback when unset or not a number. */
 static long env_long(const char *name, long fallback)
@@ -58,6 +61,8 @@ void ompb__slurm_read(ompb__slurm_step *s)
     s->task = env_long("SLURM_PROCID", -1);
     s->tasks = env_long("SLURM_NTASKS", -1);
     s->cpus_per_task = ompb__slurm_cpus_per_task();
+    if (s->cpus_per_task < 0)
+        s->cpus_per_task = 0;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (set && task_mask(set)) {
         s->bound = true;
@@ -68,8 +73,11 @@ void ompb__slurm_read(ompb__slurm_step *s)
 
 int ompb__slurm_cpus_per_task(void)
 {
-    long n = env_long("SLURM_CPUS_PER_TASK", 0);
-    return env_long("SLURM_JOB_ID", -1) >= 0 && n > 0 && n <= 1 << 20 ? (int)n : 0;
+    const char *v = getenv("SLURM_CPUS_PER_TASK");
+    uint64_t n;
+    if (env_long("SLURM_JOB_ID", -1) < 0 || !v)
+        return 0;
+    return ompb__parse_uint(v, 1, OMPB__MAX_THREADS, &n) == 0 ? (int)n : -1;
 }
 
 /* Whether s's mask equals usable; false when it cannot be told. */

@@ -31,7 +31,8 @@ typedef struct ompb__slurm_step {
 void ompb__slurm_read(ompb__slurm_step *out);
 
 /* SLURM_CPUS_PER_TASK when this process is in a Slurm job and it is a
- * positive integer, else 0. */
+ * positive integer up to OMPB__MAX_THREADS (decimal digits only); 0 outside
+ * a job or when unset; -1 for any other value (abc, -1, 0, 1e9). */
 int ompb__slurm_cpus_per_task(void);
 
 /* The header's line (without "slurm: "), e.g. "job 12 step 0, task 1 of 2,

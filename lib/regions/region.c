@@ -67,7 +67,7 @@ __attribute__((constructor)) static void regions_load(void)
 {
     if (!ompb__regions_settings_load())
         return;
-    atexit(ompb__regions_exit_report);
+    atexit(ompb__regions_at_exit);
     ompb__tsc_prepare(ompb__regions_tsc_allowed());
     ompb__pu_start();
 }

@@ -194,6 +194,42 @@ static int told_once(const char *region, const char *name, const char *why)
     return OMPB_EINVAL;
 }
 
+/* The counter names of one entry over all its threads: at most 8, as for
+ * a benchmark's team, so that the report never leaves a name out. */
+typedef struct entry_names {
+    const ompb__region_entry *entry;
+    int n;
+    char name[OMPB__UCOUNTERS_MAX][OMPB__UCOUNTER_NAME_MAX];
+    struct entry_names *next;
+} entry_names;
+static entry_names *names_of_entries; /* under list_lock; never freed */
+
+/* Takes name for e's threads (a thread's first call with it); false when
+ * they use 8 other names already. Out of memory: taken, unchecked. */
+static bool claim_name(const ompb__region_entry *e, const char *name)
+{
+    pthread_mutex_lock(&list_lock);
+    entry_names *en = names_of_entries;
+    while (en && en->entry != e)
+        en = en->next;
+    if (!en && (en = calloc(1, sizeof *en))) {
+        en->entry = e;
+        en->next = names_of_entries;
+        names_of_entries = en;
+    }
+    bool ok = true;
+    if (en) {
+        int k = 0;
+        while (k < en->n && strcmp(en->name[k], name) != 0)
+            k++;
+        if (k == en->n && en->n < OMPB__UCOUNTERS_MAX)
+            memcpy(en->name[en->n++], name, strlen(name) + 1);
+        ok = k < en->n;
+    }
+    pthread_mutex_unlock(&list_lock);
+    return ok;
+}
+
 /* This cell's slot of name, a new one if there is room and the name is
  * one ompb_counter takes; -1 with *why set otherwise. */
 static int user_slot(cell *c, const char *name, unsigned flags, const char **why)
@@ -209,8 +245,13 @@ static int user_slot(cell *c, const char *name, unsigned flags, const char **why
                "reports already use, such as real_time, ipc or NAME_per_iter)";
         return -1;
     }
-    if (n == OMPB__UCOUNTERS_MAX) {
-        *why = "more than 8 counter names in one region";
+    if (ompb__region_counters_on && ompb__ucounter_event_clash(&events, name)) {
+        *why = "the name of an OMPB_REGIONS_COUNTERS event of this run (two columns of one "
+               "name; accepted: another name)";
+        return -1;
+    }
+    if (n == OMPB__UCOUNTERS_MAX || !claim_name(c->entry, name)) {
+        *why = "more than 8 counter names in one region, over all its threads";
         return -1;
     }
     memcpy(c->user_name[n], name, strlen(name) + 1);
@@ -275,7 +316,7 @@ int ompb__region_user_counters_of(const ompb__region_entry *e, ompb__ucounter_ta
             for (int k = 0; k < nu; k++) {
                 int at = ompb__ucounter_find(tab, c->user_name[k]);
                 if (at < 0 && tab->n == OMPB__UCOUNTERS_MAX)
-                    continue; /* a ninth name over the team's threads: left out */
+                    continue; /* cannot happen: claim_name refused a ninth name */
                 if (at < 0) {
                     at = tab->n++;
                     memcpy(tab->name[at], c->user_name[k], sizeof tab->name[at]);

@@ -21,11 +21,12 @@ void ompb__region_begin_recursive(ompb__region_thread *ts, ompb__region *r, cons
                                   ompb__region_group *g, const ompb__region_team *t,
                                   const char *file, int line, const ompb__region_frame *open)
 {
-    char who[160];
+    char who[160], site[OMPB__REGION_SITE_MAX];
     ompb__region_describe_thread(ts, t->level, t->tid, t->threads, who, sizeof who);
     ompb__region_entry_fail(g->entry, "began again at %s:%d by %s while already open since "
                             "%s:%d (recursion into an open region); the inner begin/end is "
-                            "not recorded", file, line, who, open->file, open->line);
+                            "not recorded", file, line, who,
+                            ompb__region_site_file(open->file, site, sizeof site), open->line);
     ompb__region_push_ignored(ts, r, name, g, file, line);
 }
 
@@ -70,8 +71,10 @@ static void describe_occupant(const ompb__region_lane *ln, char *buf, size_t len
         snprintf(who, sizeof who, "OS thread %d is", os);
     else
         snprintf(who, sizeof who, "a thread that has ended since (OS id unknown) was");
+    char text[OMPB__REGION_SITE_MAX];
     if (site)
-        snprintf(buf, len, "%s inside it %s (begun at %s:%d)", who, shape, file, line);
+        snprintf(buf, len, "%s inside it %s (begun at %s:%d)", who, shape,
+                 ompb__region_site_file(file, text, sizeof text), line);
     else
         snprintf(buf, len, "%s inside it %s (its call site unknown: that begin had not "
                  "recorded it yet, or the thread has left the region since)", who, shape);
@@ -120,12 +123,13 @@ bool ompb__region_lane_new_player(ompb__region_thread *ts, ompb__region *r, cons
  * it; the one that finds the lane taken at its end says so. */
 void ompb__region_end_conflict(const ompb__region_thread *ts, ompb__region_frame *f)
 {
-    char who[160], other[OMPB__REGION_ERROR_MAX / 2];
+    char who[160], other[OMPB__REGION_ERROR_MAX / 2], site[OMPB__REGION_SITE_MAX];
     ompb__region_describe_frame(ts, f, who, sizeof who);
     describe_occupant(f->lane, other, sizeof other);
     ompb__region_entry_fail(f->group->entry, "began at %s:%d by %s while %s: two teams use "
                             "this region at once, e.g. teams of pthreads that each start "
-                            "OpenMP; give each its own region name", f->file, f->line, who,
+                            "OpenMP; give each its own region name",
+                            ompb__region_site_file(f->file, site, sizeof site), f->line, who,
                             other);
     f->lane = NULL;
 }
@@ -144,7 +148,7 @@ void ompb__region_begin_too_deep(ompb__region_thread *ts, ompb__region_group *g,
 ompb__region_frame *ompb__region_end_slow(ompb__region_thread *ts, const char *name,
                                           const char *file, int line)
 {
-    char who[160];
+    char who[160], site[OMPB__REGION_SITE_MAX];
     int i = ts->depth - 1;
     while (i >= 0 && !ompb__region_name_equal(ts->stack[i].region, name))
         i--;
@@ -167,14 +171,16 @@ ompb__region_frame *ompb__region_end_slow(ompb__region_thread *ts, const char *n
         if (f->lane)
             ompb__region_entry_fail(f->group->entry, "began at %s:%d by %s and still open "
                                     "when the enclosing region '%s' ended at %s:%d (regions "
-                                    "must nest: end the inner one first)", f->file, f->line,
+                                    "must nest: end the inner one first)",
+                                    ompb__region_site_file(f->file, site, sizeof site), f->line,
                                     who, outer->region->display, file, line);
         ompb__region_frame_drop(f);
     }
     ompb__region_entry_fail(outer->group->entry, "ended at %s:%d by %s while '%s', begun "
                             "inside it at %s:%d, was still open (mismatched names: regions "
                             "must nest)", file, line, who, ts->stack[i + 1].region->display,
-                            ts->stack[i + 1].file, ts->stack[i + 1].line);
+                            ompb__region_site_file(ts->stack[i + 1].file, site, sizeof site),
+                            ts->stack[i + 1].line);
     ts->depth = i + 1;
     return outer;
 }

@@ -199,10 +199,12 @@ static void check_group_at_exit(ompb__region_group *g)
         ompb__region_lane *ln = &g->lanes[t];
         uint64_t p = atomic_load(&ln->published);
         if (atomic_load(&ln->occupant)) {
-            const char *file = atomic_load(&ln->begin_file);
+            char site[OMPB__REGION_SITE_MAX];
+            const char *file = ompb__region_site_file(atomic_load(&ln->begin_file), site,
+                                                      sizeof site);
             ompb__region_entry_fail(g->entry, "began at %s:%d by thread %d of a team of %d "
                                     "(OS thread %d) and never ended (still open at process "
-                                    "exit)", file ? file : "?", atomic_load(&ln->begin_line),
+                                    "exit)", file, atomic_load(&ln->begin_line),
                                     t, g->threads, atomic_load(&ln->os_tid));
         }
         if (p > most)
@@ -337,9 +339,25 @@ static const ompb__reporter *reporter_for(const char *format, const char *path, 
     return ompb__reporter_default();
 }
 
+/* A path that is the running program (ompb_regions_report's, or a binary
+ * replaced since the settings were read) is refused with one line; the
+ * report goes to standard error instead. */
+static const char *not_running_program(const char *path)
+{
+    const ompb__outfile_input self = {"the running program", "/proc/self/exe"};
+    ompb_error err = {0};
+    if (!path || strcmp(path, "-") == 0 ||
+        ompb__outfile_check_inputs("region report", path, &self, 1, &err) == 0)
+        return path;
+    ompb__error_print(stderr, "ompbench: warning: %s; the report goes to standard error",
+                      err.text);
+    return NULL;
+}
+
 static int write_to(const char *path, const ompb__reporter *rep, const ompb__report *report)
 {
     ompb_error err = {0};
+    path = not_running_program(path);
     if (!path || strcmp(path, "-") == 0) {
         FILE *fp = path ? stdout : stderr;
         int rc = rep->write(fp, report);

@@ -80,6 +80,24 @@ static char *expand_output(const char *value)
     return out;
 }
 
+/* An output that is the running program itself (the same device and
+ * inode as /proc/self/exe, through links too) would replace the binary by
+ * the report. Refused with one warning; the reports then go to standard
+ * error, as without the variable, and regions stay on. A benchmark binary
+ * refuses it in ompb_main (exit 2). */
+static void refuse_running_program(void)
+{
+    const ompb__outfile_input self = {"the running program", "/proc/self/exe"};
+    ompb_error err = {0};
+    if (ompb__outfile_check_inputs(ENV_OUTPUT, output_path, &self, 1, &err) == 0)
+        return;
+    snprintf(settings_error, sizeof settings_error, "%s", err.text);
+    ompb__error_print(stderr, "ompbench: warning: %s; region reports go to standard error",
+                      err.text);
+    free(output_path);
+    output_path = NULL;
+}
+
 /* Returns false after bad_setting. */
 static bool read_settings(void)
 {
@@ -125,6 +143,7 @@ static bool read_settings(void)
         bad_setting(text);
         return false;
     }
+    refuse_running_program();
     return true;
 }
 

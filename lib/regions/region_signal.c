@@ -77,3 +77,16 @@ void ompb__regions_signals_init(void)
         if (sigismember(&set, watched[i]) == 1)
             sigaction(watched[i], &sa, NULL);
 }
+
+void ompb__regions_at_exit(void)
+{
+    int sig = caught;
+    if (sig && getpid() == watcher_pid)
+        ompb__regions_stop_on_signal(sig);
+    ompb__regions_exit_report();
+    /* Taken during the report: the watcher found it being written and
+     * waits; the process still dies of the signal, not with main's status. */
+    sig = caught;
+    if (sig && getpid() == watcher_pid)
+        ompb__signal_die_of(sig);
+}

@@ -14,4 +14,11 @@
  * report and then end the process of the signal. */
 void ompb__regions_signals_init(void);
 
+/* The report at exit (atexit, from the constructor): when a watched signal
+ * was taken and the watcher has not ended the process yet (main returned
+ * right after raise(), say), the partial report and death of that signal
+ * instead; a signal that comes during the report at exit still ends the
+ * process after it. A signal is never swallowed by returning from main. */
+void ompb__regions_at_exit(void);
+
 #endif

@@ -160,15 +160,24 @@ void ompb__region_frame_drop(ompb__region_frame *f)
     f->lane = NULL;
 }
 
+const char *ompb__region_site_file(const char *file, char *buf, size_t len)
+{
+    if (!file)
+        return "?";
+    const char *text = ompb__loaded_text(file, buf, len);
+    return text ? text : "(unloaded library)";
+}
+
 void ompb__region_close_frames(ompb__region_thread *ts, const char *why)
 {
-    char who[160];
+    char who[160], site[OMPB__REGION_SITE_MAX];
     for (int i = ts->depth - 1; i >= 0; i--) {
         ompb__region_frame *f = &ts->stack[i];
         if (f->lane) {
             ompb__region_describe_frame(ts, f, who, sizeof who);
             ompb__region_entry_fail(f->group->entry, "began at %s:%d by %s and never ended "
-                                    "(%s)", f->file, f->line, who, why);
+                                    "(%s)", ompb__region_site_file(f->file, site, sizeof site),
+                                    f->line, who, why);
         }
         ompb__region_frame_drop(f);
     }
@@ -276,8 +285,9 @@ bool ompb__regions_open_here(char *buf, size_t len)
     if (!ts || ts->depth == 0)
         return false;
     const ompb__region_frame *f = &ts->stack[ts->depth - 1];
-    snprintf(buf, len, "'%s' (begun at %s:%d)", f->region->display, f->file ? f->file : "?",
-             f->line);
+    char site[OMPB__REGION_SITE_MAX];
+    snprintf(buf, len, "'%s' (begun at %s:%d)", f->region->display,
+             ompb__region_site_file(f->file, site, sizeof site), f->line);
     return true;
 }
 

@@ -178,6 +178,13 @@ void ompb__region_frame_drop(ompb__region_frame *f);
  * for the calling thread, at process exit. */
 void ompb__region_close_frames(ompb__region_thread *ts, const char *why);
 
+/* Room for a call site's file in a message. */
+#define OMPB__REGION_SITE_MAX 256
+/* A call site's file (a begin's __FILE__, kept as the caller's pointer) for
+ * a message: the string, a copy of it in buf, "(unloaded library)" when
+ * the library it was in has been dlclose()d since, "?" for NULL. */
+const char *ompb__region_site_file(const char *file, char *buf, size_t len);
+
 /* The kernel id of the live thread with this serial, 0 when none. Takes
  * the global lock (the thread list). */
 int ompb__region_thread_os_tid(uint64_t serial);

@@ -11,6 +11,8 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "report/marks.h"
 
@@ -26,13 +28,22 @@ void ompb__csv_put_quoted(FILE *out, const char *s)
 }
 
 /* ",value", or "," alone for a value that does not exist (NaN: e.g. a
- * confidence interval too few rounds cannot give). */
+ * confidence interval too few rounds cannot give). The value is the
+ * shortest of 15, 16 or 17 significant digits that reads back as the same
+ * double: 0.1 stays 0.1, and DBL_MAX is not rounded above itself. */
 void ompb__csv_put_number(FILE *out, double v)
 {
-    if (isfinite(v))
-        fprintf(out, ",%.10g", v);
-    else
+    if (!isfinite(v)) {
         fputc(',', out);
+        return;
+    }
+    char buf[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fprintf(out, ",%s", buf);
 }
 
 /* ",code;code": the marks in the table's order. */

@@ -495,7 +495,7 @@ static int render_json(FILE *out, const ompb__report *rep)
     bad |= set(root, "context", ctx ? ompb__context_to_json(ctx) : json_object());
     bad |= set(root, "benchmarks", list);
     if (!bad)
-        bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', out) == EOF;
+        bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', out) == EOF;
     json_decref(root);
     return bad || ferror(out) ? OMPB_EIO : 0;
 }

@@ -11,6 +11,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "report/report.h"
+
 const ompb__mark_row ompb__mark_rows[] = {
     {OMPB__MARK_FEW_ROUNDS, "few_rounds", 'R',
      "fewer measured rounds than asked for, or fewer than 5: the statistics rest on too few "
@@ -36,6 +38,9 @@ const ompb__mark_row ompb__mark_rows[] = {
     {OMPB__MARK_CALIBRATION, "calibration", 'D',
      "the calibration was still disturbed after its retries: the sample size may be far off; "
      "rerun on a quiet machine, or fix it with --sample-size"},
+    {OMPB__MARK_OVERFLOW, "overflow", 'V',
+     "a user counter's figure (a rate, an average) exceeds the largest double: it is left "
+     "empty (null in JSON); the counts are in the per-round figures or the sums"},
 };
 const size_t ompb__n_mark_rows = sizeof ompb__mark_rows / sizeof ompb__mark_rows[0];
 
@@ -84,6 +89,20 @@ static unsigned measure_marks(const ompb__record *rec)
     return m;
 }
 
+/* A round's user-counter figure that overflows although its total did
+ * not (a rate over a short round): the figure is left empty, and marked.
+ * A region's figures are over its sums: result.c marks those. */
+static bool ucounter_overflow(const ompb__record *rec)
+{
+    if (rec->region || !rec->ucounter_values)
+        return false;
+    for (size_t r = 0; r < rec->rounds; r++)
+        for (int k = 0; k < rec->ucounters.n; k++)
+            if (isinf(ompb__ucounter_round(rec, r, k)))
+                return true;
+    return false;
+}
+
 unsigned ompb__marks_of_record(const ompb__record *rec, const ompb__context *ctx)
 {
     if (rec->failed)
@@ -99,5 +118,7 @@ unsigned ompb__marks_of_record(const ompb__record *rec, const ompb__context *ctx
         m |= OMPB__MARK_UNOPTIMIZED;
     if (rec->region && rec->region->instances == 1)
         m |= OMPB__MARK_ONE_VALUE;
+    if (ucounter_overflow(rec))
+        m |= OMPB__MARK_OVERFLOW;
     return m;
 }

@@ -31,6 +31,7 @@ typedef enum ompb__mark {
     OMPB__MARK_UNOPTIMIZED = 1u << 5,  /* the benchmark's TU built without optimization */
     OMPB__MARK_ONE_VALUE = 1u << 6,    /* a region instance seen once: no spread */
     OMPB__MARK_CALIBRATION = 1u << 7,  /* calibration still disturbed after its retries */
+    OMPB__MARK_OVERFLOW = 1u << 8,     /* a counter's figure exceeds the largest double */
 } ompb__mark;
 
 /* One row of the table. */

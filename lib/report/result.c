@@ -253,6 +253,10 @@ static void mark_instance(ompb__result *reps, size_t n, const ompb__context *ctx
     ir->cpu_share = NAN;
     for (size_t i = 0; i < n; i++) {
         reps[i].marks = ompb__marks_of_record(&reps[i].rec, ctx);
+        /* A region's user figures come over its sums, not rounds. */
+        for (int k = 0; reps[i].rec.region && k < reps[i].rec.ucounters.n; k++)
+            if (isinf(reps[i].user[k]))
+                reps[i].marks |= OMPB__MARK_OVERFLOW;
         reps[i].cpu_share = ompb__cpu_share(&reps[i].rec);
         ir->marks |= reps[i].marks;
         if (!isnan(reps[i].cpu_share) && !(ir->cpu_share <= reps[i].cpu_share))

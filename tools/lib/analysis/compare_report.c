@@ -616,7 +616,7 @@ static int print_json(FILE *out, const ompb__comparison *cmp)
     json_t *root = json_report(cmp);
     if (!root)
         return OMPB_ENOMEM;
-    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(root);
     return rc == 0 && fputc('\n', out) != EOF ? 0 : OMPB_EIO;
 }

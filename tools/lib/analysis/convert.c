@@ -271,9 +271,19 @@ static void si(double v, const char *unit, char *buf, size_t len)
         snprintf(buf, len, "%.4g%s", v, unit);
 }
 
+/* A name from the file as the console shows it: control characters (ESC,
+ * BEL, DEL, C1) and invalid bytes escaped, as every other tool prints
+ * names, so a hostile file cannot drive the terminal. */
+static const char *shown(const char *name, char *buf, size_t len)
+{
+    ompb__utf8_escape_controls(name ? name : "?", buf, len);
+    return buf;
+}
+
 static int cell_width(const char *name)
 {
-    int len = (int)strlen(name);
+    char buf[NAME_SHOWN];
+    int len = (int)strlen(shown(name, buf, sizeof buf));
     return len > 10 ? len : 10;
 }
 
@@ -295,12 +305,13 @@ static void console_header(FILE *out, const json_t *root, int width, const json_
             "median", "mean", "±stdev", "min", "max", "rounds x iters", "imbal", "rate");
     if (accounted)
         fputs(" clean", out);
+    char buf[NAME_SHOWN];
     for (size_t k = 0; events && k < json_array_size(events); k++) {
         const char *ev = json_string_value(json_array_get(events, k));
-        fprintf(out, " %*s", cell_width(ev ? ev : "?"), ev ? ev : "?");
+        fprintf(out, " %*s", cell_width(ev), shown(ev, buf, sizeof buf));
     }
     for (size_t j = 0; j < uc->n; j++)
-        fprintf(out, " %*s", cell_width(uc->name[j]), uc->name[j]);
+        fprintf(out, " %*s", cell_width(uc->name[j]), shown(uc->name[j], buf, sizeof buf));
     fputs(" marks\n", out);
 }
 
@@ -372,13 +383,15 @@ static void console_row(FILE *out, const json_t *e, int width, const json_t *eve
         char cell[32];
         const char *ev = json_string_value(json_array_get(events, k));
         si(num(json_object_get(per, ev ? ev : "")), "", cell, sizeof cell);
-        fprintf(out, " %*s", cell_width(ev ? ev : "?"), cell);
+        fprintf(out, " %*s", cell_width(ev), cell);
     }
     console_user_cells(out, e, uc);
     const json_t *marks = json_object_get(omp, "marks");
     fputc(' ', out);
+    char buf[NAME_SHOWN];
     for (size_t i = 0; i < json_array_size(marks); i++)
-        fprintf(out, "%s%s", i ? "," : "", json_string_value(json_array_get(marks, i)));
+        fprintf(out, "%s%s", i ? "," : "",
+                shown(json_string_value(json_array_get(marks, i)), buf, sizeof buf));
     fputs(json_array_size(marks) ? "\n" : "-\n", out);
 }
 
@@ -410,7 +423,7 @@ int ompb__convert_print(FILE *out, const json_t *root, const char *format)
 {
     if (strcmp(format, "json") == 0) {
         /* The run's own settings (lib/report/json.c): the same text again. */
-        int bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 ||
+        int bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 ||
                   fputc('\n', out) == EOF;
         return bad || ferror(out) ? OMPB_EIO : 0;
     }

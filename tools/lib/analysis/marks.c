@@ -32,6 +32,8 @@ static const mark_row rows[] = {
      "the benchmark was built without optimization"},
     {OMPB__RF_MARK_ONE_VALUE, "one_value",
      "a region instance seen once: no spread"},
+    {OMPB__RF_MARK_OVERFLOW, "overflow",
+     "a user counter's figure exceeded the largest double: it is empty"},
     {OMPB__RF_MARK_OTHER, "other",
      "a mark this ompbench does not know (a newer file): see the producing version's docs"},
 };

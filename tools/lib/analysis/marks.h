@@ -27,6 +27,7 @@ typedef enum ompb__rf_mark {
     OMPB__RF_MARK_ONE_VALUE = 1u << 6,
     OMPB__RF_MARK_CALIBRATION = 1u << 7,
     OMPB__RF_MARK_OTHER = 1u << 8,      /* a code this reader does not know */
+    OMPB__RF_MARK_OVERFLOW = 1u << 9,   /* a user counter's figure beyond a double */
 } ompb__rf_mark;
 
 /* Marks that make a time not the code's own: a verdict or a speedup that

@@ -155,6 +155,18 @@ static double median_of(const double *v, size_t n)
 /* One ompbench repetition: its value is the median over its measured rounds
  * of the per-iteration team sums (the figure its own report prints), its
  * rounds join the instance's samples. */
+/* Whether metric is one of the entry's --counters events. */
+static bool names_event(const json_t *omp, const char *metric)
+{
+    const json_t *events = json_object_get(json_object_get(omp, "counters"), "events"), *v;
+    size_t i;
+    json_array_foreach(events, i, v) {
+        if (json_is_string(v) && strcmp(json_string_value(v), metric) == 0)
+            return true;
+    }
+    return false;
+}
+
 static int from_ompbench(const json_t *omp, const char *metric, gathered *g, const where *w,
                          double *value, ompb__metric_unit *unit, ompb_error *err)
 {
@@ -312,6 +324,10 @@ static int apply_entry(applying *ap, const json_t *e, size_t idx)
     double value = NAN;
     const json_t *omp = json_object_get(e, "ompbench");
     const json_t *user = json_object_get(json_object_get(omp, "user_counters"), ap->metric);
+    if (user && names_event(omp, ap->metric))
+        return failf(ap->err, &w, "'%s' is both a user counter (ompb_counter) and a --counters "
+                     "event here: the metric is ambiguous (accepted: a file where the names "
+                     "differ; this ompbench refuses such a user counter)", ap->metric);
     int rc = user ? from_user(e, user, ap->metric, g, &w, &value, &u, ap->err)
              : json_is_object(omp) ? from_ompbench(omp, ap->metric, g, &w, &value, &u, ap->err)
                                    : from_flat(e, ap->metric, &w, &value, &u, ap->err);
