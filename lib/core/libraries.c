@@ -235,6 +235,10 @@ int ompb__code_locate(const void *fn, char *path, size_t len, uint64_t *vaddr)
     if (l.rc == 0)
         *vaddr = l.vaddr;
     return l.rc;
+}
+
+/* ---- strings of objects that may be gone ---------------------------------- */
+
 /* dlpi_subs: how many objects were unloaded since the start. */
 static int visit_unloads(struct dl_phdr_info *info, size_t size, void *arg)
 {
