@@ -111,10 +111,16 @@ static void account_round(team *tm, size_t r, uint64_t start, uint64_t end)
 {
     ompb__record *rec = tm->rec;
     for (int t = 0; t < tm->threads; t++) {
+        ompb__preempt_watch *w = &tm->watches[t];
+        size_t cell = r * (size_t)tm->threads + (size_t)t;
+        /* The common case inline: the thread did not switch (the arrays
+         * are zeroed). */
+        if (w->fd >= 0 && !w->out_ns && ompb__preempt_head(w) == w->mark)
+            continue;
         ompb__preempt_tally tally;
-        ompb__preempt_take(&tm->watches[t], start, end, &tally);
-        rec->away_ns[r * (size_t)tm->threads + (size_t)t] = tally.away_ns;
-        rec->preemptions[r * (size_t)tm->threads + (size_t)t] = tally.preemptions;
+        ompb__preempt_take(w, start, end, &tally);
+        rec->away_ns[cell] = tally.away_ns;
+        rec->preemptions[cell] = tally.preemptions;
     }
 }
 
