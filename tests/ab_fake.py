@@ -6,7 +6,8 @@ Speaks the part of a benchmark binary's command line that ab uses (--list,
 --exact, --filter, --format json, --output; the rest is ignored) and writes
 Google Benchmark JSON, one entry per instance. Instances:
   steady  100 ns per iteration +-0.1% (both sides): untouched at the first look
-  wild    run k of a side: 100 ns times WILD[k % len(WILD)] (spread ~60%):
+  wild    run k of a side: 100 ns times WILD[(k + o) % len(WILD)], o = 0 for
+          BASE and 3 for HEAD, so that the pairs differ too (spread ~60%):
           noisy, and too noisy for any look at a 5% threshold
 The run count of each side is kept in $AB_FAKE_DIR/<side>.n, the side
 (base or head) is $AB_FAKE_SIDE."""
@@ -44,7 +45,8 @@ def main(args):
     side = os.environ["AB_FAKE_SIDE"]
     k = run_index(side)
     jitter = 1.0 + 0.001 * ((k * 7 + (side == "head")) % 3 - 1)
-    values = {"steady": 100.0 * jitter, "wild": 100.0 * WILD[k % len(WILD)]}
+    wild = WILD[(k + (3 if side == "head" else 0)) % len(WILD)]
+    values = {"steady": 100.0 * jitter, "wild": 100.0 * wild}
     entries = [{"name": n, "run_name": n, "run_type": "iteration", "repetitions": 1,
                 "repetition_index": 0, "threads": 1, "iterations": 1000,
                 "real_time": values[n], "cpu_time": values[n], "time_unit": "ns"}

@@ -112,6 +112,9 @@ typedef struct ompb__ab {
     size_t side_runs[2], pooled[2], faults_in_a_row[2];
     ompb__resultfile *files[2]; /* pooled files per side */
     size_t n_files[2], cap_files[2];
+    size_t *file_pair[2];       /* [n_files[side]]: the pair (1, 2, ...) each
+                                   file's run belongs to */
+    size_t cap_pairs[2];
     ompb__comparison cmp;       /* the latest pooling */
     bool have_cmp;
     size_t counts[OMPB__VERDICT_COUNT];

@@ -52,17 +52,50 @@ int ompb__ab_add_listed(ompb__ab *ab, int side, char **names, size_t n)
     return 0;
 }
 
-static void take_look(ompb__ab *ab, ompb__ab_row *r)
+/* The log differences HEAD - BASE of the instance's complete pairs (both
+ * runs of a pair have a value, as compare pools them: clean when the pair
+ * of sides was accounted), in pair order, into d (room for every BASE file). */
+static size_t pair_differences(const ompb__ab *ab, const ompb__ab_row *r, double *d)
+{
+    bool clean = r->cmp.accounted;
+    size_t n = 0;
+    for (size_t i = 0; i < ab->n_files[OMPB__AB_BASE]; i++) {
+        double b, h;
+        const ompb__rf_instance *in = ompb__resultfile_find(&ab->files[OMPB__AB_BASE][i], r->name);
+        if (!ompb__compare_run_value(in, clean, &b))
+            continue;
+        for (size_t j = 0; j < ab->n_files[OMPB__AB_HEAD]; j++) {
+            if (ab->file_pair[OMPB__AB_HEAD][j] != ab->file_pair[OMPB__AB_BASE][i])
+                continue;
+            in = ompb__resultfile_find(&ab->files[OMPB__AB_HEAD][j], r->name);
+            if (ompb__compare_run_value(in, clean, &h))
+                d[n++] = h - b;
+            break;
+        }
+    }
+    return n;
+}
+
+/* A look on the pairs: BASE and HEAD of one pair ran one after the other,
+ * so their difference is free of what the machine did over the minutes of
+ * the comparison (a drift both sides see); Yuen's trimmed mean of the
+ * pairs' log differences, its one-sample t (ompb__paired). */
+static int take_look(ompb__ab *ab, ompb__ab_row *r)
 {
     const ompb__compare_row *c = &r->cmp;
-    size_t n = c->base_runs < c->head_runs ? c->base_runs : c->head_runs;
-    if (c->basis != OMPB__BASIS_PROCESSES || !ompb__seq_due(&ab->plan, &r->seq, n))
-        return;
-    ompb__welch_result w = ompb__welch(
-        ompb__seq_side_summary(c->base_ns, c->base_spread, c->base_runs, OMPB__COMPARE_TRIM),
-        ompb__seq_side_summary(c->head_ns, c->head_spread, c->head_runs, OMPB__COMPARE_TRIM));
-    ompb__seq_look(&ab->plan, &r->seq, &w, n);
-    ompb__seq_interval(&ab->plan, &r->seq, &w);
+    if (c->basis != OMPB__BASIS_PROCESSES)
+        return 0;
+    double *d = malloc((ab->n_files[OMPB__AB_BASE] + 1) * sizeof *d);
+    if (!d)
+        return OMPB_ENOMEM;
+    size_t n = pair_differences(ab, r, d);
+    if (ompb__seq_due(&ab->plan, &r->seq, n)) {
+        ompb__welch_result w = ompb__paired(ompb__summarize_trimmed(d, n, OMPB__COMPARE_TRIM));
+        ompb__seq_look(&ab->plan, &r->seq, &w, n);
+        ompb__seq_interval(&ab->plan, &r->seq, &w);
+    }
+    free(d);
+    return 0;
 }
 
 /* What compare's presence says, when it settles the instance: failed in
@@ -182,8 +215,8 @@ int ompb__ab_judge(ompb__ab *ab)
             r->listed[OMPB__AB_HEAD] = c->head != NULL;
         }
         r->cmp = *c;
-        if (!r->decided && r->listed[0] && r->listed[1])
-            take_look(ab, r);
+        if (!r->decided && r->listed[0] && r->listed[1] && (rc = take_look(ab, r)))
+            return rc;
     }
     if ((rc = adjust(ab)))
         return rc;
@@ -223,6 +256,7 @@ void ompb__ab_free(ompb__ab *ab)
         for (size_t i = 0; i < ab->n_files[s]; i++)
             ompb__resultfile_free(&ab->files[s][i]);
         free(ab->files[s]);
+        free(ab->file_pair[s]);
     }
     if (ab->have_cmp)
         ompb__comparison_free(&ab->cmp);

@@ -59,6 +59,13 @@ static bool clears_threshold(const ompb__ab *ab, const ompb__ab_row *r)
     return r->seq.low > ab->plan.upper || r->seq.high < ab->plan.lower;
 }
 
+/* The change a row shows: its latest look's, on the pairs (the geometric
+ * mean of HEAD / BASE over them, trimmed), else compare's pooled one. */
+static double row_change(const ompb__ab_row *r)
+{
+    return r->seq.looks > 0 ? expm1(r->seq.diff) : r->cmp.change;
+}
+
 static void spread_text(const ompb__ab_row *r, char *buf, size_t cap)
 {
     snprintf(buf, cap, "spread %.1f%%/%.1f%%", 100.0 * r->cmp.base_spread,
@@ -253,8 +260,9 @@ static void method_line(FILE *out, const ompb__ab *ab)
 {
     size_t clean = ab->have_cmp ? ab->cmp.accounted : 0;
     bool metric = ab->metric && !ompb__metric_is_time(ab->metric);
-    fprintf(out, "Each run (a process) gives its median%s%s%s; runs are pooled as `ompbench "
-            "compare --base/--head` pools them (Yuen-trimmed Welch on log medians). Instances "
+    fprintf(out, "Each run (a process) gives its median%s%s%s; each look tests the pairs of "
+            "runs (BASE and HEAD run one after the other: Yuen's trimmed one-sample t on the "
+            "log ratios of the pairs, so that a drift of the machine cancels). Instances "
             "are looked at after %zu", metric ? " of " : "", metric ? ab->metric : "",
             metric  ? " per iteration over all its rounds (--metric)"
             : clean ? " over its clean rounds (no thread lost over 1% of the round to "
@@ -350,7 +358,7 @@ static void row_cells(const ompb__ab *ab, const ompb__ab_row *r, char b[][OMPB__
                                                                              : OMPB__METRIC_NS;
     ompb__format_metric(b[0], OMPB__UNIT_TEXT_MAX, r->cmp.base_ns, unit);
     ompb__format_metric(b[1], OMPB__UNIT_TEXT_MAX, r->cmp.head_ns, unit);
-    ompb__format_change(b[2], OMPB__UNIT_TEXT_MAX, r->cmp.change);
+    ompb__format_change(b[2], OMPB__UNIT_TEXT_MAX, row_change(r));
     interval_text(r, iv, iv_cap);
     snprintf(runs, runs_cap, "%zu/%zu", r->cmp.base_runs, r->cmp.head_runs);
     row_note(ab, r, note, NOTE_MAX);
@@ -450,7 +458,7 @@ static json_t *json_row(const ompb__ab *ab, const ompb__ab_row *r)
                      "name", r->name, "verdict", ompb__verdict_key(r->verdict),
                      "base_ns", ompb__json_number_or_null(r->cmp.base_ns),
                      "head_ns", ompb__json_number_or_null(r->cmp.head_ns),
-                     "change_pct", pct(r->cmp.change),
+                     "change_pct", pct(row_change(r)),
                      "ci_low_pct", iv ? pct(expm1(l)) : json_null(),
                      "ci_high_pct", iv ? pct(expm1(h)) : json_null(),
                      "p_value", ompb__json_number_or_null(r->seq.p),

@@ -486,10 +486,14 @@ static int keep_file(ompb__ab *ab, ompb__ab_run *run)
         }
     }
     int s = run->side;
-    if (!ompb__grow((void **)&ab->files[s], &ab->cap_files[s], ab->n_files[s] + 1, sizeof rf, 1)) {
+    if (!ompb__grow((void **)&ab->files[s], &ab->cap_files[s], ab->n_files[s] + 1, sizeof rf, 1) ||
+        !ompb__grow((void **)&ab->file_pair[s], &ab->cap_pairs[s], ab->n_files[s] + 1,
+                    sizeof *ab->file_pair[s], 8)) {
         ompb__resultfile_free(&rf);
         return OMPB_ENOMEM;
     }
+    /* A side's runs are numbered by their pair: its index. */
+    ab->file_pair[s][ab->n_files[s]] = run->index;
     ab->files[s][ab->n_files[s]++] = rf;
     ab->pooled[s]++;
     return 0;

@@ -102,6 +102,22 @@ static void add_clean_runs(side_runs *s, const ompb__rf_instance *in)
     }
 }
 
+bool ompb__compare_run_value(const ompb__rf_instance *in, bool clean, double *log_value)
+{
+    double sum = 0.0;
+    size_t k = 0;
+    for (size_t i = 0; in && !in->failed && i < in->n_reps; i++) {
+        const ompb__rf_rep *rep = &in->reps[i];
+        if (clean ? clean_value(rep) : usable_value(rep->value_ns)) {
+            sum += log(clean ? rep->clean_ns : rep->value_ns);
+            k++;
+        }
+    }
+    if (k)
+        *log_value = sum / (double)k;
+    return k > 0;
+}
+
 static int add_file_runs(side_runs *s, const ompb__rf_instance *in)
 {
     size_t n = in->n_reps;

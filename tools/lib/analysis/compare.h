@@ -249,6 +249,15 @@ void ompb__compare_code(const ompb__rf_instance *base, const ompb__rf_instance *
  * "code check: unknown (why)"; "" when it was not checked. */
 void ompb__compare_code_note(bool checked, const ompb__code_result *code, char *buf, size_t cap);
 
+/*
+ * One run's value of an instance on the log scale, as compare pools it:
+ * the mean log of its repetitions' medians, of their clean medians when
+ * clean is set (each repetition with enough clean rounds: OMPB__CLEAN_MIN_ROUNDS,
+ * or all of them clean). false when the run has no such value (failed, a
+ * time of 0, too few clean rounds).
+ */
+bool ompb__compare_run_value(const ompb__rf_instance *in, bool clean, double *log_value);
+
 /* The rows that claim a change (regressed, improved): is their body's code
  * the same in both builds? Sets each such row's code and the counts
  * layout_same and layout_gating. Reads the ELF objects the files name:

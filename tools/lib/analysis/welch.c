@@ -156,6 +156,16 @@ ompb__welch_result ompb__welch(ompb__sample_summary x, ompb__sample_summary y)
     return w;
 }
 
+ompb__welch_result ompb__paired(ompb__sample_summary d)
+{
+    ompb__welch_result w = {d.mean, NAN, NAN};
+    if (d.n < 2)
+        return w;
+    w.se = sqrt(d.var / (double)d.n);
+    w.df = (double)(d.n - 1);
+    return w;
+}
+
 void ompb__welch_ci(const ompb__welch_result *w, double alpha, double *low, double *high)
 {
     double half = w->se > 0.0 ? ompb__t_quantile(1.0 - alpha / 2.0, w->df) * w->se : 0.0;

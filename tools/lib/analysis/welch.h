@@ -55,6 +55,12 @@ ompb__welch_result ompb__welch(ompb__sample_summary x, ompb__sample_summary y);
 
 /* The two-sided (1 - alpha) confidence interval of the difference:
  * diff -+ t(1 - alpha / 2, df) * se. With se 0 it is [diff, diff]. */
+/* The one-sample (paired) form: d summarizes the pairs' differences
+ * (ompb__summarize_trimmed, Yuen's variance); the difference is d's
+ * (trimmed) mean, its standard error sqrt(var / n) over the n kept, with
+ * n - 1 degrees of freedom. se NAN with fewer than 2 kept. */
+ompb__welch_result ompb__paired(ompb__sample_summary d);
+
 void ompb__welch_ci(const ompb__welch_result *w, double alpha, double *low, double *high);
 
 /*
