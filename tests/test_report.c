@@ -181,6 +181,31 @@ static void test_json_non_finite_becomes_null(void)
     json_decref(root);
 }
 
+/* Where the body's code is: written as located; a path that is not UTF-8
+ * leaves the key out, never the entry. */
+static void test_json_code_location(void)
+{
+    ompb__result res = make_result();
+    char path[] = "/bin/bench", bad[] = "/bin/b\xff";
+    res.rec.code_object = path;
+    res.rec.code_address = 4096;
+    json_t *root = report_to_json(&res, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *omp = json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0),
+                                  "ompbench");
+    json_t *code = json_object_get(omp, "code");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(code, "object")), "/bin/bench");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(code, "address")), 4096);
+    json_decref(root);
+    res.rec.code_object = bad;
+    root = report_to_json(&res, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    omp = json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "ompbench");
+    CU_ASSERT_PTR_NOT_NULL(json_object_get(omp, "stats"));
+    CU_ASSERT_PTR_NULL(json_object_get(omp, "code"));
+    json_decref(root);
+}
+
 static void test_json_invalid_name_is_an_error(void)
 {
     ompb__result res = make_result();
@@ -678,6 +703,7 @@ static const ompb_test_case cases[] = {
     {"json_offsets_and_scaling", test_json_offsets_and_scaling},
     {"json_failed_instance", test_json_failed_instance},
     {"json_non_finite_becomes_null", test_json_non_finite_becomes_null},
+    {"json_code_location", test_json_code_location},
     {"json_invalid_name_is_an_error", test_json_invalid_name_is_an_error},
     {"csv", test_csv},
     {"user_counters", test_user_counters},

@@ -20,9 +20,11 @@
 
 #include "core/core.h"
 
-/* Ring pages: 8 x 4 KiB holds 2048 switch records (16 bytes each), far
- * more than one round of a thread that is not lost anyway. */
-#define RING_PAGES 8
+/* Ring pages: 2 x 4 KiB holds 512 switch records (16 bytes each), far
+ * more than one round of a thread that is not lost anyway (a round with
+ * more is unknown, never clean), and small against the locked-memory
+ * budget perf rings count against when a team has hundreds of threads. */
+#define RING_PAGES 2
 #define SWITCH_RECORD_BYTES 16
 
 static void copy_out(const unsigned char *data, uint64_t size, uint64_t pos, void *dst, size_t n)

@@ -363,9 +363,13 @@ static json_t *ompbench_json(const ompb__result *res)
         bad |= set(o, "short_reason", json_string(rec->short_reason));
     if (rec->accounting_off[0])
         bad |= set(o, "accounting_off", json_string(rec->accounting_off));
-    if (rec->code_object)
-        bad |= set(o, "code", json_pack("{s:s, s:I}", "object", rec->code_object, "address",
-                                        (json_int_t)rec->code_address));
+    /* A path that is not UTF-8 has no JSON string: the key is left out
+     * (comparisons then say "code check: unknown"), never the entry. */
+    json_t *code = rec->code_object ? json_pack("{s:s, s:I}", "object", rec->code_object,
+                                                "address", (json_int_t)rec->code_address)
+                                    : NULL;
+    if (code)
+        bad |= set(o, "code", code);
     bad |= set(o, "migrations", json_integer((json_int_t)rec->migrations));
     if (rec->involuntary_switches)
         bad |= set(o, "involuntary_switches",

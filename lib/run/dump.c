@@ -173,9 +173,12 @@ static json_t *record_json(const ompb__record *rec, size_t index)
         bad |= set(o, "preemptions", u64_array(rec->preemptions, rec->rounds * T));
     }
     bad |= set(o, "accounting_off", escaped(rec->accounting_off));
-    if (rec->code_object)
-        bad |= set(o, "code", json_pack("{s:s, s:I}", "object", rec->code_object, "address",
-                                        (json_int_t)rec->code_address));
+    /* Left out for a path that is not UTF-8 (no JSON string), never the record. */
+    json_t *code = rec->code_object ? json_pack("{s:s, s:I}", "object", rec->code_object,
+                                                "address", (json_int_t)rec->code_address)
+                                    : NULL;
+    if (code)
+        bad |= set(o, "code", code);
     if (rec->counters.n > 0)
         bad |= set(o, "counters", counters_json(rec));
     if (rec->ucounters.n > 0)
