@@ -143,9 +143,8 @@ void ompb__preempt_close(ompb__preempt_watch *w)
 /* The reader frees the ring up to `to`: the kernel may write there again. */
 static void release(ompb__preempt_watch *w, uint64_t to)
 {
-    volatile uint64_t *tail = (volatile uint64_t *)((char *)w->page + 1032);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    *tail = to;
+    struct perf_event_mmap_page *pg = w->page;
+    __atomic_store_n(&pg->data_tail, to, __ATOMIC_RELEASE);
     w->mark = to;
 }
 

@@ -23,6 +23,7 @@
 #ifndef OMPB_COUNTERS_PREEMPT_H
 #define OMPB_COUNTERS_PREEMPT_H
 
+#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,10 +61,8 @@ void ompb__preempt_close(ompb__preempt_watch *w);
 /* The ring's head now: the master compares it with w->mark. */
 static inline uint64_t ompb__preempt_head(const ompb__preempt_watch *w)
 {
-    const volatile uint64_t *head = (const volatile uint64_t *)((const char *)w->page + 1024);
-    uint64_t h = *head;
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    return h;
+    const struct perf_event_mmap_page *pg = w->page;
+    return __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 }
 
 /* Tallies the records from w->mark up to the head now for the window
