@@ -481,13 +481,6 @@ json_t *ompb__code_json(bool checked, const ompb__code_result *code)
                      (json_int_t)code->functions, "detail", code->why);
 }
 
-bool ompb__compare_row_gates(const ompb__compare_row *r, ompb__verdict v, bool allow_layout)
-{
-    if (!ompb__verdict_is(v, OMPB__VERDICT_GATES))
-        return false;
-    return !(allow_layout && r->code_checked && r->code.verdict == OMPB__CODE_SAME);
-}
-
 void ompb__compare_check_code(ompb__comparison *cmp)
 {
     for (size_t i = 0; i < cmp->n; i++) {

@@ -268,11 +268,6 @@ void ompb__compare_check_code(ompb__comparison *cmp);
  * "functions": n, "detail": why}, or null when not checked. */
 json_t *ompb__code_json(bool checked, const ompb__code_result *code);
 
-/* Whether a row with verdict v gates --fail-on-regression: a gating
- * verdict, unless its code is the same in both builds and allow_layout
- * (--allow-layout-effects) is set: then it is still reported as it is,
- * with the note that its code did not change, but lets the gate pass. */
-bool ompb__compare_row_gates(const ompb__compare_row *r, ompb__verdict v, bool allow_layout);
 
 /*
  * Differences between two runtime environments that make timings hard to
