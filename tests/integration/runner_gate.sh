@@ -63,7 +63,17 @@ fi
 # (its FIFOs, a runner's, a test fixture's), so the FIFOs made here are no
 # one else's and no one else's are touched.
 stale_part() {
-  mount -t tmpfs ompb-private-tmp /tmp || exit 77
+  # A build tree under /tmp (a fresh clone there) stays where it is: held
+  # at /mnt (in this namespace only) while the tmpfs goes on /tmp, then
+  # bound back to its own path inside it.
+  case "$build/" in
+    /tmp/*)
+      [ -d /mnt ] && mount --bind "$build" /mnt || exit 77
+      mount -t tmpfs ompb-private-tmp /tmp || exit 77
+      mkdir -p "$build" && mount --bind /mnt "$build" || exit 77 ;;
+    *)
+      mount -t tmpfs ompb-private-tmp /tmp || exit 77 ;;
+  esac
   unset OMPB_RUNNER_CTL_FIFO OMPB_RUNNER_ACK_FIFO
   export OMPB_HOOKS_TIMEOUT_MS=$((20000 * mult))
   least() { # least wall ns of 3 runs of "$@", or "stalled"
@@ -89,7 +99,7 @@ if ! unshare --mount --propagation private true 2> /dev/null; then
   echo "SKIP (part): no private mount namespace (unshare --mount)"
 else
   export -f stale_part
-  export app bench filter mult
+  export app bench filter mult build
   unshare --mount --propagation private bash -c stale_part > "$tmp/stale.out" 2> "$tmp/stale.err"
   rc=$?
   if [ "$rc" -eq 77 ]; then
