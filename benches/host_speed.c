@@ -50,9 +50,11 @@ int main(int argc, char **argv)
         for (int r = 0; r < rounds; r++) {
 #pragma omp barrier
             uint64_t c0 = thread_cpu_ns(), a = ompb__now_ns();
-            volatile uint64_t x = 0;
-            for (long i = 0; i < 700000; i++)
+            uint64_t x = 0;
+            for (long i = 0; i < 700000; i++) {
                 x += (uint64_t)i;
+                __asm__ volatile("" : "+r"(x)); /* one add per step, never folded */
+            }
             uint64_t b = ompb__now_ns(), c1 = thread_cpu_ns();
             wall[2 * r + t] = (double)(b - a);
             cpu[2 * r + t] = (double)(c1 - c0);
