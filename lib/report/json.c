@@ -334,6 +334,14 @@ static json_t *calibration_json(const ompb__record *rec)
     return checked(o, bad);
 }
 
+json_t *ompb__json_code_location(const ompb__record *rec)
+{
+    if (!rec->code_object)
+        return NULL;
+    return json_pack("{s:s, s:I}", "object", rec->code_object, "address",
+                     (json_int_t)rec->code_address);
+}
+
 static json_t *ompbench_json(const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
@@ -363,11 +371,8 @@ static json_t *ompbench_json(const ompb__result *res)
         bad |= set(o, "short_reason", json_string(rec->short_reason));
     if (rec->accounting_off[0])
         bad |= set(o, "accounting_off", json_string(rec->accounting_off));
-    /* A path that is not UTF-8 has no JSON string: the key is left out
-     * (comparisons then say "code check: unknown"), never the entry. */
-    json_t *code = rec->code_object ? json_pack("{s:s, s:I}", "object", rec->code_object,
-                                                "address", (json_int_t)rec->code_address)
-                                    : NULL;
+    /* Without one, comparisons say "code check: unknown". */
+    json_t *code = ompb__json_code_location(rec);
     if (code)
         bad |= set(o, "code", code);
     bad |= set(o, "migrations", json_integer((json_int_t)rec->migrations));

@@ -275,6 +275,12 @@ int ompb__instance_counters(ompb__instance_result *ir);
 struct json_t;
 int ompb__json_ucounter_rounds(struct json_t *omp, const ompb__result *res);
 
+/* Where rec's body's code is, as the JSON and the dumps write it:
+ * {"object": path, "address": n}; NULL when the record has no location,
+ * or its path is not UTF-8 (no JSON string: the key is left out then,
+ * never the entry or the record). A new reference. */
+struct json_t *ompb__json_code_location(const ompb__record *rec);
+
 /* The analysis' figures (lib/report/result_figures.c): res->figs and
  * ir->figs from their fields, and a report's base columns and notes;
  * ompb__report_init calls ompb__report_figures once its results have

@@ -22,6 +22,8 @@
 
 #include <jansson.h>
 
+#include "report/report.h"
+
 #include "core/core.h"
 
 /* ---- writing ------------------------------------------------------------ */
@@ -173,10 +175,7 @@ static json_t *record_json(const ompb__record *rec, size_t index)
         bad |= set(o, "preemptions", u64_array(rec->preemptions, rec->rounds * T));
     }
     bad |= set(o, "accounting_off", escaped(rec->accounting_off));
-    /* Left out for a path that is not UTF-8 (no JSON string), never the record. */
-    json_t *code = rec->code_object ? json_pack("{s:s, s:I}", "object", rec->code_object,
-                                                "address", (json_int_t)rec->code_address)
-                                    : NULL;
+    json_t *code = ompb__json_code_location(rec);
     if (code)
         bad |= set(o, "code", code);
     if (rec->counters.n > 0)
