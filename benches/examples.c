@@ -71,7 +71,7 @@ OMPB_BENCH(count_set_bits, OMPB_ARGS(0, 42, 255, 1024, 65535))
 {
     uint64_t x = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_count_set_bits(ompb_opaque_u64(x)));
+        ompb_black_box(ex_count_set_bits(ompb_opaque_u64(x)));
     }
 }
 
@@ -80,7 +80,7 @@ OMPB_BENCH(add_two_integers,
 {
     int64_t a = ompb_arg_at(state, 0), b = ompb_arg_at(state, 1);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_add(ompb_opaque_i64(a), ompb_opaque_i64(b)));
+        ompb_black_box(ex_add(ompb_opaque_i64(a), ompb_opaque_i64(b)));
     }
 }
 
@@ -88,7 +88,7 @@ OMPB_BENCH(find_highest_set_bit, OMPB_ARGS(0, 42, 255, 1024, 65535))
 {
     uint64_t x = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_highest_set_bit(ompb_opaque_u64(x)));
+        ompb_black_box(ex_highest_set_bit(ompb_opaque_u64(x)));
     }
 }
 
@@ -98,7 +98,7 @@ OMPB_BENCH(fibonacci_recursive, OMPB_ARGS(0, 5, 10, 20))
 {
     uint64_t n = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_fib_recursive((unsigned)ompb_opaque_u64(n)));
+        ompb_black_box(ex_fib_recursive((unsigned)ompb_opaque_u64(n)));
     }
 }
 
@@ -106,7 +106,7 @@ OMPB_BENCH(fibonacci_iterative, OMPB_ARGS(0, 5, 10, 20))
 {
     uint64_t n = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_fib_iterative((unsigned)ompb_opaque_u64(n)));
+        ompb_black_box(ex_fib_iterative((unsigned)ompb_opaque_u64(n)));
     }
 }
 
@@ -116,7 +116,7 @@ OMPB_BENCH(recursive_memoized_hashmap, OMPB_ARGS(0, 5, 10))
 {
     uint64_t n = (uint64_t)ompb_arg(state), fib;
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_fib_memo_hashmap((unsigned)ompb_opaque_u64(n), &fib));
+        ompb_black_box(ex_fib_memo_hashmap((unsigned)ompb_opaque_u64(n), &fib));
         ompb_black_box(fib);
     }
 }
@@ -125,7 +125,7 @@ OMPB_BENCH(recursive_memoized_treemap, OMPB_ARGS(0, 5, 10))
 {
     uint64_t n = (uint64_t)ompb_arg(state), fib;
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_fib_memo_treemap((unsigned)ompb_opaque_u64(n), &fib));
+        ompb_black_box(ex_fib_memo_treemap((unsigned)ompb_opaque_u64(n), &fib));
         ompb_black_box(fib);
     }
 }
@@ -136,7 +136,7 @@ OMPB_BENCH(n_queens_solver, OMPB_ARGS(4, 5, 6))
 {
     uint64_t n = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_n_queens((int)ompb_opaque_u64(n)));
+        ompb_black_box(ex_n_queens((int)ompb_opaque_u64(n)));
     }
 }
 
@@ -145,7 +145,7 @@ OMPB_BENCH(graph_coloring, OMPB_ARGS(4, 5))
 {
     uint64_t k = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_graph_coloring((int)ompb_opaque_u64(k)));
+        ompb_black_box(ex_graph_coloring((int)ompb_opaque_u64(k)));
     }
 }
 
@@ -163,33 +163,33 @@ static int check_arg(ompb_state *state, int64_t lo, int64_t hi)
 
 static int knight_tour_setup(ompb_state *state)
 {
-    return check_arg(state, 1, OMPB__EX_KNIGHT_MAX);
+    return check_arg(state, 1, EX_KNIGHT_MAX);
 }
 
 OMPB_BENCH(knight_tour, OMPB_ARGS(5), .setup = knight_tour_setup)
 {
-    int n = (int)ompb_arg(state), board[OMPB__EX_KNIGHT_MAX * OMPB__EX_KNIGHT_MAX];
+    int n = (int)ompb_arg(state), board[EX_KNIGHT_MAX * EX_KNIGHT_MAX];
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_knight_tour((int)ompb_opaque_u64((uint64_t)n), board));
+        ompb_black_box(ex_knight_tour((int)ompb_opaque_u64((uint64_t)n), board));
         ompb_black_box_ptr(board);
     }
 }
 
 static int subset_sum_setup(ompb_state *state)
 {
-    return check_arg(state, 0, OMPB__EX_SUBSET_MAX);
+    return check_arg(state, 0, EX_SUBSET_MAX);
 }
 
 /* The argument is the size of the fixed pseudo-random set; the target is
  * about half its sum (algorithms.h). */
 OMPB_BENCH(subset_sum, OMPB_ARGS(10, 18), .setup = subset_sum_setup)
 {
-    uint32_t set[OMPB__EX_SUBSET_MAX];
+    uint32_t set[EX_SUBSET_MAX];
     uint64_t target;
     int n = (int)ompb_arg(state);
-    ompb__ex_subset_sum_input(n, set, &target);
+    ex_subset_sum_input(n, set, &target);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_subset_sum_count(ompb_opaque_ptr(set), n,
+        ompb_black_box(ex_subset_sum_count(ompb_opaque_ptr(set), n,
                                                  ompb_opaque_u64(target)));
     }
 }
@@ -201,7 +201,7 @@ OMPB_BENCH(generate_combinations, OMPB_ARGS(9))
     uint64_t n = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
         int items = (int)ompb_opaque_u64(n);
-        ompb_black_box(ompb__ex_combinations(items, items / 2, out, sizeof out));
+        ompb_black_box(ex_combinations(items, items / 2, out, sizeof out));
         ompb_black_box_ptr(out);
     }
 }
@@ -211,7 +211,7 @@ OMPB_BENCH(permutations, OMPB_ARGS(3))
     uint8_t out[PERM_BUF];
     uint64_t n = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_permutations((int)ompb_opaque_u64(n), out, sizeof out));
+        ompb_black_box(ex_permutations((int)ompb_opaque_u64(n), out, sizeof out));
         ompb_black_box_ptr(out);
     }
 }
@@ -221,7 +221,7 @@ OMPB_BENCH(hamiltonian_cycle, OMPB_ARGS(4))
 {
     uint64_t n = (uint64_t)ompb_arg(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_hamiltonian_cycles((int)ompb_opaque_u64(n)));
+        ompb_black_box(ex_hamiltonian_cycles((int)ompb_opaque_u64(n)));
     }
 }
 
@@ -236,7 +236,7 @@ OMPB_BENCH(sum_fold, .setup = sum_fold_setup, .teardown = array_teardown)
 {
     const u64_array *arr = ompb_data(state);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_sum_fold(ompb_opaque_ptr(arr->v), arr->n));
+        ompb_black_box(ex_sum_fold(ompb_opaque_ptr(arr->v), arr->n));
     }
 }
 
@@ -244,8 +244,8 @@ OMPB_BENCH(sum_fold, .setup = sum_fold_setup, .teardown = array_teardown)
 OMPB_BENCH(build_vec)
 {
     OMPB_ITER(state) {
-        ompb__ex_vec vec;
-        if (ompb__ex_build_vec(ompb_opaque_u64(BUILD_VEC_LEN), &vec) == 0) {
+        ex_vec vec;
+        if (ex_build_vec(ompb_opaque_u64(BUILD_VEC_LEN), &vec) == 0) {
             ompb_black_box_ptr(vec.data);
             free(vec.data);
         }
@@ -256,7 +256,7 @@ OMPB_BENCH(build_vec)
 OMPB_BENCH(rem)
 {
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_rem_sum(REM_LEN, ompb_opaque_u64(REM_DIVISOR)));
+        ompb_black_box(ex_rem_sum(REM_LEN, ompb_opaque_u64(REM_DIVISOR)));
     }
 }
 
@@ -278,7 +278,7 @@ static void sort_inputs_setup(ompb_state *state)
         abort(); /* batch_setup cannot fail an instance, and the loop needs the inputs */
     }
     for (uint64_t i = 0; i < count; i++)
-        ompb__ex_fill_random(inputs + i * SORT_LEN, SORT_LEN, i + 1);
+        ex_fill_random(inputs + i * SORT_LEN, SORT_LEN, i + 1);
     ompb_set_thread_data(state, inputs);
 }
 
@@ -293,7 +293,7 @@ OMPB_BENCH(iter_batched_large_input, .batch_setup = sort_inputs_setup,
 {
     uint64_t *inputs = ompb_thread_data(state);
     OMPB_ITER_INDEXED(state, i) {
-        ompb__ex_heapsort(inputs + i * SORT_LEN, SORT_LEN);
+        ex_heapsort(inputs + i * SORT_LEN, SORT_LEN);
         ompb_black_box_ptr(inputs + i * SORT_LEN);
     }
 }
@@ -303,7 +303,7 @@ OMPB_BENCH(iter_manual_simple)
 {
     uint64_t n = ompb_iter_begin(state);
     for (uint64_t i = 0; i < n; i++)
-        ompb_black_box(ompb__ex_fib_iterative((unsigned)ompb_opaque_u64(MANUAL_FIB_N)));
+        ompb_black_box(ex_fib_iterative((unsigned)ompb_opaque_u64(MANUAL_FIB_N)));
     ompb_iter_end(state);
 }
 
@@ -353,7 +353,7 @@ OMPB_BENCH(print_env_hello, .setup = greeting_setup, .teardown = greeting_teardo
     const greeting_streams *gs = ompb_data(state);
     FILE *out = gs->out[ompb_thread_index(state)];
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_print_greeting(out, GREETING_VAR, getenv(GREETING_VAR)));
+        ompb_black_box(ex_print_greeting(out, GREETING_VAR, getenv(GREETING_VAR)));
     }
 }
 
@@ -371,10 +371,10 @@ OMPB_BENCH(thread_example, OMPB_THREADS(4), .setup = thread_example_setup,
 {
     const u64_array *arr = ompb_data(state);
     size_t lo, hi;
-    ompb__ex_chunk(arr->n, ompb_thread_index(state), ompb_thread_count(state), &lo, &hi);
+    ex_chunk(arr->n, ompb_thread_index(state), ompb_thread_count(state), &lo, &hi);
     ompb_set_items(state, hi - lo);
     OMPB_ITER(state) {
-        ompb_black_box(ompb__ex_sum_range(ompb_opaque_ptr(arr->v), lo, hi));
+        ompb_black_box(ex_sum_range(ompb_opaque_ptr(arr->v), lo, hi));
     }
 }
 
@@ -402,7 +402,7 @@ static void triad_first_touch(triad_arrays *d, int nthreads)
 #pragma omp parallel num_threads(nthreads)
     {
         size_t lo, hi;
-        ompb__ex_chunk(d->n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
+        ex_chunk(d->n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
         for (size_t i = lo; i < hi; i++) {
             d->a[i] = 0.0;
             d->b[i] = 1.0;
@@ -438,10 +438,10 @@ OMPB_BENCH(stream_triad, OMPB_THREADS(1, 2, 4), .setup = triad_setup,
 {
     const triad_arrays *d = ompb_data(state);
     size_t lo, hi;
-    ompb__ex_chunk(d->n, ompb_thread_index(state), ompb_thread_count(state), &lo, &hi);
+    ex_chunk(d->n, ompb_thread_index(state), ompb_thread_count(state), &lo, &hi);
     ompb_set_bytes(state, 3 * (hi - lo) * sizeof(double));
     OMPB_ITER(state) {
-        ompb__ex_triad(d->a, d->b, d->c, ompb_opaque_double(TRIAD_SCALAR), lo, hi);
+        ex_triad(d->a, d->b, d->c, ompb_opaque_double(TRIAD_SCALAR), lo, hi);
         ompb_black_box_ptr(d->a);
     }
 }
@@ -476,7 +476,7 @@ static int triad_touch_share(ompb_state *state)
 {
     triad_arrays *d = ompb_data(state);
     size_t lo, hi;
-    ompb__ex_chunk(d->n, ompb_thread_index(state), ompb_thread_count(state), &lo, &hi);
+    ex_chunk(d->n, ompb_thread_index(state), ompb_thread_count(state), &lo, &hi);
     for (size_t i = lo; i < hi; i++) {
         d->a[i] = 0.0;
         d->b[i] = 1.0;
@@ -492,7 +492,7 @@ OMPB_BENCH(triad_parallel_for, OMPB_THREADS(1, 2, 4), .team = OMPB_TEAM_CALLER,
     const triad_arrays *d = ompb_data(state);
     ompb_set_bytes(state, 3 * d->n * sizeof(double));
     OMPB_ITER(state) {
-        ompb__ex_triad_parallel_for(d->a, d->b, d->c, ompb_opaque_double(TRIAD_SCALAR), d->n);
+        ex_triad_parallel_for(d->a, d->b, d->c, ompb_opaque_double(TRIAD_SCALAR), d->n);
         ompb_black_box_ptr(d->a);
     }
 }
@@ -506,8 +506,8 @@ OMPB_BENCH(triad_parallel_for, OMPB_THREADS(1, 2, 4), .team = OMPB_TEAM_CALLER,
 static int counters_setup(ompb_state *state, size_t counter_size)
 {
     size_t bytes = (size_t)ompb_thread_count(state) * counter_size;
-    bytes = (bytes + OMPB__EX_CACHE_LINE - 1) / OMPB__EX_CACHE_LINE * OMPB__EX_CACHE_LINE;
-    void *counters = aligned_alloc(OMPB__EX_CACHE_LINE, bytes);
+    bytes = (bytes + EX_CACHE_LINE - 1) / EX_CACHE_LINE * EX_CACHE_LINE;
+    void *counters = aligned_alloc(EX_CACHE_LINE, bytes);
     if (!counters)
         return -1;
     memset(counters, 0, bytes);
@@ -522,7 +522,7 @@ static int adjacent_setup(ompb_state *state)
 
 static int padded_setup(ompb_state *state)
 {
-    return counters_setup(state, sizeof(ompb__ex_padded_counter));
+    return counters_setup(state, sizeof(ex_padded_counter));
 }
 
 static void counters_teardown(ompb_state *state)
@@ -536,16 +536,16 @@ OMPB_BENCH(false_sharing_adjacent, OMPB_THREADS(2), .setup = adjacent_setup,
     volatile uint64_t *mine = (uint64_t *)ompb_data(state) + ompb_thread_index(state);
     ompb_set_items(state, COUNT_UP_N);
     OMPB_ITER(state) {
-        ompb__ex_count_up(mine, COUNT_UP_N);
+        ex_count_up(mine, COUNT_UP_N);
     }
 }
 
 OMPB_BENCH(false_sharing_padded, OMPB_THREADS(2), .setup = padded_setup,
            .teardown = counters_teardown)
 {
-    ompb__ex_padded_counter *counters = ompb_data(state);
+    ex_padded_counter *counters = ompb_data(state);
     ompb_set_items(state, COUNT_UP_N);
     OMPB_ITER(state) {
-        ompb__ex_count_up(&counters[ompb_thread_index(state)].value, COUNT_UP_N);
+        ex_count_up(&counters[ompb_thread_index(state)].value, COUNT_UP_N);
     }
 }

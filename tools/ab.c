@@ -19,11 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/clock.h"
-#include "core/error.h"
-#include "core/outfile.h"
-#include "core/parse.h"
-#include "config/schedule.h"
+#include "core/core.h"
+#include "config/config.h"
 #include "tools.h"
 
 

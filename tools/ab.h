@@ -15,11 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/compare.h"
-#include "analysis/metric.h"
-#include "analysis/resultfile.h"
-#include "analysis/sequential.h"
-#include "analysis/units.h"
+#include "analysis/analysis.h"
 
 #define OMPB__AB_TOOL "ompbench ab"
 #define OMPB__AB_BASE 0

@@ -19,7 +19,7 @@
 
 #include <ompbench/error.h>
 
-#include "core/grow.h"
+#include "core/core.h"
 
 static ompb__ab_row *find_row(ompb__ab *ab, const char *name, size_t hint)
 {

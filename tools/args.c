@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "core/core.h"
 
 /* The largest --threshold, in percent. */
 #define MAX_THRESHOLD_PCT 1000.0

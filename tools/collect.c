@@ -19,11 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/grow.h"
+#include "core/core.h"
 #include "collector.h"
-#include "hooks/transport.h"
-#include "core/outfile.h"
+#include "hooks/hooks.h"
 #include "tools.h"
 
 #define EXIT_CHECK 1

@@ -8,8 +8,7 @@
  * --fail-on-regression). With --metric every file's repetitions take a
  * counter's values in place of their times before the comparison.
  */
-#include "analysis/compare.h"
-#include "analysis/metric.h"
+#include "analysis/analysis.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/outfile.h"
+#include "core/core.h"
 #include "tools.h"
 
 #define OMPB__TOOL "ompbench compare"

@@ -13,10 +13,9 @@
 
 #include <jansson.h>
 
-#include "analysis/convert.h"
+#include "analysis/analysis.h"
 #include "convert_journal.h"
-#include "core/error.h"
-#include "core/outfile.h"
+#include "core/core.h"
 #include "tools.h"
 
 #define OMPB__TOOL "ompbench convert"

@@ -13,8 +13,7 @@
 
 #include <ompbench/version.h>
 
-#include "core/error.h"
-#include "core/outfile.h"
+#include "core/core.h"
 #include "tools.h"
 
 static const struct {

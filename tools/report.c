@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ompbench report FILE... [--compare BASE... --vs HEAD...] --output
- * report.html`: the command line over tools/lib/report/html. Every file is
+ * report.html`: the command line over tools/lib/html/html. Every file is
  * loaded and validated first (a bad one: one line naming it, exit 2, no
  * output file); the page is written atomically, never over an input.
  */
@@ -13,11 +13,9 @@
 
 #include <jansson.h>
 
-#include "analysis/compare.h"
-#include "analysis/resultfile.h"
-#include "core/error.h"
-#include "core/outfile.h"
-#include "report/html.h"
+#include "analysis/analysis.h"
+#include "core/core.h"
+#include "html/html.h"
 #include "tools.h"
 
 #define OMPB__TOOL "ompbench report"

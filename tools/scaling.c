@@ -7,8 +7,7 @@
  * writes the plot; every file is written atomically, and a failed run leaves
  * neither new file behind (see commit_all for the one case that costs more).
  */
-#include "analysis/metric.h"
-#include "analysis/scaling.h"
+#include "analysis/analysis.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -17,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/outfile.h"
+#include "core/core.h"
 #include "tools.h"
 
 #define OMPB__TOOL "ompbench scaling"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "analysis/units.h"
+#include "analysis/analysis.h"
 
 int ompb__tool_ab(int argc, char **argv);
 int ompb__tool_collect(int argc, char **argv);

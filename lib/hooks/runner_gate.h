@@ -20,6 +20,13 @@
 #define OMPB__CODSPEED_ENV "CODSPEED_ENV"
 #define OMPB__RUNNER_ACCEPTED "auto, on, off"
 
+/* The runner's default FIFO paths and the variables that override them
+ * (what `ompbench collect` sets for the benchmark it runs). */
+#define OMPB__CTL_FIFO_DEFAULT "/tmp/runner.ctl.fifo"
+#define OMPB__ACK_FIFO_DEFAULT "/tmp/runner.ack.fifo"
+#define OMPB__CTL_FIFO_ENV "OMPB_RUNNER_CTL_FIFO"
+#define OMPB__ACK_FIFO_ENV "OMPB_RUNNER_ACK_FIFO"
+
 typedef enum {
     OMPB__RUNNER_USE_AUTO, /* benchmark binaries and the hooks API: FIFOs if present;
                               region-only applications: only under the runner */

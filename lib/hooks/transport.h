@@ -47,14 +47,10 @@
 
 #include "core/core.h"
 #include "hooks/codec.h"
+#include "hooks/runner_gate.h" /* the FIFO paths' defaults and variables */
 
 typedef struct ompb__transport ompb__transport;
 
-/* Default pipe paths and the variables that override them. */
-#define OMPB__CTL_FIFO_DEFAULT "/tmp/runner.ctl.fifo"
-#define OMPB__ACK_FIFO_DEFAULT "/tmp/runner.ack.fifo"
-#define OMPB__CTL_FIFO_ENV "OMPB_RUNNER_CTL_FIFO"
-#define OMPB__ACK_FIFO_ENV "OMPB_RUNNER_ACK_FIFO"
 #define OMPB__TIMEOUT_ENV OMPB__HOOKS_TIMEOUT_ENV
 #define OMPB__TIMEOUT_DEFAULT_MS OMPB__HOOKS_TIMEOUT_DEFAULT_MS
 #define OMPB__BUDGET_ENV OMPB__HOOKS_BUDGET_ENV

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The include rule of lib/ and tools/lib (issue 20, item 1).
+"""The include rule of lib/, tools/ and benches/ (issue 20, item 1; issue 31).
 
 Reads the layers, their allowed edges and the file map from the design file
-(tests/boundary/layers.txt) and checks every C file under lib/ and tools/lib:
+(tests/boundary/layers.txt) and checks every C file under lib/, tools/ (the
+command's files and tools/lib) and benches/ (the examples, and the internal
+benches of benches/internal/, which a `reach` line lets past the faces):
 - each file belongs to exactly one layer (its folder, or a `map` line while
   the tree is flat);
 - each `#include "..."` resolves (the file's folder, then the include roots
@@ -46,6 +48,8 @@ class Design:
         self.excepts = []      # [from_file, to_glob, why, used]
         self.loops = []        # [globs, why, used]
         self.faces = False
+        self.reach = {}        # layer -> why: it may include any header of
+                               # the layers it may use, not only their faces
 
 
 def fail_design(path, n, msg):
@@ -92,6 +96,11 @@ def read_design(path):
                 if not sep:
                     fail_design(path, n, "expected 'loop GLOB... : WHY'")
                 d.loops.append([globs.split(), why.strip(), False, n])
+            elif word == "reach":
+                name, sep, why = rest.partition(" : ")
+                if not sep or name.strip() not in d.layers:
+                    fail_design(path, n, "expected 'reach LAYER : WHY' after the layer's line")
+                d.reach[name.strip()] = why.strip()
             elif word == "faces":
                 d.faces = rest == "on"
             else:
@@ -146,7 +155,7 @@ def strip_comments(text):
 
 
 def sources(root):
-    for top in ("lib", "tools/lib"):
+    for top in ("lib", "tools", "benches"):
         for dirpath, _, files in os.walk(os.path.join(root, top)):
             for f in sorted(files):
                 if f.endswith((".c", ".h")):
@@ -154,8 +163,18 @@ def sources(root):
 
 
 def roots_for(path):
-    return (["tools/lib", "include", "lib"] if path.startswith("tools/lib/")
+    return (["tools/lib", "include", "lib"] if path.startswith("tools/")
             else ["include", "lib"])
+
+
+def face_path(folder, face):
+    """The face's path in the tree: relative to the include root the folder
+    sits in ("core/core.h" of lib/core is lib/core/core.h), or, when it
+    does not start with the folder's own name, to the folder itself
+    ("collector.h" of tools/lib is tools/lib/collector.h)."""
+    if face.split("/")[0] == os.path.basename(folder):
+        return os.path.dirname(folder) + "/" + face
+    return folder + "/" + face
 
 
 def resolve(root, path, name):
@@ -240,8 +259,7 @@ class Checker:
         return False
 
     def face_members(self, path):
-        faces = {os.path.dirname(folder) + "/" + face
-                 for folder, face, _, _ in self.d.layers.values() if face}
+        faces = {face_path(folder, face) for folder, face, _, _ in self.d.layers.values() if face}
         if path not in faces or path not in self.text:
             return []
         return [t for t in (resolve(self.root, path, m.group(1))
@@ -284,7 +302,7 @@ class Checker:
                 target = resolve(self.root, f, m.group(1))
                 if target is None:
                     continue  # generated or external: not the tree's
-                if target.startswith(("lib/", "tools/lib/")):
+                if target.startswith(("lib/", "tools/", "benches/")):
                     edges.setdefault(f, set()).add(target)
                 self.check_include(f, n, m.group(1), target)
         return edges
@@ -299,8 +317,9 @@ class Checker:
                        f"allowed ({src} may include: {self.allowed_text(src)})")
             return
         folder, face = self.d.layers[dst][:2] if dst in self.d.layers else (None, None)
-        if (self.d.faces and dst != src and face and target.startswith(folder + "/")
-                and target != os.path.dirname(folder) + "/" + face):
+        if (self.d.faces and dst != src and face and src not in self.d.reach
+                and target.startswith(folder + "/")
+                and target != face_path(folder, face)):
             self.error(f"{f}:{n}: includes \"{name}\": from outside {folder}/ include its "
                        f"face \"{face}\" only")
 

@@ -12,6 +12,9 @@
 # - a file no layer claims;
 # - an `except` or `loop` line that matches nothing any more;
 # - with `faces on`, an include of a folder's header that is not its face;
+# - a command file (tools/*.c) behind a face, an example bench (benches/)
+#   that includes an internal header, an internal bench (benches/internal/)
+#   behind a face without its `reach` line, a `reach` line for no layer;
 # - a layer table in the docs that is not the design file's.
 # Usage: include_rule_selftest.sh SRC_DIR
 set -euo pipefail
@@ -135,6 +138,48 @@ rm lib/low.c lib/low.h lib/high.c lib/high.h
 printf 'faces on\nexcept lib/low/low.c -> lib/high/b.* : known, to be cut\n' >> design.txt
 if out=$(run 2>&1); then echo "ok: a known edge to a header is matched through its folder's face"
 else echo "FAIL: a known edge through a face fails:"; sed 's/^/    /' <<< "$out"; failures=$((failures + 1)); fi
+
+# The command's files (tools/*.c), the example benches and the internal
+# benches are layers too: a tree with a face for low, a CLI layer that may
+# use it, an example layer of public headers only, and internal benches
+# that reach behind the faces.
+fresh_outer() {
+  fresh
+  mkdir -p lib/low tools benches/internal
+  printf 'int ompb__low(void);\n' > lib/low/low.h
+  printf 'int ompb__low_b(void);\n' > lib/low/b.h
+  printf '#include "low/low.h"\n#include "low/b.h"\nint ompb__low(void) { return 1; }\nint ompb__low_b(void) { return 2; }\n' \
+    > lib/low/low.c
+  rm lib/low.c lib/low.h lib/high.c lib/high.h
+  printf '%s\n' 'faces on' 'layer low lib/low low/low.h :' 'layer cli tools - : low' \
+    'layer examples benches - :' 'layer inner benches/internal - : low' \
+    'reach inner : it times what the faces hide' > design.txt
+  printf '#include "low/low.h"\nint main(void) { return ompb__low(); }\n' > tools/cmd.c
+  printf '#include <ompbench/api.h>\nint main(void) { ompb_api(); return 0; }\n' > benches/ex.c
+  printf '#include "low/b.h"\nint main(void) { return ompb__low_b(); }\n' > benches/internal/mb.c
+}
+fresh_outer
+if out=$(run 2>&1); then echo "ok: a CLI through faces, public examples and internal benches pass"
+else echo "FAIL: the clean outer tree fails:"; sed 's/^/    /' <<< "$out"; failures=$((failures + 1)); fi
+
+fresh_outer
+printf '#include "low/b.h"\nint main(void) { return ompb__low_b(); }\n' > tools/cmd.c
+expect_fail "a command file that includes a header behind a face" \
+  'tools/cmd.c:1: includes "low/b.h": from outside lib/low/ include its face "low/low.h" only'
+
+fresh_outer
+printf '#include "low/low.h"\nint main(void) { return ompb__low(); }\n' > benches/ex.c
+expect_fail "an example bench that includes an internal header" \
+  'benches/ex.c:1: includes "low/low.h" (lib/low/low.h): examples -> low is not allowed (examples may include: nothing but public headers)'
+
+fresh_outer
+sed -i '/^reach/d' design.txt
+expect_fail "an internal bench behind a face without a reach line" \
+  'benches/internal/mb.c:1: includes "low/b.h": from outside lib/low/ include its face "low/low.h" only'
+
+fresh_outer
+printf 'reach nowhere : no such layer\n' >> design.txt
+expect_fail "a reach line for an unknown layer" "expected 'reach LAYER : WHY' after the layer's line"
 
 fresh
 printf '# Layers\n<!-- layers: generated from tests/boundary/layers.txt -->\n| stale |\n<!-- layers: end -->\n' \

@@ -22,8 +22,7 @@
 
 #include <jansson.h>
 
-#include "analysis/compare.h"
-#include "analysis/resultfile.h"
+#include "analysis/analysis.h"
 
 #define OMPB__HTML_MAX_ROUNDS 200
 /* Rounds drawn over the whole page: each instance gets its share, at least

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Escaping for the page of `ompbench report` (report/html.h), used by the
+ * Escaping for the page of `ompbench report` (html/html.h), used by the
  * page (html.c) and its instance and comparison parts alike, so it sits
  * below all three: text and attribute values as entities, and JSON that
  * no text in it can turn into the end of its script element.
  */
-#include "report/html.h"
+#include "html/html.h"
 
 #include <stdlib.h>
 

@@ -9,7 +9,7 @@
  * sampled rounds are embedded too, so the page's script can redraw the
  * per-thread view for the round clicked.
  */
-#include "report/html.h"
+#include "html/html.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -19,8 +19,7 @@
 
 #include <ompbench/error.h>
 
-#include "analysis/marks.h"
-#include "analysis/units.h"
+#include "analysis/analysis.h"
 
 #define CHART_W 420.0
 #define CHART_H 130.0

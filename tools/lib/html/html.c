@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The page of `ompbench report` (report/html.h): the summary of suspect
+ * The page of `ompbench report` (html/html.h): the summary of suspect
  * results at the top, the instance list (a link per instance; the arrow
  * keys move along it), the scaling chart, the comparison, then one section
  * per instance of each run. The CSS and the script are inline and small;
@@ -8,7 +8,7 @@
  * close its script element. The page names no URL at all: it opens from a
  * file:// path or a CI artifact without any network.
  */
-#include "report/html.h"
+#include "html/html.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,8 +16,7 @@
 
 #include <ompbench/error.h>
 
-#include "analysis/marks.h"
-#include "analysis/scaling.h"
+#include "analysis/analysis.h"
 
 static const char css[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#111;background:#fff}"

@@ -6,12 +6,11 @@
  * page's script sorts by name, change or verdict, with the notes a console
  * comparison gives: marks, runs per side and the basis of the verdict.
  */
-#include "report/html.h"
+#include "html/html.h"
 
 #include <math.h>
 
-#include "analysis/marks.h"
-#include "analysis/units.h"
+#include "analysis/analysis.h"
 
 #define FOREST_W 260.0
 #define FOREST_H 18.0
