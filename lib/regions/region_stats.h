@@ -19,8 +19,8 @@
  * thread that folds. What is rare (the kept sample, the histogram's
  * creation, a shared PU) is out of line.
  *
- * First in the regions' one-way chain (docs/architecture.md, "regions"):
- * it calls no other region module.
+ * In the regions' one-way chain after the settings (docs/architecture.md,
+ * "regions"), and calling no other region module.
  */
 #ifndef OMPB_REGION_STATS_H
 #define OMPB_REGION_STATS_H
