@@ -59,14 +59,16 @@ static inline ompb__region_slot ompb__region_pack(uint64_t start, uint64_t end, 
     return (ompb__region_slot){start, busy << 16 | (uint16_t)(pu < 0 || pu > 0xfffe ? 0xffff : pu)};
 }
 
-/* The accumulator. Its owner reads the fields (reports); only the
- * functions below write them. */
+/* The accumulator. Its owner reads the fields (reports); the functions
+ * below write them, and so does the entry's batched fold of the steady
+ * state (lib/regions/region_entry.c, fold_steady), with the same
+ * arithmetic. */
 typedef struct ompb__region_acc {
     int threads;                /* T: slots per instance */
     /* The first allocation that failed since the owner last looked (static
      * text, "out of memory for ..."; NULL: none): that instance is then
-     * left out of the kept sample or the histogram, and the owner fails
-     * the entry once it holds no lock (ompb__region_entry_fail). */
+     * left out of the kept sample or the histogram; the owner clears it
+     * and reports it (the entry fails, once it holds no lock). */
     const char *failure;
 
     /* Exact over every instance. */
