@@ -1631,6 +1631,12 @@ static void test_codspeed_environment_file(void)
     json_object_foreach(env, key, value)   /* string or [string], as the runner reads it */
         CU_ASSERT_TRUE(json_is_string(value) || is_string_array(value));
     check_linked_libraries(json_object_get(root, "linked_libraries"));
+    /* The context's build ID of this binary comes from the same parser as
+     * the libraries' (lib/core/libraries.c), and matches its file. */
+    char self[4096], want[256];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(realpath("/proc/self/exe", self));
+    readelf_build_id(self, want, sizeof want);
+    CU_ASSERT_STRING_EQUAL(ctx->build_id, want);
     json_decref(root);
     ompb__context_free(ctx);
     unlink(path);

@@ -851,54 +851,6 @@ static void test_bad_format(void)
 
 static ompb__region fake_region = {.name = "synthetic", .display = "synthetic", .file = "t.c"};
 
-/* 50000 synthetic instances of known makespans: a uniform sample of
- * keep_max kept, exact count/min/max/mean, quantiles within the
- * histogram's bound of the exact ones. */
-static void test_streaming_stats(void)
-{
-    enum { N = 50000 };
-    ompb__region_entry *e = ompb__region_entry_new(&fake_region, 2, 0);
-    double *x = malloc(N * sizeof *x);
-    CU_ASSERT_FATAL(e && x);
-    uint64_t t = 1000000;
-    for (int i = 0; i < N; i++) {
-        uint64_t span = 10000 + (uint64_t)(i * 7919 % 10007) * 13;
-        ompb__region_slot m[2] = {ompb__region_pack(t, t + span / 2, 0),
-                                  ompb__region_pack(t + 5, t + span, 1)};
-        ompb__region_entry_add(e, m);
-        x[i] = (double)span;
-        t += span + 100;
-    }
-    ompb__stats got, want;
-    CU_ASSERT_EQUAL_FATAL(ompb__region_entry_stats(e, &got), 0);
-    CU_ASSERT_EQUAL_FATAL(ompb__stats_compute(x, N, &want), 0);
-    CU_ASSERT_EQUAL(e->n, N);
-    CU_ASSERT_EQUAL(e->kept, e->keep_max);
-    CU_ASSERT_EQUAL(got.n, N);
-    CU_ASSERT_DOUBLE_EQUAL(got.min, want.min, 0);
-    CU_ASSERT_DOUBLE_EQUAL(got.max, want.max, 0);
-    CU_ASSERT_DOUBLE_EQUAL(got.mean, want.mean, 1e-6 * want.mean);
-    CU_ASSERT_DOUBLE_EQUAL(got.stdev, want.stdev, 1e-6 * want.stdev);
-    double bound = OMPB__HISTOGRAM_REL_ERROR;
-    CU_ASSERT_TRUE(fabs(got.median - want.median) <= bound * want.median);
-    CU_ASSERT_TRUE(fabs(got.q1 - want.q1) <= bound * want.q1);
-    CU_ASSERT_TRUE(fabs(got.q3 - want.q3) <= bound * want.q3);
-    CU_ASSERT_TRUE(fabs(got.ci_low - want.ci_low) <= bound * want.ci_low);
-    /* The kept ones: distinct instances spread over the whole run (the
-     * mean index of a uniform sample of 1024 is N/2 within a few %). */
-    double mean_index = 0;
-    for (size_t s = 0; s < e->kept; s++) {
-        mean_index += (double)e->kept_index[s] / (double)e->kept;
-        for (size_t o = 0; o < s; o += 97)
-            CU_ASSERT_NOT_EQUAL(e->kept_index[o], e->kept_index[s]);
-    }
-    CU_ASSERT_TRUE(fabs(mean_index - N / 2.0) < 0.05 * N);
-    CU_ASSERT_EQUAL(e->shared_pu, 0);
-    CU_ASSERT_EQUAL(e->skew_sum, 5u * N);
-    ompb__region_entry_free(e);
-    free(x);
-}
-
 /* In the JSON: past the kept maximum, a uniform sample in instance order,
  * its instance numbers, and quantiles from the histogram; iterations and
  * the aggregates count every instance. */
@@ -933,30 +885,6 @@ static void test_sampled_json(void)
         if (strcmp(json_string_value(json_object_get(b, "name")), "region:many[t=1]_median") == 0)
             CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "iterations")), 3000);
     json_decref(root);
-}
-
-/* Up to keep_max instances: every one kept, the exact statistics. */
-static void test_exact_below_cap(void)
-{
-    ompb__region_entry *e = ompb__region_entry_new(&fake_region, 1, 0);
-    CU_ASSERT_FATAL(e != NULL);
-    const uint64_t spans[] = {300, 100, 200, 400, 1000, 150};
-    double x[6];
-    for (int i = 0; i < 6; i++) {
-        ompb__region_slot m = ompb__region_pack(1000u * (uint64_t)i,
-                                                1000u * (uint64_t)i + spans[i], -1);
-        ompb__region_entry_add(e, &m);
-        x[i] = (double)spans[i];
-    }
-    ompb__stats got, want;
-    ompb__region_entry_stats(e, &got);
-    ompb__stats_compute(x, 6, &want);
-    CU_ASSERT_PTR_NULL(e->hist);
-    CU_ASSERT_EQUAL(e->kept, 6);
-    CU_ASSERT_DOUBLE_EQUAL(got.median, want.median, 0);
-    CU_ASSERT_DOUBLE_EQUAL(got.q3, want.q3, 0);
-    CU_ASSERT_EQUAL(got.iqr_outliers, want.iqr_outliers);
-    ompb__region_entry_free(e);
 }
 
 /* One instance of T threads from a xorshift stream: starts within 300 ns,
@@ -1015,41 +943,42 @@ static void fold_matches_add(int T, bool uneven, bool stable)
             ompb__region_group_reduce_all(g);
     }
     ompb__region_group_reduce_all(g);
-    CU_ASSERT_EQUAL(b->n, N);
-    CU_ASSERT_EQUAL(a->n, b->n);
-    CU_ASSERT_EQUAL(a->min_ns, b->min_ns);
-    CU_ASSERT_EQUAL(a->max_ns, b->max_ns);
-    CU_ASSERT_EQUAL(a->total_ns, b->total_ns);
-    CU_ASSERT_EQUAL(a->skew_sum, b->skew_sum);
-    CU_ASSERT_EQUAL(a->migrations, b->migrations);
-    CU_ASSERT_EQUAL(a->shared_pu, b->shared_pu);
-    CU_ASSERT_TRUE(a->shift == b->shift && a->sum_d == b->sum_d && a->sum_d2 == b->sum_d2);
-    CU_ASSERT_TRUE(a->imbalance_sum == b->imbalance_sum);
-    CU_ASSERT_EQUAL(memcmp(a->shared_pu_example, b->shared_pu_example,
-                           sizeof a->shared_pu_example), 0);
+    CU_ASSERT_EQUAL(b->acc.n, N);
+    CU_ASSERT_EQUAL(a->acc.n, b->acc.n);
+    CU_ASSERT_EQUAL(a->acc.min_ns, b->acc.min_ns);
+    CU_ASSERT_EQUAL(a->acc.max_ns, b->acc.max_ns);
+    CU_ASSERT_EQUAL(a->acc.total_ns, b->acc.total_ns);
+    CU_ASSERT_EQUAL(a->acc.skew_sum, b->acc.skew_sum);
+    CU_ASSERT_EQUAL(a->acc.migrations, b->acc.migrations);
+    CU_ASSERT_EQUAL(a->acc.shared_pu, b->acc.shared_pu);
+    CU_ASSERT_TRUE(a->acc.shift == b->acc.shift && a->acc.sum_d == b->acc.sum_d
+                   && a->acc.sum_d2 == b->acc.sum_d2);
+    CU_ASSERT_TRUE(a->acc.imbalance_sum == b->acc.imbalance_sum);
+    CU_ASSERT_EQUAL(memcmp(a->acc.shared_pu_example, b->acc.shared_pu_example,
+                           sizeof a->acc.shared_pu_example), 0);
     for (int k = 0; k < T; k++) {
-        CU_ASSERT_EQUAL(a->busy_sum[k], b->busy_sum[k]);
-        CU_ASSERT_EQUAL(a->last_pu[k], b->last_pu[k]);
+        CU_ASSERT_EQUAL(a->acc.busy_sum[k], b->acc.busy_sum[k]);
+        CU_ASSERT_EQUAL(a->acc.last_pu[k], b->acc.last_pu[k]);
     }
-    CU_ASSERT_EQUAL_FATAL(a->kept, b->kept);
-    CU_ASSERT_EQUAL(a->reservoir_next, b->reservoir_next);
-    for (size_t s = 0; s < a->kept; s++) {
-        CU_ASSERT_EQUAL(a->kept_index[s], b->kept_index[s]);
-        CU_ASSERT_EQUAL(a->kept_start[s], b->kept_start[s]);
-        CU_ASSERT_EQUAL(a->kept_end[s], b->kept_end[s]);
+    CU_ASSERT_EQUAL_FATAL(a->acc.kept, b->acc.kept);
+    CU_ASSERT_EQUAL(a->acc.reservoir_next, b->acc.reservoir_next);
+    for (size_t s = 0; s < a->acc.kept; s++) {
+        CU_ASSERT_EQUAL(a->acc.kept_index[s], b->acc.kept_index[s]);
+        CU_ASSERT_EQUAL(a->acc.kept_start[s], b->acc.kept_start[s]);
+        CU_ASSERT_EQUAL(a->acc.kept_end[s], b->acc.kept_end[s]);
         for (int k = 0; k < T; k++) {
-            CU_ASSERT_EQUAL(a->kept_tstart[s * (size_t)T + (size_t)k],
-                            b->kept_tstart[s * (size_t)T + (size_t)k]);
-            CU_ASSERT_EQUAL(a->kept_busy[s * (size_t)T + (size_t)k],
-                            b->kept_busy[s * (size_t)T + (size_t)k]);
+            CU_ASSERT_EQUAL(a->acc.kept_tstart[s * (size_t)T + (size_t)k],
+                            b->acc.kept_tstart[s * (size_t)T + (size_t)k]);
+            CU_ASSERT_EQUAL(a->acc.kept_busy[s * (size_t)T + (size_t)k],
+                            b->acc.kept_busy[s * (size_t)T + (size_t)k]);
         }
     }
-    CU_ASSERT_FATAL(a->hist && b->hist);
-    CU_ASSERT_EQUAL(memcmp(a->hist, b->hist, sizeof *a->hist), 0);
+    CU_ASSERT_FATAL(a->acc.hist && b->acc.hist);
+    CU_ASSERT_EQUAL(memcmp(a->acc.hist, b->acc.hist, sizeof *a->acc.hist), 0);
     /* The stream did exercise the PU checks. */
-    CU_ASSERT_TRUE(a->migrations > 0);
+    CU_ASSERT_TRUE(a->acc.migrations > 0);
     if (T > 1)
-        CU_ASSERT_TRUE(a->shared_pu > 0);
+        CU_ASSERT_TRUE(a->acc.shared_pu > 0);
     ompb__region_group_free(g);
     ompb__region_entry_free(a);
     ompb__region_entry_free(b);
@@ -1085,8 +1014,6 @@ static const ompb_test_case cases[] = {
     {"disabled", test_disabled},
     {"bad_format", test_bad_format},
     {"sampled_json", test_sampled_json},
-    {"streaming_stats", test_streaming_stats},
-    {"exact_below_cap", test_exact_below_cap},
     {"fold_matches_add", test_fold_matches_add},
     {NULL, NULL},
 };

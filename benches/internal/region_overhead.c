@@ -338,7 +338,7 @@ static int fold_only(int T)
     double b = median(both, reps), a = median(alone, reps);
     printf("fold T=%d: %.1f ns per instance folded (writing and folding %.1f ns, writing alone "
            "%.1f ns; medians of %d blocks of %ld instances; %llu instances folded)\n", T,
-           b - a, b, a, reps, iters, (unsigned long long)e->n);
+           b - a, b, a, reps, iters, (unsigned long long)e->acc.n);
     ompb__region_group_free(g);
     ompb__region_entry_free(e);
     return 0;

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Collecting the run environment, once per run: date, host, CPU model and
- * frequency, governor, load, the topology summary, every OMP_*, GOMP_* and
- * KMP_* variable, the OpenMP runtime actually loaded, libompbench's compiler
- * and flags, and the pin policy with its per-thread-count PU maps. Warnings
- * that make numbers suspect are printed to stderr when raised and recorded
- * once each. Nothing here renders: lib/report/ does.
+ * frequency, governor, load, the topology summary and the Slurm step,
+ * every OMP_*, GOMP_* and KMP_* variable, the OpenMP runtime actually
+ * loaded, libompbench's compiler and flags, the benchmark binary's build ID
+ * (lib/core/libraries.c reads it), and the --pin policy; the context's
+ * lifetime. The warnings this raises go to the run log
+ * (lib/context/context_log.c), which also holds what the run adds later.
+ * Nothing here renders: lib/report/ does.
  */
 #include "context/context.h"
 
 #include <limits.h>
 #include <link.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -46,15 +47,10 @@
 #define OPTIMIZED false
 #endif
 
-#define WARNING_MAX 512
-
 _Static_assert(sizeof ((ompb__context *)0)->omp_library >= PATH_MAX,
                "realpath() needs PATH_MAX bytes");
 
 extern char **environ;
-
-/* Warnings are recorded only (ompb__context_set_quiet). */
-static bool quiet;
 
 /* Prefix for /proc and /sys reads; tests point it at tests/data. */
 static char sysroot[1024] = "";
@@ -258,41 +254,9 @@ static void collect_openmp(ompb__context *ctx)
     ompb__tsc_describe(ctx->region_clock, sizeof ctx->region_clock);
 }
 
-/* The main program comes first in dl_iterate_phdr's list; its PT_NOTE
- * segments hold the GNU build ID when the linker wrote one (Debian's gcc
- * and clang do by default). Notes are 4-byte aligned: namesz, descsz, type,
- * then the name and the descriptor, each padded. */
-static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    ompb__context *ctx = data;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE)
-            continue;
-        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
-        const unsigned char *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
-            size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
-            const unsigned char *d = p + sizeof *nh + name;
-            if (d + desc > end)
-                break;
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-                memcmp(p + sizeof *nh, "GNU", 4) == 0 && nh->n_descsz <= OMPB__BUILD_ID_MAX) {
-                for (size_t k = 0; k < nh->n_descsz; k++)
-                    snprintf(ctx->build_id + 2 * k, 3, "%02x", d[k]);
-                return 1;
-            }
-            p = d + desc;
-        }
-    }
-    return 1; /* only the first object, the main program */
-}
-
 static void collect_build(ompb__context *ctx)
 {
-    dl_iterate_phdr(find_build_id, ctx);
+    ompb__main_program_build_id(ctx->build_id, sizeof ctx->build_id);
     ctx->version = OMPB_VERSION_STRING;
     ctx->compiler = OMPB_COMPILER;
     ctx->compiler_flags = OMPB_C_FLAGS;
@@ -348,60 +312,6 @@ static int collect_pin(ompb__context *ctx, const ompb__pin_spec *pin)
     return ctx->pin_policy ? 0 : -1;
 }
 
-/* Threads nobody pins: --pin none or OMP_PROC_BIND=false without a binding
- * runtime; or a runtime we leave binding to that reported proc_bind false
- * at start-up (a variable it does not read, e.g. KMP_AFFINITY for libgomp). */
-static void unpinned_warning(ompb__context *ctx, const ompb__pin_plan *plan)
-{
-    if (plan->binder == OMPB__BINDER_NONE && plan->pin_given)
-        ompb__context_warn(ctx, "threads are not pinned (--pin none): the OS may move them "
-                           "between PUs during a round");
-    else if (plan->binder == OMPB__BINDER_NONE)
-        ompb__context_warn(ctx, "threads are not pinned (OMP_PROC_BIND=false, no --pin): the "
-                           "OpenMP runtime binds nothing and neither does ompbench; the OS "
-                           "may move them between PUs during a round");
-    else if (plan->binder == OMPB__BINDER_RUNTIME && ctx->omp_proc_bind == omp_proc_bind_false)
-        ompb__context_warn(ctx, "threads may not be pinned: ompbench leaves binding to the "
-                           "OpenMP runtime, which reports proc_bind false (a variable it does "
-                           "not read, or an invalid value); use --pin to let ompbench bind");
-    else
-        return;
-    ctx->warned_unpinned = true;
-}
-
-static void plan_warnings(ompb__context *ctx, const ompb__pin_plan *plan)
-{
-    if (plan->oversubscribed && !ctx->warned_oversub) {
-        ctx->warned_oversub = true;
-        int pus = ompb__pin_plan_pus(plan);
-        ompb__context_warn(ctx, "oversubscribed: %d threads on %d PU%s; threads share PUs "
-                           "round-robin and rounds include time slicing", plan->threads, pus,
-                           ompb__plural(pus));
-    }
-    if (!ctx->warned_unpinned)
-        unpinned_warning(ctx, plan);
-}
-
-/* Copies plan into a summary with its own arrays. Returns 0 or -1. */
-static int summarize_plan(ompb__plan_summary *s, const ompb__pin_plan *plan)
-{
-    size_t bytes = (size_t)plan->threads * sizeof(int);
-    *s = (ompb__plan_summary){.threads = plan->threads, .binder = plan->binder,
-                              .oversubscribed = plan->oversubscribed};
-    s->policy = strdup(plan->policy);
-    s->pu = malloc(bytes);
-    s->core = malloc(bytes);
-    if (!s->policy || !s->pu || !s->core) {
-        free(s->policy);
-        free(s->pu);
-        free(s->core);
-        return -1;
-    }
-    memcpy(s->pu, plan->pu, bytes);
-    memcpy(s->core, plan->core, bytes);
-    return 0;
-}
-
 void ompb__context_set_sysroot(const char *root)
 {
     snprintf(sysroot, sizeof sysroot, "%s", root ? root : "");
@@ -454,56 +364,6 @@ void ompb__context_free(ompb__context *ctx)
     free(ctx);
 }
 
-/* Records text once; false when it was recorded already. */
-static bool record_warning(ompb__context *ctx, const char *text)
-{
-    for (size_t i = 0; i < ctx->n_warnings; i++)
-        if (strcmp(ctx->warnings[i], text) == 0)
-            return false;
-    char *copy = strdup(text);
-    if (copy && ompb__grow((void **)&ctx->warnings, &ctx->cap_warnings, ctx->n_warnings + 1,
-                           sizeof *ctx->warnings, 8))
-        ctx->warnings[ctx->n_warnings++] = copy;
-    else
-        free(copy);
-    return true;
-}
-
-void ompb__context_warn(ompb__context *ctx, const char *fmt, ...)
-{
-    char raw[WARNING_MAX], text[WARNING_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
-    ompb__utf8_escape_controls(raw, text, sizeof text);
-    if ((ctx && !record_warning(ctx, text)) || quiet)
-        return;
-    fprintf(stderr, "ompbench: warning: %s\n", text);
-}
-
-void ompb__context_set_quiet(bool on)
-{
-    quiet = on;
-}
-
-void ompb__context_set_repetitions(ompb__context *ctx, uint32_t repetitions,
-                                   uint32_t processes, bool interleaved, uint64_t seed)
-{
-    ctx->repetitions = repetitions;
-    ctx->processes = processes;
-    ctx->interleaved = interleaved;
-    ctx->seed = seed;
-}
-
-void ompb__context_set_partial(ompb__context *ctx, const char *by,
-                               const char *const *not_run, size_t n_not_run)
-{
-    ctx->interrupted_by = by;
-    ctx->not_run = not_run;
-    ctx->n_not_run = n_not_run;
-}
-
 /* Inside a Slurm job step: the header's line, and a warning when srun bound
  * the task to other PUs than the process may use. */
 static void slurm_context(ompb__context *ctx)
@@ -534,41 +394,4 @@ void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo)
     slurm_context(ctx);
     size_t n = ompb__topology_caches(topo, ctx->caches, OMPB__CONTEXT_MAX_CACHES);
     ctx->n_caches = n < OMPB__CONTEXT_MAX_CACHES ? n : OMPB__CONTEXT_MAX_CACHES;
-}
-
-void ompb__context_add_plan(ompb__context *ctx, const ompb__pin_plan *plan)
-{
-    if (!ctx || !plan)
-        return;
-    ctx->binder = plan->binder;
-    plan_warnings(ctx, plan);
-    for (size_t i = 0; i < ctx->n_plans; i++)
-        if (ctx->plans[i].threads == plan->threads)
-            return;
-    if (ompb__grow((void **)&ctx->plans, &ctx->cap_plans, ctx->n_plans + 1, sizeof *ctx->plans, 8)
-        && summarize_plan(&ctx->plans[ctx->n_plans], plan) == 0)
-        ctx->n_plans++;
-}
-
-void ompb__context_set_distribution(ompb__context *ctx, const ompb_distribution *dist)
-{
-    ctx->dist = dist;
-    ctx->ranks = dist ? dist->size : 0;
-    ctx->dist_skew_error_ns = ompb__dist_skew_error_ns(dist);
-    if (dist && dist->warning)
-        ompb__context_warn(ctx, "%s", dist->warning);
-}
-
-void ompb__context_set_rank_pus(ompb__context *ctx, int threads, const int64_t *pus, int ranks)
-{
-    for (size_t i = 0; i < ctx->n_plans; i++) {
-        ompb__plan_summary *p = &ctx->plans[i];
-        if (p->threads != threads || p->rank_pu)
-            continue;
-        size_t n = (size_t)ranks * (size_t)threads;
-        p->rank_pu = malloc(n * sizeof *p->rank_pu);
-        for (size_t k = 0; p->rank_pu && k < n; k++)
-            p->rank_pu[k] = (int)pus[k];
-        return;
-    }
 }

@@ -3,8 +3,11 @@
  * The run environment as plain data: host, CPU, topology summary, OpenMP
  * runtime and settings, libompbench's build, load, the pin policy with its
  * per-thread-count PU maps, and the warnings that make numbers suspect.
- * Collected once per run (lib/context/context.c); the reporters render it, as the
- * JSON "context" object (lib/report/context_json.c) and as the console run
+ * Two writers fill it: the collection, once per run, of what the
+ * environment says (lib/context/context.c), and the run log, of what the
+ * run adds as it goes: warnings, repetitions, plans, ranks, a stop
+ * (lib/context/context_log.c). The reporters render it, as the JSON
+ * "context" object (lib/report/context_json.c) and as the console run
  * header (lib/report/header.c).
  */
 #ifndef OMPB_CONTEXT_H
@@ -17,10 +20,8 @@
 
 #include <ompbench/distribution.h>
 
+#include "core/core.h"
 #include "placement/placement.h"
-
-/* Longest GNU build ID kept, in bytes (SHA-1 ones are 20). */
-#define OMPB__BUILD_ID_MAX 64
 
 /* Most cache levels recorded. */
 #define OMPB__CONTEXT_MAX_CACHES 16
@@ -60,7 +61,7 @@ typedef struct ompb__context {
     char build_id[2 * OMPB__BUILD_ID_MAX + 1]; /* GNU build ID of the benchmark
                                    binary in hex, "" unknown: tells two
                                    builds apart when files are pooled */
-    /* repetitions (ompb__context_set_repetitions) */
+    /* repetitions (the run log: ompb__context_set_repetitions) */
     uint32_t repetitions, processes;
     uint64_t seed;
     bool interleaved;
@@ -101,6 +102,7 @@ typedef struct ompb__context {
     ompb__binder binder;        /* who binds (the last plan's binder once plans exist) */
     char placement[OMPB__PLACEMENT_TEXT_MAX]; /* who binds and why */
     char slurm[OMPB__CONTEXT_SLURM_MAX]; /* the Slurm job step (ompb__slurm_describe), "" outside */
+    /* the rest is the run log's (and repetitions above, and binder once plans exist) */
     ompb__plan_summary *plans;  /* [n_plans], in the order first seen */
     size_t n_plans, cap_plans;
     /* a distributed run (lib/engine/dist.h): ranks = 0 alone; dist is borrowed
@@ -121,6 +123,8 @@ typedef struct ompb__context {
     bool warned_oversub, warned_unpinned; /* each of these is raised once per run */
 } ompb__context;
 
+/* ---- collection (lib/context/context.c) ----------------------------------- */
+
 /* Collects the context for a run of argv0 with the --pin value pin (NULL:
  * not given) and default_threads (<= 0: the OpenMP default), and raises the
  * warnings that depend only on the environment: unoptimized build of
@@ -131,6 +135,20 @@ typedef struct ompb__context {
 ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
                                  const char *argv0);
 void ompb__context_free(ompb__context *ctx);
+
+/* Records the topology summary (machine counts, usable cpuset, CPU model)
+ * and the cache levels, and warns when the load average is above the usable
+ * cores, or above the machine's PUs when this process may use only some of
+ * them (the load counts the whole machine). Until it is called the context
+ * knows nothing of the machine (JSON nulls, "topology unknown").
+ * topo is not kept. */
+void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo);
+
+/* Tests only: read /proc and /sys files below root instead of "/"
+ * (NULL restores "/"). Affects contexts created afterwards. */
+void ompb__context_set_sysroot(const char *root);
+
+/* ---- the run log (lib/context/context_log.c) ------------------------------ */
 
 /* Adds a warning (one line, printed to stderr at once as
  * "ompbench: warning: ..." and recorded). A warning identical to one already
@@ -148,14 +166,6 @@ void ompb__context_set_quiet(bool quiet);
  * one repetition, one process. */
 void ompb__context_set_repetitions(ompb__context *ctx, uint32_t repetitions,
                                    uint32_t processes, bool interleaved, uint64_t seed);
-
-/* Records the topology summary (machine counts, usable cpuset, CPU model)
- * and the cache levels, and warns when the load average is above the usable
- * cores, or above the machine's PUs when this process may use only some of
- * them (the load counts the whole machine). Until it is called the context
- * knows nothing of the machine (JSON nulls, "topology unknown").
- * topo is not kept. */
-void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo);
 
 /* Records the policy, binder and thread -> PU map of a plan (once per thread
  * count) and warns, once per run, on oversubscription and on threads that
@@ -176,10 +186,6 @@ void ompb__context_set_rank_pus(ompb__context *ctx, int threads, const int64_t *
  * left out of the report. */
 void ompb__context_set_partial(ompb__context *ctx, const char *by,
                                const char *const *not_run, size_t n_not_run);
-
-/* Tests only: read /proc and /sys files below root instead of "/"
- * (NULL restores "/"). Affects contexts created afterwards. */
-void ompb__context_set_sysroot(const char *root);
 
 /* ---- rendering, by the reporters ------------------------------------------ */
 

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Growing arrays by doubling, so appending n elements costs O(n) copies in
- * all, with the overflow checks in one place.
+ * all, with the overflow checks in one place; and allocations on cache
+ * lines of their own.
  */
 #include "core/grow.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool ompb__grow(void **buf, size_t *cap, size_t need, size_t elem, size_t first)
 {
@@ -26,4 +28,13 @@ bool ompb__grow(void **buf, size_t *cap, size_t need, size_t elem, size_t first)
     *buf = p;
     *cap = cap2;
     return true;
+}
+
+void *ompb__calloc_lines(size_t size)
+{
+    size = (size + 63) / 64 * 64;
+    void *p = aligned_alloc(64, size ? size : 64);
+    if (p)
+        memset(p, 0, size);
+    return p;
 }

@@ -15,16 +15,13 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <ompbench/error.h>
-
-/* The longest build ID written (GNU's are 20 bytes of SHA-1; anything
- * longer is cut, which no linker produces). */
-#define BUILD_ID_MAX 64
 
 typedef struct walk {
     int (*fn)(const ompb__linked_library *lib, void *arg);
@@ -67,7 +64,7 @@ static bool note_build_id(const struct dl_phdr_info *info, const ElfW(Phdr) *ph,
         if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4
             && memcmp(p + sizeof nh, "GNU", 4) == 0 && nh.n_descsz > 0) {
             static const char hex[] = "0123456789abcdef";
-            size_t n = nh.n_descsz < BUILD_ID_MAX ? nh.n_descsz : BUILD_ID_MAX;
+            size_t n = nh.n_descsz < OMPB__BUILD_ID_MAX ? nh.n_descsz : OMPB__BUILD_ID_MAX;
             for (size_t i = 0; i < n; i++) {
                 out[2 * i] = hex[d[i] >> 4];
                 out[2 * i + 1] = hex[d[i] & 15];
@@ -127,7 +124,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
     walk *w = arg;
     if (!info->dlpi_name || !info->dlpi_name[0])
         return 0; /* the main program */
-    char id[2 * BUILD_ID_MAX + 1];
+    char id[2 * OMPB__BUILD_ID_MAX + 1];
     const char *so = soname(info), *slash = strrchr(info->dlpi_name, '/');
     ompb__linked_library lib = {
         .name = so && *so ? so : slash ? slash + 1 : info->dlpi_name,
@@ -143,6 +140,22 @@ int ompb__linked_libraries(int (*fn)(const ompb__linked_library *lib, void *arg)
     walk w = {fn, arg, 0};
     dl_iterate_phdr(visit, &w);
     return w.rc;
+}
+
+/* The main program comes first in dl_iterate_phdr's list. */
+static int main_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    build_id(info, arg);
+    return 1;
+}
+
+void ompb__main_program_build_id(char *hex, size_t len)
+{
+    char id[2 * OMPB__BUILD_ID_MAX + 1] = "";
+    dl_iterate_phdr(main_build_id, id);
+    if (len)
+        snprintf(hex, len, "%s", id);
 }
 
 /* ---- the main program's read-only segments ------------------------------ */

@@ -3,8 +3,9 @@
  * The shared objects loaded in this process, as the official CodSpeed hooks
  * list them in the environment file ("linked_libraries": soname -> path and
  * GNU build ID): what a profile of this process was linked against, so two
- * runs with different libgomp or libc builds can be told apart. And the
- * main program's read-only segments, whose strings the region markers
+ * runs with different libgomp or libc builds can be told apart; the main
+ * program's own build ID (the run context's). And the main program's
+ * read-only segments, whose strings the region markers
  * need not compare again. And where a function lives on disk, for the
  * tool's code identity check (tools/lib/analysis/codeid.h).
  */
@@ -13,6 +14,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The longest GNU build ID kept, in bytes (SHA-1 ones are 20; a longer one
+ * is cut, which no linker produces); its hex text needs twice that plus
+ * the NUL. */
+#define OMPB__BUILD_ID_MAX 64
 
 typedef struct ompb__linked_library {
     const char *name;     /* DT_SONAME, or the path's file name without one */
@@ -24,6 +30,11 @@ typedef struct ompb__linked_library {
  * not a library), in the loader's order; the strings live only during the
  * call. Stops at, and returns, the first nonzero value fn returns; else 0. */
 int ompb__linked_libraries(int (*fn)(const ompb__linked_library *lib, void *arg), void *arg);
+
+/* The main program's GNU build ID as lowercase hex into hex (len bytes
+ * with the NUL, at least 2 * OMPB__BUILD_ID_MAX + 1), read from its mapped
+ * PT_NOTE segments as each library's is; "" when it has none. */
+void ompb__main_program_build_id(char *hex, size_t len);
 
 /* The bytes from p to the end of the main program's loaded segment that
  * holds p when that segment is mapped without write permission (its code

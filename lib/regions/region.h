@@ -7,8 +7,10 @@
  * "regions"):
  *
  *   region_settings  the OMPB_REGIONS* settings and the on/off switch
- *   region_entry     the objects; pairing lanes into instances, the
- *                    streaming statistics, the runner window's buffer
+ *   region_stats     an entry's streaming statistics: an accumulator of
+ *                    instances (inline per instance), no threads, no lock
+ *   region_entry     the objects; pairing lanes into instances, folding
+ *                    them into the statistics, the runner window's buffer
  *   region_table     names, regions, the entries' list, the global lock
  *   region_thread    each thread's state: its stack, caches, team; groups
  *   region_misuse    the hot path's slow branches (messages, once each)

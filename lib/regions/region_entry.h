@@ -2,10 +2,11 @@
 /*
  * The objects of application regions and what is done to them below the
  * hot path: pairing the threads' begin/end of an instance (lanes and
- * groups) and the streaming statistics of each (region, team size) entry
- * (lib/regions/region_entry.c). Second in the regions' one-way chain, after the
- * settings (docs/architecture.md, "regions"): it calls no other region
- * module.
+ * groups) and folding the paired instances into each (region, team size)
+ * entry's statistics, an accumulator (lib/regions/region_stats.h)
+ * (lib/regions/region_entry.c). In the regions' one-way chain after the
+ * settings and the statistics (docs/architecture.md, "regions"): it calls
+ * no other region module.
  *
  * The objects, from the name down:
  *
@@ -49,6 +50,7 @@
 #include <ompbench/region.h>
 
 #include "core/core.h"
+#include "regions/region_stats.h"
 
 /* Distinct names a process may use; later new names are ignored (warned). */
 #define OMPB__REGIONS_MAX 16384
@@ -65,11 +67,6 @@
 #define OMPB__REGION_RING_MAX (1u << 20)
 /* OpenMP nesting levels told apart exactly (deeper ones by hash only). */
 #define OMPB__REGION_LEVELS_MAX 8
-/* Instances kept raw per entry: up to KEPT_MAX, within KEPT_BYTES, at
- * least KEPT_MIN; beyond that a uniform sample of that many. */
-#define OMPB__REGION_KEPT_MAX 1024
-#define OMPB__REGION_KEPT_MIN 64
-#define OMPB__REGION_KEPT_BYTES (256u * 1024u)
 #define OMPB__REGION_ERROR_MAX 512
 /* Marker pairs one runner window buffers at most (16 bytes each). */
 #define OMPB__REGION_PAIRS_MAX (1u << 22)
@@ -78,27 +75,6 @@ typedef struct ompb__region ompb__region;
 typedef struct ompb__region_entry ompb__region_entry;
 typedef struct ompb__region_group ompb__region_group;
 typedef struct ompb__region_lane ompb__region_lane;
-
-/* One thread's begin/end of one instance, as its lane's ring keeps it,
- * packed in 16 bytes (4 per cache line: the ring's lines are what travels
- * between the owner and the thread that folds):
- * end - start in the high 48 bits (saturated at 2^48 - 1 ns, 78 hours),
- * the PU in the low 16 (0xffff: unknown). */
-typedef struct ompb__region_slot {
-    uint64_t start_ns;
-    uint64_t busy_pu;
-} ompb__region_slot;
-
-#define OMPB__REGION_BUSY_MAX ((UINT64_C(1) << 48) - 1)
-
-static inline ompb__region_slot ompb__region_pack(uint64_t start, uint64_t end, int32_t pu)
-{
-    /* A thread's end read on another core's counter may trail its start
-     * by a few ticks: that is an empty instance, not 78 hours. */
-    uint64_t busy = end > start ? end - start : 0;
-    busy = busy > OMPB__REGION_BUSY_MAX ? OMPB__REGION_BUSY_MAX : busy;
-    return (ompb__region_slot){start, busy << 16 | (uint16_t)(pu < 0 || pu > 0xfffe ? 0xffff : pu)};
-}
 
 struct ompb__region {
     char *name;                 /* as given, at most OMPB_REGION_NAME_MAX + 1 bytes */
@@ -178,29 +154,9 @@ struct ompb__region_entry {
     char error[OMPB__REGION_ERROR_MAX];
     uint64_t misuse;            /* misuse events, the first one included */
 
-    /* Exact over every instance. */
-    uint64_t n;
-    uint64_t min_ns, max_ns, total_ns;
-    /* Variance by shifted sums (the first makespan is the shift, which
-     * keeps cancellation away without a division per instance). */
-    double shift, sum_d, sum_d2;
-    uint64_t skew_sum;          /* ns */
-    double imbalance_sum;
-    uint64_t shared_pu;         /* instances with two threads on one PU */
-    int shared_pu_example[3];   /* thread a, thread b, PU of the first one */
-    uint64_t migrations;        /* PU changes of a lane between instances */
-    uint64_t *busy_sum;         /* [threads] ns */
-    int *last_pu, *os_tid;      /* [threads] */
-
-    /* Kept instances: all while n <= keep_max, then a uniform sample. */
-    size_t keep_max, kept, cap_kept;
-    uint64_t *kept_index;       /* [kept] instance number; the block of all five */
-    uint64_t *kept_start, *kept_end;        /* [kept] aggregate bounds */
-    uint64_t *kept_tstart, *kept_busy;      /* [kept * threads] */
-    uint64_t rng;
-    double reservoir_w;         /* Algorithm L's W */
-    uint64_t reservoir_next;    /* next instance to take a slot */
-    ompb__histogram *hist;      /* every makespan once n > keep_max */
+    /* The statistics of every instance folded (region_stats.h). */
+    ompb__region_acc acc;
+    int *os_tid;                /* [threads] kernel id of the last thread of each lane */
 
     /* CodSpeed runner (region_runner.c; the buffer filled here). */
     bool window_active;         /* this entry holds the open window */
@@ -219,11 +175,6 @@ static inline void ompb__region_cpu_relax(void)
     __asm__ volatile("yield");
 #endif
 }
-
-/* Zeroed memory on cache lines of its own (aligned, size rounded up), for
- * every object of the regions: a region read by every begin must not share
- * a line with an entry the reducers write. free() releases it. */
-void *ompb__region_calloc(size_t size);
 
 /* Marks e failed with a message (printed once per entry on stderr as
  * "ompbench: region ...: ..."); later misuse of e is only counted. */
@@ -264,14 +215,9 @@ void ompb__region_group_try_reduce(ompb__region_group *g, ompb__region_lane *sel
 /* Folds every complete instance, waiting for the reducing flag (reports). */
 void ompb__region_group_reduce_all(ompb__region_group *g);
 
-/* Adds one instance, the `threads` slots of its threads, to e (e->lock
- * held). */
+/* Adds one instance, the `threads` slots of its threads, to e as the fold
+ * does (e->lock not held: tests and benches, which own e alone). */
 void ompb__region_entry_add(ompb__region_entry *e, const ompb__region_slot *slots);
-
-/* The statistics of e's per-instance makespans (e->lock held): exact while
- * every instance is kept, else exact moments and extremes with quantiles,
- * median interval and outlier counts from the histogram. */
-int ompb__region_entry_stats(const ompb__region_entry *e, ompb__stats *out);
 
 /* e->lock held, e holding the CodSpeed runner's window (window_active):
  * buffers a completed instance's aggregate pair for it; one begun before

@@ -52,12 +52,12 @@ static uint64_t reported_activity = UINT64_MAX;
 /* Kept instances in instance order. */
 static void sort_kept(const ompb__region_entry *e, size_t *order)
 {
-    for (size_t i = 0; i < e->kept; i++)
+    for (size_t i = 0; i < e->acc.kept; i++)
         order[i] = i;
     /* Insertion sort: the kept ones are mostly in order already. */
-    for (size_t i = 1; i < e->kept; i++) {
+    for (size_t i = 1; i < e->acc.kept; i++) {
         size_t v = order[i], j = i;
-        for (; j > 0 && e->kept_index[order[j - 1]] > e->kept_index[v]; j--)
+        for (; j > 0 && e->acc.kept_index[order[j - 1]] > e->acc.kept_index[v]; j--)
             order[j] = order[j - 1];
         order[j] = v;
     }
@@ -65,7 +65,7 @@ static void sort_kept(const ompb__region_entry *e, size_t *order)
 
 static int fill_arrays(const ompb__region_entry *e, ompb__record *rec, uint64_t *kept_index)
 {
-    size_t T = (size_t)e->threads, n = e->kept;
+    size_t T = (size_t)e->threads, n = e->acc.kept;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     if (!order || ompb__record_alloc(rec, n, e->threads) != 0) {
         free(order);
@@ -78,17 +78,17 @@ static int fill_arrays(const ompb__region_entry *e, ompb__record *rec, uint64_t 
     sort_kept(e, order);
     for (size_t r = 0; r < n; r++) {
         size_t s = order[r];
-        kept_index[r] = e->kept_index[s];
-        rec->start_ns[r] = e->kept_start[s];
-        rec->end_ns[r] = e->kept_end[s];
-        memcpy(rec->thread_start_ns + r * T, e->kept_tstart + s * T, T * sizeof(uint64_t));
-        memcpy(rec->busy_ns + r * T, e->kept_busy + s * T, T * sizeof(uint64_t));
+        kept_index[r] = e->acc.kept_index[s];
+        rec->start_ns[r] = e->acc.kept_start[s];
+        rec->end_ns[r] = e->acc.kept_end[s];
+        memcpy(rec->thread_start_ns + r * T, e->acc.kept_tstart + s * T, T * sizeof(uint64_t));
+        memcpy(rec->busy_ns + r * T, e->acc.kept_busy + s * T, T * sizeof(uint64_t));
         for (size_t t = 0; t < T; t++)
             rec->thread_iters[r * T + t] = 1;
     }
     for (size_t t = 0; t < T; t++) {
         rec->os_tid[t] = e->os_tid[t];
-        rec->thread_pu[t] = e->last_pu[t];
+        rec->thread_pu[t] = e->acc.last_pu[t];
     }
     free(order);
     return 0;
@@ -102,7 +102,7 @@ static void user_figures(const ompb__region_entry *e, ompb__result *res)
     double sum[OMPB__UCOUNTERS_MAX];
     for (int k = 0; k < OMPB__UCOUNTERS_MAX; k++)
         res->user[k] = NAN;
-    if (e->failed || e->n == 0 ||
+    if (e->failed || e->acc.n == 0 ||
         ompb__region_user_counters_of(e, &res->rec.ucounters, sum) == 0)
         return;
     for (int k = 0; k < res->rec.ucounters.n; k++) {
@@ -111,9 +111,9 @@ static void user_figures(const ompb__region_entry *e, ompb__result *res)
         if (flags & OMPB_COUNTER_AVG_THREADS)
             v /= (double)e->threads;
         if (flags & OMPB_COUNTER_RATE)
-            res->user[k] = e->total_ns ? v * 1e9 / (double)e->total_ns : NAN;
+            res->user[k] = e->acc.total_ns ? v * 1e9 / (double)e->acc.total_ns : NAN;
         else
-            res->user[k] = v / (double)e->n;
+            res->user[k] = v / (double)e->acc.n;
     }
 }
 
@@ -132,34 +132,35 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
     inst->threads = e->threads;
     inst->thread_variant = true;
     ompb__region_entry_names(e, inst->name, sizeof inst->name, inst->uri, sizeof inst->uri);
-    part->kept_index = malloc((e->kept ? e->kept : 1) * sizeof *part->kept_index);
+    part->kept_index = malloc((e->acc.kept ? e->acc.kept : 1) * sizeof *part->kept_index);
     part->mean_busy = malloc((size_t)e->threads * sizeof *part->mean_busy);
     if (!part->kept_index || !part->mean_busy || fill_arrays(e, rec, part->kept_index) != 0)
         return OMPB_ENOMEM;
     rec->inst = inst;
     rec->sampling = (ompb__sampling){.mode = OMPB__SAMPLING_REGION, .threads = e->threads,
-                                     .rounds = e->n, .sample_size = 1};
+                                     .rounds = e->acc.n, .sample_size = 1};
     rec->sample_size = 1;
-    rec->rounds = e->kept;
-    rec->migrations = e->migrations;
+    rec->rounds = e->acc.kept;
+    rec->migrations = e->acc.migrations;
     rec->failed = e->failed;
     snprintf(rec->error, sizeof rec->error, "%s", e->error);
     for (int t = 0; t < e->threads; t++)
-        part->mean_busy[t] = e->n ? (double)e->busy_sum[t] / (double)e->n : 0.0;
+        part->mean_busy[t] = e->acc.n ? (double)e->acc.busy_sum[t] / (double)e->acc.n : 0.0;
     part->region = (ompb__record_region){
-        .name = r->display, .instances = e->n, .sampled = e->n > e->kept,
-        .kept_index = part->kept_index, .quantile_error = e->hist ? OMPB__HISTOGRAM_REL_ERROR : 0,
-        .mean_busy_ns = part->mean_busy, .shared_pu = e->shared_pu, .misuse = e->misuse,
-        .shared_pu_first = {e->shared_pu_example[0], e->shared_pu_example[1],
-                            e->shared_pu_example[2]}};
+        .name = r->display, .instances = e->acc.n, .sampled = e->acc.n > e->acc.kept,
+        .kept_index = part->kept_index,
+        .quantile_error = e->acc.hist ? OMPB__HISTOGRAM_REL_ERROR : 0,
+        .mean_busy_ns = part->mean_busy, .shared_pu = e->acc.shared_pu, .misuse = e->misuse,
+        .shared_pu_first = {e->acc.shared_pu_example[0], e->acc.shared_pu_example[1],
+                            e->acc.shared_pu_example[2]}};
     rec->region = &part->region;
-    res->mean_skew_ns = e->n ? (double)e->skew_sum / (double)e->n : 0.0;
-    res->mean_imbalance = e->n ? e->imbalance_sum / (double)e->n : 0.0;
-    res->total_time_s = (double)e->total_ns * 1e-9;
+    res->mean_skew_ns = e->acc.n ? (double)e->acc.skew_sum / (double)e->acc.n : 0.0;
+    res->mean_imbalance = e->acc.n ? e->acc.imbalance_sum / (double)e->acc.n : 0.0;
+    res->total_time_s = (double)e->acc.total_ns * 1e-9;
     /* One iteration per instance: real_time is the mean makespan. CPU time
      * is not measured for regions (a system call per instance): 0, as
      * docs/json.md says, for Google Benchmark's readers need a number. */
-    res->real_time_ns = e->n ? (double)e->total_ns / (double)e->n : 0.0;
+    res->real_time_ns = e->acc.n ? (double)e->acc.total_ns / (double)e->acc.n : 0.0;
     res->cpu_time_ns = 0.0;
     /* Without OMPB_REGIONS_COUNTERS regions count no perf events
      * (rec->counters is empty): the figures say so (NAN, not 0, so no
@@ -175,7 +176,7 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
         ompb__counter_figures_set(&res->counts, set, per, multiplexed);
     }
     user_figures(e, res);
-    return ompb__region_entry_stats(e, &res->stats);
+    return ompb__region_acc_stats(&e->acc, &res->stats);
 }
 
 /* ---- checks ---------------------------------------------------------------- */
@@ -255,7 +256,7 @@ static void report_free(region_report *rr)
 /* Entries with something to say: completed instances or a failure. */
 static bool reportable(const ompb__region_entry *e)
 {
-    return e->n > 0 || e->failed;
+    return e->acc.n > 0 || e->failed;
 }
 
 static size_t index_in_region(const ompb__region_entry *e)
@@ -388,7 +389,7 @@ static uint64_t activity(void)
     uint64_t a = 0;
     for (ompb__region_entry *e = ompb__regions_entries(); e; e = e->next_all) {
         pthread_mutex_lock(&e->lock);
-        a += e->n + e->misuse;
+        a += e->acc.n + e->misuse;
         pthread_mutex_unlock(&e->lock);
     }
     return a;

@@ -258,7 +258,7 @@ static void close_window(ompb__region_runner *rn)
 /* One entry's line of the results file; false when it has none. */
 static bool runner_result(const ompb__region_entry *e, ompb__instance *inst, ompb__result *res)
 {
-    if (e->failed || e->n == 0)
+    if (e->failed || e->acc.n == 0)
         return false;
     bool had = atomic_load(&e->had_window);
     if (had && !e->window.sent)
@@ -274,9 +274,9 @@ static bool runner_result(const ompb__region_entry *e, ompb__instance *inst, omp
         res->stats = e->window.stats;
         res->total_time_s = e->window.total_s;
     } else {
-        res->rec.rounds = e->n;
-        res->total_time_s = (double)e->total_ns * 1e-9;
-        if (ompb__region_entry_stats(e, &res->stats) != 0)
+        res->rec.rounds = e->acc.n;
+        res->total_time_s = (double)e->acc.total_ns * 1e-9;
+        if (ompb__region_acc_stats(&e->acc, &res->stats) != 0)
             return false;
     }
     res->rec.sampling = (ompb__sampling){.mode = OMPB__SAMPLING_REGION, .threads = e->threads,

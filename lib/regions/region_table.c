@@ -127,7 +127,7 @@ static char *display_name(const ompb__region *r)
 
 static ompb__region *region_new(const char *name, const char *file, uint64_t h, uint32_t id)
 {
-    ompb__region *r = ompb__region_calloc(sizeof *r);
+    ompb__region *r = ompb__calloc_lines(sizeof *r);
     size_t len = strnlen(name, OMPB_REGION_NAME_MAX + 1);
     if (!r || !(r->name = strndup(name, len))) {
         free(r);

@@ -55,7 +55,7 @@ void ompb__region_threads_init(void)
 
 ompb__region_thread *ompb__region_thread_new(void)
 {
-    ompb__region_thread *ts = ompb__region_calloc(sizeof *ts);
+    ompb__region_thread *ts = ompb__calloc_lines(sizeof *ts);
     if (!ts)
         return NULL;
     ts->serial = atomic_fetch_add(&next_serial, 1);
@@ -257,7 +257,7 @@ bool ompb__region_grow_slots(ompb__region_thread *ts, uint32_t id)
     size_t n = ts->n_groups ? ts->n_groups : 16;
     while (n <= id)
         n *= 2;
-    ompb__region_group_slot *slots = ompb__region_calloc(n * sizeof *slots);
+    ompb__region_group_slot *slots = ompb__calloc_lines(n * sizeof *slots);
     if (!slots)
         return false;
     if (ts->groups)
