@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "suite.h"
 
 /* Who was called, in order: letters, appended by the handlers. */
@@ -69,35 +70,19 @@ static bool take(int sig, const siginfo_t *info, void *arg)
     return true;
 }
 
-static void set_action(int sig, void (*fn)(int), struct sigaction *old)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fn;
-    sigemptyset(&sa.sa_mask);
-    CU_ASSERT_EQUAL_FATAL(sigaction(sig, &sa, old), 0);
-}
-
-static void (*handler_of(int sig))(int)
-{
-    struct sigaction now;
-    sigaction(sig, NULL, &now);
-    return (now.sa_flags & SA_SIGINFO) ? NULL : now.sa_handler;
-}
-
 /* Newest first, the LAST class after the others, then the action found;
  * a handler that takes the signal ends the chain; the last
  * unregistration puts the action found back. */
 static void test_order_and_put_back(void)
 {
     struct sigaction old;
-    set_action(SIGUSR1, prior, &old);
+    ompb_test_set_action(SIGUSR1, prior, &old);
     take_log();
     int a = ompb__signal_register(SIGUSR1, pass, "A", 0);
     int l = ompb__signal_register(SIGUSR1, pass, "L", OMPB__SIGNAL_LAST);
     int b = ompb__signal_register(SIGUSR1, pass, "B", 0);
     CU_ASSERT_FATAL(a >= 0 && b >= 0 && l >= 0);
-    CU_ASSERT_PTR_NULL(handler_of(SIGUSR1)); /* the dispatcher */
+    CU_ASSERT_PTR_NULL(ompb_test_handler_of(SIGUSR1)); /* the dispatcher */
     CU_ASSERT_EQUAL(ompb__signal_app_action(SIGUSR1), OMPB__SIGNAL_APP_HANDLED);
     raise(SIGUSR1);
     CU_ASSERT_STRING_EQUAL(take_log(), "BALP");
@@ -109,12 +94,12 @@ static void test_order_and_put_back(void)
     raise(SIGUSR1);
     CU_ASSERT_STRING_EQUAL(take_log(), "BLP");
     ompb__signal_unregister(b);
-    CU_ASSERT_PTR_NULL(handler_of(SIGUSR1));
+    CU_ASSERT_PTR_NULL(ompb_test_handler_of(SIGUSR1));
     ompb__signal_unregister(l);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR1), prior);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR1), prior);
     ompb__signal_unregister(l); /* twice, and -1: harmless */
     ompb__signal_unregister(-1);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR1), prior);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR1), prior);
     errno = 0;
     CU_ASSERT_EQUAL(ompb__signal_register(SIGKILL, pass, "K", 0), -1);
     CU_ASSERT_EQUAL(errno, EINVAL);
@@ -155,8 +140,8 @@ static void *churn(void *arg)
 static void test_two_owners(void)
 {
     struct sigaction old_int, old_term;
-    set_action(SIGINT, prior, &old_int);
-    set_action(SIGTERM, prior, &old_term);
+    ompb_test_set_action(SIGINT, prior, &old_int);
+    ompb_test_set_action(SIGTERM, prior, &old_term);
     take_log();
     pthread_barrier_t start;
     pthread_barrier_init(&start, NULL, 3);
@@ -182,8 +167,8 @@ static void test_two_owners(void)
     pthread_barrier_destroy(&start);
     CU_ASSERT_FALSE(atomic_load(&failed));
     CU_ASSERT_EQUAL(raised, 400);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGINT), prior);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGTERM), prior);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGINT), prior);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGTERM), prior);
 
     int a = ompb__signal_register(SIGINT, pass, "A", 0);
     int b = ompb__signal_register(SIGINT, pass, "B", 0);
@@ -193,7 +178,7 @@ static void test_two_owners(void)
     raise(SIGINT);
     CU_ASSERT_STRING_EQUAL(take_log(), "BP");
     ompb__signal_unregister(b);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGINT), prior);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGINT), prior);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
 }
@@ -206,11 +191,11 @@ static void test_two_owners(void)
 static void test_replaced_then_adopted(void)
 {
     struct sigaction old;
-    set_action(SIGUSR1, prior, &old);
+    ompb_test_set_action(SIGUSR1, prior, &old);
     take_log();
     int a = ompb__signal_register(SIGUSR1, pass, "A", 0);
     CU_ASSERT_TRUE(ompb__signal_live(a));
-    set_action(SIGUSR1, other, NULL);
+    ompb_test_set_action(SIGUSR1, other, NULL);
     CU_ASSERT_FALSE(ompb__signal_live(a));
     raise(SIGUSR1);
     CU_ASSERT_STRING_EQUAL(take_log(), "X");
@@ -220,9 +205,9 @@ static void test_replaced_then_adopted(void)
     raise(SIGUSR1);
     CU_ASSERT_STRING_EQUAL(take_log(), "BX");
     ompb__signal_unregister(b);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR1), other);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR1), other);
     ompb__signal_unregister(a);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR1), other);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR1), other);
     sigaction(SIGUSR1, &old, NULL);
 }
 
@@ -231,14 +216,14 @@ static void test_replaced_then_adopted(void)
 static void test_ignore_repeats(void)
 {
     struct sigaction old;
-    set_action(SIGUSR1, prior, &old);
+    ompb_test_set_action(SIGUSR1, prior, &old);
     int a = ompb__signal_register(SIGUSR1, take, "A", 0);
     ompb__signal_ignore_repeats(SIGUSR1);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR1), SIG_IGN);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR1), SIG_IGN);
     CU_ASSERT_FALSE(ompb__signal_live(a));
     CU_ASSERT_EQUAL(ompb__signal_app_action(SIGUSR1), OMPB__SIGNAL_APP_IGNORED);
     ompb__signal_unregister(a);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR1), SIG_IGN);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR1), SIG_IGN);
     sigaction(SIGUSR1, &old, NULL);
 }
 
@@ -250,7 +235,7 @@ static void test_ignore_repeats(void)
 static void test_flags_and_resethand(void)
 {
     struct sigaction old, now;
-    set_action(SIGUSR2, prior, &old);
+    ompb_test_set_action(SIGUSR2, prior, &old);
     take_log();
     int a = ompb__signal_register(SIGUSR2, pass, "A", OMPB__SIGNAL_RESTART);
     int b = ompb__signal_register(SIGUSR2, pass, "B",
@@ -269,10 +254,10 @@ static void test_flags_and_resethand(void)
     int r = ompb__signal_register(SIGUSR2, pass, "R", OMPB__SIGNAL_RESETHAND);
     raise(SIGUSR2);
     CU_ASSERT_STRING_EQUAL(take_log(), "RP"); /* raised again, to the action found */
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR2), prior);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR2), prior);
     CU_ASSERT_FALSE(ompb__signal_live(r));
     ompb__signal_unregister(r);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR2), prior);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR2), prior);
     sigaction(SIGUSR2, &old, NULL);
 }
 
@@ -302,7 +287,7 @@ static void test_fork_child(void)
     raise(SIGUSR2);
     CU_ASSERT_STRING_EQUAL(take_log(), "A");
     ompb__signal_unregister(a);
-    CU_ASSERT_PTR_EQUAL(handler_of(SIGUSR2), SIG_DFL);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR2), SIG_DFL);
     sigaction(SIGUSR2, &old, NULL);
 }
 

@@ -35,6 +35,9 @@
  * - fork: a registration belongs to the process that made it. In a fork
  *   child it is skipped (the child's signal goes to the action found)
  *   until the child registers its own; exec resets everything anyway.
+ * - Re-registration: registering the same fn for the same signal again
+ *   makes a second registration (called too, unregistered on its own);
+ *   each part keeps its ids and unregisters each once.
  * - Threads: registration, unregistration and the queries take one lock
  *   and may run on any thread at once, never in a signal handler. The
  *   dispatcher takes no lock: it reads the registrations through atomics.
