@@ -211,6 +211,28 @@ static void test_replaced_then_adopted(void)
     sigaction(SIGUSR1, &old, NULL);
 }
 
+/* Two live registrations and a handler installed over them: it stands
+ * until one of them goes, when the dispatcher comes back for the other. */
+static void test_replaced_then_unregistered(void)
+{
+    struct sigaction old;
+    ompb_test_set_action(SIGUSR1, prior, &old);
+    take_log();
+    int a = ompb__signal_register(SIGUSR1, pass, "A", 0);
+    int b = ompb__signal_register(SIGUSR1, pass, "B", 0);
+    ompb_test_set_action(SIGUSR1, other, NULL);
+    raise(SIGUSR1);
+    CU_ASSERT_STRING_EQUAL(take_log(), "X");
+    ompb__signal_unregister(b);
+    CU_ASSERT_PTR_NULL(ompb_test_handler_of(SIGUSR1));
+    CU_ASSERT_TRUE(ompb__signal_live(a));
+    raise(SIGUSR1);
+    CU_ASSERT_STRING_EQUAL(take_log(), "AP");
+    ompb__signal_unregister(a);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR1), prior);
+    sigaction(SIGUSR1, &old, NULL);
+}
+
 /* Ignoring for good shadows every registration: unregistering them keeps
  * the signal ignored. */
 static void test_ignore_repeats(void)
@@ -295,6 +317,7 @@ static const ompb_test_case cases[] = {
     {"order_and_put_back", test_order_and_put_back},
     {"two_owners", test_two_owners},
     {"replaced_then_adopted", test_replaced_then_adopted},
+    {"replaced_then_unregistered", test_replaced_then_unregistered},
     {"ignore_repeats", test_ignore_repeats},
     {"flags_and_resethand", test_flags_and_resethand},
     {"fork_child", test_fork_child},

@@ -275,10 +275,11 @@ void ompb__signal_unregister(int id)
     bool was_live = atomic_load(&r->seq) != 0 && atomic_load(&r->gen) == atomic_load(&states[sig].gen);
     free_slot(id);
     unsigned flags;
+    /* Whatever someone else installed meanwhile ends here (lib/core/signals.h). */
     if (was_live && live_count(sig, &flags) == 0)
         sigaction(sig, found(sig), NULL);
-    else if (was_live && dispatcher_current(sig))
-        install(sig); /* the flags of those left */
+    else if (was_live)
+        install(sig); /* with the flags of those left */
     pthread_mutex_unlock(&lock);
 }
 

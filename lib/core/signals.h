@@ -22,13 +22,12 @@
  *   its instruction running again, a sent signal raised again); a
  *   handler is called as the kernel would have called it.
  * - Someone else's sigaction (a body, the application): its action stands
- *   while the library holds the signal (ompb__signal_live turns false).
- *   The next registration of that signal adopts it as the action found
- *   and shadows the registrations made before (they are never called
- *   again; unregistering them is still required and harmless).
- * - Unregistering the last live registration of a signal puts the action
- *   found back, whatever is installed then (what code under test put in
- *   while the library held the signal ends with it).
+ *   until the library's next change of that signal (ompb__signal_live
+ *   turns false meanwhile). The next registration adopts it as the action
+ *   found and shadows the registrations made before (they are never
+ *   called again; unregistering them is still required and harmless). The
+ *   next unregistration of a live registration ends it: the dispatcher
+ *   comes back, or with no live registration left the action found.
  * - Flags of the dispatcher: SA_SIGINFO, and the union of the live
  *   registrations' OMPB__SIGNAL_RESTART, _ONSTACK, _NOCLDSTOP and
  *   _MASK_ALL, rewritten at each registration and unregistration.
