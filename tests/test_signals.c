@@ -280,6 +280,10 @@ static void test_flags_and_resethand(void)
     CU_ASSERT_FALSE(ompb__signal_live(r));
     ompb__signal_unregister(r);
     CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR2), prior);
+    /* Not the dispatcher's: putting back leaves someone else's action. */
+    ompb_test_set_action(SIGUSR2, SIG_IGN, NULL);
+    ompb__signal_put_back(SIGUSR2);
+    CU_ASSERT_PTR_EQUAL(ompb_test_handler_of(SIGUSR2), SIG_IGN);
     sigaction(SIGUSR2, &old, NULL);
 }
 

@@ -311,7 +311,7 @@ ompb__signal_app ompb__signal_app_action(int sig)
 
 void ompb__signal_put_back(int sig)
 {
-    if (sig > 0 && sig < NSIG)
+    if (sig > 0 && sig < NSIG && dispatcher_current(sig))
         sigaction(sig, found(sig), NULL);
 }
 

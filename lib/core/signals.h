@@ -90,8 +90,10 @@ typedef enum {
 } ompb__signal_app;
 ompb__signal_app ompb__signal_app_action(int sig);
 
-/* Async-signal-safe: gives sig back to the action found, for good (the
- * crash handler, for the crash signals other than the one it handles). */
+/* Async-signal-safe: gives sig back to the action found, for good, when
+ * the dispatcher is its action (otherwise nothing: the action is someone
+ * else's). The crash handler, for the crash signals other than the one it
+ * handles. */
 void ompb__signal_put_back(int sig);
 
 /* Async-signal-safe: sig's action becomes its default, with no lock (a
