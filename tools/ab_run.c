@@ -20,10 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/clock.h"
-#include "core/error.h"
-#include "core/grow.h"
-#include "core/signals.h"
+#include "core/core.h"
 #include "tools.h"
 
 /* How long a --list may take (a wrapper such as mpirun starts slowly). */
