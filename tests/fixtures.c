@@ -41,3 +41,19 @@ char *ompb_test_slurp(FILE *f)
     fclose(f);
     return buf;
 }
+
+void ompb_test_set_action(int sig, void (*fn)(int), struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    CU_ASSERT_EQUAL_FATAL(sigaction(sig, &sa, old), 0);
+}
+
+void (*ompb_test_handler_of(int sig))(int)
+{
+    struct sigaction now;
+    sigaction(sig, NULL, &now);
+    return (now.sa_flags & SA_SIGINFO) ? NULL : now.sa_handler;
+}

@@ -9,6 +9,7 @@
 #ifndef OMPB_TEST_FIXTURES_H
 #define OMPB_TEST_FIXTURES_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include <ompbench.h>
@@ -27,5 +28,13 @@ ompb__instance ompb_test_instance_named(const char *name, const char *uri);
  * closes f. The caller frees the text. Fails the running test when it
  * cannot be read. */
 char *ompb_test_slurp(FILE *f);
+
+/* Sets sig's action to the plain handler fn (the test's own), the one
+ * before in *old (NULL: not kept). Fails the running test when it cannot. */
+void ompb_test_set_action(int sig, void (*fn)(int), struct sigaction *old);
+
+/* sig's plain handler now (SIG_DFL, SIG_IGN or a function); NULL for an
+ * SA_SIGINFO one, such as the signal owner's dispatcher. */
+void (*ompb_test_handler_of(int sig))(int);
 
 #endif

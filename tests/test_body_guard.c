@@ -26,6 +26,7 @@
 #include "core/signals.h"
 #include "engine/body_guard.h"
 #include "engine/state.h"
+#include "fixtures.h"
 #include "suite.h"
 
 #define CHILD_DEADLINE_MS 10000 /* x OMPB_TEST_TIMEOUT_MULTIPLIER */
@@ -42,22 +43,6 @@ static void prior_handler(int sig)
 static void own_handler(int sig)
 {
     (void)sig;
-}
-
-static void set_handler(int sig, void (*fn)(int), struct sigaction *old)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fn;
-    sigemptyset(&sa.sa_mask);
-    CU_ASSERT_EQUAL_FATAL(sigaction(sig, &sa, old), 0);
-}
-
-static void (*handler_of(int sig))(int)
-{
-    struct sigaction now;
-    sigaction(sig, NULL, &now);
-    return now.sa_handler;
 }
 
 static void never_stop(void *arg, const char *by, const char *why)
@@ -81,19 +66,19 @@ static void test_signal_names(void)
 static void test_signal_flagged_and_claimed(void)
 {
     struct sigaction term, hup;
-    set_handler(SIGTERM, prior_handler, &term);
-    set_handler(SIGHUP, prior_handler, &hup);
+    ompb_test_set_action(SIGTERM, prior_handler, &term);
+    ompb_test_set_action(SIGHUP, prior_handler, &hup);
     prior_calls = 0;
     ompb__body_guard_run_begin(never_stop, NULL, true, 0, 1);
     CU_ASSERT_EQUAL(ompb__body_guard_signal(), 0);
-    CU_ASSERT_TRUE(handler_of(SIGTERM) != prior_handler);
+    CU_ASSERT_TRUE(ompb_test_handler_of(SIGTERM) != prior_handler);
     raise(SIGTERM);
     CU_ASSERT_EQUAL(ompb__body_guard_signal(), SIGTERM);
     CU_ASSERT_EQUAL(prior_calls, 0);
     CU_ASSERT_EQUAL(ompb__body_guard_claim(), SIGTERM);
     ompb__body_guard_run_end();
-    CU_ASSERT_TRUE(handler_of(SIGTERM) == SIG_IGN);
-    CU_ASSERT_TRUE(handler_of(SIGHUP) == prior_handler);
+    CU_ASSERT_TRUE(ompb_test_handler_of(SIGTERM) == SIG_IGN);
+    CU_ASSERT_TRUE(ompb_test_handler_of(SIGHUP) == prior_handler);
     sigaction(SIGTERM, &term, NULL);
     sigaction(SIGHUP, &hup, NULL);
     /* A new run starts with no signal caught. */
@@ -108,15 +93,15 @@ static void test_signal_flagged_and_claimed(void)
 static void test_own_handler_reported(void)
 {
     struct sigaction hup;
-    set_handler(SIGHUP, prior_handler, &hup);
+    ompb_test_set_action(SIGHUP, prior_handler, &hup);
     ompb__body_guard_run_begin(never_stop, NULL, true, 0, 1);
     CU_ASSERT_EQUAL(ompb__body_guard_handler_replaced(), 0);
-    set_handler(SIGHUP, own_handler, NULL);
+    ompb_test_set_action(SIGHUP, own_handler, NULL);
     CU_ASSERT_EQUAL(ompb__body_guard_handler_replaced(), SIGHUP);
     CU_ASSERT_EQUAL(ompb__body_guard_handler_replaced(), 0);
     CU_ASSERT_EQUAL(ompb__body_guard_claim(), 0);
     ompb__body_guard_run_end();
-    CU_ASSERT_TRUE(handler_of(SIGHUP) == prior_handler);
+    CU_ASSERT_TRUE(ompb_test_handler_of(SIGHUP) == prior_handler);
     sigaction(SIGHUP, &hup, NULL);
 }
 

@@ -35,25 +35,21 @@
 
 static volatile sig_atomic_t stop_signal, run_group;
 
-static void on_stop(int sig)
+static bool on_stop(int sig, const siginfo_t *info, void *arg)
 {
-    int saved = errno;
+    (void)info, (void)arg;
     if (!stop_signal)
         stop_signal = sig;
     if (run_group > 0)
         kill(-(pid_t)run_group, sig);
-    errno = saved;
+    return true;
 }
 
 void ompb__ab_catch_signals(void)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
+        (void)ompb__signal_register(sigs[i], on_stop, NULL, 0); /* lib/core/signals.h */
 }
 
 int ompb__ab_stop_signal(void)
@@ -130,7 +126,7 @@ static void child(char **argv, const char *out, const char *log)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        signal(sigs[i], SIG_DFL);
+        ompb__signal_default(sigs[i]);
     setpgid(0, 0);
     int in = open("/dev/null", O_RDONLY);
     int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -47,8 +47,7 @@ static int child_pipe[2] = {-1, -1};
 /* The running command, for the signal handler; 0 when there is none. */
 static volatile sig_atomic_t command_pid;
 static volatile sig_atomic_t interrupted;
-static struct sigaction saved_int, saved_term;
-static bool stop_signals_caught;
+static int stop_ids[2] = {-1, -1}; /* SIGINT, SIGTERM with the signal owner */
 
 static void usage(FILE *out)
 {
@@ -217,13 +216,16 @@ static void workspace_close(workspace *ws)
 
 /* ---- the command ---------------------------------------------------------- */
 
-static void on_sigchld(int sig)
+/* The signal owner (lib/core/signals.h) keeps errno around its handlers. */
+static bool on_sigchld(int sig, const siginfo_t *info, void *arg)
 {
-    int saved = errno;
     (void)sig;
-    if (write(child_pipe[1], "x", 1) < 0)
-        errno = saved;
-    errno = saved;
+    (void)info;
+    (void)arg;
+    if (write(child_pipe[1], "x", 1) < 0) {
+        /* a full pipe wakes the loop already */
+    }
+    return true;
 }
 
 /* SIGINT/SIGTERM while the command runs: the collector stays, to reap the
@@ -231,44 +233,35 @@ static void on_sigchld(int sig)
  * command anyway (the terminal signals the whole process group); a SIGTERM
  * may have been sent to the collector alone, so it is passed on (a second
  * one for a command that got it from its group too). */
-static void on_stop_signal(int sig)
+static bool on_stop_signal(int sig, const siginfo_t *info, void *arg)
 {
-    int saved = errno;
+    (void)info;
+    (void)arg;
     interrupted = 1;
     if (sig == SIGTERM && command_pid > 0)
         kill((pid_t)command_pid, SIGTERM);
-    errno = saved;
+    return true;
 }
 
 static void catch_stop_signals(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &saved_int);
-    sigaction(SIGTERM, &sa, &saved_term);
-    stop_signals_caught = true;
+    stop_ids[0] = ompb__signal_register(SIGINT, on_stop_signal, NULL, OMPB__SIGNAL_RESTART);
+    stop_ids[1] = ompb__signal_register(SIGTERM, on_stop_signal, NULL, OMPB__SIGNAL_RESTART);
 }
 
 static void restore_stop_signals(void)
 {
-    if (!stop_signals_caught)
-        return;
-    sigaction(SIGINT, &saved_int, NULL);
-    sigaction(SIGTERM, &saved_term, NULL);
-    stop_signals_caught = false;
+    for (int i = 0; i < 2; i++) {
+        ompb__signal_unregister(stop_ids[i]);
+        stop_ids[i] = -1;
+    }
 }
 
 static int watch_children(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigchld;
-    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-    sigemptyset(&sa.sa_mask);
-    if (pipe2(child_pipe, O_NONBLOCK | O_CLOEXEC) != 0 || sigaction(SIGCHLD, &sa, NULL) != 0) {
+    if (pipe2(child_pipe, O_NONBLOCK | O_CLOEXEC) != 0 ||
+        ompb__signal_register(SIGCHLD, on_sigchld, NULL,
+                              OMPB__SIGNAL_RESTART | OMPB__SIGNAL_NOCLDSTOP) < 0) {
         fprintf(stderr, "ompbench collect: cannot watch the command: %s\n", strerror(errno));
         return EXIT_USAGE;
     }

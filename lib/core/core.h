@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The face of lib/core/ (layer core: errors, UTF-8, growing arrays, numbers, clocks and TSC, the current PU, statistics, quantile sketches, atomic output files, loaded libraries, the signal thread, version, shared limits): what other
+ * The face of lib/core/ (layer core: errors, UTF-8, growing arrays, numbers, clocks and TSC, the current PU, statistics, quantile sketches, atomic output files, loaded libraries, the signal owner and the signal thread, version, shared limits): what other
  * folders include of it, and all they include (tests/boundary/layers.txt,
  * checked by boundary.include_rule). Headers of the folder that no other
  * folder needs stay out, and so private to it.

@@ -2,9 +2,11 @@
 /*
  * The crash handler (lib/core/crash.h). The first crashing thread calls
  * the owner's function; a second one that crashes meanwhile waits for the
- * first to end the process. The handler runs with every signal blocked, so
- * the signal raised again stays pending until it returns, and then meets
- * the action put back (the default: the process dies of it, with a core).
+ * first to end the process. It is registered with the signal owner
+ * (lib/core/signals.h) with every signal blocked and SA_RESETHAND's
+ * semantics: the signal raised again stays pending until the dispatcher
+ * returns, and then meets the action put back (the default: the process
+ * dies of it, with a core).
  */
 #include "core/crash.h"
 
@@ -15,38 +17,34 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/signals.h"
 #include "core/utf8.h"
 
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define N_CRASH (sizeof crash_signals / sizeof crash_signals[0])
 
-static struct sigaction found[N_CRASH];
-static bool installed[N_CRASH];
+static int ids[N_CRASH] = {-1, -1, -1, -1, -1};
 static ompb__crash_fn crash_fn;
 static void *crash_arg;
 static atomic_flag taken = ATOMIC_FLAG_INIT;
 
-static void put_back(void)
+/* Passed on with OMPB__SIGNAL_RESETHAND: the owner puts this signal's
+ * action found back and delivers it there; the other four go back too, so
+ * that a second crash meanwhile (of the action found, a sanitizer's
+ * report) does not come here. */
+static bool on_crash(int sig, const siginfo_t *info, void *arg)
 {
-    for (size_t i = 0; i < N_CRASH; i++)
-        if (installed[i])
-            sigaction(crash_signals[i], &found[i], NULL);
-}
-
-static void on_crash(int sig, siginfo_t *info, void *uc)
-{
-    (void)uc;
+    (void)info;
+    (void)arg;
     if (atomic_flag_test_and_set(&taken)) {
         for (;;)
             pause(); /* the first crash ends the process */
     }
     if (crash_fn)
         crash_fn(sig, crash_arg);
-    put_back();
-    /* si_code > 0: the hardware's fault, which its instruction raises again
-     * on return; otherwise abort(), raise() or kill(): raise it again. */
-    if (info->si_code <= 0)
-        raise(sig);
+    for (size_t i = 0; i < N_CRASH; i++)
+        ompb__signal_put_back(crash_signals[i]);
+    return false;
 }
 
 int ompb__crash_setting(bool *on, ompb_error *err)
@@ -68,30 +66,19 @@ int ompb__crash_setting(bool *on, ompb_error *err)
 
 void ompb__crash_install(ompb__crash_fn fn, void *arg)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_crash;
-    sa.sa_flags = SA_SIGINFO;
-    sigfillset(&sa.sa_mask);
     crash_fn = fn;
     crash_arg = arg;
-    for (size_t i = 0; i < N_CRASH; i++) {
-        if (installed[i])
-            continue;
-        installed[i] = sigaction(crash_signals[i], NULL, &found[i]) == 0 &&
-                       ((found[i].sa_flags & SA_SIGINFO) || found[i].sa_handler != SIG_IGN) &&
-                       sigaction(crash_signals[i], &sa, NULL) == 0;
-    }
+    for (size_t i = 0; i < N_CRASH; i++)
+        if (ids[i] < 0 && ompb__signal_app_action(crash_signals[i]) != OMPB__SIGNAL_APP_IGNORED)
+            ids[i] = ompb__signal_register(crash_signals[i], on_crash, NULL,
+                                           OMPB__SIGNAL_MASK_ALL | OMPB__SIGNAL_RESETHAND);
 }
 
 void ompb__crash_restore(void)
 {
     for (size_t i = 0; i < N_CRASH; i++) {
-        struct sigaction now;
-        if (installed[i] && sigaction(crash_signals[i], NULL, &now) == 0 &&
-            (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_crash)
-            sigaction(crash_signals[i], &found[i], NULL);
-        installed[i] = false;
+        ompb__signal_unregister(ids[i]);
+        ids[i] = -1;
     }
     crash_fn = NULL;
     crash_arg = NULL;

@@ -10,8 +10,9 @@
  * raised again. So the exit status still names the signal, a core is still
  * dumped where the limits allow one, and a debugger still stops at the
  * faulting instruction (before any handler runs). OMPB_CRASH_HANDLER=0
- * leaves the five signals alone. This module is the only one that sets
- * their actions; lib/core/signals.c names them.
+ * leaves the five signals alone. This module is the only one that
+ * registers for them with the signal owner (lib/core/signals.h), which
+ * also names them.
  */
 #ifndef OMPB_CORE_CRASH_H
 #define OMPB_CORE_CRASH_H
@@ -32,8 +33,8 @@ int ompb__crash_setting(bool *on, ompb_error *err);
  * to call (replacing an earlier fn). Not a signal handler's call. */
 void ompb__crash_install(ompb__crash_fn fn, void *arg);
 
-/* Puts back the actions install found (a handler installed meanwhile by
- * the code under test is left to it). */
+/* Unregisters: the owner puts back the actions it found (a handler the
+ * code under test installed meanwhile ends with the run). */
 void ompb__crash_restore(void);
 
 #endif

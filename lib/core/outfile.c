@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/signals.h"
 
 #define TMP_SUFFIX ".tmp.XXXXXX"
 /* Symbolic links followed before giving up, as the kernel's limit. */
@@ -51,18 +52,18 @@ static char slot_path[CLEANUP_SLOTS][PATH_MAX];
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static pthread_once_t cleanup_once = PTHREAD_ONCE_INIT;
 
-/* Async-signal-safe: unlink(2), sigaction(2), raise(3) and atomics only.
- * The default action then ends the process with the signal's status. */
-static void on_fatal_signal(int sig)
+/* Async-signal-safe: unlink(2) and atomics only. Passed on, the signal
+ * then meets the action found, the default, which ends the process with
+ * the signal's status (lib/core/signals.h). */
+static bool on_fatal_signal(int sig, const siginfo_t *info, void *arg)
 {
+    (void)sig;
+    (void)info;
+    (void)arg;
     for (int i = 0; i < CLEANUP_SLOTS; i++)
         if (atomic_load(&slot_state[i]) == SLOT_ARMED)
             unlink(slot_path[i]);
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    raise(sig);
+    return false;
 }
 
 /* A forked child must not remove its parent's temporary files. */
@@ -73,27 +74,15 @@ static void forget_slots_in_child(void)
 }
 
 /* Only signals left at their default: one the application handles or
- * ignores stays its business. */
+ * ignores stays its business. The last step before the default, after
+ * any other part of the library that takes the signal. */
 static void install_cleanup(void)
 {
     pthread_atfork(NULL, NULL, forget_slots_in_child);
-    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
-        struct sigaction old, sa;
-        if (sigaction(cleanup_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL
-            || (old.sa_flags & SA_SIGINFO))
-            continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal_signal;
-        sigfillset(&sa.sa_mask);
-        sigaction(cleanup_signals[i], &sa, NULL);
-    }
-}
-
-bool ompb__outfile_signal_unclaimed(int sig)
-{
-    struct sigaction old;
-    return sigaction(sig, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-           (old.sa_handler == SIG_DFL || old.sa_handler == on_fatal_signal);
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
+        if (ompb__signal_app_action(cleanup_signals[i]) == OMPB__SIGNAL_APP_DEFAULT)
+            (void)ompb__signal_register(cleanup_signals[i], on_fatal_signal, NULL,
+                                        OMPB__SIGNAL_MASK_ALL | OMPB__SIGNAL_LAST);
 }
 
 static void block_cleanup_signals(sigset_t *old)

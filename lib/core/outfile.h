@@ -79,10 +79,4 @@ int ompb__outfile_flush_stdout(ompb_error *err);
  * reports are for machines too. Other threads are not affected. */
 void ompb__outfile_c_locale(void);
 
-/* True when sig's action is still the default or this module's removal of
- * temporary files (installed at the first temporary file): a module that
- * takes the signal over for the library (lib/regions/region_signal.c) may then
- * replace it, provided no temporary file is being written meanwhile. */
-bool ompb__outfile_signal_unclaimed(int sig);
-
 #endif

@@ -68,8 +68,7 @@ static int team_threads;
 
 /* Signals and the guard's thread. */
 static volatile sig_atomic_t caught;
-static bool handlers_set[N_SIGNALS];
-static struct sigaction old_actions[N_SIGNALS];
+static int ids[N_SIGNALS] = {-1, -1, -1}; /* registrations with the signal owner */
 static sem_t wake;
 static volatile sig_atomic_t thread_running; /* read by the handler */
 static atomic_bool quit;
@@ -80,18 +79,18 @@ static ompb__sigwatch watcher;
 /* The actions the run found, except for a signal already caught: the run
  * is going to stop of it, and a repeat (see ompb__signal_ignore_repeats)
  * must find no moment at which it would end the process first, so that
- * one goes from our handler straight to ignored. */
+ * one goes from our handler straight to ignored (which shadows our
+ * registration before it goes). */
 static void restore_handlers(void)
 {
     for (size_t i = 0; i < N_SIGNALS; i++) {
-        if (!handlers_set[i])
+        if (ids[i] < 0)
             continue;
         if (caught_signals[i] == caught)
             ompb__signal_ignore_repeats(caught);
-        else
-            sigaction(caught_signals[i], &old_actions[i], NULL);
+        ompb__signal_unregister(ids[i]);
+        ids[i] = -1;
     }
-    memset(handlers_set, 0, sizeof handlers_set);
 }
 
 /* The first stop reports, then the process ends; a second one (another
@@ -164,6 +163,15 @@ static void on_signal(int sig)
         sem_post(&wake);
 }
 
+/* The registered handler: every signal of ours is taken. */
+static bool on_registered(int sig, const siginfo_t *info, void *arg)
+{
+    (void)info;
+    (void)arg;
+    on_signal(sig);
+    return true;
+}
+
 /* The watcher's callback. A different signal than the one being honoured
  * does what the action now in place says (a different signal ends a
  * stopping run at once, once the run's own actions are back), as it
@@ -181,18 +189,13 @@ static void on_watched(int sig)
  * (nohup). */
 static void install_handlers(void)
 {
-    struct sigaction sa;
     sigset_t set;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
     sigemptyset(&set);
     for (size_t i = 0; i < N_SIGNALS; i++) {
-        if (sigaction(caught_signals[i], NULL, &old_actions[i]) != 0
-            || (!(old_actions[i].sa_flags & SA_SIGINFO) && old_actions[i].sa_handler == SIG_IGN))
+        if (ompb__signal_app_action(caught_signals[i]) == OMPB__SIGNAL_APP_IGNORED)
             continue;
-        handlers_set[i] = sigaction(caught_signals[i], &sa, NULL) == 0;
-        if (handlers_set[i])
+        ids[i] = ompb__signal_register(caught_signals[i], on_registered, NULL, 0);
+        if (ids[i] >= 0)
             sigaddset(&set, caught_signals[i]);
     }
     /* The signals whose handler is ours: taken by the watcher when every
@@ -344,13 +347,10 @@ int ompb__body_guard_handler_replaced(void)
 {
     static bool told[N_SIGNALS];
     for (size_t i = 0; i < N_SIGNALS; i++) {
-        struct sigaction now;
-        if (!handlers_set[i] || told[i] || sigaction(caught_signals[i], NULL, &now) != 0)
+        if (ids[i] < 0 || told[i] || ompb__signal_live(ids[i]))
             continue;
-        if ((now.sa_flags & SA_SIGINFO) || now.sa_handler != on_signal) {
-            told[i] = true;
-            return caught_signals[i];
-        }
+        told[i] = true;
+        return caught_signals[i];
     }
     return 0;
 }

@@ -4,8 +4,9 @@
  * completed instances is written, marked partial, and the process then
  * dies of the signal, as a benchmark binary does. At the first use of
  * regions (in an application, not a benchmark binary, where the run's
- * guard has the signals) a handler is installed for each of them still at
- * its default action; it only forwards the signal to a watcher thread
+ * guard has the signals) a handler is registered with the signal owner
+ * (lib/core/signals.h) for each of them still at its default action; it
+ * only forwards the signal to a watcher thread
  * (lib/core/sigwatch.h), which also takes it directly when every thread blocks
  * it. The report is written on that thread, in the normal flow: nothing but
  * a flag and pthread_kill happens in the handler. A signal the application
@@ -15,7 +16,6 @@
 
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -30,21 +30,17 @@ static pid_t watcher_pid;
 
 /* Async-signal-safe: the first signal goes to the watcher; repeats (a
  * Ctrl-C reaching the process twice) add nothing. A fork child has no
- * watcher (and reports no regions): the signal does what it would have. */
-static void on_signal(int sig)
+ * watcher (and reports no regions): the owner does not call a parent's
+ * registration there, and the signal does what it would have. */
+static bool on_signal(int sig, const siginfo_t *info, void *arg)
 {
-    if (getpid() != watcher_pid) {
-        struct sigaction dfl;
-        memset(&dfl, 0, sizeof dfl);
-        dfl.sa_handler = SIG_DFL;
-        sigaction(sig, &dfl, NULL);
-        raise(sig);
-        return;
-    }
+    (void)info;
+    (void)arg;
     if (caught)
-        return;
+        return true;
     caught = sig;
     ompb__sigwatch_forward(&watcher, sig);
+    return true;
 }
 
 /* The watcher's thread: report, then die of sig (lib/regions/region_report.c). */
@@ -58,24 +54,21 @@ void ompb__regions_signals_init(void)
 {
     if (ompb__registry_count() > 0)
         return; /* a benchmark binary: the run's guard has the signals */
-    struct sigaction sa;
     sigset_t set;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
     sigemptyset(&set);
-    /* The output module's removal of temporary files counts as default:
-     * the report is written under the regions' lock, which the watcher
-     * takes before it writes, so no temporary file is open when it dies. */
+    /* The output module's removal of temporary files is registered after
+     * ours (OMPB__SIGNAL_LAST), so it does not count: the report is written
+     * under the regions' lock, which the watcher takes before it writes,
+     * so no temporary file is open when it dies. */
     for (size_t i = 0; i < N_WATCHED; i++)
-        if (ompb__outfile_signal_unclaimed(watched[i]))
+        if (ompb__signal_app_action(watched[i]) == OMPB__SIGNAL_APP_DEFAULT)
             sigaddset(&set, watched[i]);
     watcher_pid = getpid();
     if (sigisemptyset(&set) || !ompb__sigwatch_start(&watcher, &set, on_watched))
         return;
     for (size_t i = 0; i < N_WATCHED; i++)
         if (sigismember(&set, watched[i]) == 1)
-            sigaction(watched[i], &sa, NULL);
+            (void)ompb__signal_register(watched[i], on_signal, NULL, 0);
 }
 
 void ompb__regions_at_exit(void)

@@ -55,32 +55,30 @@ static volatile pid_t running = -1;
 /* The ops of the run in progress, for the handler. */
 static const ompb__children_ops *volatile active = &system_ops;
 
-static void on_signal(int sig)
+static bool on_signal(int sig, const siginfo_t *info, void *arg)
 {
+    (void)info;
+    (void)arg;
     caught = sig;
     if (running > 0)
         active->signal(active->ctx, running, sig);
+    return true;
 }
 
-/* Installs the handler for the signals not ignored by whoever started us
- * (nohup's SIGHUP stays ignored); keeps the old actions to restore. */
-static void install(struct sigaction *old)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < N_FORWARDED; i++) {
-        sigaction(forwarded[i], NULL, &old[i]);
-        if (old[i].sa_handler != SIG_IGN)
-            sigaction(forwarded[i], &sa, NULL);
-    }
-}
-
-static void restore(const struct sigaction *old)
+/* Registers the handler for the signals not ignored by whoever started us
+ * (nohup's SIGHUP stays ignored); unregistering puts the old actions back. */
+static void install(int *ids)
 {
     for (size_t i = 0; i < N_FORWARDED; i++)
-        sigaction(forwarded[i], &old[i], NULL);
+        ids[i] = ompb__signal_app_action(forwarded[i]) == OMPB__SIGNAL_APP_IGNORED
+                     ? -1
+                     : ompb__signal_register(forwarded[i], on_signal, NULL, 0);
+}
+
+static void restore(const int *ids)
+{
+    for (size_t i = 0; i < N_FORWARDED; i++)
+        ompb__signal_unregister(ids[i]);
 }
 
 /* Removes every file in dir (a child's records, or the temporary file of
@@ -289,10 +287,10 @@ int ompb__children_run(ompb__children *sp, ompb_error *err)
     int rc = make_dir(dir, sizeof dir, err);
     if (rc)
         return rc;
-    struct sigaction old[N_FORWARDED];
+    int ids[N_FORWARDED];
     caught = 0;
     active = sp->ops ? sp->ops : &system_ops;
-    install(old);
+    install(ids);
     for (uint32_t k = 0; k < sp->processes; k++) {
         char *why = sp->why[k];
         why[0] = '\0';
@@ -312,7 +310,7 @@ int ompb__children_run(ompb__children *sp, ompb_error *err)
         unlink(path);
     }
     remove_dir(dir);
-    restore(old);
+    restore(ids);
     active = &system_ops;
     return 0;
 }

@@ -215,31 +215,29 @@ static const int held_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 static volatile sig_atomic_t held;
 
-static void note_signal(int sig)
+static bool note_signal(int sig, const siginfo_t *info, void *arg)
 {
+    (void)info;
+    (void)arg;
     if (!held)
         held = sig;
+    return true;
 }
 
-static void hold_signals(struct sigaction *old, bool *taken)
+static void hold_signals(int *ids)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = note_signal;
-    sa.sa_flags = SA_RESTART;
-    sigfillset(&sa.sa_mask);
     held = 0;
     for (size_t i = 0; i < N_HELD; i++)
-        taken[i] = sigaction(held_signals[i], NULL, &old[i]) == 0 &&
-                   ((old[i].sa_flags & SA_SIGINFO) || old[i].sa_handler != SIG_IGN) &&
-                   sigaction(held_signals[i], &sa, NULL) == 0;
+        ids[i] = ompb__signal_app_action(held_signals[i]) == OMPB__SIGNAL_APP_IGNORED
+                     ? -1
+                     : ompb__signal_register(held_signals[i], note_signal, NULL,
+                                             OMPB__SIGNAL_RESTART | OMPB__SIGNAL_MASK_ALL);
 }
 
-static void release_signals(const struct sigaction *old, const bool *taken)
+static void release_signals(const int *ids)
 {
     for (size_t i = 0; i < N_HELD; i++)
-        if (taken[i])
-            sigaction(held_signals[i], &old[i], NULL);
+        ompb__signal_unregister(ids[i]);
     if (held)
         raise(held); /* this thread's mask is the run's: delivered now */
 }
@@ -265,11 +263,10 @@ static int write_json(const char *path, const ompb__dump_out *dump, ompb_error *
 
 int ompb__dump_write(const char *path, const ompb__dump_out *dump, ompb_error *err)
 {
-    struct sigaction old[N_HELD];
-    bool taken[N_HELD];
-    hold_signals(old, taken);
+    int ids[N_HELD];
+    hold_signals(ids);
     int rc = write_json(path, dump, err);
-    release_signals(old, taken);
+    release_signals(ids);
     return rc;
 }
 
