@@ -85,8 +85,13 @@ static void usage(FILE *out)
             "  --no-futility         run an instance to its last look even when, at the spread\n"
             "                        seen, not even that look would likely decide it\n"
             "  -h, --help            this text\n"
-            "Exit status: 0, 1 (the gate above), 2 (bad input, a build that cannot run, the\n"
-            "CodSpeed runner, no instance in common), 128+N after signal N (partial report).\n",
+            "Benchmark options after -- shape each run; those that change what a run is\n"
+            "(--help, --list, --output, --format, --processes, --repetitions, --timeout, ...)\n"
+            "are refused. No report may name an input, another report or a --keep run file.\n"
+            "Exit status: 0, 1 (the gate above), 2 (bad input, a build that cannot run or\n"
+            "none of whose runs worked, a --max-time no run fits in, the CodSpeed runner, no\n"
+            "instance in common), 128+N after signal N (partial report; what the interrupted\n"
+            "run completed is pooled).\n",
             ompb__report_format_help());
 }
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "core/core.h"
 
 /* The file's bytes, NUL-terminated, in *text; its length in *len. */
 static int slurp(const char *path, char **text, size_t *len)
