@@ -16,6 +16,8 @@ The run count of each side is kept in $AB_FAKE_DIR/<side>.n, the side
   AB_FAKE_ZERO=1   every time is 0
   AB_FAKE_CRASH=1  every run (not --list) ends by SIGSEGV
   AB_FAKE_ARGS=F   append each run's arguments (one line) to F
+  AB_FAKE_OLD=1    refuses --exact-file (exit status 2), as a binary built
+                   before it existed does
   AB_FAKE_HOLD=K   the side's run K (0, 1, ...) creates $AB_FAKE_DIR/held and
                    waits (60 s at most) for SIGINT; then, as the harness
                    does, it writes the instances it completed (`steady`
@@ -60,6 +62,9 @@ def main(args):
     if "--list" in args:
         print("\n".join(selected(args)))
         return 0
+    if os.environ.get("AB_FAKE_OLD") and "--exact-file" in args:
+        print("ab_fake.py: unknown option '--exact-file' (see --help)", file=sys.stderr)
+        return 2
     if os.environ.get("AB_FAKE_ARGS"):
         with open(os.environ["AB_FAKE_ARGS"], "a") as f:
             f.write(" ".join(args) + "\n")

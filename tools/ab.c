@@ -407,11 +407,11 @@ static bool should_stop(ompb__ab *ab, size_t pair, double last_pair_s)
         snprintf(why, cap, "--time budget spent (%.0f s used, the next pair would not fit)",
                  elapsed);
     else if (ab->faults_in_a_row[0] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ||
-             ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW)
-        snprintf(why, cap, "%s failed %d runs in a row",
-                 ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ? "HEAD" : "BASE",
+             ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW) {
+        ab->fault_stop = ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ? 2 : 1;
+        snprintf(why, cap, "%s failed %d runs in a row", ab->fault_stop == 2 ? "HEAD" : "BASE",
                  OMPB__AB_MAX_FAULTS_IN_A_ROW);
-    else
+    } else
         return false;
     return true;
 }

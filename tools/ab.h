@@ -126,6 +126,8 @@ typedef struct ompb__ab {
     uint64_t start_ns;
     double seconds;
     bool partial;               /* interrupted: what was run so far */
+    int fault_stop;             /* 1 + the side whose faults in a row stopped
+                                   the runs; 0: they did not */
     char stop_reason[200];      /* why the runs ended */
 } ompb__ab;
 
@@ -173,8 +175,8 @@ int ompb__ab_check_outputs(const ompb__ab *ab, const char *keep, const char *con
                            const char *const *paths, size_t n_out);
 int ompb__ab_check_bench_args(const ompb__ab *ab);
 
-/* After the runs: 2 after one line when a side has no usable run (or
- * never ran within --max-time), else 0. */
+/* After the runs: 2 after one line when a side has no usable run, never
+ * ran within --max-time, or stopped the runs by failing 3 in a row; else 0. */
 int ompb__ab_check_compared(const ompb__ab *ab);
 /* Warnings on stderr: runs that faulted, times of 0. */
 void ompb__ab_warn(const ompb__ab *ab);

@@ -8,7 +8,8 @@
  * benchmark options after `--` that would change what a run is (it prints
  * and stops, writes its own report, or runs several processes that ab
  * would count as one run). After the runs: a side without one usable run,
- * or a --max-time that no run fitted in, is exit status 2 with one line,
+ * a side whose faults in a row stopped the runs, or a --max-time that no
+ * run fitted in, is exit status 2 with one line,
  * and runs that faulted or times of 0 get a warning: a comparison never
  * ends silently with status 0 when it could not compare.
  */
@@ -185,6 +186,14 @@ int ompb__ab_check_compared(const ompb__ab *ab)
                        "runs took %.1f s; accepted: a budget that fits at least one run of each "
                        "build); nothing was compared", ab->time_text ? ab->time_text : "10m (the default)",
                        name[s], ab->list_seconds);
+        if (ab->fault_stop == s + 1 && ab->pooled[s] > 0) {
+            const ompb__ab_run *f = last_fault(ab, s);
+            return bad("%s failed %d runs in a row (the last: %s%s%s); the comparison stopped "
+                       "before its budget, with what the runs before gave (see the report)",
+                       name[s], OMPB__AB_MAX_FAULTS_IN_A_ROW,
+                       f ? ompb__ab_outcome_name(f->outcome) : "?", f && f->detail[0] ? ", " : "",
+                       f ? f->detail : "");
+        }
         if (ab->pooled[s] == 0) {
             const ompb__ab_run *f = last_fault(ab, s);
             return bad("%s: none of its %zu run%s gave a usable result file (the last: %s%s%s); "

@@ -95,6 +95,17 @@ s = d["summary"]
 assert s["untouched"] == 1501 and s["noise_unknown"] == 0, s
 ' || fail "1,500 long names: $(head -c 600 "$tmp/many.json")"
 grep -q -- "--exact-file " "$tmp/many.args" || fail "no --exact-file: $(cut -c1-200 "$tmp/many.args")"
+# A BASE built before --exact-file: its first run (all instances) works,
+# the next three are refused; the runs stop, and that is exit status 2.
+rm -f "$tmp"/*.n
+AB_FAKE_MANY=1500 timeout "$limit" "$tool" ab --max-runs 6 --format json --output "$tmp/old.json" \
+  --base-cmd "AB_FAKE_OLD=1 $base_cmd" --head-cmd "$head_cmd" 2> "$tmp/old.err"
+status=$?
+[ "$status" = 2 ] || fail "a BASE without --exact-file: exit status $status ($(tail -1 "$tmp/old.err"))"
+grep -q "BASE failed 3 runs in a row (the last: exit status, exit status 2: ab_fake.py: unknown option '--exact-file'" \
+  "$tmp/old.err" || fail "a BASE without --exact-file: $(cat "$tmp/old.err")"
+grep -q "warning: 3 of [0-9]* runs crashed, failed to run" "$tmp/old.err" ||
+  fail "a BASE without --exact-file: no warning: $(cat "$tmp/old.err")"
 # The benchmark binary's --exact-file: exact names, one a line.
 printf 'slowed\nslow\nsteady_sum\n\n' > "$tmp/names"
 got=$("$bin" --list --exact-file "$tmp/names" | tr '\n' ' ')
