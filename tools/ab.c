@@ -550,8 +550,8 @@ static int run(ab_args *a)
         fprintf(stderr, OMPB__AB_TOOL ": %s: writing the report of what was run so far\n",
                 ab->stop_reason);
     ompb__ab_warn(ab);
-    /* No run of a side within --max-time: bad input, no report. */
-    if (!ab->partial && (!ab->side_runs[0] || !ab->side_runs[1]))
+    /* No run at all within --max-time: bad input, no report. */
+    if (!ab->partial && ab->n_runs == 0)
         return ompb__ab_check_compared(ab);
     if ((rc = write_reports(a)))
         return rc;

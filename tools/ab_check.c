@@ -181,11 +181,19 @@ int ompb__ab_check_compared(const ompb__ab *ab)
 {
     static const char *const name[2] = {"BASE", "HEAD"};
     for (int s = 0; s < 2; s++) {
-        if (ab->side_runs[s] == 0)
+        if (ab->side_runs[s] == 0) {
+            /* The other side's first run, when it took the rest. */
+            const ompb__ab_run *o = ab->n_runs ? &ab->runs[0] : NULL;
+            char took[240] = "";
+            if (o)
+                snprintf(took, sizeof took, ", %s's first run %.1f s%s%.160s", name[o->side],
+                         o->seconds, o->detail[0] ? ": " : "", o->detail);
             return bad("--max-time %s: the budget ended before %s's first run (the two --list "
-                       "runs took %.1f s; accepted: a budget that fits at least one run of each "
-                       "build); nothing was compared", ab->time_text ? ab->time_text : "10m (the default)",
-                       name[s], ab->list_seconds);
+                       "runs took %.1f s%s; accepted: a budget that fits at least one run of "
+                       "each build); nothing was compared",
+                       ab->time_text ? ab->time_text : "10m (the default)", name[s],
+                       ab->list_seconds, took);
+        }
         if (ab->fault_stop == s + 1 && ab->pooled[s] > 0) {
             const ompb__ab_run *f = last_fault(ab, s);
             return bad("%s failed %d runs in a row (the last: %s%s%s); the comparison stopped "
