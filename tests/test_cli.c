@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ompbench/hooks.h>
 #include <ompbench/version.h>
@@ -494,7 +495,43 @@ static void test_help_options_parse(void)
     free(help);
 }
 
+/* Issue 30: --exact-file selects by exact names read from a file (ompbench
+ * ab's thousands of names do not fit one argument). */
+static void test_exact_file(void)
+{
+    char path[] = "/tmp/ompb-exact-XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_TRUE_FATAL(fd >= 0);
+    static const char text[] = "zeta[2]\r\n\nalpha\nfib[5]\nalpha";
+    CU_ASSERT_EQUAL(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    ompb__config cfg;
+    ompb_error err;
+    CU_ASSERT_EQUAL_FATAL(parse(&cfg, &err, "--exact-file", path, NULL), 0);
+    CU_ASSERT_EQUAL(cfg.exact_file.n, 4);
+    CU_ASSERT_TRUE(ompb__names_file_has(&cfg.exact_file, "alpha"));
+    CU_ASSERT_TRUE(ompb__names_file_has(&cfg.exact_file, "fib[5]"));
+    CU_ASSERT_TRUE(ompb__names_file_has(&cfg.exact_file, "zeta[2]"));
+    CU_ASSERT_FALSE(ompb__names_file_has(&cfg.exact_file, "fib"));
+    CU_ASSERT_FALSE(ompb__names_file_has(&cfg.exact_file, ""));
+    ompb__config_release(&cfg);
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--exact-file", path, "--exact-file", path, NULL),
+                    OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--exact-file: given twice"));
+    /* A NUL would cut a name silently: refused. */
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_TRUE_FATAL(f != NULL);
+    fwrite("a\0b\n", 1, 4, f);
+    fclose(f);
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--exact-file", path, NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "holds a NUL byte"));
+    unlink(path);
+    CU_ASSERT_EQUAL(parse(&cfg, &err, "--exact-file", path, NULL), OMPB_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "--exact-file: cannot read"));
+}
+
 static const ompb_test_case cases[] = {
+    {"exact_file", test_exact_file},
     {"repeated_options", test_repeated_options},
     {"values_escaped", test_values_escaped},
     {"repetitions", test_repetitions},

@@ -85,8 +85,13 @@ static void usage(FILE *out)
             "  --no-futility         run an instance to its last look even when, at the spread\n"
             "                        seen, not even that look would likely decide it\n"
             "  -h, --help            this text\n"
-            "Exit status: 0, 1 (the gate above), 2 (bad input, a build that cannot run, the\n"
-            "CodSpeed runner, no instance in common), 128+N after signal N (partial report).\n",
+            "Benchmark options after -- shape each run; those that change what a run is\n"
+            "(--help, --list, --output, --format, --processes, --repetitions, --timeout, ...)\n"
+            "are refused. No report may name an input, another report or a --keep run file.\n"
+            "Exit status: 0, 1 (the gate above), 2 (bad input, a build that cannot run or\n"
+            "none of whose runs worked, a --max-time no run fits in, the CodSpeed runner, no\n"
+            "instance in common), 128+N after signal N (partial report; what the interrupted\n"
+            "run completed is pooled).\n",
             ompb__report_format_help());
 }
 
@@ -133,10 +138,12 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
         return parse_count("--min-runs", v, 2, OMPB__SEQ_MAX_RUNS, &ab->min_runs);
     if ((v = ompb__tool_option_value(argc, argv, i, "--max-runs")))
         return parse_count("--max-runs", v, 2, OMPB__SEQ_MAX_RUNS, &ab->max_runs);
-    if ((v = ompb__tool_option_value(argc, argv, i, "--max-time")))
-        return parse_duration("--max-time", v, &ab->time_ns);
-    if ((v = ompb__tool_option_value(argc, argv, i, "--time")))
-        return parse_duration("--time", v, &ab->time_ns);
+    static const char *const budget[] = {"--max-time", "--time"};
+    for (size_t k = 0; k < 2; k++)
+        if ((v = ompb__tool_option_value(argc, argv, i, budget[k]))) {
+            ab->time_text = v;
+            return parse_duration(budget[k], v, &ab->time_ns);
+        }
     if ((v = ompb__tool_option_value(argc, argv, i, "--timeout"))) {
         ab->timeout = v;
         return parse_duration("--timeout", v, &ab->timeout_ns);
@@ -229,12 +236,14 @@ static int check_settings(ab_args *a)
         return bad("cannot plan looks from %zu to %zu runs", ab->min_runs, ab->max_runs);
     ab->plan.futility = !a->no_futility;
     const char *outs[] = {a->output, a->markdown, a->json};
+    static const char *const opts[] = {"--output", "--markdown", "--json"};
     for (size_t i = 0; i < 3; i++) {
         ompb_error err = {0};
         if (outs[i] && ompb__outfile_probe(outs[i], &err))
             return bad("%s", err.text);
     }
-    return 0;
+    int rc = ompb__ab_check_bench_args(ab);
+    return rc ? rc : ompb__ab_check_outputs(ab, a->keep, opts, outs, 3);
 }
 
 static int parse_args(int argc, char **argv, ab_args *a)
@@ -273,11 +282,14 @@ static int make_dir(ab_args *a)
 {
     ompb__ab *ab = &a->ab;
     if (a->keep) {
+        errno = 0;
         if (mkdir(a->keep, 0777) != 0 && errno != EEXIST)
             return bad("--keep: cannot create '%s': %s", a->keep, strerror(errno));
-        if (access(a->keep, W_OK | X_OK) != 0)
-            return bad("--keep: '%s' is not a writable directory: %s", a->keep,
-                       strerror(errno));
+        struct stat st;
+        errno = 0;
+        if (stat(a->keep, &st) != 0 || !S_ISDIR(st.st_mode) || access(a->keep, W_OK | X_OK) != 0)
+            return bad("--keep: '%s' is not a writable directory%s%s", a->keep,
+                       errno ? ": " : "", errno ? strerror(errno) : "");
         ab->dir = a->keep;
         ab->keep = true;
         return 0;
@@ -300,6 +312,7 @@ static void remove_dir(ab_args *a)
     for (size_t i = 0; i < ab->n_runs; i++) {
         unlink(ab->runs[i].path);
         unlink(ab->runs[i].log);
+        unlink(ab->runs[i].names);
         /* The journal a run killed after its grace left (docs/guide.md). */
         snprintf(path, sizeof path, "%s.journal", ab->runs[i].path);
         unlink(path);
@@ -394,11 +407,11 @@ static bool should_stop(ompb__ab *ab, size_t pair, double last_pair_s)
         snprintf(why, cap, "--time budget spent (%.0f s used, the next pair would not fit)",
                  elapsed);
     else if (ab->faults_in_a_row[0] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ||
-             ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW)
-        snprintf(why, cap, "%s failed %d runs in a row",
-                 ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ? "HEAD" : "BASE",
+             ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW) {
+        ab->fault_stop = ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ? 2 : 1;
+        snprintf(why, cap, "%s failed %d runs in a row", ab->fault_stop == 2 ? "HEAD" : "BASE",
                  OMPB__AB_MAX_FAULTS_IN_A_ROW);
-    else
+    } else
         return false;
     return true;
 }
@@ -490,15 +503,20 @@ static int gate(const ab_args *a)
                 "code in both builds (a code-layout effect, likely)%s\n", layout,
                 layout == 1 ? " has" : "s have",
                 a->allow_layout ? "; --allow-layout-effects: not failing the gate on it" : "");
-    size_t undecided = ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED);
+    /* A time of 0 compares nothing: undecided for the gate. */
+    size_t no_ratio = c[OMPB__VERDICT_NO_RATIO];
+    size_t undecided = ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED) + no_ratio;
     bool faulted = head_faulted(ab);
     bool fail_changes = a->fail_on_regression && (gating || faulted);
     bool fail_open = undecided && (a->fail_on_undecided ||
                                    (a->fail_on_regression && !a->allow_undecided));
     if (!fail_changes && !fail_open)
         return 0;
-    fprintf(stderr, OMPB__AB_TOOL ": the gate fails: %zu regressed or failed, %zu undecided%s%s\n",
-            gating, undecided, faulted ? ", HEAD runs that crashed, hung or wrote a bad file" : "",
+    char zero[64] = "";
+    if (no_ratio)
+        snprintf(zero, sizeof zero, " (%zu with a time of 0: no ratio)", no_ratio);
+    fprintf(stderr, OMPB__AB_TOOL ": the gate fails: %zu regressed or failed, %zu undecided%s%s%s\n",
+            gating, undecided, zero, faulted ? ", HEAD runs that crashed, hung or wrote a bad file" : "",
             fail_open && !a->fail_on_undecided
                 ? " (undecided fails --fail-on-regression unless --allow-undecided)" : "");
     return 1;
@@ -515,11 +533,14 @@ static int run(ab_args *a)
     int rc = list_both(ab);
     if (rc)
         return rc;
+    ab->list_seconds = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
     fprintf(stderr, OMPB__AB_TOOL ": seed %llu (--seed %llu repeats the order)%s%s\n",
             (unsigned long long)ab->seed, (unsigned long long)ab->seed,
             ab->keep ? "; runs kept in " : "", ab->keep ? ab->dir : "");
     if ((rc = run_pairs(ab)) || (rc = ompb__ab_judge(ab)))
-        return bad("out of memory");
+        return rc == OMPB_ENOMEM ? bad("out of memory")
+                                 : bad("cannot write a run's files in '%s': %s", ab->dir,
+                                       strerror(errno));
     ompb__ab_check_code(ab);
     if (ab->metric_error[0])
         return bad("%s", ab->metric_error);
@@ -528,8 +549,18 @@ static int run(ab_args *a)
     if (ab->partial)
         fprintf(stderr, OMPB__AB_TOOL ": %s: writing the report of what was run so far\n",
                 ab->stop_reason);
-    rc = write_reports(a);
-    return rc ? rc : gate(a);
+    ompb__ab_warn(ab);
+    /* No run at all within --max-time: bad input, no report. */
+    if (!ab->partial && ab->n_runs == 0)
+        return ompb__ab_check_compared(ab);
+    if ((rc = write_reports(a)))
+        return rc;
+    /* A HEAD that crashed or hung fails the gate (1) before anything
+     * else; a side without a usable run compared nothing (2). */
+    if (!ab->partial && !(a->fail_on_regression && head_faulted(ab)) &&
+        (rc = ompb__ab_check_compared(ab)))
+        return rc;
+    return gate(a);
 }
 
 int ompb__tool_ab(int argc, char **argv)

@@ -32,6 +32,10 @@
 /* The wall-time budget of a comparison without --max-time: what one CI
  * job can give a benchmark comparison. */
 #define OMPB__AB_DEFAULT_MAX_TIME_NS (600ull * 1000000000ull)
+/* The longest --filter alternation a run gets; more open names go to the
+ * benchmark in a file (--exact-file): Linux refuses one argument over
+ * 128 KiB with "Argument list too long". */
+#define OMPB__AB_FILTER_MAX (64 * 1024)
 /* The fixed recipe the report measures itself against: runs per side. */
 #define OMPB__AB_RECIPE_RUNS 10
 
@@ -51,6 +55,7 @@ typedef struct ompb__ab_run {
     int side;                   /* OMPB__AB_BASE or OMPB__AB_HEAD */
     size_t index;               /* 1, 2, ... per side */
     char *path, *log;           /* its JSON file and its stdout+stderr */
+    char *names;                /* its --exact-file, when it needed one */
     size_t instances;           /* selected for it */
     bool cut_by_time;           /* its deadline was the end of --time */
     ompb__ab_outcome outcome;
@@ -94,6 +99,8 @@ typedef struct ompb__ab {
     char metric_error[400];
     size_t min_runs, max_runs;
     uint64_t time_ns;           /* --time, 0: none */
+    const char *time_text;      /* --max-time/--time as given; NULL: the default */
+    double list_seconds;        /* the two --list runs took */
     const char *timeout;        /* --timeout as given, passed through; NULL: none */
     uint64_t timeout_ns;
     uint64_t seed;
@@ -103,6 +110,7 @@ typedef struct ompb__ab {
     /* What happened. */
     ompb__ab_row *rows;
     size_t n_rows, cap_rows;
+    ompb__name_index row_index; /* row name -> index in rows */
     ompb__ab_run *runs;
     size_t n_runs, cap_runs;
     size_t side_runs[2], pooled[2], faults_in_a_row[2];
@@ -118,6 +126,8 @@ typedef struct ompb__ab {
     uint64_t start_ns;
     double seconds;
     bool partial;               /* interrupted: what was run so far */
+    int fault_stop;             /* 1 + the side whose faults in a row stopped
+                                   the runs; 0: they did not */
     char stop_reason[200];      /* why the runs ended */
 } ompb__ab;
 
@@ -155,6 +165,21 @@ void ompb__ab_check_code(ompb__ab *ab);
 int ompb__ab_add_listed(ompb__ab *ab, int side, char **names, size_t n);
 
 void ompb__ab_free(ompb__ab *ab);
+
+/* ---- tools/ab_check.c ---- */
+
+/* Before the first run: the report paths (opts[k] names paths[k], NULL:
+ * not given) against the inputs, each other and --keep's files; the
+ * benchmark options after --. 0, or 2 after one line. */
+int ompb__ab_check_outputs(const ompb__ab *ab, const char *keep, const char *const *opts,
+                           const char *const *paths, size_t n_out);
+int ompb__ab_check_bench_args(const ompb__ab *ab);
+
+/* After the runs: 2 after one line when a side has no usable run, never
+ * ran within --max-time, or stopped the runs by failing 3 in a row; else 0. */
+int ompb__ab_check_compared(const ompb__ab *ab);
+/* Warnings on stderr: runs that faulted, times of 0. */
+void ompb__ab_warn(const ompb__ab *ab);
 
 /* ---- tools/ab_report.c ---- */
 

@@ -48,8 +48,10 @@ static size_t faults(const ompb__ab *ab)
 static void spent(const ompb__ab *ab, size_t *used, size_t *recipe)
 {
     *used = *recipe = 0;
+    /* What the runs were given to run, pooled or not. */
+    for (size_t i = 0; i < ab->n_runs; i++)
+        *used += ab->runs[i].instances;
     for (size_t i = 0; i < ab->n_rows; i++) {
-        *used += ab->rows[i].cmp.base_runs + ab->rows[i].cmp.head_runs;
         *recipe += ab->rows[i].listed[0] && ab->rows[i].listed[1] ? 2 * OMPB__AB_RECIPE_RUNS : 0;
     }
 }

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,7 +106,8 @@ static int bench_args(const ompb__ab *ab, argv_list *a, bool selects)
 {
     int rc = 0;
     for (int i = 0; i < (int)ab->n_bench_args && !rc; i++) {
-        if (selects && (is_option(ab, &i, "--filter") || is_option(ab, &i, "--exact")))
+        if (selects && (is_option(ab, &i, "--filter") || is_option(ab, &i, "--exact") ||
+                        is_option(ab, &i, "--exact-file")))
             continue;
         rc = push(a, ab->bench_args[i]);
     }
@@ -247,12 +249,15 @@ static void last_line(const char *path, char *buf, size_t cap)
 
 /* ---- --list -------------------------------------------------------------- */
 
+/* The lines of path, in order, each once (a name index: a list of 40,000
+ * names took 13 s with a linear search per line). */
 static int read_names(const char *path, char ***names, size_t *n)
 {
     FILE *f = fopen(path, "r");
     size_t cap = 0;
     char *line = NULL;
     size_t len = 0;
+    ompb__name_index seen = {0};
     *names = NULL;
     *n = 0;
     if (!f)
@@ -260,17 +265,18 @@ static int read_names(const char *path, char ***names, size_t *n)
     int rc = 0;
     while (!rc && getline(&line, &len, f) >= 0) {
         line[strcspn(line, "\r\n")] = '\0';
-        bool dup = !line[0];
-        for (size_t i = 0; i < *n && !dup; i++)
-            dup = strcmp((*names)[i], line) == 0;
-        if (dup)
+        size_t at;
+        if (!line[0] || ompb__name_index_get(&seen, line, &at))
             continue;
         if (!ompb__grow((void **)names, &cap, *n + 1, sizeof **names, 16) ||
             !((*names)[*n] = strdup(line)))
             rc = OMPB_ENOMEM;
+        else if ((rc = ompb__name_index_put(&seen, (*names)[*n], *n)) != 0)
+            free((*names)[*n]);
         else
             (*n)++;
     }
+    ompb__name_index_free(&seen);
     free(line);
     fclose(f);
     return rc;
@@ -335,6 +341,12 @@ int ompb__ab_list(ompb__ab *ab, int side, char ***names, size_t *n)
 
 /* ---- one run ------------------------------------------------------------- */
 
+/* Whether row i runs again: open, and listed by both sides. */
+static bool runs_again(const ompb__ab *ab, size_t i)
+{
+    return !ab->rows[i].decided && ab->rows[i].listed[0] && ab->rows[i].listed[1];
+}
+
 /* An ERE that matches exactly the open rows' names. */
 static char *exact_pattern(const ompb__ab *ab)
 {
@@ -347,7 +359,7 @@ static char *exact_pattern(const ompb__ab *ab)
     p += sprintf(p, "^(");
     bool first = true;
     for (size_t i = 0; i < ab->n_rows; i++) {
-        if (ab->rows[i].decided || !ab->rows[i].listed[0] || !ab->rows[i].listed[1])
+        if (!runs_again(ab, i))
             continue;
         if (!first)
             *p++ = '|';
@@ -362,11 +374,24 @@ static char *exact_pattern(const ompb__ab *ab)
     return re;
 }
 
+/* The open rows' names, one a line, into run->names (for --exact-file). */
+static int write_names(const ompb__ab *ab, ompb__ab_run *run)
+{
+    FILE *f = fopen(run->names, "w");
+    if (!f)
+        return OMPB_EIO;
+    for (size_t i = 0; i < ab->n_rows; i++)
+        if (runs_again(ab, i))
+            fprintf(f, "%s\n", ab->rows[i].name);
+    bool bad = ferror(f) != 0;
+    return fclose(f) == 0 && !bad ? 0 : OMPB_EIO;
+}
+
 static size_t open_common(const ompb__ab *ab, const char **only)
 {
     size_t n = 0;
     for (size_t i = 0; i < ab->n_rows; i++)
-        if (!ab->rows[i].decided && ab->rows[i].listed[0] && ab->rows[i].listed[1]) {
+        if (runs_again(ab, i)) {
             *only = ab->rows[i].name;
             n++;
         }
@@ -375,27 +400,34 @@ static size_t open_common(const ompb__ab *ab, const char **only)
 
 /* The selection of a run: everything on the first, else the open rows by
  * name (--exact for one, an anchored alternation of escaped names for
- * more), the benchmark's own filter, placed after the user's options so
- * that it wins. */
-static int selection(const ompb__ab *ab, bool all, argv_list *a, char **pattern, size_t *count)
+ * more, and past OMPB__AB_FILTER_MAX bytes a file of their names given
+ * to --exact-file: Linux refuses one argument over 128 KiB), the
+ * benchmark's own selection, placed after the user's options. */
+static int selection(const ompb__ab *ab, bool all, ompb__ab_run *run, argv_list *a,
+                     char **pattern)
 {
     const char *only = NULL;
     *pattern = NULL;
-    *count = open_common(ab, &only);
+    run->instances = open_common(ab, &only);
     if (all) {
-        *count = 0;
+        run->instances = 0;
         for (size_t i = 0; i < ab->n_rows; i++)
-            *count += ab->rows[i].listed[0] || ab->rows[i].listed[1];
+            run->instances += ab->rows[i].listed[0] || ab->rows[i].listed[1];
         return 0;
     }
-    if (*count == 1) {
+    if (run->instances == 1) {
         int rc = push(a, "--exact");
         return rc ? rc : push(a, only);
     }
     if (!(*pattern = exact_pattern(ab)))
         return OMPB_ENOMEM;
-    int rc = push(a, "--filter");
-    return rc ? rc : push(a, *pattern);
+    if (strlen(*pattern) <= OMPB__AB_FILTER_MAX) {
+        int rc = push(a, "--filter");
+        return rc ? rc : push(a, *pattern);
+    }
+    int rc = write_names(ab, run);
+    rc = rc ? rc : push(a, "--exact-file");
+    return rc ? rc : push(a, run->names);
 }
 
 /* Whether the benchmark options after `--` give option `name`: the
@@ -428,7 +460,7 @@ static int run_argv(ompb__ab *ab, int side, bool all, ompb__ab_run *run, argv_li
         rc = push(a, "--timeout");
         rc = rc ? rc : push(a, ab->timeout);
     }
-    return rc ? rc : selection(ab, all, a, pattern, &run->instances);
+    return rc ? rc : selection(ab, all, run, a, pattern);
 }
 
 static void describe_exit(const ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
@@ -493,6 +525,34 @@ static int keep_file(ompb__ab *ab, ompb__ab_run *run)
     return 0;
 }
 
+/* A run that Ctrl-C (or SIGTERM, SIGHUP) reached wrote the instances it
+ * completed, marked partial, before it died of the signal (docs/guide.md,
+ * "Faults"): those are pooled, as the harness itself keeps them. */
+static int keep_interrupted(ompb__ab *ab, ompb__ab_run *run)
+{
+    int sig = ompb__ab_stop_signal();
+    struct stat st;
+    run->outcome = OMPB__AB_RUN_INTERRUPTED;
+    if (stat(run->path, &st) != 0 || st.st_size == 0) {
+        snprintf(run->detail, sizeof run->detail, "interrupted by signal %d (%s) before it "
+                 "completed an instance; nothing to pool", sig, strsignal(sig));
+        return 0;
+    }
+    size_t pooled = ab->pooled[run->side];
+    int rc = keep_file(ab, run);
+    if (ab->pooled[run->side] > pooled)
+        snprintf(run->detail, sizeof run->detail, "interrupted by signal %d (%s); the instances "
+                 "it completed are pooled", sig, strsignal(sig));
+    else {
+        char why[160];
+        cut_copy(why, sizeof why, run->detail);
+        snprintf(run->detail, sizeof run->detail, "interrupted by signal %d (%s); its file is "
+                 "not usable: %.100s", sig, strsignal(sig), why);
+    }
+    run->outcome = OMPB__AB_RUN_INTERRUPTED;
+    return rc;
+}
+
 /* Sorts out how the run ended; a usable file is loaded. */
 static int classify(ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
 {
@@ -500,9 +560,7 @@ static int classify(ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
         run->outcome = OMPB__AB_RUN_EXIT;
         snprintf(run->detail, sizeof run->detail, "fork: %s", strerror(errno));
     } else if (r->interrupted) {
-        run->outcome = OMPB__AB_RUN_INTERRUPTED;
-        snprintf(run->detail, sizeof run->detail, "interrupted by signal %d (%s); not pooled",
-                 ompb__ab_stop_signal(), strsignal(ompb__ab_stop_signal()));
+        return keep_interrupted(ab, run);
     } else if (r->killed) {
         run->outcome = OMPB__AB_RUN_KILLED;
         snprintf(run->detail, sizeof run->detail, "still running at its deadline (%s); stopped",
@@ -541,7 +599,8 @@ static int new_run(ompb__ab *ab, int side, ompb__ab_run **out)
     run->side = side;
     run->index = ++ab->side_runs[side];
     if (asprintf(&run->path, "%s/%s-%03zu.json", ab->dir, side ? "head" : "base", run->index) < 0 ||
-        asprintf(&run->log, "%s/%s-%03zu.log", ab->dir, side ? "head" : "base", run->index) < 0)
+        asprintf(&run->log, "%s/%s-%03zu.log", ab->dir, side ? "head" : "base", run->index) < 0 ||
+        asprintf(&run->names, "%s/%s-%03zu.names", ab->dir, side ? "head" : "base", run->index) < 0)
         return OMPB_ENOMEM;
     ab->n_runs++;
     *out = run;

@@ -235,6 +235,14 @@ static int opt_exact(ompb__config *cfg, const option_def *o, const char *value,
     return 0;
 }
 
+static int opt_exact_file(ompb__config *cfg, const option_def *o, const char *value,
+                          ompb_error *err)
+{
+    if (!*value)
+        return empty_value(o->name, err);
+    return ompb__names_file_load(&cfg->exact_file, value, o->name, err) ? OMPB_EINVAL : 0;
+}
+
 /* --pin is parsed here, once (a second --pin is refused before this). */
 static int opt_pin(ompb__config *cfg, const option_def *o, const char *value, ompb_error *err)
 {
@@ -324,6 +332,9 @@ static const option_def options[] = {
      "repeated, each --filter and --exact narrows the others", NULL},
     {"--exact", ARG_REQUIRED, " NAME", opt_exact, 0, 0, true, NULL,
      "run the instance with exactly this name", NULL},
+    {"--exact-file", ARG_REQUIRED, " FILE", opt_exact_file, 0, 0, false, NULL,
+     "run the instances named in FILE, one exact name per\n"
+     "line (narrows the others as --exact does)", NULL},
     {"--threads", ARG_REQUIRED, " LIST", opt_threads, 0, 0, false, "Round width and placement",
      "thread counts: 4 | 1,2,4 | 1..8 (powers of two plus\n"
      "the ends) | max; default OMP_NUM_THREADS, else\n"
@@ -529,6 +540,7 @@ void ompb__config_release(ompb__config *cfg)
         regfree(&cfg->filter[i]);
     cfg->n_filters = 0;
     ompb__pin_spec_release(&cfg->pin);
+    ompb__names_file_release(&cfg->exact_file);
 }
 
 /* --help's layout: the text column, and the widest line (--sample-count's

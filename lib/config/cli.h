@@ -15,6 +15,7 @@
 
 #include "counters/counters.h"
 #include "placement/placement.h"
+#include "config/names_file.h"
 #include "config/sampling_resolve.h"
 
 struct ompb__reporter;
@@ -40,6 +41,7 @@ typedef struct ompb__config {
     const char *filter_text[OMPB__MAX_SELECTIONS];
     size_t n_exact;
     const char *exact[OMPB__MAX_SELECTIONS];
+    ompb__names_file exact_file;    /* --exact-file: path NULL when not given */
     /* round width */
     int threads[OMPB__MAX_THREAD_LIST];
     size_t n_threads;           /* 0: no --threads given */

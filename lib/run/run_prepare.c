@@ -31,6 +31,8 @@ static bool selected(const ompb__config *cfg, const ompb__instance *inst)
     for (size_t i = 0; i < cfg->n_exact; i++)
         if (strcmp(cfg->exact[i], inst->name) != 0)
             return false;
+    if (cfg->exact_file.path && !ompb__names_file_has(&cfg->exact_file, inst->name))
+        return false;
     for (size_t i = 0; i < cfg->n_filters; i++)
         if (regexec(&cfg->filter[i], inst->name, 0, NULL, 0) != 0)
             return false;
@@ -52,10 +54,15 @@ static int select_instances(ompb__run *r, ompb_error *err)
             r->sel[r->n_sel++] = r->sel[i];
     if (r->n_sel > 0)
         return 0;
-    if (cfg->n_exact + cfg->n_filters > 1)
+    size_t given = cfg->n_exact + cfg->n_filters + (cfg->exact_file.path != NULL);
+    if (given > 1)
         return ompb__error_set(err, OMPB_ENOENT, "--filter/--exact: no instance satisfies all "
                                "%zu selections given (each narrows the selection; see --list)",
-                               cfg->n_exact + cfg->n_filters);
+                               given);
+    if (cfg->exact_file.path)
+        return ompb__error_set(err, OMPB_ENOENT, "--exact-file: '%s' names no instance of this "
+                               "binary (one exact name per line; see --list)",
+                               cfg->exact_file.path);
     if (cfg->n_exact)
         return ompb__error_set(err, OMPB_ENOENT, "--exact: no instance is named '%s' (see --list)", cfg->exact[0]);
     if (cfg->n_filters)
