@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The preamble of the contributing recipe tests (sourced, not a test):
 #
-#   . "$(dirname "$0")/recipe.sh" "$@"      # BUILD_DIR SRC_DIR
+#   . "$(dirname "$0")/recipe.sh" "$@"      # BUILD_DIR SRC_DIR WORK_DIR
 #
 # gives set -euo pipefail; build, src (absolute); tree, the shared copy
 # of the source tree that contributing.setup made and built (ctest runs it
@@ -18,7 +18,7 @@
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
-work=$build/tests/contributing
+work=${3:?usage: $0 BUILD_DIR SRC_DIR WORK_DIR : the shared tree of the fixture}
 tree=$work/tree
 tmp=$(mktemp -d)
 recipe_tree() { timeout 120 python3 "$src/tests/contributing/tree.py" "$@"; }
