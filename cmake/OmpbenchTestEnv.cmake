@@ -14,10 +14,17 @@ set(OMPB_NO_RUNNER_DIR ${PROJECT_BINARY_DIR}/tests/no-runner-here)
 
 # ompb_isolate_tests(): applies the above to every test of the calling
 # directory; call it at the end of each CMakeLists.txt that adds tests
-# (set_property(TEST) reaches only the current directory's tests).
+# (set_property(TEST) reaches only the current directory's tests). It also
+# labels each test without a label by the part of its name before the
+# first dot (unit, integration, contributing, boundary, docs, valgrind,
+# bench, ...), so that `ctest -L unit` and `make check` select by kind.
 function(ompb_isolate_tests)
   get_property(tests DIRECTORY PROPERTY TESTS)
   foreach(t IN LISTS tests)
+    get_property(labels TEST ${t} PROPERTY LABELS)
+    if(NOT labels AND t MATCHES "^([^.]+)\\.")
+      set_property(TEST ${t} PROPERTY LABELS ${CMAKE_MATCH_1})
+    endif()
     if(t MATCHES "^foreign_runner\\.")
       continue()
     endif()

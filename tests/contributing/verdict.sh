@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # CONTRIBUTING.md says a compare verdict is one enum value and one table
-# row. Do exactly that to a copy of the tree: add the "skipped" verdict the
+# row. Do exactly that to the shared copy of the tree (recipe.sh): add the "skipped" verdict the
 # document shows, build the ompbench tool, and check that every format of
 # `ompbench compare` counts it (console and markdown summaries, JSON
 # summary) without any other change.
-set -euo pipefail
-src=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp" -xf -
-tree=$tmp
+. "$(dirname "$0")/recipe.sh" "$@"
 analysis=$tree/tools/lib/analysis
 blocks=$tmp/blocks.c
 awk '/^```c$/ { inblock = 1; next } /^```$/ { inblock = 0 } inblock' "$src/CONTRIBUTING.md" > "$blocks"
@@ -27,14 +22,11 @@ awk -v add="$row" '/^static const ompb__verdict_row verdicts\[/ { inside = 1 }
 mv "$tmp/compare_verdicts.c" "$analysis/compare_verdicts.c"
 grep -q 'OMPB__VERDICT_SKIPPED,' "$analysis/compare.h" && grep -q '\[OMPB__VERDICT_SKIPPED\] =' "$analysis/compare_verdicts.c" \
   || { echo "FAIL: could not add the value and the row"; exit 1; }
-[ "$(cd "$tree" && diff -rq "$src/tools" tools | wc -l)" -eq 2 ] || { echo "FAIL: more than two files changed"; exit 1; }
+recipe_files "Adding a verdict" tools/lib/analysis/compare
 [ "$(diff "$src/tools/lib/analysis/compare_verdicts.c" "$analysis/compare_verdicts.c" | grep -c '^[<>]')" -eq 1 ] \
   || { echo "FAIL: the row is not one line:"; diff "$src/tools/lib/analysis/compare_verdicts.c" "$analysis/compare_verdicts.c"; exit 1; }
-timeout 600 cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > "$tmp/cmake.log" 2>&1 \
-  || { cat "$tmp/cmake.log"; exit 1; }
-timeout 600 cmake --build "$tree/build" -j 2 --target ompbench_tool > "$tmp/build.log" 2>&1 \
-  || { tail -30 "$tmp/build.log"; exit 1; }
-tool=$tree/build/tools/ompbench
+recipe_build ompbench_tool
+tool=$work/build/tools/ompbench
 data=$src/tests/data/compare
 out=$(timeout 60 "$tool" compare "$data/runs_base.json" "$data/runs_head.json")
 grep -q "; not judged: .*, 0 skipped; " <<< "$out" || { echo "FAIL: console summary:"; echo "$out"; exit 1; }

@@ -2,15 +2,10 @@
 # SPDX-License-Identifier: MIT
 # CONTRIBUTING.md says a new figure is a producer and one row of `producers`
 # in lib/report/result_figures.c, with no change to any reporter. Do exactly
-# that to a copy of the tree: add the document's migrations_per_round
+# that to the shared copy of the tree (recipe.sh): add the document's migrations_per_round
 # producer and its row, build the example suite, and check that the figure
 # is a console column, a CSV column and a key of every JSON entry.
-set -euo pipefail
-src=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp" -xf -
-tree=$tmp
+. "$(dirname "$0")/recipe.sh" "$@"
 figures=$tree/lib/report/result_figures.c
 awk '/^```c$/ { inblock = 1; next } /^```$/ { inblock = 0 } inblock' "$src/CONTRIBUTING.md" \
   | awk '/^\/\* The PU changes per measured round/, /^}$/' > "$tmp/producer.c"
@@ -27,14 +22,9 @@ s = s.replace("    switches, clean, counters, counter_companions, marks, user_co
 open(p, "w").write(s)
 PY
 grep -q '^    migrations_per_round,$' "$figures" || { echo "FAIL: could not add the row"; exit 1; }
-[ "$(cd "$tree" && diff -rq "$src/lib" lib | wc -l)" -eq 1 ] \
-  || { echo "FAIL: more than lib/report/result_figures.c changed"; exit 1; }
-timeout 600 cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-  -DOMPB_WERROR=ON > "$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log"; exit 1; }
-timeout 600 cmake --build "$tree/build" -j 2 --target examples > "$tmp/build.log" 2>&1 \
-  || { tail -30 "$tmp/build.log"; exit 1; }
-ex=$tree/build/benches/examples
-export OMPB_RUNNER_CTL_FIFO=$tmp/no-ctl OMPB_RUNNER_ACK_FIFO=$tmp/no-ack
+recipe_files "Adding a figure" lib/report/result_figures.c
+recipe_build examples
+ex=$work/build/benches/examples
 run() { timeout 120 "$ex" --test --filter '^count_set_bits' "$@"; }
 out=$(run --format console)
 grep -q ' migr/round$' <<< "$out" || { echo "FAIL: no console column:"; echo "$out"; exit 1; }

@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # CONTRIBUTING.md says an option is one field and one table row. Do exactly
-# that to a copy of the tree: add the --note field and row the document
+# that to the shared copy of the tree (recipe.sh): add the --note field and row the document
 # shows, build the example suite, and check that --help lists it, that the
 # parser takes its value, and that a missing, empty or repeated value is
 # refused (exit 2, one line naming it), all from the row alone.
-set -euo pipefail
-src=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp" -xf -
-tree=$tmp
+. "$(dirname "$0")/recipe.sh" "$@"
 blocks=$tmp/blocks.c
 awk '/^```c$/ { inblock = 1; next } /^```$/ { inblock = 0 } inblock' "$src/CONTRIBUTING.md" > "$blocks"
 field=$(awk '/^\/\* lib\/config\/cli.h, in ompb__config \*\//{getline; print; exit}' "$blocks")
@@ -24,13 +19,10 @@ awk -v add="$row" '/^    \{"--help", ARG_NONE/ { print add } { print }' "$tree/l
 mv "$tmp/cli.c" "$tree/lib/config/cli.c"
 grep -q 'const char \*note;' "$tree/lib/config/cli.h" && grep -q '"--note"' "$tree/lib/config/cli.c" \
   || { echo "FAIL: could not add the field and the row"; exit 1; }
-[ "$(cd "$tree" && diff -rq "$src/lib" lib | wc -l)" -eq 2 ] || { echo "FAIL: more than two files changed"; exit 1; }
+recipe_files "Adding an option" lib/config/cli.
 [ "$(diff "$src/lib/config/cli.c" "$tree/lib/config/cli.c" | grep -c '^>')" -eq 2 ] || { echo "FAIL: the row is not two lines"; exit 1; }
-timeout 600 cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > "$tmp/cmake.log" 2>&1 \
-  || { cat "$tmp/cmake.log"; exit 1; }
-timeout 600 cmake --build "$tree/build" -j 2 --target examples > "$tmp/build.log" 2>&1 \
-  || { tail -30 "$tmp/build.log"; exit 1; }
-ex=$tree/build/benches/examples
+recipe_build examples
+ex=$work/build/benches/examples
 "$ex" --help | grep -qx "  --note TEXT          a free text for the run's records" \
   || { echo "FAIL: --help does not list --note:"; "$ex" --help; exit 1; }
 timeout 120 "$ex" --note "first try" --list > "$tmp/list" || { echo "FAIL: --note TEXT refused"; exit 1; }

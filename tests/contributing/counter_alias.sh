@@ -1,21 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # CONTRIBUTING.md says a counter alias is one row in lib/counters/counters_names.c.
-# Do exactly that to a copy of the tree: add the row the document shows
+# Do exactly that to the shared copy of the tree (recipe.sh): add the row the document shows
 # (and the same row for a software event, so that a machine without a PMU
 # can run it), build the example suite, and check that the alias is
 # accepted where the tree refuses it as unknown, listed beside its event,
 # refused together with its event, and that results carry the canonical
 # name and compare with a run that used it.
-set -euo pipefail
-build=$(cd "$1" && pwd)
-src=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export OMPB_RUNNER_CTL_FIFO=$tmp/no.ctl OMPB_RUNNER_ACK_FIFO=$tmp/no.ack
-tree=$tmp/tree
-mkdir "$tree"
-tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tree" -xf -
+. "$(dirname "$0")/recipe.sh" "$@"
 row=$(awk '/^## Adding a counter alias$/ { on = 1; next } /^## / { on = 0 }
            on && /^```c$/ { inblock = 1; next } /^```$/ { inblock = 0 } on && inblock' \
       "$src/CONTRIBUTING.md")
@@ -27,7 +19,7 @@ file=$tree/lib/counters/counters_names.c
 awk -v row="$row" -v soft="$soft" '{ print } /^const ompb__counter_alias ompb__counter_aliases\[\] = \{$/ { print row; print soft }' \
   "$file" > "$tmp/names.c" && mv "$tmp/names.c" "$file"
 [ "$(grep -c '"PAPI_TOT_CYC", "cycles"\|"tclk", "task-clock"' "$file")" -eq 2 ] || { echo "FAIL: could not add the rows"; exit 1; }
-[ "$(cd "$tree" && diff -rq "$src/lib" lib | wc -l)" -eq 1 ] || { echo "FAIL: more than one file changed"; exit 1; }
+recipe_files "Adding a counter alias" lib/counters/counters_names.c
 [ "$(diff "$src/lib/counters/counters_names.c" "$file" | grep -c '^>')" -eq 2 ] || { echo "FAIL: more than the rows changed"; exit 1; }
 
 # The tree as it is refuses the alias as unknown: the row is what makes it.
@@ -37,11 +29,8 @@ set -e
 [ "$rc" -eq 2 ] && grep -q "unknown event 'PAPI_TOT_CYC'" <<< "$err" \
   || { echo "FAIL: the tree without the row: exit $rc, '$err'"; exit 1; }
 
-timeout 600 cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > "$tmp/cmake.log" 2>&1 \
-  || { cat "$tmp/cmake.log"; exit 1; }
-timeout 900 cmake --build "$tree/build" -j 2 --target examples > "$tmp/build.log" 2>&1 \
-  || { tail -30 "$tmp/build.log"; exit 1; }
-ex=$tree/build/benches/examples
+recipe_build examples
+ex=$work/build/benches/examples
 
 "$ex" --list-counters > "$tmp/list"
 grep -q '^  cycles (.*PAPI_TOT_CYC.*) ' "$tmp/list" \
