@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # A crash loses only what was running (issue 30, item 1), on
 # tests/crash_fixture.c (crash[1] to crash[5], the fourth crashing):
-# - SIGSEGV and SIGABRT in a body: the process still dies of the signal
+# - SIGSEGV, SIGABRT and a stack overflow (on a team thread) in a body:
+#   the process still dies of the signal
 #   (WIFSIGNALED: the action is the default again) and dumps its core
 #   (WCOREDUMP, where core_pattern writes a file and no sanitizer turns
 #   cores off), after the report of crash[1-3], marked partial, with
@@ -79,10 +80,14 @@ print("; ".join(errs))
 PY
 }
 
-for case in "segv 11 SIGSEGV" "abort 6 SIGABRT"; do
+for case in "segv 11 SIGSEGV" "abort 6 SIGABRT" "overflow 11 SIGSEGV"; do
   set -- $case
   how=$1 sig=$2 name=$3 out=$tmp/$how.json
-  got=$(run "$out" OMPB_CRASH_AT=4 OMPB_CRASH_HOW=$how)
+  # A stack overflow on team thread 1 (the fixture's): its handler runs on
+  # the thread's alternate signal stack.
+  threads=()
+  [ "$how" != overflow ] || threads=(OMP_NUM_THREADS=2)
+  got=$(run "$out" OMPB_CRASH_AT=4 OMPB_CRASH_HOW=$how "${threads[@]}")
   [ "$got" = "signal $sig" ] || fail "$how: the process ended with '$got', expected 'signal $sig'"
   [ -z "$core_expected" ] || [ "$(cat "$out.core")" = core ] || fail "$how: no core was dumped"
   [ -f "$out" ] || { fail "$how: no report written"; cat "$out.err" >&2; continue; }
