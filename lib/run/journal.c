@@ -218,6 +218,14 @@ static int read_header(const jreader *jr, const json_t *o)
     return 0;
 }
 
+/* Whether name is instance k's, as the writer escaped it. */
+static bool names_instance(const jreader *jr, size_t k, const json_t *name)
+{
+    char text[OMPB__DUMP_ESCAPED_MAX + 256];
+    ompb__utf8_escape(jr->inst[k].name, text, sizeof text);
+    return strcmp(text, json_string_value(name)) == 0;
+}
+
 static int read_crash(const jreader *jr, const json_t *c)
 {
     const json_t *sig = json_object_get(c, "signal"), *i = json_object_get(c, "instance");
@@ -235,10 +243,8 @@ static int read_crash(const jreader *jr, const json_t *c)
         !json_is_string(name))
         return jbad(jr, "\"crash\" is not {instance, name, repetition, signal} of this run, "
                         "nor {signal}");
-    char text[OMPB__DUMP_ESCAPED_MAX + 256];
     size_t k = (size_t)json_integer_value(i);
-    ompb__utf8_escape(jr->inst[k].name, text, sizeof text);
-    if (strcmp(text, json_string_value(name)) != 0)
+    if (!names_instance(jr, k, name))
         return jbad(jr, "\"crash\" names another instance than this run's (a different "
                         "selection?)");
     jr->info->crash_signal = (int)json_integer_value(sig);
@@ -257,10 +263,8 @@ static int read_started(jreader *jr, const json_t *s)
         !json_is_integer(rep) || json_integer_value(rep) < 0 ||
         json_integer_value(rep) >= OMPB__MAX_REPETITIONS || !json_is_string(name))
         return jbad(jr, "\"started\" is not {instance, name, repetition} of this run");
-    char text[OMPB__DUMP_ESCAPED_MAX + 256];
     size_t k = (size_t)json_integer_value(i);
-    ompb__utf8_escape(jr->inst[k].name, text, sizeof text);
-    if (strcmp(text, json_string_value(name)) != 0)
+    if (!names_instance(jr, k, name))
         return jbad(jr, "\"started\" names another instance than this run's (a different "
                         "selection?)");
     jr->running = true;
