@@ -198,6 +198,7 @@ static void test_body_hooks_hold_team(void)
     CU_ASSERT_EQUAL_FATAL(ompb__round_run(ompb_test_env_init(&tenv), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(atomic_load(&team_wrong), 0);
     CU_ASSERT_EQUAL(tenv.team_calls, 2); /* given, then taken back */
+    CU_ASSERT_EQUAL(tenv.thread_calls, T_ENV); /* each team thread, once */
     CU_ASSERT_PTR_NULL(tenv.team_states);
     CU_ASSERT_EQUAL(tenv.team_threads, 0);
     /* The stop signal is read after every round: 1 + 3. */

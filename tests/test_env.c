@@ -44,11 +44,18 @@ static void hooks_team(void *ctx, const struct ompb_state *states, int threads)
     te->team_threads = threads;
 }
 
+static void hooks_thread(void *ctx)
+{
+    ompb_test_env *te = ctx;
+#pragma omp atomic
+    te->thread_calls++;
+}
+
 const ompb__engine_env *ompb_test_env_init(ompb_test_env *te)
 {
     memset(te, 0, sizeof *te);
     te->env.markers = (ompb__marker_sink){te, sink_begin, sink_end};
-    te->env.body = (ompb__body_hooks){te, hooks_signal, hooks_team};
+    te->env.body = (ompb__body_hooks){te, hooks_signal, hooks_team, hooks_thread};
     te->env.forks = (ompb__fork_watcher){ompb_fork_guard_gnu.watch, ompb__fork_guard_coverage()};
     return &te->env;
 }

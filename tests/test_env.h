@@ -30,6 +30,7 @@ typedef struct ompb_test_env {
     int stop_signal;             /* what stop_signal returns */
     int signal_reads;
     int team_calls;
+    int thread_calls;            /* thread_begin calls, all threads */
     const struct ompb_state *team_states; /* the last team given (NULL: none) */
     int team_threads;
 } ompb_test_env;

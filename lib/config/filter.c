@@ -64,13 +64,16 @@ typedef struct cost {
      * 114 MB). */
     uint64_t anchors, reach;
     bool nullable;      /* X can match the empty string */
+    int loops;          /* repetitions of a part that can match empty, nested
+                           in X: the depth of the deepest chain */
 } cost;
 
-static const cost EMPTY = {0, 0, 0, 0, 0, 0, true};
-static const cost CHAR = {1, 1, 1, 0, 0, 0, false};
-static const cost ANCHOR = {1, 1, 1, 1, 1, 0, true};
-static const cost MARK = {1, 1, 1, 1, 0, 0, true};     /* a group's open or close */
-static const cost TOO_LARGE = {COST_CAP, COST_CAP, COST_CAP, COST_CAP, COST_CAP, COST_CAP, false};
+static const cost EMPTY = {0, 0, 0, 0, 0, 0, true, 0};
+static const cost CHAR = {1, 1, 1, 0, 0, 0, false, 0};
+static const cost ANCHOR = {1, 1, 1, 1, 1, 0, true, 0};
+static const cost MARK = {1, 1, 1, 1, 0, 0, true, 0};     /* a group's open or close */
+static const cost TOO_LARGE = {COST_CAP, COST_CAP, COST_CAP, COST_CAP, COST_CAP, COST_CAP, false,
+                               0};
 
 typedef struct scanner {
     const char *p;
@@ -80,6 +83,7 @@ typedef struct scanner {
     uint64_t copies;    /* copies made by repeat(), each at least one node
                            of the expansion: past the limit, so is it */
     bool nullable_loop; /* a repetition of a part that can match empty */
+    int loops;          /* the deepest nesting of such repetitions */
 } scanner;
 
 static uint64_t add(uint64_t a, uint64_t b)
@@ -90,6 +94,11 @@ static uint64_t add(uint64_t a, uint64_t b)
 static uint64_t mul(uint64_t a, uint64_t b)
 {
     return b && a > COST_CAP / b ? COST_CAP : a * b;
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
 }
 
 /* x's anchors reach e more nodes: each one's copies grow from r to r + e,
@@ -109,7 +118,8 @@ static cost concat(cost x, cost y)
                   add(x.entry, x.nullable ? y.entry : 0),
                   add(y.tails, y.nullable ? x.tails : 0),
                   add(y.anchors, y.nullable ? x.anchors : 0),
-                  add(y.reach, y.nullable ? x.reach : 0), x.nullable && y.nullable};
+                  add(y.reach, y.nullable ? x.reach : 0), x.nullable && y.nullable,
+                  max_int(x.loops, y.loops)};
 }
 
 /* X|Y: one branching node whose closure holds both entries. */
@@ -119,7 +129,7 @@ static cost either(cost x, cost y)
     bool nullable = x.nullable || y.nullable;
     return (cost){add(add(x.nodes, y.nodes), 1), add(add(x.work, y.work), entry), entry,
                   add(add(x.tails, y.tails), nullable ? 1 : 0), add(x.anchors, y.anchors),
-                  add(x.reach, y.reach), nullable};
+                  add(x.reach, y.reach), nullable, max_int(x.loops, y.loops)};
 }
 
 /* X*: one looping node; every tail of X loops back to it. */
@@ -128,7 +138,7 @@ static cost star(cost x)
     uint64_t entry = add(x.entry, 1);
     extend_anchors(&x, entry);
     return (cost){add(x.nodes, 1), add(add(x.work, entry), mul(x.tails, entry)), entry,
-                  add(x.tails, 1), x.anchors, x.reach, true};
+                  add(x.tails, 1), x.anchors, x.reach, true, x.loops};
 }
 
 static cost alternation(scanner *s);
@@ -251,21 +261,29 @@ static cost piece(scanner *s)
     bool open;
     for (;;) {
         char c = *s->p;
-        if ((c == '*' || c == '+' || c == '{') && x.nullable)
-            s->nullable_loop = true;
+        bool loop = true, nullable = x.nullable;
+        int inner = x.loops;
         if (c == '*') {
             x = star(x);
             s->p++;
         } else if (c == '?') {
             x = either(x, EMPTY);
             s->p++;
+            loop = false;
         } else if (c == '+') {
             x = concat(x, star(x));   /* glibc: X X* */
             s->p++;
         } else if (c == '{' && interval(s, &m, &n, &open)) {
             x = repeat(s, x, m, n, open);
+            loop = open || n > 1;
         } else {
             return x;
+        }
+        /* A loop over a part that can match empty nests one level deeper. */
+        if (loop && nullable) {
+            s->nullable_loop = true;
+            x.loops = inner + 1;
+            s->loops = max_int(s->loops, x.loops);
         }
     }
 }
@@ -351,6 +369,13 @@ int ompb__filter_compile(regex_t *re, const char *pattern, const char *opt, ompb
                                "fewer nested {m,n}, and fewer optional parts x? x* inside them)",
                                opt, pattern, strlen(pattern) > 80 ? "..." : "",
                                (unsigned long long)OMPB__FILTER_MAX_COST);
+    if (s.loops > OMPB__FILTER_MAX_LOOPS)
+        return ompb__error_set(err, OMPB_EINVAL, "%s: regular expression '%.80s%s' nests "
+                               "repetitions of parts that can match empty %d deep (accepted: "
+                               "POSIX extended regex with such repetitions, as (a*)+, nested at "
+                               "most %d deep: regcomp's time grows exponentially with the depth)",
+                               opt, pattern, strlen(pattern) > 80 ? "..." : "", s.loops,
+                               OMPB__FILTER_MAX_LOOPS);
     if (s.backref)
         return ompb__error_set(err, OMPB_EINVAL, "%s: regular expression '%.80s%s' uses a "
                                "back-reference, whose matching time has no bound (accepted: POSIX "

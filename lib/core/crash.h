@@ -33,6 +33,14 @@ int ompb__crash_setting(bool *on, ompb_error *err);
  * to call (replacing an earlier fn). Not a signal handler's call. */
 void ompb__crash_install(ompb__crash_fn fn, void *arg);
 
+/* Gives the calling thread an alternate signal stack, for the handler to
+ * run on after a stack overflow, while the handler is installed (else
+ * nothing): once per thread (later calls return at once), kept until the
+ * thread exits, when a destructor unmaps it; a thread that has one already
+ * keeps its own. Install calls it for its own thread; every thread that
+ * runs bodies calls it before the first. */
+void ompb__crash_thread_stack(void);
+
 /* Unregisters: the owner puts back the actions it found (a handler the
  * code under test installed meanwhile ends with the run). */
 void ompb__crash_restore(void);

@@ -8,6 +8,7 @@
  */
 #include "engine/engine_env.h"
 
+#include "core/core.h"
 #include "engine/body_guard.h"
 #include "engine/dist.h"
 #include "hooks/hooks.h"
@@ -36,12 +37,18 @@ static void guard_team(void *ctx, const struct ompb_state *states, int threads)
     ompb__body_guard_team(states, threads);
 }
 
+static void crash_stack(void *ctx)
+{
+    (void)ctx;
+    ompb__crash_thread_stack();
+}
+
 ompb__engine_env ompb__engine_env_default(void)
 {
     return (ompb__engine_env){
         .dist = ompb__dist(),
         .markers = {.instance_begin = instrument_begin, .instance_end = instrument_end},
-        .body = {.stop_signal = guard_signal, .team = guard_team},
+        .body = {.stop_signal = guard_signal, .team = guard_team, .thread_begin = crash_stack},
         .forks = {.watch = ompb__fork_guard_installed().watch,
                   .coverage = ompb__fork_guard_coverage()},
     };

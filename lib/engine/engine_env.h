@@ -43,6 +43,11 @@ typedef struct ompb__body_hooks {
     /* The team while it runs (thread t is in the body while
      * states[t].in_body is set), to name stuck threads; NULL, 0 after. */
     void (*team)(void *ctx, const struct ompb_state *states, int threads);
+    /* On each thread that will run bodies (team threads, the master among
+     * them), before its first: its per-thread set-up (the crash handler's
+     * alternate signal stack, so that a stack overflow is reported like
+     * another crash). */
+    void (*thread_begin)(void *ctx);
 } ompb__body_hooks;
 
 /* The fork guard's side: watch (NULL: none installed) starts (w) or stops

@@ -94,6 +94,7 @@ static void place_team(ompb__team *tm)
         if (t == 0)
             got = omp_get_num_threads();
         if (omp_get_num_threads() == tm->threads) {
+            tm->env->body.thread_begin(tm->env->body.ctx);
             bool bound = !tm->plan || ompb__pin_plan_bind_self(tm->plan, t) == 0;
             observe(tm, t, false);
             tm->rec->os_tid[t] = tm->states[t].tid;

@@ -183,6 +183,7 @@ static bool join_team(team *tm, int t)
 {
     const ompb_benchmark *b = tm->inst->bench;
     tm->rec->os_tid[t] = (int)syscall(SYS_gettid);
+    tm->env->body.thread_begin(tm->env->body.ctx);
     if (omp_get_num_threads() != tm->threads) {
 #pragma omp critical(ompb_round_fail)
         ompb__team_fail(tm, "%s: the OpenMP runtime gave %d threads instead of %d "

@@ -207,7 +207,7 @@ static int take_owned(void *arg, size_t instance, ompb__record *rec, ompb_error 
  * the repetition it crashed in; false when it kept nothing and names no
  * crash. */
 static bool from_journal(ompb__children *sp, uint32_t k, const char *path, const char *how,
-                         char *why)
+                         int sig, char *why)
 {
     char jpath[4300];
     ompb__journal_info info;
@@ -226,6 +226,13 @@ static bool from_journal(ompb__children *sp, uint32_t k, const char *path, const
     bool named = info.crash_signal && info.crash_instance != SIZE_MAX;
     if (named && sp->crashed)
         sp->crashed(sp->arg, info.crash_instance, info.crash_repetition, info.crash_signal);
+    if (!info.crash_signal && info.lost_instance != SIZE_MAX) {
+        /* No handler saw it (SIGKILL): the repetition it started last. */
+        named = true;
+        info.crash_instance = info.lost_instance;
+        if (sp->crashed)
+            sp->crashed(sp->arg, info.lost_instance, info.lost_repetition, sig);
+    }
     snprintf(why, OMPB__CHILDREN_WHY_MAX, "was %s before it ran this repetition", how);
     fprintf(stderr, "ompbench: process %" PRIu32 " of %" PRIu32 " was %s%s%s and its journal "
             "kept %zu of its %zu repetitions%s\n", k + 1, sp->processes, how,
@@ -245,7 +252,7 @@ static bool collect(ompb__children *sp, uint32_t k, const char *path, int status
     ompb_error err = {0};
     describe_status(status, how, sizeof how);
     bool signalled = WIFSIGNALED(status);
-    if (signalled && access(path, F_OK) != 0 && from_journal(sp, k, path, how, why))
+    if (signalled && access(path, F_OK) != 0 && from_journal(sp, k, path, how, WTERMSIG(status), why))
         return true;
     /* Exit 0, or 1 (a benchmark failed: its records say which), leave records. */
     if ((signalled && access(path, F_OK) != 0) ||

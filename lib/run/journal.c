@@ -141,7 +141,12 @@ void ompb__journal_slot(ompb__journal *j, size_t instance, const char *name,
     json_t *o = json_pack("{s:I, s:s, s:I}", "instance", (json_int_t)instance, "name",
                           escaped, "repetition", (json_int_t)repetition);
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    /* The started line goes out before the slot runs, so that a SIGKILL
+     * (which no handler sees) still leaves the slot it ended named. */
+    json_t *started = o ? json_pack("{s:O}", "started", o) : NULL;
     json_decref(o);
+    if (started)
+        (void)write_line(j->fd, started);
     /* {"instance":..,"repetition":R} becomes {"crash":{...,"signal": */
     if (text && strlen(text) + 32 < sizeof j->crash) {
         size_t len = strlen(text) - 1;
@@ -189,6 +194,9 @@ typedef struct jreader {
     size_t n_inst;
     ompb__journal_info *info;
     ompb_error *err;
+    bool running;               /* a slot started and not complete */
+    size_t running_instance;
+    uint32_t running_repetition;
 } jreader;
 
 static int jbad(const jreader *jr, const char *what)
@@ -210,6 +218,14 @@ static int read_header(const jreader *jr, const json_t *o)
     return 0;
 }
 
+/* Whether name is instance k's, as the writer escaped it. */
+static bool names_instance(const jreader *jr, size_t k, const json_t *name)
+{
+    char text[OMPB__DUMP_ESCAPED_MAX + 256];
+    ompb__utf8_escape(jr->inst[k].name, text, sizeof text);
+    return strcmp(text, json_string_value(name)) == 0;
+}
+
 static int read_crash(const jreader *jr, const json_t *c)
 {
     const json_t *sig = json_object_get(c, "signal"), *i = json_object_get(c, "instance");
@@ -227,10 +243,8 @@ static int read_crash(const jreader *jr, const json_t *c)
         !json_is_string(name))
         return jbad(jr, "\"crash\" is not {instance, name, repetition, signal} of this run, "
                         "nor {signal}");
-    char text[OMPB__DUMP_ESCAPED_MAX + 256];
     size_t k = (size_t)json_integer_value(i);
-    ompb__utf8_escape(jr->inst[k].name, text, sizeof text);
-    if (strcmp(text, json_string_value(name)) != 0)
+    if (!names_instance(jr, k, name))
         return jbad(jr, "\"crash\" names another instance than this run's (a different "
                         "selection?)");
     jr->info->crash_signal = (int)json_integer_value(sig);
@@ -239,15 +253,38 @@ static int read_crash(const jreader *jr, const json_t *c)
     return 0;
 }
 
+/* {"started": {instance, name, repetition}}: the slot that begins. */
+static int read_started(jreader *jr, const json_t *s)
+{
+    const json_t *i = json_object_get(s, "instance"), *rep = json_object_get(s, "repetition");
+    const json_t *name = json_object_get(s, "name");
+    if (!json_is_object(s) || json_object_size(s) != 3 || !json_is_integer(i) ||
+        json_integer_value(i) < 0 || (uint64_t)json_integer_value(i) >= jr->n_inst ||
+        !json_is_integer(rep) || json_integer_value(rep) < 0 ||
+        json_integer_value(rep) >= OMPB__MAX_REPETITIONS || !json_is_string(name))
+        return jbad(jr, "\"started\" is not {instance, name, repetition} of this run");
+    size_t k = (size_t)json_integer_value(i);
+    if (!names_instance(jr, k, name))
+        return jbad(jr, "\"started\" names another instance than this run's (a different "
+                        "selection?)");
+    jr->running = true;
+    jr->running_instance = k;
+    jr->running_repetition = (uint32_t)json_integer_value(rep);
+    return 0;
+}
+
 static int read_entry(jreader *jr, const json_t *o, ompb__dump_record_fn fn, void *arg)
 {
     const json_t *rec = json_object_get(o, "record"), *crash = json_object_get(o, "crash");
-    if (!json_is_object(o) || json_object_size(o) != 1 || (!rec && !crash))
-        return jbad(jr, "neither {\"record\": ...} nor {\"crash\": ...}");
+    const json_t *started = json_object_get(o, "started");
+    if (!json_is_object(o) || json_object_size(o) != 1 || (!rec && !crash && !started))
+        return jbad(jr, "neither {\"started\": ...}, {\"record\": ...} nor {\"crash\": ...}");
     if (jr->info->crash_signal)
         return jbad(jr, "a line after the crash line");
     if (crash)
         return read_crash(jr, crash);
+    if (started)
+        return read_started(jr, started);
     char where[OMPB__JOURNAL_PATH_MAX + 32];
     snprintf(where, sizeof where, "%s: line %zu", jr->path, jr->line);
     ompb__record r;
@@ -260,6 +297,9 @@ static int read_entry(jreader *jr, const json_t *o, ompb__dump_record_fn fn, voi
         return rc;
     }
     jr->info->records++;
+    if (jr->running && index == jr->running_instance &&
+        r.sampling.repetition == jr->running_repetition)
+        jr->running = false; /* the slot started last is complete */
     return fn(arg, index, &r, jr->err);
 }
 
@@ -320,9 +360,15 @@ int ompb__journal_read(const char *path, const ompb__instance *inst, size_t n_in
     if (!rc && ferror(fp))
         rc = ompb__error_set(err, OMPB_EIO, "%s: cannot read: %s", path, strerror(errno));
     fclose(fp);
-    jreader jr = {path, 0, inst, n_inst, info, err};
+    info->crash_instance = SIZE_MAX;
+    info->lost_instance = SIZE_MAX;
+    jreader jr = {path, 0, inst, n_inst, info, err, false, 0, 0};
     if (!rc)
         rc = read_lines(&jr, text ? text : "", len, fn, arg);
+    if (jr.running && !info->crash_signal) {
+        info->lost_instance = jr.running_instance;
+        info->lost_repetition = jr.running_repetition;
+    }
     free(text);
     return rc;
 }

@@ -7,6 +7,8 @@
  * running. JSON Lines, one object a line, each line one write(2):
  *
  *   {"ompbench_journal":1,"exe":PATH,"pid":N,"seed":S,"argv":[...]}   first
+ *   {"started":{"instance":I,"name":NAME,"repetition":R}}
+ *                               a repetition about to run, before it runs
  *   {"record":{...}}            a completed repetition, in the dump's form
  *                               (lib/run/dump.h), whatever fields it has
  *   {"crash":{"instance":I,"name":NAME,"repetition":R,"signal":N}}
@@ -56,7 +58,8 @@ int ompb__journal_open(ompb__journal *j, const char *path, bool unique, uint64_t
  * or OMPB_ENOMEM (the run goes on without it). */
 int ompb__journal_add(ompb__journal *j, const ompb__record *rec, size_t instance);
 
-/* The slot that begins, for the crash line; name is its instance's. */
+/* The slot that begins: appends its started line (so that a SIGKILL
+ * leaves it named) and builds its crash line; name is its instance's. */
 void ompb__journal_slot(ompb__journal *j, size_t instance, const char *name,
                         uint32_t repetition);
 
@@ -75,6 +78,11 @@ typedef struct ompb__journal_info {
     int crash_signal;           /* 0: no crash line */
     size_t crash_instance;      /* SIZE_MAX: outside every slot */
     uint32_t crash_repetition;
+    /* Without a crash line: the repetition started last when no record of
+     * it follows (the process was killed or lost while it ran), else
+     * SIZE_MAX. */
+    size_t lost_instance;
+    uint32_t lost_repetition;
 } ompb__journal_info;
 
 /* Reads path: every record must belong to one of inst[n_inst] (by index

@@ -173,6 +173,16 @@ int ompb__run_from_journal(ompb__run *r, ompb_error *err)
                                         info.crash_instance * r->reps + info.crash_repetition,
                                         why, said, err);
     }
+    if (info.lost_instance != SIZE_MAX && info.lost_repetition < r->reps) {
+        snprintf(why, sizeof why, "killed or lost while running (SIGKILL, the OOM killer?): "
+                 "its journal holds its start and no end");
+        snprintf(said, sizeof said, "%s: %s: %s: %s; the %zu completed repetitions in its "
+                 "journal are written, marked partial", r->argv0, path,
+                 r->sel[info.lost_instance].name, why, info.records);
+        return ompb__run_report_journal(r, "killed",
+                                        info.lost_instance * r->reps + info.lost_repetition,
+                                        why, said, err);
+    }
     snprintf(said, sizeof said, "%s: %s: the run ended without a word (SIGKILL, the OOM "
              "killer?); the %zu completed repetitions in its journal are written, marked "
              "partial", r->argv0, path, info.records);

@@ -7,6 +7,7 @@
  */
 #include "run/run.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ static int take_record(void *arg, size_t instance, ompb__record *rec, ompb_error
     return 0;
 }
 
-/* A child crashed in this repetition (its journal's crash line). */
+/* A child crashed in this repetition (its journal's crash line), or a
+ * signal no handler sees ended it there (its last started line). */
 static void crashed(void *arg, size_t instance, uint32_t repetition, int sig)
 {
     ompb__run *r = arg;
@@ -39,8 +41,9 @@ static void crashed(void *arg, size_t instance, uint32_t repetition, int sig)
         return;
     char text[OMPB__CHILDREN_WHY_MAX + 64];
     uint32_t k = repetition % r->processes;
-    snprintf(text, sizeof text, "process %u of %u crashed with %s (%s) while it measured this "
-             "repetition", k + 1, r->processes, ompb__signal_name(sig), strsignal(sig));
+    snprintf(text, sizeof text, "process %u of %u %s %s (%s) while it measured this "
+             "repetition", k + 1, r->processes, sig == SIGKILL ? "was killed by" : "crashed with",
+             ompb__signal_name(sig), strsignal(sig));
     ompb__run_fail_result(res, &r->sel[instance], repetition, k, text);
 }
 

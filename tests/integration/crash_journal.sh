@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # A crash loses only what was running (issue 30, item 1), on
 # tests/crash_fixture.c (crash[1] to crash[5], the fourth crashing):
-# - SIGSEGV and SIGABRT in a body: the process still dies of the signal
+# - SIGSEGV, SIGABRT and a stack overflow (on a team thread) in a body:
+#   the process still dies of the signal
 #   (WIFSIGNALED: the action is the default again) and dumps its core
 #   (WCOREDUMP, where core_pattern writes a file and no sanitizer turns
 #   cores off), after the report of crash[1-3], marked partial, with
@@ -12,7 +13,8 @@
 #   stays, and convert reports it); a bad value is refused, exit 2;
 # - SIGKILL: the journal stays, a new run refuses to overwrite it (exit 2),
 #   and `ompbench convert` turns it into the report of crash[1-3], marked
-#   partial; a journal cut mid-record converts up to its last whole record
+#   partial, crash[4] failed "killed or lost while running" (its started
+#   line has no record after it); a journal cut mid-record converts up to its last whole record
 #   and says so; a malformed one is one line naming the file, exit 2;
 # - --processes 2: each crashing child costs only its running repetition:
 #   the repetitions its journal kept are in the report.
@@ -78,10 +80,14 @@ print("; ".join(errs))
 PY
 }
 
-for case in "segv 11 SIGSEGV" "abort 6 SIGABRT"; do
+for case in "segv 11 SIGSEGV" "abort 6 SIGABRT" "overflow 11 SIGSEGV"; do
   set -- $case
   how=$1 sig=$2 name=$3 out=$tmp/$how.json
-  got=$(run "$out" OMPB_CRASH_AT=4 OMPB_CRASH_HOW=$how)
+  # A stack overflow on team thread 1 (the fixture's): its handler runs on
+  # the thread's alternate signal stack.
+  threads=()
+  [ "$how" != overflow ] || threads=(OMP_NUM_THREADS=2)
+  got=$(run "$out" OMPB_CRASH_AT=4 OMPB_CRASH_HOW=$how "${threads[@]}")
   [ "$got" = "signal $sig" ] || fail "$how: the process ended with '$got', expected 'signal $sig'"
   [ -z "$core_expected" ] || [ "$(cat "$out.core")" = core ] || fail "$how: no core was dumped"
   [ -f "$out" ] || { fail "$how: no report written"; cat "$out.err" >&2; continue; }
@@ -110,20 +116,25 @@ got=$(run "$out")
 [ "$got" = "exit 2" ] && grep -q "kill.json.journal: a journal left by a run" "$out.err" ||
   fail "a run over a journal left behind: '$got', $(cat "$out.err")"
 if "$tool" convert "$out.journal" --format json --output "$tmp/kill.conv.json" 2> "$tmp/conv.err"; then
-  msg=$(check_report "$tmp/kill.conv.json" killed "" "crash[4],crash[5]")
+  msg=$(check_report "$tmp/kill.conv.json" killed "killed or lost while running" "crash[5]")
   [ -z "$msg" ] || fail "convert of a SIGKILL's journal: $msg"
+  grep -q "crash\[4\]: killed or lost while running" "$tmp/conv.err" ||
+    fail "convert of a SIGKILL's journal does not name crash[4]: $(cat "$tmp/conv.err")"
 else
   fail "convert of a SIGKILL's journal failed: $(cat "$tmp/conv.err")"
 fi
 [ -f "$out.journal" ] || fail "convert removed its input"
 
-# Cut mid-record: the whole records before the cut are read, and it says so.
-size=$(stat -c %s "$out.journal")
-head -c $((size - 40)) "$out.journal" > "$tmp/cut.journal"
+# Cut mid-record: the whole records before the cut are read, and it says so
+# (the last line, crash[4]'s started line, dropped; then 40 bytes of crash[3]).
+head -n -1 "$out.journal" > "$tmp/cut.journal"
+size=$(stat -c %s "$tmp/cut.journal")
+truncate -s $((size - 40)) "$tmp/cut.journal"
 if "$tool" convert "$tmp/cut.journal" --format json --output "$tmp/cut.json" 2> "$tmp/cut.err"; then
   grep -q "cut mid-write; the 2 whole records" "$tmp/cut.err" || fail "a cut journal: not said: $(cat "$tmp/cut.err")"
-  n=$(python3 -c "import json,sys; print(sum(1 for b in json.load(open(sys.argv[1]))['benchmarks'] if b.get('run_type') == 'iteration'))" "$tmp/cut.json")
-  [ "$n" = 2 ] || fail "a cut journal: $n instances reported, expected 2"
+  # crash[3]'s record is cut: its started line names it as the one running.
+  n=$(python3 -c "import json,sys; r=[b for b in json.load(open(sys.argv[1]))['benchmarks'] if b.get('run_type') == 'iteration']; print(sum(1 for b in r if not b.get('error_occurred')), [b['name'] for b in r if 'killed or lost while running' in b.get('error_message', '')])" "$tmp/cut.json")
+  [ "$n" = "2 ['crash[3]']" ] || fail "a cut journal: $n (completed, lost), expected 2 ['crash[3]']"
 else
   fail "convert of a cut journal failed: $(cat "$tmp/cut.err")"
 fi

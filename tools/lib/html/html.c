@@ -191,7 +191,8 @@ static int section(FILE *out, const json_t *e, size_t id, size_t file, void *arg
         fprintf(out, "<h2 id=\"run%zu\">Run %zu</h2>\n", file + 1, file + 1);
         st->last_file = file;
     }
-    return ompb__html_instance(out, e, id, st->max_rounds);
+    return id < OMPB__HTML_MAX_DRAWN ? ompb__html_instance(out, e, id, st->max_rounds)
+                                     : ompb__html_instance_brief(out, e, id);
 }
 
 static int count_entry(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
@@ -201,11 +202,12 @@ static int count_entry(FILE *out, const json_t *e, size_t id, size_t file, void 
     return 0;
 }
 
-/* Each instance's share of the page's round budget. */
+/* Each drawn instance's share of the page's round budget. */
 static size_t rounds_per_instance(const ompb__html_input *in)
 {
     size_t n = 0;
     each_entry(NULL, in, count_entry, &n);
+    n = n < OMPB__HTML_MAX_DRAWN ? n : OMPB__HTML_MAX_DRAWN;
     size_t share = n ? OMPB__HTML_ROUND_BUDGET / n : OMPB__HTML_MAX_ROUNDS;
     return share < OMPB__HTML_MIN_ROUNDS ? OMPB__HTML_MIN_ROUNDS
            : share > OMPB__HTML_MAX_ROUNDS ? OMPB__HTML_MAX_ROUNDS : share;
@@ -213,7 +215,14 @@ static size_t rounds_per_instance(const ompb__html_input *in)
 
 static void summary(FILE *out, const ompb__html_input *in)
 {
-    fputs("<section id=\"summary\"><h2>Summary</h2><div class=\"scroll\"><table><tr><th>run</th><th>file</th>"
+    size_t all = 0;
+    each_entry(NULL, in, count_entry, &all);
+    fputs("<section id=\"summary\"><h2>Summary</h2>", out);
+    if (all > OMPB__HTML_MAX_DRAWN)
+        fprintf(out, "<p id=\"drawn\">The first %d of the %zu instances are drawn; the others "
+                     "show their median only (the result files hold every round).</p>",
+                OMPB__HTML_MAX_DRAWN, all);
+    fputs("<div class=\"scroll\"><table><tr><th>run</th><th>file</th>"
           "<th>host</th><th>date</th><th>instances</th></tr>", out);
     for (size_t f = 0; f < in->n_files; f++) {
         const json_t *ctx = json_object_get(in->roots[f], "context");

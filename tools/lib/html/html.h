@@ -30,6 +30,10 @@
  * stay near 2 MB (measured: 2.03 MB). */
 #define OMPB__HTML_ROUND_BUDGET 3000
 #define OMPB__HTML_MIN_ROUNDS 6
+/* Instances drawn (charts and embedded rounds) per page: the ones after
+ * these get their name, marks and median only, so that a page of 100,000
+ * instances stays a page a browser opens (docs/guide.md, "report"). */
+#define OMPB__HTML_MAX_DRAWN 2000
 /* Rounds carry a tooltip when each instance gets at least this many. */
 #define OMPB__HTML_TITLED_ROUNDS 100
 
@@ -50,6 +54,10 @@ void ompb__html_text(FILE *out, const char *s);
 /* One instance's section (html_instance.c): id is its anchor number; at
  * most max_rounds rounds (2..OMPB__HTML_MAX_ROUNDS) are drawn. */
 int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_rounds);
+
+/* The section of an instance past OMPB__HTML_MAX_DRAWN: its heading,
+ * marks and median (or failure) only. Returns 0. */
+int ompb__html_instance_brief(FILE *out, const json_t *entry, size_t id);
 
 /* The comparison's forest plot and table (html_compare.c). */
 void ompb__html_compare(FILE *out, const ompb__comparison *cmp);

@@ -460,18 +460,40 @@ static void region_busy(FILE *out, const inst *in)
     fputs("</svg></figure>", out);
 }
 
-int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_rounds)
+/* The section's heading with its marks; a failed entry's error, which
+ * closes the section (then true). */
+static bool opening(FILE *out, const json_t *entry, size_t id)
 {
-    inst in;
     unsigned marks = 0;
     (void)ompb__marks_read(json_object_get(entry, "ompbench"), &marks);
     heading(out, entry, id, marks);
-    if (json_is_true(json_object_get(entry, "error_occurred"))) {
-        fputs("<p class=\"failed\">failed: ", out);
-        ompb__html_text(out, json_string_value(json_object_get(entry, "error_message")));
-        fputs("</p></section>\n", out);
+    if (!json_is_true(json_object_get(entry, "error_occurred")))
+        return false;
+    fputs("<p class=\"failed\">failed: ", out);
+    ompb__html_text(out, json_string_value(json_object_get(entry, "error_message")));
+    fputs("</p></section>\n", out);
+    return true;
+}
+
+int ompb__html_instance_brief(FILE *out, const json_t *entry, size_t id)
+{
+    char m[OMPB__UNIT_TEXT_MAX];
+    if (opening(out, entry, id))
         return 0;
-    }
+    const json_t *st = json_object_get(json_object_get(entry, "ompbench"), "stats");
+    double median = json_is_number(json_object_get(st, "median_ns")) ? num(st, "median_ns")
+                                                                      : num(entry, "real_time");
+    /* The summary says why it is not drawn, once for all of them. */
+    fprintf(out, "<p class=\"facts\">median %s per iteration</p></section>\n",
+            ompb__format_ns(m, sizeof m, median));
+    return 0;
+}
+
+int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_rounds)
+{
+    inst in;
+    if (opening(out, entry, id))
+        return 0;
     if (load(entry, &in))
         return OMPB_ENOMEM;
     if (in.rounds == 0) {
