@@ -21,37 +21,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/resultfile_read.h"
 #include "analysis/units.h"
 #include "core/core.h"
 
-#define OMPB__WHERE_MAX 160
 /* 2^64, the first value a uint64_t cannot hold: converting it or anything
  * larger (or a negative value) to uint64_t is undefined behaviour. */
 #define OMPB__U64_LIMIT 18446744073709551616.0
-
-/* Where in the file an entry is, for messages: benchmarks[3] "triad[t=2]". */
-typedef struct entry_ref {
-    const char *label;
-    char where[OMPB__WHERE_MAX];
-} entry_ref;
-
-static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* The message is one line: jansson's error text quotes the input, which
- * may hold newlines and terminal escapes; they become '?'. */
-static int failf(ompb_error *err, int code, const char *label, const char *fmt, ...)
-{
-    char what[OMPB_ERROR_TEXT_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    for (char *p = what; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
-    return ompb__error_set(err, code, "%s: %s", label, what);
-}
 
 static char *dup_str(const char *s)
 {
@@ -82,81 +58,31 @@ static int append_sample(ompb__rf_instance *in, double v)
     return 0;
 }
 
-/* real_time in ns of a Google-Benchmark-shaped entry. */
-static int read_real_time(const json_t *e, const entry_ref *ref, double *ns, ompb_error *err)
-{
-    const json_t *rt = json_object_get(e, "real_time");
-    const json_t *tu = json_object_get(e, "time_unit");
-    if (!json_is_number(rt) || json_number_value(rt) < 0.0)
-        return failf(err, OMPB_EINVAL, ref->label,
-                     "%s: \"real_time\" is missing or not a non-negative number",
-                     ref->where);
-    if (!json_is_string(tu) || ompb__unit_ns(json_string_value(tu)) == 0.0)
-        return failf(err, OMPB_EINVAL, ref->label,
-                     "%s: \"time_unit\" is %s%s%s (accepted: ns, us, ms, s)", ref->where,
-                     json_is_string(tu) ? "\"" : "",
-                     json_is_string(tu) ? json_string_value(tu) : "missing",
-                     json_is_string(tu) ? "\"" : "");
-    *ns = json_number_value(rt) * ompb__unit_ns(json_string_value(tu));
-    /* 1e308 s is a valid JSON number but no time in ns: an infinity would
-     * turn every change and mean built on it into inf or NaN. */
-    if (!isfinite(*ns))
-        return failf(err, OMPB_EINVAL, ref->label,
-                     "%s: \"real_time\" %g %s overflows in nanoseconds", ref->where,
-                     json_number_value(rt), json_string_value(tu));
-    return 0;
-}
-
-/* A positive integer under key, or 0 when absent; -1 when present but wrong. */
-static long long positive_int(const json_t *obj, const char *key)
-{
-    const json_t *v = json_object_get(obj, key);
-    if (!v)
-        return 0;
-    return json_is_integer(v) && json_integer_value(v) > 0 ? json_integer_value(v) : -1;
-}
-
-static int read_threads(const json_t *e, const json_t *omp, const entry_ref *ref,
-                        int *threads, ompb_error *err)
-{
-    long long t = omp ? positive_int(omp, "threads") : 0;
-    const char *key = "ompbench.threads";
-    if (t == 0) {
-        t = positive_int(e, "threads");
-        key = "threads";
-    }
-    if (t < 0 || t > 1000000)
-        return failf(err, OMPB_EINVAL, ref->label,
-                     "%s: \"%s\" is not a positive integer", ref->where, key);
-    *threads = (int)t;
-    return 0;
-}
-
 static int read_makespans(const json_t *omp, const json_t *samples, const entry_ref *ref,
                           ompb__rf_instance *in, ompb_error *err)
 {
-    long long size = positive_int(omp, "sample_size");
+    long long size = ompb__rf_positive_int(omp, "sample_size");
     if (size <= 0)
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.sample_size\" is missing or not a positive integer",
                      ref->where);
     const json_t *mk = json_object_get(samples, "makespan_ns");
     if (!json_is_array(mk) || json_array_size(mk) == 0)
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.samples.makespan_ns\" is missing or empty", ref->where);
     size_t i;
     const json_t *v;
     json_array_foreach(mk, i, v) {
         if (!is_ns_count(v))
-            return failf(err, OMPB_EINVAL, ref->label,
+            return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                          "%s: ompbench.samples.makespan_ns[%zu] is not a whole number of "
                          "nanoseconds below 2^64", ref->where, i);
         if (append_sample(in, json_number_value(v) / (double)size))
             return OMPB_ENOMEM;
     }
-    long long rounds = positive_int(omp, "rounds");
+    long long rounds = ompb__rf_positive_int(omp, "rounds");
     if (rounds != 0 && (rounds < 0 || (size_t)rounds != json_array_size(mk)))
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.rounds\" says %lld but makespan_ns holds %zu values",
                      ref->where, rounds, json_array_size(mk));
     return 0;
@@ -167,7 +93,7 @@ static int read_busy_round(const json_t *row, size_t r, const entry_ref *ref,
 {
     size_t t, threads = json_array_size(row);
     if (!json_is_array(row) || threads == 0)
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: busy_ns[%zu] is not an array of per-thread times", ref->where, r);
     uint64_t *b = malloc(threads * sizeof *b);
     const json_t *v;
@@ -176,7 +102,7 @@ static int read_busy_round(const json_t *row, size_t r, const entry_ref *ref,
     json_array_foreach(row, t, v) {
         if (!is_ns_count(v)) {
             free(b);
-            return failf(err, OMPB_EINVAL, ref->label,
+            return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                          "%s: ompbench.samples.busy_ns[%zu][%zu] is not a whole number of "
                          "nanoseconds below 2^64", ref->where, r, t);
         }
@@ -192,7 +118,7 @@ static int read_busy(const json_t *busy, size_t rounds, const entry_ref *ref,
                      double *imbalance, ompb_error *err)
 {
     if (!json_is_array(busy) || json_array_size(busy) != rounds)
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.samples.busy_ns\" is not an array of %zu rounds",
                      ref->where, rounds);
     double sum = 0.0;
@@ -218,7 +144,7 @@ static int read_clean(const json_t *samples, const double *v, size_t n, const en
     if (!clean)
         return 0;
     if (!json_is_array(clean) || json_array_size(clean) != n)
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.samples.clean\" is not an array of %zu booleans (one "
                      "per round)", ref->where, n);
     double *kept = malloc((n ? n : 1) * sizeof *kept);
@@ -229,7 +155,7 @@ static int read_clean(const json_t *samples, const double *v, size_t n, const en
         const json_t *b = json_array_get(clean, r);
         if (!json_is_boolean(b)) {
             free(kept);
-            return failf(err, OMPB_EINVAL, ref->label,
+            return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                          "%s: ompbench.samples.clean[%zu] is not a boolean", ref->where, r);
         }
         if (json_is_true(b))
@@ -249,7 +175,7 @@ static int read_ompbench(const json_t *omp, const entry_ref *ref, ompb__rf_insta
 {
     const json_t *samples = json_object_get(omp, "samples");
     if (!json_is_object(samples))
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.samples\" is missing or not an object", ref->where);
     size_t first = in->n_samples;
     int rc = read_makespans(omp, samples, ref, in, err);
@@ -267,23 +193,6 @@ static int read_ompbench(const json_t *omp, const entry_ref *ref, ompb__rf_insta
     const json_t *busy = json_object_get(samples, "busy_ns");
     *imbalance = NAN;
     return busy ? read_busy(busy, in->n_samples - first, ref, imbalance, err) : 0;
-}
-
-static void drop_samples(ompb__rf_instance *in)
-{
-    free(in->samples_ns);
-    in->samples_ns = NULL;
-    in->n_samples = in->cap_samples = 0;
-}
-
-static int read_failure(const json_t *e, ompb__rf_instance *in)
-{
-    const json_t *msg = json_object_get(e, "error_message");
-    drop_samples(in);
-    in->failed = true;
-    in->value_ns = NAN;
-    in->error_message = dup_str(json_is_string(msg) ? json_string_value(msg) : "failed");
-    return in->error_message ? 0 : OMPB_ENOMEM;
 }
 
 static int append_rep(ompb__rf_instance *in, double value, double imbalance, long long process,
@@ -315,7 +224,7 @@ static int read_code(const json_t *omp, const entry_ref *ref, ompb__rf_instance 
     const json_t *obj = json_object_get(code, "object"), *addr = json_object_get(code, "address");
     if (!json_is_string(obj) || !json_string_value(obj)[0] || !json_is_integer(addr) ||
         json_integer_value(addr) < 0)
-        return failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench.code\" is not {\"object\": "
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench.code\" is not {\"object\": "
                      "a path, \"address\": a non-negative integer}", ref->where);
     if (in->code_object)
         return 0;
@@ -331,7 +240,7 @@ static int read_marks(const json_t *omp, const entry_ref *ref, unsigned *marks,
 {
     if (!omp || ompb__marks_read(omp, marks) == 0)
         return 0;
-    return failf(err, OMPB_EINVAL, ref->label,
+    return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                  "%s: \"ompbench.marks\" is not an array of mark codes (strings such as "
                  "\"oversubscribed\")", ref->where);
 }
@@ -341,27 +250,27 @@ static int read_marks(const json_t *omp, const entry_ref *ref, unsigned *marks,
 static int read_rep_place(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
                           long long *index, ompb_error *err)
 {
-    long long reps = positive_int(e, "repetitions");
+    long long reps = ompb__rf_positive_int(e, "repetitions");
     const json_t *idx = json_object_get(e, "repetition_index");
     if (reps < 0)
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"repetitions\" is not a positive integer", ref->where);
     if (in->n_reps > 0 && reps != in->repetitions)
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: mixed repetition counts: \"repetitions\" is %lld here, %lld in an "
                      "earlier entry of the same name", ref->where, reps, in->repetitions);
     in->repetitions = reps;
     *index = (long long)in->n_reps;
     if (idx && (!json_is_integer(idx) || json_integer_value(idx) < 0 ||
                 (reps > 0 && json_integer_value(idx) >= reps)))
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"repetition_index\" is not an integer from 0 to \"repetitions\" - 1",
                      ref->where);
     if (idx)
         *index = json_integer_value(idx);
     for (size_t i = 0; i < in->n_reps; i++)
         if (in->reps[i].index == *index)
-            return failf(err, OMPB_EINVAL, ref->label,
+            return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                          "%s: the name occurs twice with repetition_index %lld", ref->where,
                          *index);
     return 0;
@@ -375,7 +284,7 @@ static int read_process(const json_t *omp, const entry_ref *ref, long long *proc
     if (!v)
         return 0;
     if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.process\" is not a non-negative integer", ref->where);
     *process = json_integer_value(v);
     return 0;
@@ -392,7 +301,7 @@ static int read_scaling(const json_t *e, const json_t *omp, const entry_ref *ref
     const json_t *k = omp ? json_object_get(omp, "scaling") : NULL;
     const char *v = json_string_value(k);
     if (k && (!v || (strcmp(v, "weak") != 0 && strcmp(v, "strong") != 0)))
-        return failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench.scaling\" is not "
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench.scaling\" is not "
                      "\"weak\" or \"strong\"", ref->where);
     if (v && in->scaling == OMPB__RF_SCALING_UNKNOWN)
         in->scaling = strcmp(v, "weak") == 0 ? OMPB__RF_SCALING_WEAK : OMPB__RF_SCALING_STRONG;
@@ -413,13 +322,13 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     unsigned marks = 0;
     int threads = 0;
     if (omp && !json_is_object(omp))
-        return failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench\" is not an object",
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench\" is not an object",
                      ref->where);
     if (in->n_reps > 0 && in->rounds != (omp != NULL))
-        return failf(err, OMPB_EINVAL, ref->label,
+        return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: the name occurs twice, once with and once without \"ompbench\"",
                      ref->where);
-    int rc = read_threads(e, omp, ref, &threads, err);
+    int rc = ompb__rf_read_threads(e, omp, ref, &threads, err);
     rc = rc ? rc : read_rep_place(e, ref, in, &index, err);
     rc = rc ? rc : read_process(omp, ref, &process, err);
     rc = rc ? rc : read_marks(omp, ref, &marks, err);
@@ -431,13 +340,13 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
         in->threads = threads;
     in->rounds = omp != NULL;
     if (json_is_true(json_object_get(e, "error_occurred"))) {
-        if (!in->failed && (rc = read_failure(e, in)))
+        if (!in->failed && (rc = ompb__rf_read_failure(e, in)))
             return rc;
         return append_rep(in, NAN, NAN, process, index, marks, NULL);
     }
     double real_ns = 0.0, value = NAN, imbalance = NAN;
     ompb__rf_rep clean = {.clean_ns = NAN};
-    if ((rc = read_real_time(e, ref, &real_ns, err)))
+    if ((rc = ompb__rf_read_real_time(e, ref, &real_ns, err)))
         return rc;
     if (omp)
         rc = read_ompbench(omp, ref, in, &value, &imbalance, &clean, err);
@@ -446,7 +355,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     if (rc)
         return rc;
     if (in->failed) {
-        drop_samples(in);
+        ompb__rf_drop_samples(in);
         value = imbalance = NAN;
         clean = (ompb__rf_rep){.clean_ns = NAN};
     }
@@ -467,19 +376,6 @@ static ompb__rf_instance *find_mut(ompb__resultfile *rf, const char *name)
     return (ompb__rf_instance *)ompb__resultfile_find(rf, name);
 }
 
-static int new_instance(ompb__resultfile *rf, const char *name, ompb__rf_instance **out)
-{
-    if (!ompb__grow((void **)&rf->inst, &rf->cap, rf->n + 1, sizeof *rf->inst, 64))
-        return OMPB_ENOMEM;
-    *out = memset(&rf->inst[rf->n], 0, sizeof *rf->inst);
-    (*out)->imbalance = (*out)->agg_mean_ns = (*out)->agg_stddev_ns = NAN;
-    (*out)->items_per_second = (*out)->bytes_per_second = NAN;
-    if (!((*out)->name = dup_str(name)))
-        return OMPB_ENOMEM;
-    rf->n++;
-    return ompb__name_index_put(&rf->index, (*out)->name, rf->n - 1);
-}
-
 /* "iteration" (or absent: files older than run_type) is read, "aggregate"
  * skipped; anything else is not Google Benchmark JSON. */
 static int check_run_type(const json_t *e, const entry_ref *ref, bool *skip, ompb_error *err)
@@ -489,19 +385,9 @@ static int check_run_type(const json_t *e, const entry_ref *ref, bool *skip, omp
     *skip = s && strcmp(s, "aggregate") == 0;
     if (!rt || *skip || (s && strcmp(s, "iteration") == 0))
         return 0;
-    return failf(err, OMPB_EINVAL, ref->label,
+    return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                  "%s: \"run_type\" is %s%s%s (accepted: iteration, aggregate)", ref->where,
                  s ? "\"" : "", s ? s : "not a string", s ? "\"" : "");
-}
-
-/* benchmarks[3] "name" for messages; control characters in the name become
- * '?' so that the message cannot drive the terminal it is printed on. */
-static void set_where(entry_ref *ref, size_t idx, const char *name)
-{
-    snprintf(ref->where, sizeof ref->where, "benchmarks[%zu] \"%.100s\"", idx, name);
-    for (char *p = ref->where; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
 }
 
 static int read_entry(const json_t *e, size_t idx, const char *label, ompb__resultfile *rf,
@@ -510,15 +396,15 @@ static int read_entry(const json_t *e, size_t idx, const char *label, ompb__resu
     entry_ref ref = {label, ""};
     const json_t *name = json_object_get(e, "name");
     if (!json_is_object(e) || !json_is_string(name) || !json_string_value(name)[0])
-        return failf(err, OMPB_EINVAL, label,
+        return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "benchmarks[%zu] is not an object with a non-empty \"name\"", idx);
-    set_where(&ref, idx, json_string_value(name));
+    ompb__rf_set_where(&ref, idx, json_string_value(name));
     bool skip;
     int rc = check_run_type(e, &ref, &skip, err);
     if (rc || skip)
         return rc;
     ompb__rf_instance *in = find_mut(rf, json_string_value(name));
-    if (!in && (rc = new_instance(rf, json_string_value(name), &in)))
+    if (!in && (rc = ompb__rf_new_instance(rf, json_string_value(name), &in)))
         return rc;
     return read_repetition(e, &ref, in, err);
 }
@@ -543,7 +429,7 @@ static int check_counts(const ompb__resultfile *rf, const char *label, ompb_erro
     for (size_t i = 0; i < rf->n; i++) {
         const ompb__rf_instance *in = &rf->inst[i];
         if (in->repetitions > 0 && (size_t)in->repetitions != in->n_reps)
-            return failf(err, OMPB_EINVAL, label,
+            return ompb__rf_failf(err, OMPB_EINVAL, label,
                          "\"%.100s\" holds %zu of its %lld repetitions (\"repetitions\" says %lld)",
                          in->name, in->n_reps, in->repetitions, in->repetitions);
     }
@@ -570,147 +456,8 @@ static void settle_repetitions(ompb__resultfile *rf)
         in->imbalance = k ? sum / (double)k : NAN;
         if (in->rounds || in->n_samples >= 2)
             continue;
-        drop_samples(in);
+        ompb__rf_drop_samples(in);
     }
-}
-
-/* The run an aggregate entry summarizes when it is the wanted kind
- * ("median", "mean") and nothing else stands for that run yet; else NULL. */
-static const char *aggregate_run(const json_t *e, const char *kind,
-                                 const ompb__resultfile *rf)
-{
-    const json_t *rt = json_object_get(e, "run_type");
-    const json_t *agg = json_object_get(e, "aggregate_name");
-    const json_t *run = json_object_get(e, "run_name");
-    if (!json_is_string(rt) || strcmp(json_string_value(rt), "aggregate") != 0 ||
-        !json_is_string(agg) || strcmp(json_string_value(agg), kind) != 0 ||
-        !json_is_string(run) || !json_string_value(run)[0])
-        return NULL;
-    return ompb__resultfile_find(rf, json_string_value(run)) ? NULL
-                                                              : json_string_value(run);
-}
-
-static int read_aggregate(const json_t *e, const entry_ref *ref, const char *run,
-                          const char *kind, ompb__resultfile *rf, ompb_error *err)
-{
-    ompb__rf_instance *in;
-    int rc = new_instance(rf, run, &in);
-    if (rc || (rc = read_threads(e, NULL, ref, &in->threads, err)))
-        return rc;
-    in->aggregate = kind;
-    if (json_is_true(json_object_get(e, "error_occurred")))
-        return read_failure(e, in);
-    return read_real_time(e, ref, &in->value_ns, err);
-}
-
-/* The "mean" and "stddev" aggregate entries of a file by run name (the
- * first of each), so that finding a run's spread is one lookup, not a scan
- * of every entry per run (100,000 runs took hours). Keys borrowed from the
- * file's JSON, which outlives the index. */
-typedef struct spread_index {
-    const json_t *benchmarks;
-    const char *label;
-    ompb__name_index by_kind[2];    /* mean, stddev */
-} spread_index;
-
-static const char *const spread_kinds[] = {"mean", "stddev"};
-
-static int index_spreads(spread_index *ix)
-{
-    size_t i;
-    const json_t *e;
-    json_array_foreach(ix->benchmarks, i, e) {
-        const json_t *agg = json_object_get(e, "aggregate_name");
-        const json_t *rn = json_object_get(e, "run_name");
-        const json_t *rt = json_object_get(e, "run_type");
-        if (!json_is_string(agg) || !json_is_string(rn) || !json_is_string(rt) ||
-            strcmp(json_string_value(rt), "aggregate") != 0)
-            continue;
-        for (size_t k = 0; k < 2; k++)
-            if (strcmp(json_string_value(agg), spread_kinds[k]) == 0 &&
-                ompb__name_index_put(&ix->by_kind[k], json_string_value(rn), i) != 0)
-                return OMPB_ENOMEM;
-    }
-    return 0;
-}
-
-/* The real_time of run's aggregate kind k into *ns; false when absent. */
-static int find_aggregate(const spread_index *ix, const char *run, size_t k, double *ns,
-                          long long *reps, bool *found, ompb_error *err)
-{
-    size_t i;
-    *found = ompb__name_index_get(&ix->by_kind[k], run, &i);
-    if (!*found)
-        return 0;
-    const json_t *e = json_array_get(ix->benchmarks, i);
-    entry_ref ref = {ix->label, ""};
-    set_where(&ref, i, json_string_value(json_object_get(e, "name")));
-    *reps = positive_int(e, "repetitions");
-    return read_real_time(e, &ref, ns, err);
-}
-
-/* An aggregates-only run is judged from its mean and standard deviation
- * over its repetitions (docs/guide.md): both must be there. */
-static int read_spread(const spread_index *ix, ompb__rf_instance *in, ompb_error *err)
-{
-    const char *label = ix->label;
-    double *dst[] = {&in->agg_mean_ns, &in->agg_stddev_ns};
-    for (size_t k = 0; k < 2; k++) {
-        bool found;
-        long long reps = 0;
-        int rc = find_aggregate(ix, in->name, k, dst[k], &reps, &found, err);
-        if (rc)
-            return rc;
-        if (!found)
-            return failf(err, OMPB_EINVAL, label,
-                         "\"%.100s\" is reported by aggregates only but has no \"_%s\" "
-                         "aggregate (accepted: _mean and _stddev, as --benchmark_report_"
-                         "aggregates_only writes them)", in->name, spread_kinds[k]);
-        if (reps < 0)
-            return failf(err, OMPB_EINVAL, label, "\"%.100s_%s\": \"repetitions\" is not a "
-                         "positive integer", in->name, spread_kinds[k]);
-        if (k > 0 && reps != in->repetitions)
-            return failf(err, OMPB_EINVAL, label, "\"%.100s\": mixed repetition counts in its "
-                         "aggregates (%lld and %lld)", in->name, in->repetitions, reps);
-        in->repetitions = reps;
-    }
-    return 0;
-}
-
-/*
- * Runs reported only by aggregates (--benchmark_report_aggregates_only): the
- * median stands for the run, else the mean; the mean and standard
- * deviation over the repetitions give the run-to-run spread. Runs that have
- * iteration entries (every ompbench instance) keep those.
- */
-static int read_aggregates(const json_t *benchmarks, const char *label, ompb__resultfile *rf,
-                           ompb_error *err)
-{
-    static const char *const kinds[] = {"median", "mean"};
-    size_t first = rf->n;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        size_t i;
-        const json_t *e;
-        json_array_foreach(benchmarks, i, e) {
-            const char *run = aggregate_run(e, kinds[k], rf);
-            entry_ref ref = {label, ""};
-            if (!run)
-                continue;
-            set_where(&ref, i, json_string_value(json_object_get(e, "name")));
-            int rc = read_aggregate(e, &ref, run, kinds[k], rf, err);
-            if (rc)
-                return rc;
-        }
-    }
-    if (first == rf->n)
-        return 0;
-    spread_index ix = {benchmarks, label, {{0}, {0}}};
-    int rc = index_spreads(&ix);
-    for (size_t i = first; !rc && i < rf->n; i++)
-        rc = rf->inst[i].failed ? 0 : read_spread(&ix, &rf->inst[i], err);
-    ompb__name_index_free(&ix.by_kind[0]);
-    ompb__name_index_free(&ix.by_kind[1]);
-    return rc;
 }
 
 static int check_context(const json_t *root, const char *label, ompb_error *err)
@@ -719,10 +466,10 @@ static int check_context(const json_t *root, const char *label, ompb_error *err)
     if (!ctx)
         return 0;
     if (!json_is_object(ctx))
-        return failf(err, OMPB_EINVAL, label, "\"context\" is not an object");
+        return ompb__rf_failf(err, OMPB_EINVAL, label, "\"context\" is not an object");
     const json_t *ver = json_object_get(ctx, "json_schema_version");
     if (ver && (!json_is_integer(ver) || json_integer_value(ver) != OMPB__JSON_SCHEMA_VERSION))
-        return failf(err, OMPB_EINVAL, label,
+        return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "unsupported \"context.json_schema_version\" (accepted: %d)",
                      OMPB__JSON_SCHEMA_VERSION);
     return 0;
@@ -731,14 +478,14 @@ static int check_context(const json_t *root, const char *label, ompb_error *err)
 static int check_root(const json_t *root, const char *label, ompb_error *err)
 {
     if (!json_is_object(root))
-        return failf(err, OMPB_EINVAL, label,
+        return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "the top level is not an object (expected {\"context\", \"benchmarks\"})");
     if (json_object_get(root, "creator") && json_object_get(root, "instrument"))
-        return failf(err, OMPB_EINVAL, label,
+        return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "this is a CodSpeed runner results file, not a benchmark result "
                      "(write one with --format json)");
     if (!json_is_array(json_object_get(root, "benchmarks")))
-        return failf(err, OMPB_EINVAL, label,
+        return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "no \"benchmarks\" array: not an ompbench or Google Benchmark JSON "
                      "result");
     return check_context(root, label, err);
@@ -759,10 +506,10 @@ static int read_root(json_t *root, const char *label, ompb__resultfile *rf,
     if ((rc = check_counts(rf, label, err)))
         return rc;
     settle_repetitions(rf);
-    if ((rc = read_aggregates(benchmarks, label, rf, err)))
+    if ((rc = ompb__rf_read_aggregates(benchmarks, label, rf, err)))
         return rc;
     if (rf->n == 0)
-        return failf(err, OMPB_EINVAL, label,
+        return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "no benchmark results: \"benchmarks\" holds no iteration entry and "
                      "no \"median\" or \"mean\" aggregate with a \"run_name\"");
     rf->context = json_incref(json_object_get(root, "context"));
@@ -774,14 +521,14 @@ static int from_json(json_t *root, const json_error_t *jerr, const char *label,
 {
     memset(rf, 0, sizeof *rf);
     if (!root)
-        return failf(err, OMPB_EINVAL, label,
+        return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "not valid JSON (truncated?) at line %d, column %d: %s", jerr->line,
                      jerr->column, jerr->text);
     int rc = read_root(root, label, rf, err);
     json_decref(root);
     if (rc) {
         if (rc == OMPB_ENOMEM)
-            failf(err, rc, label, "out of memory");
+            ompb__rf_failf(err, rc, label, "out of memory");
         ompb__resultfile_free(rf);
     }
     return rc;
@@ -801,10 +548,10 @@ int ompb__resultfile_load(const char *path, ompb__resultfile *rf, ompb_error *er
     FILE *fp = fopen(path, "r");
     struct stat st;
     if (!fp)
-        return failf(err, OMPB_EIO, path, "cannot open: %s", strerror(errno));
+        return ompb__rf_failf(err, OMPB_EIO, path, "cannot open: %s", strerror(errno));
     if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(fp);
-        return failf(err, OMPB_EIO, path, "is a directory, expected a JSON result file");
+        return ompb__rf_failf(err, OMPB_EIO, path, "is a directory, expected a JSON result file");
     }
     json_error_t jerr;
     json_t *root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
@@ -823,14 +570,3 @@ void ompb__resultfile_free(ompb__resultfile *rf)
     memset(rf, 0, sizeof *rf);
 }
 
-const ompb__rf_instance *ompb__resultfile_find(const ompb__resultfile *rf,
-                                               const char *name)
-{
-    size_t i;
-    if (rf->index.n == rf->n)   /* every instance read by new_instance is indexed */
-        return ompb__name_index_get(&rf->index, name, &i) ? &rf->inst[i] : NULL;
-    for (i = 0; i < rf->n; i++)
-        if (strcmp(rf->inst[i].name, name) == 0)
-            return &rf->inst[i];
-    return NULL;
-}
