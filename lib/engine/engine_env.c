@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The default engine environment: the process-wide collaborators a run
- * installs (distribution, instrument, body guard, fork guard) behind the
+ * installs (distribution, instrument, body guard, fork guard) and the
+ * system calls of the checks the engine makes (pages) behind the
  * engine's environment value. This is the one place where the engine's
  * collaborators are read from process-wide state; the engine itself only
  * calls what its environment holds.
@@ -44,5 +45,6 @@ ompb__engine_env ompb__engine_env_default(void)
         .body = {.stop_signal = guard_signal, .team = guard_team},
         .forks = {.watch = ompb__fork_guard_installed().watch,
                   .coverage = ompb__fork_guard_coverage()},
+        .pages = &ompb__pages_ops_system,
     };
 }

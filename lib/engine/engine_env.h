@@ -4,7 +4,8 @@
  * besides its input (sampling, plan, descriptor) and its output (the
  * record), handed to it as one value. The distribution across ranks, the
  * sink of the runner's markers, the body guard's hooks (a stop signal, the
- * team it names when stuck) and the fork guard's watch. The engine reads no
+ * team it names when stuck), the fork guard's watch and the system calls of
+ * the NUMA page check (lib/engine/pages.h). The engine reads no
  * process-wide state of its own: a run hands it the default environment
  * (ompb__engine_env_default, built from what ompb_main installed), a test
  * hands it doubles that record what the engine did.
@@ -18,6 +19,7 @@
 #include <ompbench/fork_guard.h>
 
 #include "engine/fork_guard.h"
+#include "engine/pages.h"
 #include "model/model.h"
 
 struct ompb__record;
@@ -57,12 +59,16 @@ typedef struct ompb__engine_env {
     ompb__marker_sink markers;     /* every function set */
     ompb__body_hooks body;         /* every function set */
     ompb__fork_watcher forks;
+    /* The page check's system calls, for the team's ompb_declare_buffer
+     * (NULL: ompb__pages_ops_system). */
+    const ompb__pages_ops *pages;
 } ompb__engine_env;
 
 /* The environment of a run in this process: the distribution installed
  * with ompb_set_distribution, the instrument (lib/hooks/instrument.h), the
  * body guard (lib/engine/body_guard.h) and the fork guard installed with
- * ompb_set_fork_guard, as they are at the call. */
+ * ompb_set_fork_guard, as they are at the call, and the system's page
+ * lookups. */
 ompb__engine_env ompb__engine_env_default(void);
 
 #endif
