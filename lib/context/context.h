@@ -136,6 +136,17 @@ ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
                                  const char *argv0);
 void ompb__context_free(ompb__context *ctx);
 
+/* Where collection reads the machine: a run reads its own, a test a
+ * recorded tree (tests/data/context/sysroot-*). */
+typedef struct ompb__context_env {
+    const char *sysroot; /* prefix of every /proc and /sys path read; NULL or "": "/" */
+} ompb__context_env;
+
+/* ompb__context_new, reading /proc and /sys below env->sysroot (env NULL:
+ * as ompb__context_new). */
+ompb__context *ompb__context_new_in(const ompb__context_env *env, const ompb__pin_spec *pin,
+                                    int default_threads, const char *argv0);
+
 /* Records the topology summary (machine counts, usable cpuset, CPU model)
  * and the cache levels, and warns when the load average is above the usable
  * cores, or above the machine's PUs when this process may use only some of
@@ -143,10 +154,6 @@ void ompb__context_free(ompb__context *ctx);
  * knows nothing of the machine (JSON nulls, "topology unknown").
  * topo is not kept. */
 void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo);
-
-/* Tests only: read /proc and /sys files below root instead of "/"
- * (NULL restores "/"). Affects contexts created afterwards. */
-void ompb__context_set_sysroot(const char *root);
 
 /* ---- the run log (lib/context/context_log.c) ------------------------------ */
 
