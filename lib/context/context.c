@@ -324,6 +324,7 @@ ompb__context *ompb__context_new_in(const ompb__context_env *env, const ompb__pi
     ompb__context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return NULL;
+    ctx->quiet = env && env->quiet;
     ctx->executable = strdup(argv0 ? argv0 : "");
     if (!ctx->executable || collect_env(ctx) != 0 || collect_pin(ctx, pin) != 0) {
         ompb__context_free(ctx);
