@@ -187,9 +187,8 @@ static void run_children(child_script a, child_script b, outcome *out)
     fk.child[1] = b;
     fk.inst = inst;
     char *argv[] = {"bench", "--processes", "2", NULL};
-    ompb__context_set_quiet(true);
-    ompb__context *ctx = ompb__context_new(NULL, 1, "bench");
-    ompb__context_set_quiet(false);
+    ompb__context *ctx = ompb__context_new_in(&(ompb__context_env){.quiet = true}, NULL, 1,
+                                              "bench");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     ompb__children sp = {
         .argc = 3, .argv = argv, .processes = PROCESSES, .repetitions = PROCESSES, .seed = SEED,

@@ -37,7 +37,6 @@ static int clear_env(void)
         saved[i] = v ? strdup(v) : NULL;
         unsetenv(controlled[i]);
     }
-    ompb__context_set_sysroot(NULL);
     return 0;
 }
 
@@ -50,7 +49,6 @@ static int restore_env(void)
         free(saved[i]);
         saved[i] = NULL;
     }
-    ompb__context_set_sysroot(NULL);
     return 0;
 }
 
@@ -155,9 +153,8 @@ static ompb__context *context_on(const char *sysroot, const char *desc, const ch
     CU_ASSERT_EQUAL_FATAL(ompb__topology_open_synthetic(desc, &t, NULL), 0);
     if (pus)
         CU_ASSERT_EQUAL_FATAL(ompb__topology_restrict(t, pus, NULL), 0);
-    ompb__context_set_sysroot(sysroot);
-    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
-    ompb__context_set_sysroot(NULL);
+    ompb__context_env at = {.sysroot = sysroot};
+    ompb__context *ctx = ompb__context_new_in(&at, NULL, 0, "x");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     ompb__context_set_topology(ctx, t);
     ompb__topology_close(t);
@@ -325,9 +322,8 @@ static void test_load_partial_machine(void)
 /* A non-UTF-8 argv[0] or CPU model must not cost the JSON report. */
 static void test_not_utf8(void)
 {
-    ompb__context_set_sysroot(SYSROOT("sysroot-latin1"));
-    ompb__context *ctx = ompb__context_new(NULL, 0, "./bench-\xff\xfe");
-    ompb__context_set_sysroot(NULL);
+    ompb__context_env at = {.sysroot = SYSROOT("sysroot-latin1")};
+    ompb__context *ctx = ompb__context_new_in(&at, NULL, 0, "./bench-\xff\xfe");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx);
     CU_ASSERT_TRUE(json_is_string(json_object_get(j, "executable")));
@@ -339,9 +335,8 @@ static void test_not_utf8(void)
 
 static void test_sysroot_quiet(void)
 {
-    ompb__context_set_sysroot(SYSROOT("sysroot-quiet"));
-    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
-    ompb__context_set_sysroot(NULL);
+    ompb__context_env at = {.sysroot = SYSROOT("sysroot-quiet")};
+    ompb__context *ctx = ompb__context_new_in(&at, NULL, 0, "x");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     json_t *j = round_trip(ctx), *o = ompb_obj(j);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "cpu_model")), "Quiet CPU");
@@ -662,9 +657,8 @@ static void test_distribution_skew_error(void)
  * count as cores. */
 static void test_header_unknowns(void)
 {
-    ompb__context_set_sysroot(SYSROOT("missing"));
-    ompb__context *ctx = ompb__context_new(NULL, 0, "x");
-    ompb__context_set_sysroot(NULL);
+    ompb__context_env at = {.sysroot = SYSROOT("missing")};
+    ompb__context *ctx = ompb__context_new_in(&at, NULL, 0, "x");
     char *text = header_of(ctx);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nsystem:     load unknown, governor not readable\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "; topology unknown\n"));

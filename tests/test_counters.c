@@ -216,17 +216,20 @@ static void expect_own_groups(const ompb__record *rec, int members)
 static const ompb__counter_ops fake_ops = {fake_open, fake_enable, fake_read, fake_close,
                                            fake_paranoid};
 
-static int use_fake(void)
+/* The double, reset: the ops a test passes to the functions it calls. */
+static const ompb__counter_ops *use_fake(void)
 {
     fake_reset();
-    ompb__counters_set_ops(&fake_ops);
-    return 0;
+    return &fake_ops;
 }
 
-static int use_system(void)
+/* A run's environment whose team opens its groups through the double. */
+static const ompb__engine_env *fake_env(void)
 {
-    ompb__counters_set_ops(NULL);
-    return 0;
+    static ompb__engine_env env;
+    env = *ompb_test_env_default();
+    env.counters = &fake_ops;
+    return &env;
 }
 
 static ompb__counter_set parse_ok(const char *list)
@@ -309,8 +312,7 @@ static void test_alias_table(void)
     FILE *fp = tmpfile();
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     use_fake();
-    ompb__counters_list(fp);
-    use_system();
+    ompb__counters_list(&fake_ops, fp);
     long size = ftell(fp);
     char *list = calloc(1, (size_t)size + 1);
     rewind(fp);
@@ -353,10 +355,9 @@ static void test_kernel_only_where_needed(void)
     fake.fail_errno = EACCES;
     set = parse_ok("page-faults");
     ompb_error err = {0};
-    CU_ASSERT_NOT_EQUAL(ompb__counters_probe(&set, &err), 0);
+    CU_ASSERT_NOT_EQUAL(ompb__counters_probe(&fake_ops, &set, &err), 0);
     CU_ASSERT_PTR_NULL(strstr(err.text, "counts in the kernel"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "seccomp"));
-    use_system();
 }
 
 static void expect_parse_error(const char *list, const char *needle)
@@ -401,7 +402,7 @@ static void test_group_open_read(void)
     ompb__counter_set set = parse_ok("instructions,cycles,cpu-migrations");
     ompb__counter_group g;
     ompb_error err = {0};
-    CU_ASSERT_EQUAL_FATAL(ompb__counter_group_open(&g, &set, 4242, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__counter_group_open(&g, &fake_ops, &set, 4242, &err), 0);
     CU_ASSERT_EQUAL(g.n, 3);
     CU_ASSERT_EQUAL(fake.live, 3);
     /* One group: the leader starts disabled, members follow it. */
@@ -434,7 +435,6 @@ static void test_group_open_read(void)
     CU_ASSERT_EQUAL(g.read_errno, EIO);
     ompb__counter_group_close(&g);
     CU_ASSERT_EQUAL(fake.live, 0);
-    use_system();
 }
 
 static void test_scaling(void)
@@ -457,7 +457,7 @@ static void expect_refusal(const char *list, int fail_at, int e, int paranoid,
     fake.paranoid = paranoid;
     ompb__counter_set set = parse_ok(list);
     ompb_error err = {0};
-    CU_ASSERT_NOT_EQUAL(ompb__counters_probe(&set, &err), 0);
+    CU_ASSERT_NOT_EQUAL(ompb__counters_probe(&fake_ops, &set, &err), 0);
     bool ok = strstr(err.text, needle) && strstr(err.text, needle2) &&
               !(absent && strstr(err.text, absent)) && err.text[0] &&
               err.text[strlen(err.text) - 1] == ')';
@@ -466,7 +466,6 @@ static void expect_refusal(const char *list, int fail_at, int e, int paranoid,
         fprintf(stderr, "\ngot '%s'\n", err.text);
     CU_ASSERT_PTR_NULL(strchr(err.text, '\n')); /* one line */
     CU_ASSERT_EQUAL(fake.live, 0);                /* nothing left open */
-    use_system();
 }
 
 static void expect_open_error(const char *list, int fail_at, int e, const char *needle,
@@ -526,12 +525,12 @@ static void test_probe_never_scheduled(void)
     use_fake();
     ompb__counter_set set = parse_ok("cycles,instructions");
     ompb_error err = {0};
-    CU_ASSERT_EQUAL(ompb__counters_probe(&set, &err), 0);
+    CU_ASSERT_EQUAL(ompb__counters_probe(&fake_ops, &set, &err), 0);
     CU_ASSERT_EQUAL(fake.reads, 2); /* the open's reading, and one after the spin */
     CU_ASSERT_EQUAL(fake.live, 0);
     use_fake();
     fake.step_running = 0;
-    CU_ASSERT_EQUAL(ompb__counters_probe(&set, &err), OMPB_EINVAL);
+    CU_ASSERT_EQUAL(ompb__counters_probe(&fake_ops, &set, &err), OMPB_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "events 'cycles,instructions' open but are never "
                                             "on the PMU (time_running 0 after 1 us enabled"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.text, "NMI watchdog"));
@@ -545,8 +544,7 @@ static void test_probe_never_scheduled(void)
     use_fake();
     fake.step_running = 0;
     fake.step_enabled = 0;
-    CU_ASSERT_EQUAL(ompb__counters_probe(&set, &err), 0);
-    use_system();
+    CU_ASSERT_EQUAL(ompb__counters_probe(&fake_ops, &set, &err), 0);
 }
 
 /* ---- the engine with the double -------------------------------------------- */
@@ -567,7 +565,8 @@ static ompb__sampling sampling(int threads, const ompb__counter_set *set, uint64
                             .budget_ns = 3600000000000ull, .counters = set};
 }
 
-static int run(ompb_team kind, int threads, const ompb__counter_set *set, ompb__result *res)
+static int run(const ompb__engine_env *env, ompb_team kind, int threads,
+               const ompb__counter_set *set, ompb__result *res)
 {
     static ompb_benchmark b;
     b = (ompb_benchmark){.name = "cnt", .fn = spin_body, .team = kind};
@@ -575,7 +574,7 @@ static int run(ompb_team kind, int threads, const ompb__counter_set *set, ompb__
     inst = ompb_test_instance(&b, threads);
     ompb__sampling sp = sampling(threads, set, 10);
     memset(res, 0, sizeof *res);
-    int rc = ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &res->rec);
+    int rc = ompb__round_run(env, &inst, &sp, NULL, &res->rec);
     if (rc == 0)
         CU_ASSERT_EQUAL(ompb__result_analyze(res), 0);
     return rc;
@@ -588,7 +587,7 @@ static void test_engine_counts(void)
     use_fake();
     ompb__counter_set set = parse_ok("instructions,cycles,cache-misses,cache-references");
     ompb__result res;
-    CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), 0);
+    CU_ASSERT_EQUAL_FATAL(run(fake_env(), OMPB_TEAM_HARNESS, 2, &set, &res), 0);
     const ompb__record *rec = &res.rec;
     CU_ASSERT_EQUAL(rec->counters.n, 4);
     CU_ASSERT_EQUAL(rec->rounds, 12);
@@ -610,7 +609,6 @@ static void test_engine_counts(void)
     CU_ASSERT_TRUE(isnan(res.counts.branch_miss_ratio)); /* not counted: no ratio */
     CU_ASSERT_FALSE(res.counts.multiplexed);
     ompb__record_free(&res.rec);
-    use_system();
 }
 
 /* A group on the PMU a quarter of the time: values scaled by 4 and marked. */
@@ -620,14 +618,13 @@ static void test_engine_multiplexed(void)
     fake.step_running = 250;
     ompb__counter_set set = parse_ok("instructions,cycles");
     ompb__result res;
-    CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), 0);
+    CU_ASSERT_EQUAL_FATAL(run(fake_env(), OMPB_TEAM_HARNESS, 2, &set, &res), 0);
     CU_ASSERT_EQUAL(ompb__record_counter(&res.rec, 0, 0, 0), 10); /* raw in the record */
     CU_ASSERT_EQUAL(res.rec.counter_running_ns[0], 250);
     CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[0], 8.0, 1e-9);
     CU_ASSERT_TRUE(res.counts.multiplexed);
     CU_ASSERT_DOUBLE_EQUAL(res.counts.ipc, 0.5, 1e-12);
     ompb__record_free(&res.rec);
-    use_system();
 }
 
 /* Never on the PMU: the instance fails and says why; never a zero column. */
@@ -637,11 +634,10 @@ static void test_engine_never_scheduled(void)
     fake.step_running = 0;
     ompb__counter_set set = parse_ok("cycles");
     ompb__result res;
-    CU_ASSERT_EQUAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), OMPB_ERUN);
+    CU_ASSERT_EQUAL(run(fake_env(), OMPB_TEAM_HARNESS, 2, &set, &res), OMPB_ERUN);
     CU_ASSERT_TRUE(res.rec.failed);
     CU_ASSERT_PTR_NOT_NULL(strstr(res.rec.error, "never on the PMU"));
     ompb__record_free(&res.rec);
-    use_system();
 }
 
 /* A read failing mid-run fails the instance by thread; one failing at the
@@ -657,7 +653,7 @@ static void test_engine_read_failure(void)
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
     fake.read_ok = 3; /* the open's reading and two rounds' */
-    CU_ASSERT_EQUAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(fake_env(), &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "rf: the counters of thread 0 could not be read"));
     CU_ASSERT_TRUE(rec.rounds < 2);
     CU_ASSERT_EQUAL(fake.live, 0);
@@ -665,12 +661,11 @@ static void test_engine_read_failure(void)
     use_fake();
     fake.read_ok = 0; /* the open's own reading fails */
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), OMPB_ERUN);
+    CU_ASSERT_EQUAL(ompb__round_run(fake_env(), &inst, &sp, NULL, &rec), OMPB_ERUN);
     CU_ASSERT_PTR_NOT_NULL(strstr(rec.error, "cannot start the group"));
     CU_ASSERT_EQUAL(rec.rounds, 0);
     CU_ASSERT_EQUAL(fake.live, 0);
     ompb__record_free(&rec);
-    use_system();
 }
 
 /* Caller team of 2: a group per slot of the code's team, read by the caller. */
@@ -679,7 +674,7 @@ static void test_engine_caller_team(void)
     use_fake();
     ompb__counter_set set = parse_ok("instructions,task-clock");
     ompb__result res;
-    CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_CALLER, 2, &set, &res), 0);
+    CU_ASSERT_EQUAL_FATAL(run(fake_env(), OMPB_TEAM_CALLER, 2, &set, &res), 0);
     CU_ASSERT_EQUAL(fake.next, 4);
     CU_ASSERT_EQUAL(fake.live, 0);
     CU_ASSERT_EQUAL(fake_groups(2), 2);
@@ -689,7 +684,6 @@ static void test_engine_caller_team(void)
             CU_ASSERT_EQUAL(ompb__record_counter(&res.rec, r, t, 1), 20);
     CU_ASSERT_DOUBLE_EQUAL(res.counts.per_iter[0], 2.0, 1e-12);
     ompb__record_free(&res.rec);
-    use_system();
 }
 
 /* Work mode: the body raises its thread's count (every thread of the
@@ -734,7 +728,7 @@ static void check_window(ompb_team kind)
     ompb__sampling sp = sampling(2, &set, 10);
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(ompb_test_env_default(), &inst, &sp, NULL, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb__round_run(fake_env(), &inst, &sp, NULL, &rec), 0);
     CU_ASSERT_EQUAL(rec.rounds, 12);
     expect_own_groups(&rec, 2);
     for (size_t r = 0; r < rec.rounds; r++)
@@ -747,7 +741,6 @@ static void check_window(ompb_team kind)
                         (unsigned long long)got);
         }
     ompb__record_free(&rec);
-    use_system();
 }
 
 static void test_engine_counts_window(void)
@@ -762,7 +755,7 @@ static bool software_counters_work(void)
 {
     ompb__counter_set set = parse_ok("task-clock,context-switches");
     ompb_error err = {0};
-    if (ompb__counters_probe(&set, &err) == 0)
+    if (ompb__counters_probe(&ompb__counter_ops_system, &set, &err) == 0)
         return true;
     fprintf(stderr, "\nskipped: software counters are not available here: %s\n", err.text);
     return false;
@@ -913,7 +906,7 @@ static void test_page_faults_counted(void)
 {
     ompb__counter_set set = parse_ok("page-faults,minor-faults");
     ompb_error err = {0};
-    if (ompb__counters_probe(&set, &err) != 0) {
+    if (ompb__counters_probe(&ompb__counter_ops_system, &set, &err) != 0) {
         fprintf(stderr, "\nskipped: page faults cannot be counted here: %s\n", err.text);
         return;
     }
@@ -1041,12 +1034,12 @@ static void test_hardware_counts_when_available(void)
 {
     ompb__counter_set set = parse_ok("instructions,cycles");
     ompb_error err = {0};
-    if (ompb__counters_probe(&set, &err) != 0) {
+    if (ompb__counters_probe(&ompb__counter_ops_system, &set, &err) != 0) {
         fprintf(stderr, "\nskipped: no hardware counters here: %s\n", err.text);
         return;
     }
     ompb__result res;
-    CU_ASSERT_EQUAL_FATAL(run(OMPB_TEAM_HARNESS, 2, &set, &res), 0);
+    CU_ASSERT_EQUAL_FATAL(run(ompb_test_env_default(), OMPB_TEAM_HARNESS, 2, &set, &res), 0);
     /* spin_body is a handful of instructions per iteration and thread. */
     double per_thread = res.counts.per_iter[0] / 2;
     CU_ASSERT_TRUE(per_thread >= 2 && per_thread < 100);
@@ -1286,4 +1279,4 @@ static const ompb_test_case cases[] = {
     {NULL, NULL},
 };
 
-const ompb_test_suite ompb_suite_counters = {"counters", NULL, use_system, cases};
+const ompb_test_suite ompb_suite_counters = {"counters", NULL, NULL, cases};

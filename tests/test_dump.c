@@ -241,14 +241,13 @@ static void test_round_trip(void)
     ompb__instance inst[2];
     ompb__record rec[4];
     make_instances(inst);
-    ompb__context *child = ompb__context_new(NULL, 2, "bench");
+    ompb__context *child = ompb__context_new_in(&(ompb__context_env){.quiet = true}, NULL, 2,
+                                                "bench");
     ompb__context *parent = ompb__context_new(NULL, 2, "bench");
     CU_ASSERT_PTR_NOT_NULL_FATAL(child);
     CU_ASSERT_PTR_NOT_NULL_FATAL(parent);
     size_t before = parent->n_warnings;
-    ompb__context_set_quiet(true);
     ompb__context_warn(child, "triad[0, t=2]: 1 thread migrations observed between rounds");
-    ompb__context_set_quiet(false);
     write_dump(inst, rec, child);
     taken t = {0};
     ompb_error err = {0};

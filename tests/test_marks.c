@@ -78,11 +78,9 @@ static ompb__context *oversubscribed_context(void)
     const ompb__pin_plan plan = {.threads = 2, .binder = OMPB__BINDER_OURS,
                                  .policy = "compact", .pu = pu, .core = core,
                                  .oversubscribed = true};
-    ompb__context_set_quiet(true);
-    ompb__context *ctx = ompb__context_new(NULL, 2, "m");
+    ompb__context *ctx = ompb__context_new_in(&(ompb__context_env){.quiet = true}, NULL, 2, "m");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
     ompb__context_add_plan(ctx, &plan);
-    ompb__context_set_quiet(false);
     return ctx;
 }
 

@@ -185,7 +185,7 @@ static void report_reads(const ompb__counter_set *set)
     enum { N = 20000 };
     double gr[64], ru[64];
     ompb__counter_group g;
-    if (ompb__counter_group_open(&g, set, 0, NULL) != 0)
+    if (ompb__counter_group_open(&g, &ompb__counter_ops_system, set, 0, NULL) != 0)
         return;
     for (int i = 0; i < reps; i++) {
         uint64_t t0 = ompb__now_ns();
@@ -236,7 +236,8 @@ int main(int argc, char **argv)
     report_iterations();
     ompb__counter_set set;
     ompb_error err = {0};
-    if (ompb__counters_parse("task-clock", &set, &err) == 0 && ompb__counters_probe(&set, &err) == 0) {
+    if (ompb__counters_parse("task-clock", &set, &err) == 0 &&
+        ompb__counters_probe(&ompb__counter_ops_system, &set, &err) == 0) {
         report_counters(1, &set);
         report_counters(2, &set);
         report_reads(&set);

@@ -52,12 +52,9 @@ _Static_assert(sizeof ((ompb__context *)0)->omp_library >= PATH_MAX,
 
 extern char **environ;
 
-/* Prefix for /proc and /sys reads; tests point it at tests/data. */
-static char sysroot[1024] = "";
-
-/* Reads a small text file below the sysroot into buf, without the trailing
- * newline. Returns 0 or -1. */
-static int read_text(const char *path, char *buf, size_t len)
+/* Reads a small text file below sysroot ("" for "/") into buf, without the
+ * trailing newline. Returns 0 or -1. */
+static int read_text(const char *sysroot, const char *path, char *buf, size_t len)
 {
     char full[PATH_MAX];
     snprintf(full, sizeof full, "%s%s", sysroot, path);
@@ -72,8 +69,9 @@ static int read_text(const char *path, char *buf, size_t len)
     return n > 0 ? 0 : -1;
 }
 
-/* The value of the first "name<TAB>: value" line of /proc/cpuinfo. */
-static int cpuinfo_field(const char *name, char *buf, size_t len)
+/* The value of the first "name<TAB>: value" line of /proc/cpuinfo below
+ * sysroot. */
+static int cpuinfo_field(const char *sysroot, const char *name, char *buf, size_t len)
 {
     char full[PATH_MAX], line[512];
     size_t nlen = strlen(name);
@@ -111,13 +109,13 @@ static void collect_date(ompb__context *ctx)
 }
 
 /* Governors of every CPU; the first that is not "performance" wins. */
-static void collect_governor(ompb__context *ctx)
+static void collect_governor(ompb__context *ctx, const char *sysroot)
 {
     long cpus = sysconf(_SC_NPROCESSORS_CONF);
     char path[96], gov[64];
     for (long c = 0; c < (cpus > 0 ? cpus : 1); c++) {
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cpufreq/scaling_governor", c);
-        if (read_text(path, gov, sizeof gov) != 0)
+        if (read_text(sysroot, path, gov, sizeof gov) != 0)
             continue;
         if (!ctx->governor[0] || strcmp(gov, "performance") != 0)
             snprintf(ctx->governor, sizeof ctx->governor, "%s", gov);
@@ -128,18 +126,19 @@ static void collect_governor(ompb__context *ctx)
     }
 }
 
-static void collect_cpu(ompb__context *ctx)
+static void collect_cpu(ompb__context *ctx, const char *sysroot)
 {
     char buf[256];
     ctx->num_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (cpuinfo_field("model name", ctx->cpu_model, sizeof ctx->cpu_model) != 0)
+    if (cpuinfo_field(sysroot, "model name", ctx->cpu_model, sizeof ctx->cpu_model) != 0)
         snprintf(ctx->cpu_model, sizeof ctx->cpu_model, "unknown");
-    if (read_text("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", buf, sizeof buf) == 0)
+    if (read_text(sysroot, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", buf,
+                  sizeof buf) == 0)
         ctx->mhz = atol(buf) / 1000;
-    else if (cpuinfo_field("cpu MHz", buf, sizeof buf) == 0)
+    else if (cpuinfo_field(sysroot, "cpu MHz", buf, sizeof buf) == 0)
         ctx->mhz = (long)(atof(buf) + 0.5);
-    collect_governor(ctx);
-    if (read_text("/proc/loadavg", buf, sizeof buf) == 0)
+    collect_governor(ctx, sysroot);
+    if (read_text(sysroot, "/proc/loadavg", buf, sizeof buf) == 0)
         ctx->have_load = sscanf(buf, "%lf %lf %lf", &ctx->load[0], &ctx->load[1],
                                 &ctx->load[2]) == 3;
 }
@@ -312,17 +311,20 @@ static int collect_pin(ompb__context *ctx, const ompb__pin_spec *pin)
     return ctx->pin_policy ? 0 : -1;
 }
 
-void ompb__context_set_sysroot(const char *root)
-{
-    snprintf(sysroot, sizeof sysroot, "%s", root ? root : "");
-}
-
 ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
                                  const char *argv0)
 {
+    return ompb__context_new_in(NULL, pin, default_threads, argv0);
+}
+
+ompb__context *ompb__context_new_in(const ompb__context_env *env, const ompb__pin_spec *pin,
+                                    int default_threads, const char *argv0)
+{
+    const char *sysroot = env && env->sysroot ? env->sysroot : "";
     ompb__context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return NULL;
+    ctx->quiet = env && env->quiet;
     ctx->executable = strdup(argv0 ? argv0 : "");
     if (!ctx->executable || collect_env(ctx) != 0 || collect_pin(ctx, pin) != 0) {
         ompb__context_free(ctx);
@@ -331,7 +333,7 @@ ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
     collect_date(ctx);
     if (gethostname(ctx->host, sizeof ctx->host - 1) != 0)
         snprintf(ctx->host, sizeof ctx->host, "unknown");
-    collect_cpu(ctx);
+    collect_cpu(ctx, sysroot);
     collect_openmp(ctx);
     collect_build(ctx);
     ctx->default_threads = default_threads > 0 ? default_threads : ctx->omp_max_threads;

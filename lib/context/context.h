@@ -121,6 +121,7 @@ typedef struct ompb__context {
     char **warnings;            /* [n_warnings] */
     size_t n_warnings, cap_warnings;
     bool warned_oversub, warned_unpinned; /* each of these is raised once per run */
+    bool quiet;                 /* warnings are recorded, not printed (ompb__context_env) */
 } ompb__context;
 
 /* ---- collection (lib/context/context.c) ----------------------------------- */
@@ -136,6 +137,22 @@ ompb__context *ompb__context_new(const ompb__pin_spec *pin, int default_threads,
                                  const char *argv0);
 void ompb__context_free(ompb__context *ctx);
 
+/* Where collection reads the machine (a run reads its own, a test a
+ * recorded tree: tests/data/context/sysroot-*), and whether the context
+ * prints its warnings. */
+typedef struct ompb__context_env {
+    const char *sysroot; /* prefix of every /proc and /sys path read; NULL or "": "/" */
+    /* Warnings are recorded but not printed: a child process of
+     * --processes, whose parent prints them once when it reads them back,
+     * or a rank other than 0. */
+    bool quiet;
+} ompb__context_env;
+
+/* ompb__context_new, reading /proc and /sys below env->sysroot, quiet as
+ * env says (env NULL: as ompb__context_new, which prints). */
+ompb__context *ompb__context_new_in(const ompb__context_env *env, const ompb__pin_spec *pin,
+                                    int default_threads, const char *argv0);
+
 /* Records the topology summary (machine counts, usable cpuset, CPU model)
  * and the cache levels, and warns when the load average is above the usable
  * cores, or above the machine's PUs when this process may use only some of
@@ -144,22 +161,14 @@ void ompb__context_free(ompb__context *ctx);
  * topo is not kept. */
 void ompb__context_set_topology(ompb__context *ctx, const ompb__topology *topo);
 
-/* Tests only: read /proc and /sys files below root instead of "/"
- * (NULL restores "/"). Affects contexts created afterwards. */
-void ompb__context_set_sysroot(const char *root);
-
 /* ---- the run log (lib/context/context_log.c) ------------------------------ */
 
 /* Adds a warning (one line, printed to stderr at once as
  * "ompbench: warning: ..." and recorded). A warning identical to one already
- * recorded is neither printed nor recorded again. ctx may be NULL (print only). */
+ * recorded is neither printed nor recorded again, nor is any warning of a
+ * quiet context printed. ctx may be NULL (print only). */
 void ompb__context_warn(ompb__context *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Quiet: warnings are recorded but not printed (the child processes of
- * --processes, whose parent prints them once when it reads them back).
- * Affects every context, from the call on. */
-void ompb__context_set_quiet(bool quiet);
 
 /* Records how the run repeats its instances: N repetitions each, in P
  * processes, interleaved or not, and the seed of the order. Until called:

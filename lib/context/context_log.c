@@ -22,9 +22,6 @@
 
 #define WARNING_MAX 512
 
-/* Warnings are recorded only (ompb__context_set_quiet). */
-static bool quiet;
-
 /* Records text once; false when it was recorded already. */
 static bool record_warning(ompb__context *ctx, const char *text)
 {
@@ -48,14 +45,9 @@ void ompb__context_warn(ompb__context *ctx, const char *fmt, ...)
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
     ompb__utf8_escape_controls(raw, text, sizeof text);
-    if ((ctx && !record_warning(ctx, text)) || quiet)
+    if (ctx && (!record_warning(ctx, text) || ctx->quiet))
         return;
     fprintf(stderr, "ompbench: warning: %s\n", text);
-}
-
-void ompb__context_set_quiet(bool on)
-{
-    quiet = on;
 }
 
 void ompb__context_set_repetitions(ompb__context *ctx, uint32_t repetitions,

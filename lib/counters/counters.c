@@ -48,7 +48,7 @@ static int read_group(const ompb__counter_group *g, ompb__counter_reading *r)
     if (g->n == 0)
         return -EBADF; /* never opened: fd[0] is not ours */
     size_t want = (size_t)(READ_HEADER + g->n) * sizeof buf[0];
-    long got = ompb__counters_ops()->read(g->fd[0], buf, sizeof buf);
+    long got = g->ops->read(g->fd[0], buf, sizeof buf);
     if (got < 0)
         return (int)got;
     if ((size_t)got != want || buf[0] != (uint64_t)g->n)
@@ -62,25 +62,24 @@ static int read_group(const ompb__counter_group *g, ompb__counter_reading *r)
 
 void ompb__counter_group_close(ompb__counter_group *g)
 {
-    const ompb__counter_ops *ops = ompb__counters_ops();
     for (int i = g->n - 1; i >= 0; i--)
         if (g->fd[i] >= 0)
-            (void)ops->close(g->fd[i]);
+            (void)g->ops->close(g->fd[i]);
     g->n = 0;
 }
 
-int ompb__counter_group_open(ompb__counter_group *g, const ompb__counter_set *set, int tid,
-                             ompb_error *err)
+int ompb__counter_group_open(ompb__counter_group *g, const ompb__counter_ops *ops,
+                             const ompb__counter_set *set, int tid, ompb_error *err)
 {
-    const ompb__counter_ops *ops = ompb__counters_ops();
     memset(g, 0, sizeof *g);
+    g->ops = ops = ompb__counters_ops(ops);
     for (int i = 0; i < set->n; i++) {
         struct perf_event_attr attr;
         ompb__counters_make_attr(&attr, &set->ev[i], i == 0);
         int fd = ops->open(&attr, tid, i == 0 ? -1 : g->fd[0]);
         if (fd < 0) {
             ompb__counter_group_close(g);
-            return ompb__counters_open_error(err, set, i, -fd);
+            return ompb__counters_open_error(ops, err, set, i, -fd);
         }
         g->fd[g->n++] = fd;
     }
@@ -141,10 +140,11 @@ static void spin_for(uint64_t ns)
         __asm__ volatile("");
 }
 
-int ompb__counters_probe(const ompb__counter_set *set, ompb_error *err)
+int ompb__counters_probe(const ompb__counter_ops *ops, const ompb__counter_set *set,
+                         ompb_error *err)
 {
     ompb__counter_group g;
-    int rc = ompb__counter_group_open(&g, set, 0, err);
+    int rc = ompb__counter_group_open(&g, ops, set, 0, err);
     if (rc != 0)
         return rc;
     spin_for(PROBE_SPIN_NS);

@@ -10,9 +10,11 @@
  * generic ones (hardware, software, cache events) and their aliases, each
  * event known by one canonical name (the one results carry); with libpfm4
  * at build time (OMPB_HAVE_LIBPFM) the processor's own named events too.
- * The system calls go through an ops table, so tests can put a double with
- * fake file descriptors in their place (this VM has no PMU). The module's
- * files: lib/counters/counters_internal.h.
+ * The system calls go through an ops table the caller passes in (the engine
+ * its environment's, ompb__engine_env.counters; a group keeps the one it
+ * was opened with), so tests can put a double with fake file descriptors in
+ * their place (this VM has no PMU). The module's files:
+ * lib/counters/counters_internal.h.
  */
 #ifndef OMPB_COUNTERS_H
 #define OMPB_COUNTERS_H
@@ -66,8 +68,11 @@ typedef struct ompb__counter_reading {
     uint64_t value[OMPB__MAX_COUNTERS];
 } ompb__counter_reading;
 
+struct ompb__counter_ops;
+
 /* One thread's open group. fd[0] is the leader. */
 typedef struct ompb__counter_group {
+    const struct ompb__counter_ops *ops; /* the system calls it was opened with */
     int fd[OMPB__MAX_COUNTERS];
     int n;
     ompb__counter_reading last;          /* the window's start (ompb__counter_group_mark) */
@@ -91,11 +96,9 @@ typedef struct ompb__counter_ops {
 
 #define OMPB__PARANOID_UNKNOWN (-100)
 
-/* The real system calls. */
+/* The real system calls. Every function below that takes ops reads NULL
+ * as these. */
 extern const ompb__counter_ops ompb__counter_ops_system;
-/* Replaces the ops (tests); NULL restores the system's. Not thread-safe:
- * call it between runs. */
-void ompb__counters_set_ops(const ompb__counter_ops *ops);
 
 /*
  * Parses "instructions,cycles,cache-misses" into *set. Names: perf's
@@ -109,24 +112,27 @@ void ompb__counters_set_ops(const ompb__counter_ops *ops);
 int ompb__counters_parse(const char *list, ompb__counter_set *set, ompb_error *err);
 
 /*
- * Opens set as one group on the calling thread, enables it, lets the thread
- * run about 1 ms, reads it and closes it: what every team thread will do,
- * tried before anything is measured. Returns 0, or a negative code with err
+ * Opens set as one group on the calling thread through ops, enables it,
+ * lets the thread run about 1 ms, reads it and closes it: what every team
+ * thread will do, tried before anything is measured. Returns 0, or a
+ * negative code with err
  * one line naming the event(s), the reason and the fix (event not on this
  * machine, perf_event_paranoid, too many events for the PMU, a group that
  * opens but is never on the PMU: time_running 0 with time_enabled > 0, ...).
  * The caller exits 2.
  */
-int ompb__counters_probe(const ompb__counter_set *set, ompb_error *err);
+int ompb__counters_probe(const ompb__counter_ops *ops, const ompb__counter_set *set,
+                         ompb_error *err);
 
 /*
- * Opens set as one group counting thread tid (0: the caller), disabled,
- * then enables it and takes the first reading into g->last. On failure
- * closes what it opened, returns a negative code and fills err as
- * ompb__counters_probe does.
+ * Opens set as one group counting thread tid (0: the caller) through ops,
+ * which the group keeps for its reads and its close, disabled, then enables
+ * it and takes the first reading into g->last. On failure closes what it
+ * opened, returns a negative code and fills err as ompb__counters_probe
+ * does.
  */
-int ompb__counter_group_open(ompb__counter_group *g, const ompb__counter_set *set, int tid,
-                             ompb_error *err);
+int ompb__counter_group_open(ompb__counter_group *g, const ompb__counter_ops *ops,
+                             const ompb__counter_set *set, int tid, ompb_error *err);
 /* Reads the group: g->delta = now - g->last, g->last = now. One read(2) for
  * the whole group. Returns 0, or -errno (g->read_errno set, delta zeroed). */
 int ompb__counter_group_read(ompb__counter_group *g);
@@ -148,10 +154,10 @@ void ompb__counter_group_close(ompb__counter_group *g);
  * it ran all the time. */
 double ompb__counter_scale(uint64_t value, uint64_t enabled_ns, uint64_t running_ns);
 
-/* Writes what this machine offers: every generic event with "available"
- * or the reason it is not, then libpfm4's named events (or that they need
- * libpfm4). */
-void ompb__counters_list(FILE *out);
+/* Writes what this machine offers, as ops open them: every generic event
+ * with "available" or the reason it is not, then libpfm4's named events (or
+ * that they need libpfm4). */
+void ompb__counters_list(const ompb__counter_ops *ops, FILE *out);
 
 /* The canonical name of an event name: the event's for one of its aliases
  * ("cpu-cycles" -> "cycles"), else name itself (static, or name). Names in

@@ -42,15 +42,18 @@ void ompb__counters_make_attr(struct perf_event_attr *attr, const ompb__counter_
 
 /* Fills err with the one line for event i of set refused by
  * perf_event_open with errno e (i > 0 and EINVAL: the group is full):
- * which event, why, and how to fix it. Returns OMPB_EINVAL. */
-int ompb__counters_open_error(ompb_error *err, const ompb__counter_set *set, int i, int e);
+ * which event, why (the paranoid level as ops read it), and how to fix it.
+ * Returns OMPB_EINVAL. */
+int ompb__counters_open_error(const ompb__counter_ops *ops, ompb_error *err,
+                              const ompb__counter_set *set, int i, int e);
 
 /* ---- lib/counters/counters_ops.c ----------------------------------------------------- */
 
-/* The ops in use (the system's unless ompb__counters_set_ops replaced them). */
-const ompb__counter_ops *ompb__counters_ops(void);
-/* kernel.perf_event_paranoid through the ops, or OMPB__PARANOID_UNKNOWN. */
-int ompb__counters_paranoid(void);
+/* ops, or the system's when NULL. */
+const ompb__counter_ops *ompb__counters_ops(const ompb__counter_ops *ops);
+/* kernel.perf_event_paranoid through ops (NULL, or no paranoid function:
+ * the system's), or OMPB__PARANOID_UNKNOWN. */
+int ompb__counters_paranoid(const ompb__counter_ops *ops);
 
 /* ---- lib/counters/counters_names.c --------------------------------------------------- */
 

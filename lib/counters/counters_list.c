@@ -16,19 +16,20 @@
 #define SEEN_REFUSED 2u
 
 typedef struct listing {
+    const ompb__counter_ops *ops;
     FILE *out;
     unsigned seen;
 } listing;
 
 /* Opens one event alone on the calling thread; 0 or the errno. */
-static int try_event(const ompb__counter_event *ev)
+static int try_event(const ompb__counter_ops *ops, const ompb__counter_event *ev)
 {
     struct perf_event_attr attr;
     ompb__counters_make_attr(&attr, ev, true);
-    int fd = ompb__counters_ops()->open(&attr, 0, -1);
+    int fd = ops->open(&attr, 0, -1);
     if (fd < 0)
         return -fd;
-    (void)ompb__counters_ops()->close(fd);
+    (void)ops->close(fd);
     return 0;
 }
 
@@ -43,7 +44,7 @@ static void list_one(void *arg, const char *name, const char *aliases)
     char label[80];
     snprintf(label, sizeof label, "%s%s%s%s", name, aliases[0] ? " (" : "", aliases,
              aliases[0] ? ")" : "");
-    int e = try_event(&ev);
+    int e = try_event(l->ops, &ev);
     if (e == 0)
         fprintf(l->out, "  %-34s available%s\n", label, ev.kernel ? "" : " (user space)");
     else if (e == ENOENT || e == EOPNOTSUPP)
@@ -57,12 +58,12 @@ static void list_one(void *arg, const char *name, const char *aliases)
 }
 
 /* The closing lines: what the refusals seen mean, and their fixes. */
-static void list_fixes(FILE *out, unsigned seen)
+static void list_fixes(const ompb__counter_ops *ops, FILE *out, unsigned seen)
 {
     if (seen & SEEN_ABSENT)
         fprintf(out, "Not available: the kernel has no PMU for these events here (virtual "
                      "machines often expose none); run on a machine or VM with one.\n");
-    int paranoid = ompb__counters_paranoid();
+    int paranoid = ompb__counters_paranoid(ops);
     if ((seen & SEEN_REFUSED) && paranoid > 1)
         fprintf(out, "Not permitted: kernel.perf_event_paranoid = %d refuses events that "
                      "count in the kernel (fix: sysctl -w kernel.perf_event_paranoid=1, or "
@@ -74,16 +75,17 @@ static void list_fixes(FILE *out, unsigned seen)
                      "CAP_PERFMON).\n", paranoid);
 }
 
-void ompb__counters_list(FILE *out)
+void ompb__counters_list(const ompb__counter_ops *ops, FILE *out)
 {
+    ops = ompb__counters_ops(ops);
     fprintf(out, "Counters for --counters on this machine (kernel.perf_event_paranoid = %d); "
                  "each team thread counts its own events, user space only for hardware and "
-                 "cache events:\n", ompb__counters_paranoid());
-    listing l = {out, 0};
+                 "cache events:\n", ompb__counters_paranoid(ops));
+    listing l = {ops, out, 0};
     fprintf(out, "Hardware and software events:\n");
     ompb__counters_each_event(false, list_one, &l);
     fprintf(out, "Cache events:\n");
     ompb__counters_each_event(true, list_one, &l);
     ompb__counters_pfm_list(out);
-    list_fixes(out, l.seen);
+    list_fixes(ops, out, l.seen);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The system calls behind --counters (lib/counters/counters_internal.h): every
- * perf_event_open, ioctl, read and close of the module goes through one
- * ops table, which tests replace with a double that hands out fake file
- * descriptors (this VM has no PMU), and the kernel's
+ * perf_event_open, ioctl, read and close of the module goes through the
+ * ops table its caller passes in, which tests fill with a double that hands
+ * out fake file descriptors (this VM has no PMU), and the kernel's
  * perf_event_paranoid level, which the refusals and the listing name.
  */
 #include "counters/counters_internal.h"
@@ -54,19 +54,12 @@ static int sys_paranoid(void)
 const ompb__counter_ops ompb__counter_ops_system = {sys_open, sys_enable, sys_read, sys_close,
                                                     sys_paranoid};
 
-static const ompb__counter_ops *ops = &ompb__counter_ops_system;
-
-void ompb__counters_set_ops(const ompb__counter_ops *o)
+const ompb__counter_ops *ompb__counters_ops(const ompb__counter_ops *ops)
 {
-    ops = o ? o : &ompb__counter_ops_system;
+    return ops ? ops : &ompb__counter_ops_system;
 }
 
-const ompb__counter_ops *ompb__counters_ops(void)
+int ompb__counters_paranoid(const ompb__counter_ops *ops)
 {
-    return ops;
-}
-
-int ompb__counters_paranoid(void)
-{
-    return ops->paranoid ? ops->paranoid() : sys_paranoid();
+    return ops && ops->paranoid ? ops->paranoid() : sys_paranoid();
 }

@@ -51,7 +51,8 @@ static int invalid_error(ompb_error *err, const char *name, int i, int e)
                            "(perf_event_open: %s; see --list-counters)", name, strerror(e));
 }
 
-int ompb__counters_open_error(ompb_error *err, const ompb__counter_set *set, int i, int e)
+int ompb__counters_open_error(const ompb__counter_ops *ops, ompb_error *err,
+                              const ompb__counter_set *set, int i, int e)
 {
     const ompb__counter_event *ev = &set->ev[i];
     const char *name = ompb__counter_label(ev);
@@ -65,7 +66,7 @@ int ompb__counters_open_error(ompb_error *err, const ompb__counter_set *set, int
                                "task-clock; see --list-counters)", name, strerror(e));
     case EACCES:
     case EPERM:
-        return permission_error(err, ev, ompb__counters_paranoid());
+        return permission_error(err, ev, ompb__counters_paranoid(ops));
     case EBUSY:
         return ompb__error_set(err, OMPB_EINVAL, "--counters: event '%s': the PMU is busy "
                                "(perf_event_open: %s: another user holds its counters "

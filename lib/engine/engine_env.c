@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The default engine environment: the process-wide collaborators a run
- * installs (distribution, instrument, body guard, fork guard) behind the
- * engine's environment value. This is the one place where the engine's
+ * installs (distribution, instrument, body guard, fork guard) and the
+ * system calls the engine makes (counters, pages) behind the engine's
+ * environment value. This is the one place where the engine's
  * collaborators are read from process-wide state; the engine itself only
  * calls what its environment holds.
  */
@@ -51,5 +52,7 @@ ompb__engine_env ompb__engine_env_default(void)
         .body = {.stop_signal = guard_signal, .team = guard_team, .thread_begin = crash_stack},
         .forks = {.watch = ompb__fork_guard_installed().watch,
                   .coverage = ompb__fork_guard_coverage()},
+        .counters = &ompb__counter_ops_system,
+        .pages = &ompb__pages_ops_system,
     };
 }

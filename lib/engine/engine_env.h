@@ -4,10 +4,12 @@
  * besides its input (sampling, plan, descriptor) and its output (the
  * record), handed to it as one value. The distribution across ranks, the
  * sink of the runner's markers, the body guard's hooks (a stop signal, the
- * team it names when stuck) and the fork guard's watch. The engine reads no
- * process-wide state of its own: a run hands it the default environment
- * (ompb__engine_env_default, built from what ompb_main installed), a test
- * hands it doubles that record what the engine did.
+ * team it names when stuck), the fork guard's watch, and the system calls
+ * of --counters (lib/counters/counters.h) and of the NUMA page check
+ * (lib/engine/pages.h). The engine reads no process-wide state of its own:
+ * a run hands it the default environment (ompb__engine_env_default, built
+ * from what ompb_main installed), a test hands it doubles that record what
+ * the engine did.
  */
 #ifndef OMPB_ENGINE_ENV_H
 #define OMPB_ENGINE_ENV_H
@@ -17,7 +19,9 @@
 #include <ompbench/distribution.h>
 #include <ompbench/fork_guard.h>
 
+#include "counters/counters.h"
 #include "engine/fork_guard.h"
+#include "engine/pages.h"
 #include "model/model.h"
 
 struct ompb__record;
@@ -62,12 +66,19 @@ typedef struct ompb__engine_env {
     ompb__marker_sink markers;     /* every function set */
     ompb__body_hooks body;         /* every function set */
     ompb__fork_watcher forks;
+    /* The system calls the team's --counters groups are opened, read and
+     * closed with (NULL: ompb__counter_ops_system). */
+    const ompb__counter_ops *counters;
+    /* The page check's system calls, for the team's ompb_declare_buffer
+     * (NULL: ompb__pages_ops_system). */
+    const ompb__pages_ops *pages;
 } ompb__engine_env;
 
 /* The environment of a run in this process: the distribution installed
  * with ompb_set_distribution, the instrument (lib/hooks/instrument.h), the
  * body guard (lib/engine/body_guard.h) and the fork guard installed with
- * ompb_set_fork_guard, as they are at the call. */
+ * ompb_set_fork_guard, as they are at the call, and the system's counters
+ * and page lookups. */
 ompb__engine_env ompb__engine_env_default(void);
 
 #endif

@@ -57,12 +57,6 @@ static bool system_node_has_cpus(int node)
 
 const ompb__pages_ops ompb__pages_ops_system = {system_query, system_current_node,
                                                  system_page_size, system_node_has_cpus};
-static const ompb__pages_ops *ops = &ompb__pages_ops_system;
-
-void ompb__pages_set_ops(const ompb__pages_ops *o)
-{
-    ops = o ? o : &ompb__pages_ops_system;
-}
 
 /* Counts one batch's statuses into tally; pages on other nodes are counted
  * per node in node_pages (decided later, once per node) unless the node
@@ -84,7 +78,8 @@ static void count_batch(ompb__pages_tally *t, const int *status, long n, uint64_
 
 /* Other nodes' pages: misplaced on a node with CPUs, by policy on one
  * without; remote_node is the node with CPUs holding most of them. */
-static void settle_nodes(ompb__pages_tally *t, const uint64_t *node_pages)
+static void settle_nodes(const ompb__pages_ops *ops, ompb__pages_tally *t,
+                         const uint64_t *node_pages)
 {
     uint64_t best = 0;
     for (int n = 0; n < MAX_NODES; n++) {
@@ -102,8 +97,11 @@ static void settle_nodes(ompb__pages_tally *t, const uint64_t *node_pages)
     }
 }
 
-int ompb__pages_tally_share(ompb__pages_tally *t, const void *ptr, size_t bytes)
+int ompb__pages_tally_share(const ompb__pages_ops *ops, ompb__pages_tally *t, const void *ptr,
+                            size_t bytes)
 {
+    if (!ops)
+        ops = &ompb__pages_ops_system;
     long page = ops->page_size();
     if (page <= 0 || bytes == 0)
         return 0;
@@ -128,7 +126,7 @@ int ompb__pages_tally_share(ompb__pages_tally *t, const void *ptr, size_t bytes)
     }
     if (rc < 0)
         t->query_errno = (int)-rc;
-    settle_nodes(t, node_pages);
+    settle_nodes(ops, t, node_pages);
     free(node_pages);
     return rc < 0 ? (int)rc : 0;
 }
@@ -145,7 +143,7 @@ int ompb_declare_buffer(ompb_state *state, const void *ptr, size_t bytes)
 {
     if (!state || (!ptr && bytes > 0))
         return OMPB_EINVAL;
-    int rc = ompb__pages_tally_share(&state->pages, ptr, bytes);
+    int rc = ompb__pages_tally_share(state->pages_ops, &state->pages, ptr, bytes);
     return rc == -ENOMEM ? OMPB_ENOMEM : 0;
 }
 

@@ -8,7 +8,8 @@
  * warning per instance, when a thread's share lies mostly on another node
  * (first touch by one thread: the most common wrong STREAM result on
  * multi-socket nodes) or is mostly untouched. Every system call goes through
- * an ops table that tests replace with a double.
+ * an ops table that the engine's environment names (ompb__engine_env.pages,
+ * handed to each team thread's state); tests pass a double there.
  */
 #ifndef OMPB_PAGES_H
 #define OMPB_PAGES_H
@@ -54,15 +55,15 @@ typedef struct ompb__pages_ops {
     bool (*node_has_cpus)(int node);
 } ompb__pages_ops;
 
+/* The real system calls. */
 extern const ompb__pages_ops ompb__pages_ops_system;
-/* Replaces the ops (tests); NULL restores the system's. Not thread-safe:
- * call it between runs. */
-void ompb__pages_set_ops(const ompb__pages_ops *ops);
 
-/* Looks up the pages of [ptr, ptr + bytes) from the calling thread and adds
- * them to *tally. Returns 0, or -errno when the query failed (then
- * tally->query_errno is set and nothing else is added). */
-int ompb__pages_tally_share(ompb__pages_tally *tally, const void *ptr, size_t bytes);
+/* Looks up the pages of [ptr, ptr + bytes) from the calling thread through
+ * ops (NULL: ompb__pages_ops_system) and adds them to *tally. Returns 0, or
+ * -errno when the query failed (then tally->query_errno is set and nothing
+ * else is added). */
+int ompb__pages_tally_share(const ompb__pages_ops *ops, ompb__pages_tally *tally,
+                            const void *ptr, size_t bytes);
 
 /* Whether a tally deserves the warning: mostly on another node, or mostly
  * untouched. */

@@ -42,6 +42,7 @@ static int alloc_team(ompb__team *tm)
     for (int t = 0; t < tm->threads; t++) {
         ompb__state_init(&tm->states[t], tm->inst, &tm->user_data, t, tm->threads);
         tm->states[t].simulate = tm->simulate;
+        tm->states[t].pages_ops = tm->env->pages;
         tm->states[t].user.shared = caller; /* the body's own team adds into it */
         tm->states[t].user.events = tm->rec->counters.n ? &tm->rec->counters : NULL;
         if (tm->groups && !caller) {

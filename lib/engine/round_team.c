@@ -358,7 +358,8 @@ void ompb__team_check_pu(ompb_state *s, bool count)
 void ompb__team_open_counters(team *tm, int t)
 {
     ompb_error err = {0};
-    if (ompb__counter_group_open(&tm->groups[t], tm->sp->counters, 0, &err) == 0)
+    if (ompb__counter_group_open(&tm->groups[t], tm->env->counters, tm->sp->counters, 0, &err)
+        == 0)
         return;
 #pragma omp critical(ompb_round_fail)
     ompb__team_fail(tm, "%s: thread %d: %s", tm->inst->name, t, err.text);

@@ -46,6 +46,8 @@ struct ompb_state {
     int n_counters;
     atomic_bool in_body;       /* inside the body now (lib/engine/body_guard.c names stuck threads) */
     ompb__pages_tally pages;   /* what this thread's ompb_declare_buffer calls found */
+    const ompb__pages_ops *pages_ops; /* how they look pages up (the engine
+                                         environment's; NULL: the system's) */
     ompb__ucounters user;      /* ompb_counter: this thread's values in the current round */
 };
 

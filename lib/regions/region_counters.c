@@ -79,7 +79,8 @@ __attribute__((constructor)) static void region_counters_load(void)
     if (!v || !*v || (on && strcmp(on, "0") == 0))
         return;
     ompb_error err = {0};
-    if (ompb__counters_parse(v, &events, &err) != 0 || ompb__counters_probe(&events, &err) != 0)
+    if (ompb__counters_parse(v, &events, &err) != 0 ||
+        ompb__counters_probe(&ompb__counter_ops_system, &events, &err) != 0)
         refuse(err.text);
     ompb__region_counters_on = true;
 }
@@ -98,7 +99,8 @@ static thread_counts *first_use(void)
         return NULL;
     ompb_error err = {0};
     tc->failed = true;
-    if (ompb__region_counters_on && ompb__counter_group_open(&tc->group, &events, 0, &err) == 0)
+    if (ompb__region_counters_on &&
+        ompb__counter_group_open(&tc->group, &ompb__counter_ops_system, &events, 0, &err) == 0)
         tc->opened = !(tc->failed = false);
     else if (ompb__region_counters_on)
         ompb__error_print(stderr, "ompbench: %s: this thread counts nothing: %s",

@@ -182,8 +182,9 @@ static int stop_before_measuring(ompb__run *r, int status, ompb_error *err)
 static ompb__context *make_context(ompb__run *r)
 {
     /* A child's warnings reach the user through its parent, once. */
-    ompb__context_set_quiet(r->cfg.child || ompb__dist_rank() != 0);
-    ompb__context *ctx = ompb__context_new(&r->cfg.pin, r->cfg.default_threads, r->argv0);
+    ompb__context_env env = {.quiet = r->cfg.child || ompb__dist_rank() != 0};
+    ompb__context *ctx = ompb__context_new_in(&env, &r->cfg.pin, r->cfg.default_threads,
+                                              r->argv0);
     if (!ctx)
         return NULL;
     /* The guard matters to rounds only: a region report's context (an

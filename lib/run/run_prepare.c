@@ -129,7 +129,7 @@ static int print_and_stop(const ompb__run *r, bool speak)
     }
     if (r->cfg.list_counters) {
         if (speak)
-            ompb__counters_list(stdout);
+            ompb__counters_list(&ompb__counter_ops_system, stdout);
         return OMPB_EXIT_OK;
     }
     return -1;
@@ -183,7 +183,8 @@ int ompb__run_prepare(ompb__run *r, int argc, char **argv, ompb_error *err)
         return ompb__run_usage_error(r, err);
     /* Every team thread will open these events: an event this machine or
      * its permissions refuse stops the run here, before anything is measured. */
-    if (r->cfg.counters.n > 0 && ompb__counters_probe(&r->cfg.counters, err) != 0)
+    if (r->cfg.counters.n > 0 &&
+        ompb__counters_probe(&ompb__counter_ops_system, &r->cfg.counters, err) != 0)
         return ompb__run_usage_error(r, err);
     if (r->cfg.output && !r->cfg.child && speak && ompb__outfile_probe(r->cfg.output, err) != 0)
         return ompb__run_usage_error(r, err);
