@@ -17,7 +17,7 @@
 # still checked for URLs and size; the browser sessions do not run there:
 # they exercise the pages' JavaScript in chromium, which no sanitizer
 # instruments, on HTML written by the same code the Release stage's run of
-# this test checks in the browser (13 of its 38 s of CPU under ASan).
+# this test checks in the browser (14 of its 38 s of CPU under ASan).
 # Usage: report_browser.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1
