@@ -7,6 +7,13 @@
 #                then ASan+UBSan, then a clang build)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# ctest's parallelism in the two test stages of `make test`: twice the
+# cores, since many tests mostly wait (timeouts, sleeps, signals, MPI and
+# browser start-up: integration.slurm takes 14 s for 0.6 s of CPU) and
+# two at a time leave the cores idle then. The tests that need the machine
+# to themselves stay RUN_SERIAL or behind their RESOURCE_LOCK, and every
+# test passes next to two CPU hogs anyway (tools/test-under-load.sh).
+TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 # The contributing recipes' copy of the tree and its Release build
 # (tests/contributing/), one for both test stages: the ASan stage finds it
 # built by the Release stage and only reruns the recipes.
@@ -42,14 +49,14 @@ test-release:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DOMPB_WERROR=ON \
 	  -DOMPB_CONTRIBUTING_DIR=$(CONTRIBUTING_DIR)
 	cmake --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS)
 
 test-asan:
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DOMPB_SANITIZE=ON -DOMPB_WERROR=ON \
 	  -DOMPB_CONTRIBUTING_DIR=$(CONTRIBUTING_DIR)
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  OMPB_TEST_TIMEOUT_MULTIPLIER=4 ctest --output-on-failure -j $(JOBS) -LE no-sanitize
+	  OMPB_TEST_TIMEOUT_MULTIPLIER=4 ctest --output-on-failure -j $(TEST_JOBS) -LE no-sanitize
 
 # clang builds everything, tests included, warning-free; the tests run in
 # the two gcc builds above, except the libFuzzer targets (fuzz/), which
