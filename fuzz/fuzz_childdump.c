@@ -49,8 +49,8 @@ static void init(void)
     }
     /* The child's warnings go into a context, quietly: the fuzzer's output
      * is its own. */
-    ompb__context_set_quiet(true);
-    ctx = ompb__context_new(NULL, THREADS, "fuzz");
+    ompb__context_env quiet = {.quiet = true};
+    ctx = ompb__context_new_in(&quiet, NULL, THREADS, "fuzz");
     fd = memfd_create("dump", 0);
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 }
