@@ -4,18 +4,8 @@
 # Do exactly that to a copy of the tree: add the TSV reporter the document
 # shows and its ROW(tsv) line, build the example suite, and check that
 # --format tsv works, that --help lists it and that a bad --format names it.
-set -euo pipefail
-src=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp" -xf -
-tree=$tmp
-# The one C block that begins with the file's name (other sections of
-# CONTRIBUTING.md have C blocks of their own, before or after it).
-awk '/^```c$/ { inblock = 1; first = 1; next }
-     /^```$/ { inblock = 0; keep = 0; next }
-     inblock && first { keep = ($0 == "/* lib/report/tsv.c */"); first = 0 }
-     inblock && keep' "$src/CONTRIBUTING.md" > "$tree/lib/report/tsv.c"
+. "$(dirname "$0")/../contributing_tree.sh" "$@"
+doc_block '/* lib/report/tsv.c */' > "$tree/lib/report/tsv.c"
 grep -q 'ompb__reporter_tsv' "$tree/lib/report/tsv.c" || { echo "FAIL: no TSV example in CONTRIBUTING.md"; exit 1; }
 sed -i 's/^    ROW(csv)$/    ROW(csv)            \\\n    ROW(tsv)/' "$tree/lib/report/reporters.c"
 grep -q 'ROW(tsv)' "$tree/lib/report/reporters.c" || { echo "FAIL: could not add the row"; exit 1; }

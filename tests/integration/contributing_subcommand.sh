@@ -5,17 +5,8 @@
 # the document shows and its X(hello, ...) row in tools/tools.h, build the
 # command, and check that `ompbench hello` runs, that --help lists it and
 # that an unknown command's message names it.
-set -euo pipefail
-src=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-tar -C "$src" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp" -xf -
-tree=$tmp
-# The one C block that begins with the file's name.
-awk '/^```c$/ { inblock = 1; first = 1; next }
-     /^```$/ { inblock = 0; keep = 0; next }
-     inblock && first { keep = ($0 == "/* tools/hello.c */"); first = 0 }
-     inblock && keep' "$src/CONTRIBUTING.md" > "$tree/tools/hello.c"
+. "$(dirname "$0")/../contributing_tree.sh" "$@"
+doc_block '/* tools/hello.c */' > "$tree/tools/hello.c"
 grep -q 'ompb__tool_hello' "$tree/tools/hello.c" || { echo "FAIL: no hello.c example in CONTRIBUTING.md"; exit 1; }
 # The row, after the list's last one (which has no line continuation).
 sed -i 's/^\(    X(report, .*)\)$/\1 \\\n    X(hello, "say hello")/' "$tree/tools/tools.h"
