@@ -14,6 +14,8 @@ The run count of each side is kept in $AB_FAKE_DIR/<side>.n, the side
 (base or head) is $AB_FAKE_SIDE. Optional environment:
   AB_FAKE_MANY=N   N more instances with long names (steady, as `steady`)
   AB_FAKE_ZERO=1   every time is 0
+  AB_FAKE_SLOW=F   HEAD's `steady` takes F times as long (F=10: regressed at
+                   the first look, whatever the machine's load)
   AB_FAKE_CRASH=1  every run (not --list) ends by SIGSEGV
   AB_FAKE_ARGS=F   append each run's arguments (one line) to F
   AB_FAKE_OLD=1    refuses --exact-file (exit status 2), as a binary built
@@ -76,6 +78,8 @@ def main(args):
     wild = WILD[(k + (3 if side == "head" else 0)) % len(WILD)]
     zero = 0.0 if os.environ.get("AB_FAKE_ZERO") else 1.0
     values = {"wild": 100.0 * wild * zero}
+    if side == "head" and os.environ.get("AB_FAKE_SLOW"):
+        values["steady"] = 100.0 * jitter * zero * float(os.environ["AB_FAKE_SLOW"])
     entries = [{"name": n, "run_name": n, "run_type": "iteration", "repetitions": 1,
                 "repetition_index": 0, "threads": 1, "iterations": 1000,
                 "real_time": values.get(n, 100.0 * jitter * zero),

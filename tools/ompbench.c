@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The `ompbench` command: a thin dispatcher over the library's tools.
- *   ompbench ab [...] BASE HEAD             run two builds alternately until every verdict is decided
- *   ompbench collect [...] -- CMD ARGS...   act as the CodSpeed runner, check what CMD sends
- *   ompbench compare BASE.json HEAD.json    verdict per benchmark between two runs
- *   ompbench scaling RESULT.json            speedup and efficiency per thread count
- *   ompbench convert FILE --format FMT      a result file again as console, csv or json
- *   ompbench report RESULT.json... --output report.html   one self-contained HTML page
+ * The `ompbench` command: a thin dispatcher over the library's tools, one
+ * per row of OMPB__TOOL_COMMANDS (tools.h).
+ * `ompbench --help` lists them with their summaries.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,19 +12,15 @@
 #include "core/core.h"
 #include "tools.h"
 
+/* The table of tools.h's rows (OMPB__TOOL_COMMANDS). */
+#define OMPB__TOOL_ROW(name, summary) {#name, ompb__tool_##name, summary, "ompbench " #name},
 static const struct {
     const char *name;
     int (*fn)(int argc, char **argv);
     const char *summary;
     const char *tool;       /* names the command in messages */
-} commands[] = {
-    {"ab", ompb__tool_ab, "compare two builds in one command: alternating runs until each verdict is decided", "ompbench ab"},
-    {"collect", ompb__tool_collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks", "ompbench collect"},
-    {"compare", ompb__tool_compare, "compare two result files: improved, regressed, untouched, new, missing", "ompbench compare"},
-    {"convert", ompb__tool_convert, "re-render a result file as console, csv or json", "ompbench convert"},
-    {"scaling", ompb__tool_scaling, "scaling table (and SVG plot, strong or weak) from result files", "ompbench scaling"},
-    {"report", ompb__tool_report, "one self-contained HTML page: rounds, threads, scaling, comparison", "ompbench report"},
-};
+} commands[] = {OMPB__TOOL_COMMANDS(OMPB__TOOL_ROW)};
+#undef OMPB__TOOL_ROW
 
 static void usage(FILE *out)
 {

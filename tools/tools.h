@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Subcommands of the `ompbench` tool; argv[0] is the subcommand name and the
- * return value is the process exit status (0 ok, 1 check failed, 2 bad input). */
+/* What the subcommands of the `ompbench` tool share: their table and the
+ * option helpers every subcommand's parser uses. */
 #ifndef OMPB_TOOLS_H
 #define OMPB_TOOLS_H
 
@@ -8,12 +8,26 @@
 
 #include "analysis/analysis.h"
 
-int ompb__tool_ab(int argc, char **argv);
-int ompb__tool_collect(int argc, char **argv);
-int ompb__tool_compare(int argc, char **argv);
-int ompb__tool_convert(int argc, char **argv);
-int ompb__tool_scaling(int argc, char **argv);
-int ompb__tool_report(int argc, char **argv);
+/*
+ * The subcommands, one row each: X(NAME, SUMMARY). A row is the whole
+ * registration: `ompbench NAME` runs int ompb__tool_NAME(int argc, char
+ * **argv), defined in tools/NAME.c (declared here from the row; argv[0] is
+ * "NAME", the return value is the exit status: 0 ok, 1 check failed, 2 bad
+ * input), its messages name "ompbench NAME", and `ompbench --help` lists
+ * NAME and SUMMARY in this order (tools/ompbench.c makes its table from
+ * these rows; tools/CMakeLists.txt builds every .c file in tools/).
+ */
+#define OMPB__TOOL_COMMANDS(X)                                                                     \
+    X(ab, "compare two builds in one command: alternating runs until each verdict is decided")   \
+    X(collect, "run a benchmark binary under a CodSpeed-runner stand-in and check its hooks")    \
+    X(compare, "compare two result files: improved, regressed, untouched, new, missing")         \
+    X(convert, "re-render a result file as console, csv or json")                                \
+    X(scaling, "scaling table (and SVG plot, strong or weak) from result files")                 \
+    X(report, "one self-contained HTML page: rounds, threads, scaling, comparison")
+
+#define OMPB__TOOL_DECLARE(name, summary) int ompb__tool_##name(int argc, char **argv);
+OMPB__TOOL_COMMANDS(OMPB__TOOL_DECLARE)
+#undef OMPB__TOOL_DECLARE
 
 /* The value of option `name` at argv[*i], given as "--name=value" or as
  * "--name value" (then *i advances); NULL when argv[*i] is another option

@@ -12,8 +12,9 @@
 #   fails with --fail-on-regression, and passes with --allow-layout-effects;
 # - changed: "code changed (in slowed)", and the gate fails either way;
 # - a file without a code location (stripped of it): "code check: unknown".
-# Then `ompbench ab` on the moved pair with a HEAD 10x slower: regressed,
-# annotated, not gating under --allow-layout-effects.
+# Then `ompbench ab` on the moved pair with a HEAD 10x slower (its runs
+# replay those files): regressed, annotated, not gating under
+# --allow-layout-effects.
 # Usage: layout_effect.sh BUILD_DIR SOURCE_DIR
 fail_fast=1
 . "$(dirname "$0")/lib.sh" "$@"
@@ -117,16 +118,37 @@ assert "code check: unknown (HEAD" in r["note"], r["note"]'
 
 # ab on the moved pair, HEAD 10x slower: regressed, annotated, and under
 # --allow-layout-effects (and --allow-undecided for its neighbours) the gate passes.
-cat > "$tmp/head.sh" <<EOF
+# Each side's run writes the file made above from real runs (a real code
+# location, all rounds clean, HEAD ten times BASE; each run's times scaled
+# by 1 +- 0.1% so that the runs spread), not a time measured under the
+# machine's load, which could make the pair "disturbed".
+cat > "$tmp/replay.py" <<'PY'
+import json, os, sys
+side, template, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+count = os.path.join(os.path.dirname(template), side + ".n")
+k = int(open(count).read()) if os.path.exists(count) else 0
+open(count, "w").write(str(k + 1))
+d = json.load(open(template))
+for b in d["benchmarks"]:
+    if b["run_type"] == "iteration":
+        s = b["ompbench"]["samples"]
+        s["makespan_ns"] = [round(v * (1 + 0.001 * ((k * 7) % 3 - 1))) for v in s["makespan_ns"]]
+json.dump(d, open(args[args.index("--output") + 1], "w"))
+PY
+replay() { # replay SIDE BINARY TEMPLATE.json: a side's command for ab
+  cat > "$tmp/$1.sh" <<EOF
 #!/bin/sh
-OMPB_AB_FACTOR=10 exec "$moved" "\$@"
+case " \$* " in *" --list "*) exec "$2" "\$@";; esac
+exec /usr/bin/python3 "$tmp/replay.py" $1 "$3" "\$@"
 EOF
-chmod +x "$tmp/head.sh"
+  chmod +x "$tmp/$1.sh"
+}
+replay base "$base" "$tmp/base.json"
+replay head "$moved" "$tmp/moved10.json"
 set +e
 timeout "$((300 * m))" "$tool" ab --seed 7 --max-runs 8 --fail-on-regression --allow-undecided \
-  --allow-layout-effects --format json --output "$tmp/ab.json" --head-cmd "$tmp/head.sh" "$base" \
-  -- --exact "slowed[t=1]" --threads 1 --sample-count 7 --sample-size 100 --warmup-time 0 \
-  --max-time 300ms 2> "$tmp/ab.err"
+  --allow-layout-effects --format json --output "$tmp/ab.json" --base-cmd "$tmp/base.sh" \
+  --head-cmd "$tmp/head.sh" -- --exact "slowed[t=1]" --threads 1 2> "$tmp/ab.err"
 status=$?
 set -e
 row "$tmp/ab.json" '
