@@ -4,7 +4,8 @@
 # tests/fortran_intern_scale.c): interning and looking up 4N distinct
 # names takes less than 9 times as long as N names (a hashed table: about
 # 4; a list walked per lookup: about 16). Both sizes are measured in this
-# run, each the least of 7 processes, so no absolute time is assumed.
+# run, each the least of 7 processes, in CPU time (preemption by other
+# programs does not count), so no absolute time is assumed.
 # Usage: fortran_intern_scale.sh BUILD_DIR SOURCE_DIR
 script_bound=300
 . "$(dirname "$0")/lib.sh" "$@"
@@ -24,7 +25,7 @@ for i in 1 2 3 4 5 6 7; do
   done
 done
 if [ -n "$small" ] && [ -n "$large" ]; then
-  echo "3000 names: $small ns, 12000 names: $large ns"
+  echo "3000 names: $small ns, 12000 names: $large ns of CPU time"
   [ "$large" -lt $((9 * small)) ] ||
     fail "4 times the names took $((large / (small > 0 ? small : 1)))x as long (want below 9x: linear)"
 fi
