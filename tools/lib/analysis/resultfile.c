@@ -29,13 +29,6 @@
  * larger (or a negative value) to uint64_t is undefined behaviour. */
 #define OMPB__U64_LIMIT 18446744073709551616.0
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    return d ? memcpy(d, s, n) : NULL;
-}
-
 /* A whole number of nanoseconds that a uint64_t holds. */
 static bool is_ns_count(const json_t *v)
 {
@@ -228,7 +221,7 @@ static int read_code(const json_t *omp, const entry_ref *ref, ompb__rf_instance 
                      "a path, \"address\": a non-negative integer}", ref->where);
     if (in->code_object)
         return 0;
-    in->code_object = dup_str(json_string_value(obj));
+    in->code_object = strdup(json_string_value(obj));
     in->code_address = (unsigned long long)json_integer_value(addr);
     return in->code_object ? 0 : OMPB_ENOMEM;
 }
@@ -513,7 +506,7 @@ static int read_root(json_t *root, const char *label, ompb__resultfile *rf,
                      "no benchmark results: \"benchmarks\" holds no iteration entry and "
                      "no \"median\" or \"mean\" aggregate with a \"run_name\"");
     rf->context = json_incref(json_object_get(root, "context"));
-    return (rf->path = dup_str(label)) ? 0 : OMPB_ENOMEM;
+    return (rf->path = strdup(label)) ? 0 : OMPB_ENOMEM;
 }
 
 static int from_json(json_t *root, const json_error_t *jerr, const char *label,
