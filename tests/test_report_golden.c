@@ -7,13 +7,17 @@
  * files under tests/data/report_golden recorded from the reporters. Any
  * change of a reporter's output, however small, fails here; a change that
  * is meant re-records them with OMPB_GOLDEN_RECORD=1 (the run then fails,
- * so a recording never passes as a check) and shows in the diff.
+ * so a recording never passes as a check) and shows in the diff. Each
+ * report's JSON is also read back (lib/report/json_read.c) and rendered
+ * again, which must give the same JSON, CSV and console bytes; older
+ * files (tests/data/compare) read too.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
 #include <ompbench/bench.h>
 
 #include "report/report.h"
@@ -222,15 +226,21 @@ static size_t repeated_results(ompb__result *out)
     return 3;
 }
 
+static char *render_report(const ompb__reporter *r, const ompb__report *rep)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_EQUAL(r->write(fp, rep), 0);
+    fclose(fp);
+    return buf;
+}
+
 static char *render(const ompb__reporter *r, const ompb__result *res, size_t n)
 {
     ompb__report rep;
     CU_ASSERT_EQUAL_FATAL(ompb__report_init(&rep, NULL, res, n), 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    CU_ASSERT_EQUAL(r->write(fp, &rep), 0);
-    fclose(fp);
+    char *buf = render_report(r, &rep);
     ompb__report_release(&rep);
     return buf;
 }
@@ -301,11 +311,48 @@ static void check_all(const char *stem, const ompb__result *res, size_t n)
     }
 }
 
+/* The round trip: the run's JSON read back (ompb__result_file_read) and
+ * rendered again gives the run's own JSON, CSV and console bytes. */
+static void check_round_trip(const char *stem, const ompb__result *res, size_t n)
+{
+    const ompb__reporter *const reporters[] = {&ompb__reporter_json, &ompb__reporter_csv,
+                                               &ompb__reporter_console};
+    char *json = render(&ompb__reporter_json, res, n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    json_error_t jerr;
+    json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    ompb__result_file file;
+    ompb_error err = {0};
+    int rc = ompb__result_file_read(&file, root, stem, &err);
+    if (rc)
+        fprintf(stderr, "\n%s\n", err.text);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__result_file_report(&file, &rep), 0);
+    for (size_t k = 0; k < 3; k++) {
+        char *want = k == 0 ? json : render(reporters[k], res, n);
+        char *got = render_report(reporters[k], &rep);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+        CU_ASSERT_STRING_EQUAL(got, want);
+        if (strcmp(got, want) != 0)
+            show_difference(reporters[k]->name, got, want);
+        free(got);
+        if (want != json)
+            free(want);
+    }
+    ompb__report_release(&rep);
+    ompb__result_file_release(&file);
+    json_decref(root);
+    free(json);
+}
+
 static void test_single(void)
 {
     ompb__result res[5];
     size_t n = single_results(res);
     check_all("single", res, n);
+    check_round_trip("single", res, n);
 }
 
 static void test_repeated(void)
@@ -313,6 +360,7 @@ static void test_repeated(void)
     ompb__result res[3];
     size_t n = repeated_results(res);
     check_all("repeated", res, n);
+    check_round_trip("repeated", res, n);
 }
 
 /* The marks and CPU share column without counters: what the console pads
@@ -327,12 +375,93 @@ static void test_marked_only(void)
     one[0].rec.involuntary_switches = NULL;
     CU_ASSERT_EQUAL(ompb__result_analyze(&one[0]), 0);
     check_all("marked", one, 1);
+    check_round_trip("marked", one, 1);
+}
+
+static char *write_file(const ompb__reporter *r, const json_t *root, size_t *n)
+{
+    ompb__result_file file;
+    ompb_error err = {0};
+    int rc = ompb__result_file_read(&file, root, "file", &err);
+    if (rc)
+        fprintf(stderr, "\n%s\n", err.text);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    ompb__report rep;
+    CU_ASSERT_EQUAL_FATAL(ompb__result_file_report(&file, &rep), 0);
+    char *out = render_report(r, &rep);
+    *n = file.n;
+    ompb__report_release(&rep);
+    ompb__result_file_release(&file);
+    return out;
+}
+
+/* Files older versions wrote (keys added since are optional) and Google
+ * Benchmark's read; what the reader writes of them reads back to the
+ * same text, and the CSV has a row per iteration entry. */
+static void test_older_files(void)
+{
+    static const char *const files[] = {
+        "base.json", "runs_base.json", "scaling.json", "marks_base.json", "no_samples.json",
+        "scaling_marks.json", "gbench_base.json", "gbench_reps_base.json",
+        "gbench_agg_base.json",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/compare/%s", OMPB_TEST_DATA_DIR, files[i]);
+        json_error_t jerr;
+        json_t *root = json_load_file(path, 0, &jerr);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+        size_t n = 0, again_n = 0, lines = 0;
+        char *json = write_file(&ompb__reporter_json, root, &n);
+        json_t *again = json_loads(json, 0, &jerr);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+        char *json2 = write_file(&ompb__reporter_json, again, &again_n);
+        CU_ASSERT_EQUAL(again_n, n);
+        CU_ASSERT_STRING_EQUAL(json2, json);
+        char *csv = write_file(&ompb__reporter_csv, root, &n);
+        for (const char *c = csv; *c; c++)
+            lines += *c == '\n';
+        CU_ASSERT_EQUAL(lines, n + 1);
+        free(write_file(&ompb__reporter_console, root, &n));
+        free(csv);
+        free(json2);
+        free(json);
+        json_decref(again);
+        json_decref(root);
+    }
+}
+
+/* A value of the wrong type is refused with the place it is at. */
+static void test_read_refuses(void)
+{
+    static const struct { const char *text, *where; } bad[] = {
+        {"{\"benchmarks\": 3}", "not a result file"},
+        {"{\"benchmarks\": [{\"name\": 1}]}", "benchmarks[0]"},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"ompbench\": {\"stats\": {\"median_ns\": "
+         "\"x\"}}}]}", "benchmarks[0].ompbench.stats"},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"ompbench\": {\"rounds\": 2, \"samples\": "
+         "{\"makespan_ns\": [1]}}}]}", "benchmarks[0].ompbench.samples.makespan_ns"},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"ompbench\": {\"mode\": \"fast\"}}]}",
+         "benchmarks[0].ompbench.mode"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_t *root = json_loads(bad[i].text, 0, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+        ompb__result_file file;
+        ompb_error err = {0};
+        CU_ASSERT_EQUAL(ompb__result_file_read(&file, root, "f.json", &err), OMPB_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.text, bad[i].where));
+        CU_ASSERT_PTR_NULL(file.results);
+        json_decref(root);
+    }
 }
 
 static const ompb_test_case cases[] = {
     {"single", test_single},
     {"repeated", test_repeated},
     {"marked_only", test_marked_only},
+    {"older_files", test_older_files},
+    {"read_refuses", test_read_refuses},
     {NULL, NULL},
 };
 

@@ -367,8 +367,11 @@ static json_t *ompbench_json(const ompb__result *res)
     if (!rec->region)
         bad |= set(o, "calibration", calibration_json(rec));
     bad |= add_figures(o, &res->figs, OMPB__JSON_OMPBENCH);
-    if (rec->short_reason[0])
+    if (rec->short_reason[0]) {
         bad |= set(o, "short_reason", json_string(rec->short_reason));
+        /* What the short reason is short of (the console's legend says it). */
+        bad |= set(o, "rounds_asked", json_integer((json_int_t)rec->sampling.rounds));
+    }
     if (rec->accounting_off[0])
         bad |= set(o, "accounting_off", json_string(rec->accounting_off));
     /* Without one, comparisons say "code check: unknown". */
@@ -501,7 +504,10 @@ static int render_json(FILE *out, const ompb__report *rep)
     for (size_t i = 0; i < rep->n_instances && !bad; i++)
         bad |= append_instance(list, &rep->instances[i]);
     json_t *root = json_object();
-    bad |= set(root, "context", ctx ? ompb__context_to_json(ctx) : json_object());
+    json_t *context = ctx                ? ompb__context_to_json(ctx)
+                      : rep->context_json ? json_deep_copy(rep->context_json)
+                                          : json_object();
+    bad |= set(root, "context", context);
     bad |= set(root, "benchmarks", list);
     if (!bad)
         bad = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', out) == EOF;

@@ -109,6 +109,10 @@ typedef struct ompb__result {
      * set in a report's results by ompb__report_init, freed by
      * ompb__report_release. */
     ompb__rank_figures ranks;
+    /* The user counters' figure of each measured round as a result file
+     * holds it ([round * OMPB__UCOUNTERS_MAX + k]), which the JSON writes
+     * again; NULL: computed from rec (ompb__ucounter_round). */
+    const double *user_rounds;
 } ompb__result;
 
 /* Measured round r's count of event e per iteration, summed over the team
@@ -210,6 +214,9 @@ typedef struct ompb__report {
     /* Set by whoever hands the report to ompb__report_codspeed (zero from
      * ompb__report_init). */
     ompb__report_runner runner;
+    /* A result file's "context" as read (lib/report/json_read.c): the JSON
+     * writes it again when ctx is NULL. Borrowed; NULL otherwise. */
+    const struct json_t *context_json;
 } ompb__report;
 
 /* Fills rep from results[n]: consecutive results of the same instance are
@@ -222,6 +229,40 @@ typedef struct ompb__report {
 int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
                       const ompb__result *results, size_t n);
 void ompb__report_release(ompb__report *rep);
+
+/* The same for results read from a file (ompb__result_file_read): their
+ * figures, marks and CPU share are the file's and stay as they are; the
+ * instances are summarized from them as ompb__report_init does. */
+int ompb__report_init_read(ompb__report *rep, const ompb__result *results, size_t n);
+
+/*
+ * A result file read back (lib/report/json_read.c, the reverse of the JSON
+ * reporter, docs/json.md): one result per iteration entry, in file order,
+ * consecutive repetitions of an instance sharing its ompb__instance. Each
+ * record holds what the file keeps of the run (rounds, per-thread bounds
+ * relative to the round's start, counters, accounting, ranks, region);
+ * statistics, rates, counter figures, user counters, marks and the CPU
+ * share are the file's. Aggregate entries are left out (the report makes
+ * them again). A Google Benchmark entry without "ompbench" reads as a
+ * result without rounds whose statistics are its real_time. Everything is
+ * owned by the file: release it with ompb__result_file_release.
+ */
+typedef struct ompb__result_file {
+    ompb__result *results;
+    size_t n;
+    struct json_t *context;             /* the file's "context" (NULL: none) */
+    struct ompb__result_owned *owned;   /* instances, regions, arrays */
+} ompb__result_file;
+
+/* Reads root (a parsed result file). Returns 0, OMPB_EINVAL with err
+ * "LABEL: benchmarks[i].part: what is wrong (accepted: ...)", or
+ * OMPB_ENOMEM; f is empty on failure. */
+int ompb__result_file_read(ompb__result_file *f, const struct json_t *root, const char *label,
+                           ompb_error *err);
+void ompb__result_file_release(ompb__result_file *f);
+/* A report over f's results for the reporters (context_json set from f).
+ * Release it with ompb__report_release before f. Returns 0 or OMPB_ENOMEM. */
+int ompb__result_file_report(const ompb__result_file *f, ompb__report *rep);
 
 /* What a reporter renders from: rep itself when it has its summaries, else
  * *tmp made by ompb__report_init from rep's results (a report filled by

@@ -247,17 +247,19 @@ static int summarize(const ompb__result *reps, size_t n, ompb__instance_result *
 
 /* The marks of each repetition, then of the instance over them. */
 static void mark_instance(ompb__result *reps, size_t n, const ompb__context *ctx,
-                          ompb__instance_result *ir)
+                          bool as_read, ompb__instance_result *ir)
 {
     ir->marks = 0;
     ir->cpu_share = NAN;
     for (size_t i = 0; i < n; i++) {
-        reps[i].marks = ompb__marks_of_record(&reps[i].rec, ctx);
-        /* A region's user figures come over its sums, not rounds. */
-        for (int k = 0; reps[i].rec.region && k < reps[i].rec.ucounters.n; k++)
-            if (isinf(reps[i].user[k]))
-                reps[i].marks |= OMPB__MARK_OVERFLOW;
-        reps[i].cpu_share = ompb__cpu_share(&reps[i].rec);
+        if (!as_read) {
+            reps[i].marks = ompb__marks_of_record(&reps[i].rec, ctx);
+            /* A region's user figures come over its sums, not rounds. */
+            for (int k = 0; reps[i].rec.region && k < reps[i].rec.ucounters.n; k++)
+                if (isinf(reps[i].user[k]))
+                    reps[i].marks |= OMPB__MARK_OVERFLOW;
+            reps[i].cpu_share = ompb__cpu_share(&reps[i].rec);
+        }
         ir->marks |= reps[i].marks;
         if (!isnan(reps[i].cpu_share) && !(ir->cpu_share <= reps[i].cpu_share))
             ir->cpu_share = reps[i].cpu_share;
@@ -267,8 +269,8 @@ static void mark_instance(ompb__result *reps, size_t n, const ompb__context *ctx
         ir->marks |= OMPB__MARK_FEW_ROUNDS;
 }
 
-int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
-                      const ompb__result *given, size_t n)
+static int report_init(ompb__report *rep, const ompb__context *ctx,
+                       const ompb__result *given, size_t n, bool as_read)
 {
     memset(rep, 0, sizeof *rep);
     rep->ctx = ctx;
@@ -296,7 +298,7 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
             ompb__report_release(rep);
             return OMPB_ENOMEM;
         }
-        mark_instance(&results[i], j - i, ctx, ir);
+        mark_instance(&results[i], j - i, ctx, as_read, ir);
         i = j;
     }
     for (size_t i = 0; i < n; i++)
@@ -306,6 +308,17 @@ int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
         }
     ompb__report_figures(rep);
     return 0;
+}
+
+int ompb__report_init(ompb__report *rep, const ompb__context *ctx,
+                      const ompb__result *given, size_t n)
+{
+    return report_init(rep, ctx, given, n, false);
+}
+
+int ompb__report_init_read(ompb__report *rep, const ompb__result *results, size_t n)
+{
+    return report_init(rep, NULL, results, n, true);
 }
 
 void ompb__report_release(ompb__report *rep)

@@ -124,7 +124,8 @@ static json_t *per_round(const ompb__result *res, int k)
     }
     /* A region keeps sums, not rounds: no per-round figures. */
     for (size_t r = 0; r < rec->rounds && !rec->region && !bad; r++) {
-        double v = ompb__ucounter_round(rec, r, k);
+        double v = res->user_rounds ? res->user_rounds[r * OMPB__UCOUNTERS_MAX + (size_t)k]
+                                    : ompb__ucounter_round(rec, r, k);
         bad |= json_array_append_new(rounds, isfinite(v) ? json_real(v) : json_null());
     }
     bad |= set(o, "flags", flags);
