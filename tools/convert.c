@@ -2,8 +2,8 @@
 /*
  * ompbench convert FILE --format console|csv|json [--output F]: re-renders
  * a result file (analysis/convert.h), or the report of a run's journal
- * (convert_journal.h). The file is read whole and checked
- * before anything is written; the output goes through lib/core/outfile.c
+ * (convert_journal.h). The file is read whole into the reporters' model
+ * (refused with the place of a bad value) before anything is written; the output goes through lib/core/outfile.c
  * (atomic, never onto the file being read).
  */
 #include <errno.h>
@@ -31,9 +31,10 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: ompbench convert FILE --format FMT [--output OUT]\n"
             "Re-renders a result file's JSON (benchmarks, application regions, MPI runs,\n"
-            "--counters and user counters) from the figures it holds. FILE may also be\n"
-            "a run's journal (FILE.journal beside its --output), left by a run that a\n"
-            "crash or SIGKILL ended: the binary that wrote it reports its records.\n"
+            "--counters and user counters) from the figures it holds, with the run's own\n"
+            "reporters. FILE may also be a run's journal (FILE.journal beside its\n"
+            "--output), left by a run that a crash or SIGKILL ended: the binary that\n"
+            "wrote it reports its records.\n"
             "  --format FMT    %s: json gives the run's own text again, csv the\n"
             "                  run's CSV columns, console its table\n"
             "  --output OUT    write to OUT (atomically) instead of standard output\n"
@@ -92,7 +93,7 @@ static int parse_args(int argc, char **argv, convert_args *a)
     return 0;
 }
 
-static int write_out(const convert_args *a, const json_t *root)
+static int write_out(const convert_args *a, const ompb__result_file *root)
 {
     ompb_error err = {0};
     if (!a->output) {
@@ -131,7 +132,12 @@ int ompb__tool_convert(int argc, char **argv)
         return bad("%s: not a JSON result file: %s (line %d; accepted: the JSON of a run, "
                    "--format json or --output-format json)", a.file, jerr.text, jerr.line);
     ompb_error err = {0};
-    rc = ompb__convert_check(root, a.file, &err) ? bad("%s", err.text) : write_out(&a, root);
+    ompb__result_file file;
+    rc = ompb__result_file_read(&file, root, a.file, &err);
     json_decref(root);
+    if (rc)
+        return bad("%s", err.text);
+    rc = write_out(&a, &file);
+    ompb__result_file_release(&file);
     return rc;
 }

@@ -86,10 +86,15 @@ static int rate_width(const ompb__figure_columns *c)
     return 0;
 }
 
+/* A label is a counter's or a user counter's name: a run validated them,
+ * a result file read back may hold anything, so they are shown escaped. */
 static void figure_header(FILE *out, const ompb__figure_columns *c)
 {
-    for (int j = 0; j < c->n; j++)
-        fprintf(out, " %*s", c->col[j]->width, c->col[j]->label);
+    for (int j = 0; j < c->n; j++) {
+        char label[4 * OMPB__FIGURE_LABEL_MAX];
+        ompb__utf8_escape_controls(c->col[j]->label, label, sizeof label);
+        fprintf(out, " %*s", c->col[j]->width, label);
+    }
 }
 
 /* "1.234k", "56.7M": four significant digits with an SI prefix from 1000 on. */

@@ -485,6 +485,40 @@ static int rate(const json_t *v, double *out)
     return 0;
 }
 
+/* Google Benchmark's entry: one round of its iterations, whose mean time
+ * per iteration (real_time, in its time_unit) is every statistic it has. */
+static int read_gbench(const json_t *e, ompb__result *res)
+{
+    static const struct { const char *unit; double ns; } units[] = {
+        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    ompb__record *rec = &res->rec;
+    const char *unit = json_string_value(json_object_get(e, "time_unit"));
+    double scale = 1, real = res->real_time_ns;
+    for (size_t i = 0; unit && i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(unit, units[i].unit) == 0)
+            scale = units[i].ns;
+    const json_t *threads = json_object_get(e, "threads"), *iters = json_object_get(e, "iterations");
+    json_int_t T = json_is_integer(threads) ? json_integer_value(threads) : 1;
+    json_int_t n = json_is_integer(iters) ? json_integer_value(iters) : 1;
+    rec->threads = T > 0 && T <= OMPB__MAX_THREADS ? (int)T : 1;
+    rec->sample_size = n > 0 ? (uint64_t)n : 1;
+    rec->rounds = rec->failed ? 0 : 1;
+    res->real_time_ns = real * scale;
+    res->cpu_time_ns *= scale;
+    if (ompb__record_alloc(rec, rec->rounds, rec->threads) != 0)
+        return OMPB_ENOMEM;
+    free(rec->involuntary_switches);
+    rec->involuntary_switches = NULL;
+    if (rec->rounds)
+        rec->end_ns[0] = (uint64_t)llround(res->real_time_ns * (double)rec->sample_size);
+    if (ompb__stats_compute(&res->real_time_ns, rec->rounds, &res->stats) != 0)
+        return OMPB_ENOMEM;
+    res->stats.stdev = NAN;
+    res->total_time_s = res->real_time_ns * (double)rec->sample_size * 1e-9;
+    res->mean_skew_ns = res->mean_imbalance = NAN;
+    return 0;
+}
+
 /* One iteration entry. Its instance is the previous entry's when it is the
  * next repetition of the same name. */
 static int read_entry(const where *w, const json_t *e, ompb__result *res, owned_t *own,
@@ -526,14 +560,8 @@ static int read_entry(const where *w, const json_t *e, ompb__result *res, owned_
     int rc;
     if (omp) {
         rc = read_ompbench(w, omp, e, res, own);
-    } else { /* Google Benchmark's entry: its time, as one round */
-        rec->threads = threads > 0 && threads <= OMPB__MAX_THREADS ? (int)threads : 1;
-        rec->sample_size = 1;
-        rc = ompb__record_alloc(rec, 0, rec->threads);
-        res->stats.median = res->stats.mean = real;
-        res->stats.min = res->stats.max = res->stats.q1 = res->stats.q3 = real;
-        res->stats.stdev = res->stats.ci_low = res->stats.ci_high = NAN;
-        res->mean_skew_ns = res->mean_imbalance = NAN;
+    } else {
+        rc = read_gbench(e, res);
     }
     if (rc)
         return rc;

@@ -264,7 +264,9 @@ static void mark_instance(ompb__result *reps, size_t n, const ompb__context *ctx
         if (!isnan(reps[i].cpu_share) && !(ir->cpu_share <= reps[i].cpu_share))
             ir->cpu_share = reps[i].cpu_share;
     }
-    bool measured = n > 0 && reps[0].rec.sampling.mode == OMPB__SAMPLING_MEASURE;
+    /* Read from a file, the repetitions' marks are all there is (an
+     * instance short of rounds has short repetitions). */
+    bool measured = n > 0 && reps[0].rec.sampling.mode == OMPB__SAMPLING_MEASURE && !as_read;
     if (measured && !ir->failure && ir->rounds < OMPB__MARK_MIN_ROUNDS)
         ir->marks |= OMPB__MARK_FEW_ROUNDS;
 }

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# ompbench convert (issue 23: 2): a run's JSON converted to JSON is the same
-# text (benchmarks with --counters and user counters, application regions);
-# converted to CSV it is the run's own CSV of the same run (written beside
-# it with --output-format), but for a failed repetition's figures, which
-# the run writes as 0 and convert leaves empty (docs/guide.md); to console a
-# table with a row per repetition. Bad input is one line, exit 2, no output
+# ompbench convert (issue 23: 2; issue 31, item 1): a run's JSON converted to
+# JSON is the same text (benchmarks with --counters and user counters,
+# application regions); converted to CSV it is the run's own CSV of the
+# same run (written beside it with --output-format); to console the run's
+# own table. Bad input is one line, exit 2, no output
 # file. Bounded: short budgets, timeouts.
 set -uo pipefail
 build=$1
@@ -27,10 +26,24 @@ diff <(grep -v '^"reserved' "$tmp/b.csv") <(grep -v '^"reserved' "$tmp/b2.csv") 
   { echo "FAIL: converted CSV differs from the run's"; cat "$tmp/d"; fail=1; }
 grep -q '^"reserved\[t=2\]",.*,"reserved\[t=2\]: thread 0: ompb_counter' "$tmp/b2.csv" ||
   { echo "FAIL: the failed row lost its message"; fail=1; }
-run "$tool" convert "$tmp/b.json" --format console > "$tmp/b.txt" || { echo "FAIL: convert to console"; fail=1; }
-grep -Eq '^benchmark +T +median .* task-clock +lookups +items +per_thread +total +caller_avg marks$' "$tmp/b.txt" &&
-  grep -Eq '^per_thread\[t=2\] .* 15 ' "$tmp/b.txt" && grep -q '^reserved\[t=2\] .*FAILED: ' "$tmp/b.txt" ||
-  { echo "FAIL: the console table"; cat "$tmp/b.txt"; fail=1; }
+# The console table is the run's own, every unit kind as the run prints it
+# (issue 32, item 5: task-clock as a duration, context switches as a count,
+# user counters with their SI prefix and "/s", rates, shares, marks): a run
+# that prints its table and writes its JSON, converted, gives the same
+# table (the run's context header is a "converted from" line then).
+run "$build/tests/ucounter_fixture" --threads 2 --sample-count 3 --warmup-time 0s --max-time 200ms \
+  --counters task-clock,context-switches --format console --output "$tmp/c.json" \
+  --output-format json > "$tmp/c.txt" 2> "$tmp/err" ||
+  [ $? -eq 1 ] || { echo "FAIL: the console run"; cat "$tmp/err"; fail=1; }
+run "$tool" convert "$tmp/c.json" --format console > "$tmp/c2.txt" || { echo "FAIL: convert to console"; fail=1; }
+head -1 "$tmp/c2.txt" | grep -q '^converted from: executable ' ||
+  { echo "FAIL: no converted-from line"; head -2 "$tmp/c2.txt"; fail=1; }
+diff <(sed -n '/^benchmark /,$p' "$tmp/c.txt") <(sed -n '/^benchmark /,$p' "$tmp/c2.txt") > "$tmp/d" ||
+  { echo "FAIL: the converted console table differs from the run's"; cat "$tmp/d"; fail=1; }
+grep -Eq '^benchmark +T +median .* task-clock +context-switches .*lookups' "$tmp/c2.txt" &&
+  grep -Eq '^per_thread\[t=2\] .* 15 ' "$tmp/c2.txt" && grep -q '^reserved\[t=2\] .*FAILED: ' "$tmp/c2.txt" &&
+  grep -Eq ' [0-9.]+ [mun]?s\*? ' "$tmp/c2.txt" ||
+  { echo "FAIL: the console table"; cat "$tmp/c2.txt"; fail=1; }
 
 # 2. An application region report round-trips too.
 OMPB_REGIONS_FORMAT=json OMPB_REGIONS_OUTPUT="$tmp/r.json" run "$build/tests/region_app" first-use \
@@ -58,7 +71,9 @@ refuse "expected a result file and --format FMT" "$tmp/b.json" --output "$tmp/x"
 refuse "not a JSON result file" "$tmp/b.csv" --format json --output "$tmp/x"
 refuse "not a JSON result file" "$tmp/none.json" --format json --output "$tmp/x"
 echo '{"benchmarks": [{"real_time": 1}]}' > "$tmp/bad.json"
-refuse "benchmarks[0] is not an object with a string \"name\"" "$tmp/bad.json" --format csv --output "$tmp/x"
+refuse "bad.json: benchmarks[0]: Object item not found: name" "$tmp/bad.json" --format csv --output "$tmp/x"
+echo '{"benchmarks": [{"name": "a", "ompbench": {"stats": {"median_ns": "fast"}}}]}' > "$tmp/bad2.json"
+refuse "bad2.json: benchmarks[0].ompbench.stats: a figure is not a number or null" "$tmp/bad2.json" --format console --output "$tmp/x"
 cp "$tmp/b.json" "$tmp/same.json"
 refuse "--output" "$tmp/same.json" --format csv --output "$tmp/same.json"
 cmp -s "$tmp/b.json" "$tmp/same.json" || { echo "FAIL: the input was overwritten"; fail=1; }
