@@ -1052,13 +1052,13 @@ static void test_marks(void)
     const ompb__compare_row *r = row(&p.cmp, "crowded[t=4]");
     CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_REGRESSED);
     CU_ASSERT_EQUAL(r->base_marks, 0);
-    CU_ASSERT_EQUAL(r->head_marks, OMPB__RF_MARK_OVERSUBSCRIBED | OMPB__RF_MARK_CPU_SHARE);
+    CU_ASSERT_EQUAL(r->head_marks, OMPB__MARK_OVERSUB | OMPB__MARK_CPU_SHARE);
     CU_ASSERT_EQUAL(r->head_marked, 3);
     r = row(&p.cmp, "short[t=2]");
-    CU_ASSERT_EQUAL(r->base_marks, OMPB__RF_MARK_FEW_ROUNDS);
+    CU_ASSERT_EQUAL(r->base_marks, OMPB__MARK_FEW_ROUNDS);
     CU_ASSERT_EQUAL(r->base_marked, 1);
     CU_ASSERT_EQUAL(r->verdict, OMPB__VERDICT_UNTOUCHED);
-    CU_ASSERT_EQUAL(row(&p.cmp, "future[t=2]")->head_marks, OMPB__RF_MARK_OTHER);
+    CU_ASSERT_EQUAL(row(&p.cmp, "future[t=2]")->head_marks, OMPB__MARK_OTHER);
     r = row(&p.cmp, "clean[t=2]");
     CU_ASSERT_EQUAL(r->base_marks | r->head_marks, 0);
     CU_ASSERT_EQUAL(p.cmp.marked, 3);

@@ -90,7 +90,7 @@ static void test_table(void)
 {
     static const char *const codes[] = {"few_rounds", "cpu_share", "oversubscribed",
                                         "nested_region", "team_width", "unoptimized",
-                                        "one_value", "calibration", "overflow"};
+                                        "one_value", "calibration", "overflow", "other"};
     CU_ASSERT_EQUAL_FATAL(ompb__n_mark_rows, sizeof codes / sizeof codes[0]);
     unsigned bits = 0;
     for (size_t i = 0; i < ompb__n_mark_rows; i++) {
@@ -103,7 +103,36 @@ static void test_table(void)
         for (size_t j = 0; j < i; j++)
             CU_ASSERT_NOT_EQUAL(ompb__mark_rows[j].letter, row->letter);
         CU_ASSERT(strlen(row->legend) > 20 && !strchr(row->legend, '\n'));
+        CU_ASSERT(strlen(row->analysis) > 20 && !strchr(row->analysis, '\n'));
+        /* The analysis tools' order is a permutation of the table. */
+        for (size_t j = 0; j < i; j++)
+            CU_ASSERT_NOT_EQUAL(ompb__mark_rows[j].analysis_rank, row->analysis_rank);
+        CU_ASSERT(row->analysis_rank < ompb__n_mark_rows);
     }
+}
+
+/* The codes read back: every code of the table to its bit, an unknown one
+ * to "other"; the analysis order leads with what makes a time not the
+ * code's. */
+static void test_codes(void)
+{
+    json_t *codes = json_pack("[s, s, s]", "few_rounds", "oversubscribed", "from_the_future");
+    unsigned marks = 1;
+    CU_ASSERT_EQUAL(ompb__marks_of_json(codes, &marks), 0);
+    CU_ASSERT_EQUAL(marks, OMPB__MARK_FEW_ROUNDS | OMPB__MARK_OVERSUB | OMPB__MARK_OTHER);
+    char text[128];
+    CU_ASSERT_STRING_EQUAL(ompb__marks_text(text, sizeof text, marks),
+                           "oversubscribed, few_rounds, other");
+    json_t *back = ompb__marks_json(marks);
+    CU_ASSERT_EQUAL(json_array_size(back), 3);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(back, 0)), "oversubscribed");
+    json_decref(back);
+    json_decref(codes);
+    CU_ASSERT_EQUAL(ompb__marks_of_json(NULL, &marks), 0);
+    CU_ASSERT_EQUAL(marks, 0u);
+    json_t *bad = json_pack("[i]", 3);
+    CU_ASSERT_EQUAL(ompb__marks_of_json(bad, &marks), -1);
+    json_decref(bad);
 }
 
 typedef void (*provoke_fn)(ompb__result *res);
@@ -348,7 +377,8 @@ static void test_console(void)
         char legend[512];
         const ompb__mark_row *row = &ompb__mark_rows[i];
         snprintf(legend, sizeof legend, "\n%c %s: %s\n", row->letter, row->code, row->legend);
-        bool want = row->bit != OMPB__MARK_ONE_VALUE && row->bit != OMPB__MARK_OVERFLOW;
+        bool want = row->bit != OMPB__MARK_ONE_VALUE && row->bit != OMPB__MARK_OVERFLOW &&
+                    row->bit != OMPB__MARK_OTHER;
         CU_ASSERT_EQUAL(strstr(text, legend) != NULL, want);
     }
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nfew[t=1]: 6 of 10 rounds: budget: body 18 ms per "
@@ -612,6 +642,7 @@ static void test_unoptimized_registration(void)
 
 static const ompb_test_case cases[] = {
     {"table", test_table},
+    {"codes", test_codes},
     {"each_mark_alone", test_each_mark_alone},
     {"oversubscribed", test_oversubscribed},
     {"cpu_share", test_cpu_share},

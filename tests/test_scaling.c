@@ -252,7 +252,7 @@ static void test_marks(void)
     CU_ASSERT_EQUAL_FATAL(s.n, 2);
     const ompb__scaling_family *triad = &s.families[0];
     CU_ASSERT_EQUAL_FATAL(triad->n, 4);
-    CU_ASSERT_EQUAL(triad->points[1].marks, OMPB__RF_MARK_CPU_SHARE);
+    CU_ASSERT_EQUAL(triad->points[1].marks, OMPB__MARK_CPU_SHARE);
     CU_ASSERT_DOUBLE_EQUAL(triad->points[1].speedup, 1000.0 / 520.0, 1e-12);
     for (size_t i = 2; i < 4; i++) {
         CU_ASSERT_TRUE(ompb__scaling_point_not_real(&triad->points[i]));
@@ -757,8 +757,8 @@ static void test_legend_clear_of_data(void)
     ompb__scaling s;
     CU_ASSERT_EQUAL_FATAL(ompb__scaling_build_files(rf, 2, &s), 0);
     CU_ASSERT_EQUAL_FATAL(s.n, 2);
-    s.families[1].points[1].marks = OMPB__RF_MARK_FEW_ROUNDS;
-    s.families[1].points[3].marks = OMPB__RF_MARK_OVERSUBSCRIBED;
+    s.families[1].points[1].marks = OMPB__MARK_FEW_ROUNDS;
+    s.families[1].points[3].marks = OMPB__MARK_OVERSUB;
     s.families[1].usable_pus = 8;
     char *svg = render(&s, svg_render, OMPB__REPORT_CONSOLE);
     int marks, legends;

@@ -89,26 +89,6 @@ static int u64_table(const json_t *a, size_t rows, size_t cols, uint64_t *out, u
     return 0;
 }
 
-/* The codes of "marks" as bits; a code this table does not know (a newer
- * writer's) is left out. */
-static int read_marks(const json_t *a, unsigned *marks)
-{
-    *marks = 0;
-    if (!a)
-        return 0;
-    if (!json_is_array(a))
-        return -1;
-    for (size_t i = 0; i < json_array_size(a); i++) {
-        const char *code = json_string_value(json_array_get(a, i));
-        if (!code)
-            return -1;
-        for (size_t k = 0; k < ompb__n_mark_rows; k++)
-            if (strcmp(code, ompb__mark_rows[k].code) == 0)
-                *marks |= ompb__mark_rows[k].bit;
-    }
-    return 0;
-}
-
 static int read_stats(const where *w, const json_t *o, ompb__result *res)
 {
     json_t *v[12] = {NULL};
@@ -420,7 +400,7 @@ static int read_parts(const where *w, const json_t *omp, const json_t *entry, om
     }
     if (!rc)
         rc = read_clean(w, omp, res);
-    if (!rc && read_marks(json_object_get(omp, "marks"), &res->marks) != 0)
+    if (!rc && ompb__marks_of_json(json_object_get(omp, "marks"), &res->marks) != 0)
         return fail(w, "ompbench.marks", "not an array of mark codes");
     if (!rc && nullable(json_object_get(omp, "cpu_share"), &res->cpu_share) != 0)
         return fail(w, "ompbench.cpu_share", "not a number or null");

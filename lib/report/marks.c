@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The table of marks and the one place that decides them. A mark says that
- * a number cannot be vouched for and why; every reporter shows the same
- * marks from this table (console letters and legend, CSV and JSON codes),
- * so a new mark is a row here and a test in ompb__marks_of_record, never
- * code in a reporter. docs/methodology.md ("Marks") explains each one.
+ * The one place that decides the marks. A mark says that a number cannot
+ * be vouched for and why; every reporter shows the same marks from one
+ * table (lib/report/marks_table.c: console letters and legend, CSV and
+ * JSON codes, the analysis tools' meaning), so a new mark is a row there
+ * and a test in ompb__marks_of_record, never code in a reporter. docs/methodology.md ("Marks") explains each one.
  */
 #include "report/marks.h"
 
@@ -13,36 +13,6 @@
 
 #include "report/report.h"
 
-const ompb__mark_row ompb__mark_rows[] = {
-    {OMPB__MARK_FEW_ROUNDS, "few_rounds", 'R',
-     "fewer measured rounds than asked for, or fewer than 5: the statistics rest on too few "
-     "rounds; give the instance more time (--max-time) or find why (the note names it)"},
-    {OMPB__MARK_CPU_SHARE, "cpu_share", 'C',
-     "the team had its CPUs less than 80% of the time (CPU share column): other work ran on "
-     "them; rerun on a quiet machine or on PUs nothing else uses"},
-    {OMPB__MARK_OVERSUB, "oversubscribed", 'O',
-     "more threads than usable PUs: threads share PUs and rounds include time slicing; use "
-     "at most as many threads as PUs (--threads, taskset)"},
-    {OMPB__MARK_NESTED, "nested_region", 'N',
-     "the body opened nested parallel regions (one thread each): not the code's parallel "
-     "figure; declare it with .team = OMPB_TEAM_CALLER"},
-    {OMPB__MARK_WIDTH, "team_width", 'W',
-     "a caller team's code opened regions of another width than T: not a t=T figure; drop "
-     "num_threads/omp_set_num_threads from the code under test"},
-    {OMPB__MARK_UNOPTIMIZED, "unoptimized", 'U',
-     "the benchmark's own source was compiled without optimization (no -O): the figure is "
-     "not an optimized build's; compile it with -O2 (CMake: -DCMAKE_BUILD_TYPE=Release)"},
-    {OMPB__MARK_ONE_VALUE, "one_value", '1',
-     "a region instance seen once: its statistics are one value, with no spread; run the "
-     "region more often"},
-    {OMPB__MARK_CALIBRATION, "calibration", 'D',
-     "the calibration was still disturbed after its retries: the sample size may be far off; "
-     "rerun on a quiet machine, or fix it with --sample-size"},
-    {OMPB__MARK_OVERFLOW, "overflow", 'V',
-     "a user counter's figure (a rate, an average) exceeds the largest double: it is left "
-     "empty (null in JSON); the counts are in the per-round figures or the sums"},
-};
-const size_t ompb__n_mark_rows = sizeof ompb__mark_rows / sizeof ompb__mark_rows[0];
 
 double ompb__cpu_share(const ompb__record *rec)
 {

@@ -19,6 +19,7 @@
 #include "context/context.h"
 #include "model/model.h"
 #include "report/figure.h"
+#include "report/marks.h"
 #include "report/reporters.h"
 #include "core/core.h"
 #include "report/plan.h"

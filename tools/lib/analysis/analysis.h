@@ -13,7 +13,6 @@
 
 #include "analysis/compare.h"
 #include "analysis/convert.h"
-#include "analysis/marks.h"
 #include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/scaling.h"

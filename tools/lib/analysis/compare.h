@@ -159,7 +159,7 @@ typedef struct ompb__compare_row {
      * otherwise. */
     double bh_level, bh_low, bh_high;
     ompb__welch_result welch;   /* the test's figures (se NAN when untested) */
-    /* The marks of each side (analysis/marks.h): the union over its files'
+    /* The marks of each side (report/marks.h): the union over its files'
      * repetitions, and how many of its repetitions carry any. A marked side
      * is suspect: the verdict stands (and gates --fail-on-regression) but
      * every report says so in the row. */

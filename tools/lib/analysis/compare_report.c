@@ -17,7 +17,7 @@
 #include <ompbench/error.h>
 
 #include "analysis/compare.h"
-#include "analysis/marks.h"
+#include "report/report.h"
 #include "analysis/metric.h"
 #include "analysis/units.h"
 

@@ -231,7 +231,7 @@ static int read_code(const json_t *omp, const entry_ref *ref, ompb__rf_instance 
 static int read_marks(const json_t *omp, const entry_ref *ref, unsigned *marks,
                       ompb_error *err)
 {
-    if (!omp || ompb__marks_read(omp, marks) == 0)
+    if (!omp || ompb__marks_of_json(json_object_get(omp, "marks"), marks) == 0)
         return 0;
     return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                  "%s: \"ompbench.marks\" is not an array of mark codes (strings such as "

@@ -16,7 +16,7 @@
 
 #include <ompbench/error.h>
 
-#include "analysis/marks.h"
+#include "report/report.h"
 #include "analysis/nameindex.h"
 
 /* One repetition of an instance: one "run_type": "iteration" entry. */
@@ -28,8 +28,8 @@ typedef struct ompb__rf_rep {
     long long process;      /* "ompbench.process": which process of the run
                                measured it; 0 when the file does not say */
     long long index;        /* "repetition_index", else its position */
-    unsigned marks;         /* "ompbench.marks" as OMPB__RF_MARK_* bits
-                               (analysis/marks.h); 0 when absent */
+    unsigned marks;         /* "ompbench.marks" as OMPB__MARK_* bits
+                               (report/marks.h); 0 when absent */
     /* Disturbance accounting ("ompbench.samples.clean"): whether the rounds
      * were accounted, how many there were and how many were clean, and the
      * median per-iteration time of the clean ones (NAN: none, or not

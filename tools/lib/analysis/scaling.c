@@ -19,7 +19,7 @@
 #include <jansson.h>
 #include <ompbench/error.h>
 
-#include "analysis/marks.h"
+#include "report/report.h"
 #include "analysis/nameindex.h"
 #include "analysis/units.h"
 #include "core/core.h"
@@ -103,7 +103,7 @@ char *ompb__scaling_family_name(const char *instance_name)
 
 bool ompb__scaling_point_not_real(const ompb__scaling_point *pt)
 {
-    return (pt->marks & OMPB__RF_MARK_OVERSUBSCRIBED) != 0;
+    return (pt->marks & OMPB__MARK_OVERSUB) != 0;
 }
 
 /* A speedup needs two real times: an oversubscribed point at either end

@@ -32,7 +32,7 @@ typedef struct ompb__scaling_point {
     double imbalance;       /* mean max busy / mean busy; NAN when unknown */
     int ranks;              /* R of "name[r=R, t=T]"; 0: not a distributed run */
     int threads_per_rank;   /* T: the instance's own thread count */
-    unsigned marks;         /* the instance's marks (analysis/marks.h); an
+    unsigned marks;         /* the instance's marks (report/marks.h); an
                                oversubscribed point (or one against an
                                oversubscribed base) has no speedup or
                                efficiency (NAN): its time is not the code's

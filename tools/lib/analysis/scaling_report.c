@@ -15,7 +15,7 @@
 #include <jansson.h>
 #include <ompbench/error.h>
 
-#include "analysis/marks.h"
+#include "report/report.h"
 #include "analysis/units.h"
 #include "core/core.h"
 
@@ -220,7 +220,7 @@ static void marks_legend(FILE *out, const ompb__scaling *s, bool markdown)
     fprintf(out, "\n%sMarks (a marked point is suspect: its time may not be the code's):\n",
             markdown ? "> " : "");
     ompb__marks_legend(out, s->marks, markdown);
-    if (s->marks & OMPB__RF_MARK_OVERSUBSCRIBED)
+    if (s->marks & OMPB__MARK_OVERSUB)
         fprintf(out, "%sAn oversubscribed point (or any point against an oversubscribed "
                      "base) has no speedup or efficiency: threads took turns on the PUs, "
                      "which is not the code's scaling.\n", markdown ? ">\n> " : "");

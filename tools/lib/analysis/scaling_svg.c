@@ -25,7 +25,7 @@
 
 #include <ompbench/error.h>
 
-#include "analysis/marks.h"
+#include "report/report.h"
 #include "analysis/scaling.h"
 #include "analysis/units.h"
 
@@ -665,7 +665,7 @@ static void legend_extras(legend_pen *lp, const ompb__scaling_family *f)
                 y, OMPB__COLOR_MARKED);
         legend_text(lp, x, y, "marked");
     }
-    if (f->marks & OMPB__RF_MARK_OVERSUBSCRIBED) {
+    if (f->marks & OMPB__MARK_OVERSUB) {
         legend_at(lp, &x, &y);
         fprintf(lp->out, "<path d=\"M%.1f %.1fa4 4 0 1 0 0.1 0z\" fill=\"white\" stroke=\"%s\" "
                          "stroke-width=\"1.5\"/>\n", x + 6, y, OMPB__COLOR_MARKED);
@@ -686,7 +686,7 @@ static size_t legend_entries(const ompb__scaling_family *f)
     bool other = false;
     for (size_t i = 0; i < f->n; i++)
         other |= f->points[i].marks && !ompb__scaling_point_not_real(&f->points[i]);
-    return 1 + series_of(f).n + other + ((f->marks & OMPB__RF_MARK_OVERSUBSCRIBED) != 0)
+    return 1 + series_of(f).n + other + ((f->marks & OMPB__MARK_OVERSUB) != 0)
            + any_error_bar(f) + has_usable_line(f);
 }
 

@@ -140,7 +140,7 @@ static int each_entry(FILE *out, const ompb__html_input *in, entry_fn fn, void *
 static bool suspect(const json_t *e, unsigned *marks)
 {
     *marks = 0;
-    (void)ompb__marks_read(json_object_get(e, "ompbench"), marks);
+    (void)ompb__marks_of_json(json_object_get(json_object_get(e, "ompbench"), "marks"), marks);
     return *marks || json_is_true(json_object_get(e, "error_occurred"));
 }
 
@@ -170,7 +170,7 @@ static int nav_item(FILE *out, const json_t *e, size_t id, size_t file, void *ar
 {
     unsigned marks = 0;
     (void)arg;
-    (void)ompb__marks_read(json_object_get(e, "ompbench"), &marks);
+    (void)ompb__marks_of_json(json_object_get(json_object_get(e, "ompbench"), "marks"), &marks);
     fprintf(out, "<li><a href=\"#i%zu\">%s", id, marks ? "&#9888; " : "");
     ompb__html_text(out, str(e, "name"));
     if (file)

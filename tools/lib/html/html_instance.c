@@ -465,7 +465,8 @@ static void region_busy(FILE *out, const inst *in)
 static bool opening(FILE *out, const json_t *entry, size_t id)
 {
     unsigned marks = 0;
-    (void)ompb__marks_read(json_object_get(entry, "ompbench"), &marks);
+    (void)ompb__marks_of_json(json_object_get(json_object_get(entry, "ompbench"), "marks"),
+                               &marks);
     heading(out, entry, id, marks);
     if (!json_is_true(json_object_get(entry, "error_occurred")))
         return false;
