@@ -51,15 +51,47 @@ static int append_sample(ompb__rf_instance *in, double v)
     return 0;
 }
 
-static int read_makespans(const json_t *omp, const json_t *samples, const entry_ref *ref,
-                          ompb__rf_instance *in, ompb_error *err)
+/* The values of one iteration entry that the analysis reads (docs/json.md),
+ * taken with one json_unpack per object of the schema: the entry, its
+ * "ompbench", its samples and its stats. Each is NULL when absent; its type
+ * is checked where it is read, so a message names the key. */
+typedef struct parts {
+    json_t *omp, *error, *reps, *index, *items, *bytes;           /* entry */
+    json_t *sample_size, *rounds, *process, *marks, *scaling, *code, *samples,
+           *stats;                                                /* ompbench */
+    json_t *makespan, *busy, *clean;                              /* its samples */
+    json_t *imbalance;                                            /* its stats */
+} parts;
+
+/* "{s?o}" never fails on an object: presence and type are the readers'. */
+static void unpack_parts(const json_t *e, parts *p)
 {
-    long long size = ompb__rf_positive_int(omp, "sample_size");
+    memset(p, 0, sizeof *p);
+    (void)json_unpack((json_t *)e, "{s?o, s?o, s?o, s?o, s?o, s?o}", "ompbench", &p->omp,
+                      "error_occurred", &p->error, "repetitions", &p->reps,
+                      "repetition_index", &p->index, "items_per_second", &p->items,
+                      "bytes_per_second", &p->bytes);
+    if (json_is_object(p->omp))
+        (void)json_unpack(p->omp, "{s?o, s?o, s?o, s?o, s?o, s?o, s?o, s?o}", "sample_size",
+                          &p->sample_size, "rounds", &p->rounds, "process", &p->process,
+                          "marks", &p->marks, "scaling", &p->scaling, "code", &p->code,
+                          "samples", &p->samples, "stats", &p->stats);
+    if (json_is_object(p->samples))
+        (void)json_unpack(p->samples, "{s?o, s?o, s?o}", "makespan_ns", &p->makespan,
+                          "busy_ns", &p->busy, "clean", &p->clean);
+    if (json_is_object(p->stats))
+        (void)json_unpack(p->stats, "{s?o}", "mean_imbalance", &p->imbalance);
+}
+
+static int read_makespans(const parts *p, const entry_ref *ref, ompb__rf_instance *in,
+                          ompb_error *err)
+{
+    long long size = ompb__rf_positive(p->sample_size);
     if (size <= 0)
         return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.sample_size\" is missing or not a positive integer",
                      ref->where);
-    const json_t *mk = json_object_get(samples, "makespan_ns");
+    const json_t *mk = p->makespan;
     if (!json_is_array(mk) || json_array_size(mk) == 0)
         return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.samples.makespan_ns\" is missing or empty", ref->where);
@@ -73,7 +105,7 @@ static int read_makespans(const json_t *omp, const json_t *samples, const entry_
         if (append_sample(in, json_number_value(v) / (double)size))
             return OMPB_ENOMEM;
     }
-    long long rounds = ompb__rf_positive_int(omp, "rounds");
+    long long rounds = ompb__rf_positive(p->rounds);
     if (rounds != 0 && (rounds < 0 || (size_t)rounds != json_array_size(mk)))
         return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.rounds\" says %lld but makespan_ns holds %zu values",
@@ -128,10 +160,9 @@ static int read_busy(const json_t *busy, size_t rounds, const entry_ref *ref,
 
 /* samples.clean, when the rounds were accounted: one boolean per round;
  * the clean rounds' median per-iteration time into rep. */
-static int read_clean(const json_t *samples, const double *v, size_t n, const entry_ref *ref,
+static int read_clean(const json_t *clean, const double *v, size_t n, const entry_ref *ref,
                       ompb__rf_rep *rep, ompb_error *err)
 {
-    const json_t *clean = json_object_get(samples, "clean");
     rep->rounds = n;
     rep->clean_ns = NAN;
     if (!clean)
@@ -163,29 +194,26 @@ static int read_clean(const json_t *samples, const double *v, size_t n, const en
 
 /* One ompbench repetition: its rounds join the instance's samples, its
  * median is the repetition's value, its imbalance joins the sum. */
-static int read_ompbench(const json_t *omp, const entry_ref *ref, ompb__rf_instance *in,
+static int read_ompbench(const parts *p, const entry_ref *ref, ompb__rf_instance *in,
                          double *value, double *imbalance, ompb__rf_rep *rep, ompb_error *err)
 {
-    const json_t *samples = json_object_get(omp, "samples");
-    if (!json_is_object(samples))
+    if (!json_is_object(p->samples))
         return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"ompbench.samples\" is missing or not an object", ref->where);
     size_t first = in->n_samples;
-    int rc = read_makespans(omp, samples, ref, in, err);
+    int rc = read_makespans(p, ref, in, err);
     if (rc)
         return rc;
     *value = median_of(in->samples_ns + first, in->n_samples - first);
-    rc = read_clean(samples, in->samples_ns + first, in->n_samples - first, ref, rep, err);
+    rc = read_clean(p->clean, in->samples_ns + first, in->n_samples - first, ref, rep, err);
     if (rc)
         return rc;
-    const json_t *imb = json_object_get(json_object_get(omp, "stats"), "mean_imbalance");
-    if (json_is_number(imb)) {
-        *imbalance = json_number_value(imb);
+    if (json_is_number(p->imbalance)) {
+        *imbalance = json_number_value(p->imbalance);
         return 0;
     }
-    const json_t *busy = json_object_get(samples, "busy_ns");
     *imbalance = NAN;
-    return busy ? read_busy(busy, in->n_samples - first, ref, imbalance, err) : 0;
+    return p->busy ? read_busy(p->busy, in->n_samples - first, ref, imbalance, err) : 0;
 }
 
 static int append_rep(ompb__rf_instance *in, double value, double imbalance, long long process,
@@ -208,30 +236,30 @@ static int append_rep(ompb__rf_instance *in, double value, double imbalance, lon
 
 /* "ompbench.code": where the body's code is, {"object": path, "address":
  * n}; the first repetition's that has one stands for the instance. */
-static int read_code(const json_t *omp, const entry_ref *ref, ompb__rf_instance *in,
+static int read_code(const json_t *code, const entry_ref *ref, ompb__rf_instance *in,
                      ompb_error *err)
 {
-    const json_t *code = omp ? json_object_get(omp, "code") : NULL;
+    const char *obj = NULL;
+    json_int_t addr = -1;
     if (!code)
         return 0;
-    const json_t *obj = json_object_get(code, "object"), *addr = json_object_get(code, "address");
-    if (!json_is_string(obj) || !json_string_value(obj)[0] || !json_is_integer(addr) ||
-        json_integer_value(addr) < 0)
+    if (json_unpack((json_t *)code, "{s:s, s:I}", "object", &obj, "address", &addr) != 0 ||
+        !obj[0] || addr < 0)
         return ompb__rf_failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench.code\" is not {\"object\": "
                      "a path, \"address\": a non-negative integer}", ref->where);
     if (in->code_object)
         return 0;
-    in->code_object = strdup(json_string_value(obj));
-    in->code_address = (unsigned long long)json_integer_value(addr);
+    in->code_object = strdup(obj);
+    in->code_address = (unsigned long long)addr;
     return in->code_object ? 0 : OMPB_ENOMEM;
 }
 
 /* "ompbench.marks": absent is no mark; anything but an array of strings is
  * refused, so a broken file is not read as an unmarked one. */
-static int read_marks(const json_t *omp, const entry_ref *ref, unsigned *marks,
+static int read_marks(const json_t *codes, const entry_ref *ref, unsigned *marks,
                       ompb_error *err)
 {
-    if (!omp || ompb__marks_of_json(json_object_get(omp, "marks"), marks) == 0)
+    if (ompb__marks_of_json(codes, marks) == 0)
         return 0;
     return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                  "%s: \"ompbench.marks\" is not an array of mark codes (strings such as "
@@ -240,11 +268,11 @@ static int read_marks(const json_t *omp, const entry_ref *ref, unsigned *marks,
 
 /* "repetitions" and "repetition_index" of one entry: the count must agree
  * with the earlier entries of the name, the index be new and below it. */
-static int read_rep_place(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
+static int read_rep_place(const parts *p, const entry_ref *ref, ompb__rf_instance *in,
                           long long *index, ompb_error *err)
 {
-    long long reps = ompb__rf_positive_int(e, "repetitions");
-    const json_t *idx = json_object_get(e, "repetition_index");
+    long long reps = ompb__rf_positive(p->reps);
+    const json_t *idx = p->index;
     if (reps < 0)
         return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"repetitions\" is not a positive integer", ref->where);
@@ -269,10 +297,9 @@ static int read_rep_place(const json_t *e, const entry_ref *ref, ompb__rf_instan
     return 0;
 }
 
-static int read_process(const json_t *omp, const entry_ref *ref, long long *process,
+static int read_process(const json_t *v, const entry_ref *ref, long long *process,
                         ompb_error *err)
 {
-    const json_t *v = omp ? json_object_get(omp, "process") : NULL;
     *process = 0;
     if (!v)
         return 0;
@@ -288,18 +315,16 @@ static int read_process(const json_t *omp, const entry_ref *ref, long long *proc
  * failed the instance has no value, but its entries are still checked. */
 /* The declared scaling kind and work rates, from the first repetition
  * that says: they belong to the benchmark, not to one repetition. */
-static int read_scaling(const json_t *e, const json_t *omp, const entry_ref *ref,
-                        ompb__rf_instance *in, ompb_error *err)
+static int read_scaling(const parts *p, const entry_ref *ref, ompb__rf_instance *in,
+                        ompb_error *err)
 {
-    const json_t *k = omp ? json_object_get(omp, "scaling") : NULL;
+    const json_t *k = p->scaling, *items = p->items, *bytes = p->bytes;
     const char *v = json_string_value(k);
     if (k && (!v || (strcmp(v, "weak") != 0 && strcmp(v, "strong") != 0)))
         return ompb__rf_failf(err, OMPB_EINVAL, ref->label, "%s: \"ompbench.scaling\" is not "
                      "\"weak\" or \"strong\"", ref->where);
     if (v && in->scaling == OMPB__RF_SCALING_UNKNOWN)
         in->scaling = strcmp(v, "weak") == 0 ? OMPB__RF_SCALING_WEAK : OMPB__RF_SCALING_STRONG;
-    const json_t *items = json_object_get(e, "items_per_second");
-    const json_t *bytes = json_object_get(e, "bytes_per_second");
     if (isnan(in->items_per_second) && json_is_number(items))
         in->items_per_second = json_number_value(items);
     if (isnan(in->bytes_per_second) && json_is_number(bytes))
@@ -310,7 +335,9 @@ static int read_scaling(const json_t *e, const json_t *omp, const entry_ref *ref
 static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_instance *in,
                            ompb_error *err)
 {
-    const json_t *omp = json_object_get(e, "ompbench");
+    parts p;
+    unpack_parts(e, &p);
+    const json_t *omp = p.omp;
     long long index = 0, process = 0;
     unsigned marks = 0;
     int threads = 0;
@@ -322,17 +349,17 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
                      "%s: the name occurs twice, once with and once without \"ompbench\"",
                      ref->where);
     int rc = ompb__rf_read_threads(e, omp, ref, &threads, err);
-    rc = rc ? rc : read_rep_place(e, ref, in, &index, err);
-    rc = rc ? rc : read_process(omp, ref, &process, err);
-    rc = rc ? rc : read_marks(omp, ref, &marks, err);
-    rc = rc ? rc : read_scaling(e, omp, ref, in, err);
-    rc = rc ? rc : read_code(omp, ref, in, err);
+    rc = rc ? rc : read_rep_place(&p, ref, in, &index, err);
+    rc = rc ? rc : read_process(p.process, ref, &process, err);
+    rc = rc ? rc : read_marks(p.marks, ref, &marks, err);
+    rc = rc ? rc : read_scaling(&p, ref, in, err);
+    rc = rc ? rc : read_code(p.code, ref, in, err);
     if (rc)
         return rc;
     if (in->n_reps == 0)
         in->threads = threads;
     in->rounds = omp != NULL;
-    if (json_is_true(json_object_get(e, "error_occurred"))) {
+    if (json_is_true(p.error)) {
         if (!in->failed && (rc = ompb__rf_read_failure(e, in)))
             return rc;
         return append_rep(in, NAN, NAN, process, index, marks, NULL);
@@ -342,7 +369,7 @@ static int read_repetition(const json_t *e, const entry_ref *ref, ompb__rf_insta
     if ((rc = ompb__rf_read_real_time(e, ref, &real_ns, err)))
         return rc;
     if (omp)
-        rc = read_ompbench(omp, ref, in, &value, &imbalance, &clean, err);
+        rc = read_ompbench(&p, ref, in, &value, &imbalance, &clean, err);
     else
         rc = append_sample(in, (value = real_ns));
     if (rc)

@@ -31,13 +31,17 @@ int ompb__rf_failf(ompb_error *err, int code, const char *label, const char *fmt
     return ompb__error_set(err, code, "%s: %s", label, what);
 }
 
-/* A positive integer under key, or 0 when absent; -1 when present but wrong. */
-long long ompb__rf_positive_int(const json_t *obj, const char *key)
+/* A positive integer, or 0 when absent (NULL); -1 when present but wrong. */
+long long ompb__rf_positive(const json_t *v)
 {
-    const json_t *v = json_object_get(obj, key);
     if (!v)
         return 0;
     return json_is_integer(v) && json_integer_value(v) > 0 ? json_integer_value(v) : -1;
+}
+
+long long ompb__rf_positive_int(const json_t *obj, const char *key)
+{
+    return ompb__rf_positive(json_object_get(obj, key));
 }
 
 /* real_time in ns of a Google-Benchmark-shaped entry. */

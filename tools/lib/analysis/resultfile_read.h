@@ -47,7 +47,9 @@ int ompb__rf_read_failure(const json_t *e, ompb__rf_instance *in);
 /* Frees in's round samples (a failed repetition keeps none). */
 void ompb__rf_drop_samples(ompb__rf_instance *in);
 
-/* obj's key as a positive integer; 0 when absent, -1 when not one. */
+/* v (a value taken from its object) as a positive integer; 0 when NULL
+ * (absent), -1 when not one. The same of obj's key. */
+long long ompb__rf_positive(const json_t *v);
 long long ompb__rf_positive_int(const json_t *obj, const char *key);
 
 /* Runs reported only by aggregates, appended to rf after its other runs. */
