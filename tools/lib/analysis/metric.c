@@ -67,11 +67,33 @@ static void names_of(const json_t *events, char *buf, size_t cap)
     }
 }
 
-static int event_index(const json_t *counters, const char *metric, const where *w,
+/* What the metric reads of an entry's "ompbench" and its "counters"
+ * (docs/json.md), taken with one json_unpack per object; each NULL when
+ * absent, its type checked where it is read (the messages name the key). */
+typedef struct parts {
+    json_t *counters, *size, *region, *user;                       /* ompbench */
+    json_t *events, *units, *values, *enabled, *running, *per_iter; /* counters */
+} parts;
+
+/* "{s?o}" never fails on an object: presence and type are the readers'. */
+static void unpack_parts(const json_t *omp, parts *p)
+{
+    memset(p, 0, sizeof *p);
+    if (json_is_object(omp))
+        (void)json_unpack((json_t *)omp, "{s?o, s?o, s?o, s?o}", "counters", &p->counters,
+                          "sample_size", &p->size, "region", &p->region, "user_counters",
+                          &p->user);
+    if (json_is_object(p->counters))
+        (void)json_unpack(p->counters, "{s?o, s?o, s?o, s?o, s?o, s?o}", "events", &p->events,
+                          "units", &p->units, "values", &p->values, "time_enabled_ns",
+                          &p->enabled, "time_running_ns", &p->running, "per_iteration",
+                          &p->per_iter);
+}
+
+static int event_index(const parts *p, const char *metric, const where *w,
                        ompb__metric_unit *unit, ompb_error *err)
 {
-    const json_t *events = json_object_get(counters, "events");
-    const json_t *units = json_object_get(counters, "units");
+    const json_t *events = p->events, *units = p->units;
     if (!json_is_array(events) || !json_is_array(units) ||
         json_array_size(units) != json_array_size(events))
         return failf(err, w, "\"ompbench.counters\" has no \"events\" and \"units\" arrays of "
@@ -105,12 +127,10 @@ static const json_t *cell(const json_t *rounds, size_t r, size_t t)
 
 /* Round r's count of event e per iteration, summed over the threads and
  * scaled by enabled/running; NAN when a thread's group was not on the PMU. */
-static int round_value(const json_t *c, size_t r, size_t e, double size, const where *w,
+static int round_value(const parts *p, size_t r, size_t e, double size, const where *w,
                        double *out, ompb_error *err)
 {
-    const json_t *row = json_array_get(json_object_get(c, "values"), r);
-    const json_t *en = json_object_get(c, "time_enabled_ns");
-    const json_t *run = json_object_get(c, "time_running_ns");
+    const json_t *row = json_array_get(p->values, r), *en = p->enabled, *run = p->running;
     if (!json_is_array(row) || json_array_size(row) == 0)
         return failf(err, w, "ompbench.counters.values[%zu] is not an array of threads", r);
     double sum = 0;
@@ -156,23 +176,22 @@ static double median_of(const double *v, size_t n)
  * of the per-iteration team sums (the figure its own report prints), its
  * rounds join the instance's samples. */
 /* Whether metric is one of the entry's --counters events. */
-static bool names_event(const json_t *omp, const char *metric)
+static bool names_event(const parts *p, const char *metric)
 {
-    const json_t *events = json_object_get(json_object_get(omp, "counters"), "events"), *v;
+    const json_t *v;
     size_t i;
-    json_array_foreach(events, i, v) {
+    json_array_foreach(p->events, i, v) {
         if (json_is_string(v) && strcmp(json_string_value(v), metric) == 0)
             return true;
     }
     return false;
 }
 
-static int from_ompbench(const json_t *omp, const char *metric, gathered *g, const where *w,
+static int from_ompbench(const parts *p, const char *metric, gathered *g, const where *w,
                          double *value, ompb__metric_unit *unit, ompb_error *err)
 {
-    const json_t *c = json_object_get(omp, "counters");
-    const json_t *size = json_object_get(omp, "sample_size");
-    if (!json_is_object(c) && json_object_get(omp, "region"))
+    const json_t *c = p->counters, *size = p->size;
+    if (!json_is_object(c) && p->region)
         return failf(err, w, "an application region that counted nothing (run it with "
                      "OMPB_REGIONS_COUNTERS=%s, or compare by time)", metric);
     if (!json_is_object(c))
@@ -181,27 +200,26 @@ static int from_ompbench(const json_t *omp, const char *metric, gathered *g, con
                      "\"ompbench.counters\": run it with --counters %s)", metric, metric);
     if (!json_is_integer(size) || json_integer_value(size) <= 0)
         return failf(err, w, "\"ompbench.sample_size\" is missing or not a positive integer");
-    int e = event_index(c, metric, w, unit, err);
+    int e = event_index(p, metric, w, unit, err);
     if (e < 0)
         return e;
-    if (json_object_get(omp, "region")) {
+    if (p->region) {
         /* Regions keep sums, not rounds: the figure per instance alone. */
-        const char *name = json_string_value(json_array_get(json_object_get(c, "events"),
-                                                            (size_t)e));
-        const json_t *v = json_object_get(json_object_get(c, "per_iteration"), name);
+        const char *name = json_string_value(json_array_get(p->events, (size_t)e));
+        const json_t *v = json_object_get(p->per_iter, name);
         if (!json_is_number(v) || !isfinite(json_number_value(v)))
             return failf(err, w, "region counter '%s' has no figure per instance", metric);
         *value = json_number_value(v);
         return 0;
     }
-    const json_t *values = json_object_get(c, "values");
+    const json_t *values = p->values;
     size_t rounds = json_array_size(values);
     if (!json_is_array(values) || rounds == 0)
         return failf(err, w, "\"ompbench.counters.values\" is missing or empty");
     size_t first = g->n_rounds;
     for (size_t r = 0; r < rounds; r++) {
         double x = NAN;
-        int rc = round_value(c, r, (size_t)e, (double)json_integer_value(size), w, &x, err);
+        int rc = round_value(p, r, (size_t)e, (double)json_integer_value(size), w, &x, err);
         if (!rc && !isnan(x))
             rc = push_round(g, x);
         if (rc)
@@ -221,8 +239,9 @@ static int from_ompbench(const json_t *omp, const char *metric, gathered *g, con
 static int from_user(const json_t *e, const json_t *uc, const char *metric, gathered *g,
                      const where *w, double *value, ompb__metric_unit *unit, ompb_error *err)
 {
-    const json_t *rounds = json_object_get(uc, "rounds"), *x = json_object_get(e, metric);
-    if (!json_is_array(rounds))
+    json_t *rounds = NULL;
+    const json_t *x = json_object_get(e, metric); /* a key the user named */
+    if (json_unpack((json_t *)uc, "{s:o}", "rounds", &rounds) != 0 || !json_is_array(rounds))
         return failf(err, w, "\"ompbench.user_counters.%s.rounds\" is not an array", metric);
     if (!json_is_number(x) || !isfinite(json_number_value(x)))
         return failf(err, w, "user counter '%s' has no figure in this repetition", metric);
@@ -303,8 +322,9 @@ typedef struct applying {
 /* Entry idx of the file: the next repetition of its instance. */
 static int apply_entry(applying *ap, const json_t *e, size_t idx)
 {
-    const json_t *name = json_object_get(e, "name");
-    if (!json_is_string(name) || !is_iteration(e))
+    json_t *name = NULL, *omp = NULL;
+    if (json_unpack((json_t *)e, "{s:o, s?o}", "name", &name, "ompbench", &omp) != 0 ||
+        !json_is_string(name) || !is_iteration(e))
         return 0;
     const ompb__rf_instance *found = ompb__resultfile_find(ap->rf, json_string_value(name));
     if (!found || found->failed)
@@ -322,14 +342,15 @@ static int apply_entry(applying *ap, const json_t *e, size_t idx)
                      "change?)");
     ompb__metric_unit u = OMPB__METRIC_COUNT;
     double value = NAN;
-    const json_t *omp = json_object_get(e, "ompbench");
-    const json_t *user = json_object_get(json_object_get(omp, "user_counters"), ap->metric);
-    if (user && names_event(omp, ap->metric))
+    parts p;
+    unpack_parts(omp, &p);
+    const json_t *user = json_object_get(p.user, ap->metric); /* a name the user gave */
+    if (user && names_event(&p, ap->metric))
         return failf(ap->err, &w, "'%s' is both a user counter (ompb_counter) and a --counters "
                      "event here: the metric is ambiguous (accepted: a file where the names "
                      "differ; this ompbench refuses such a user counter)", ap->metric);
     int rc = user ? from_user(e, user, ap->metric, g, &w, &value, &u, ap->err)
-             : json_is_object(omp) ? from_ompbench(omp, ap->metric, g, &w, &value, &u, ap->err)
+             : json_is_object(omp) ? from_ompbench(&p, ap->metric, g, &w, &value, &u, ap->err)
                                    : from_flat(e, ap->metric, &w, &value, &u, ap->err);
     if (rc)
         return rc;
