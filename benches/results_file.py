@@ -85,6 +85,13 @@ def main(argv):
                             e["ompbench"]["threads"] = t
                         if "pu_map" in e["ompbench"]:
                             e["ompbench"]["pu_map"] = list(range(t))
+                        # Per-thread samples as wide as the team, as a run
+                        # writes them (readers refuse rows of another width).
+                        samples = e["ompbench"].get("samples", {})
+                        for key in ("busy_ns", "start_offset_ns"):
+                            if key in samples:
+                                samples[key] = [[row[k % len(row)] for k in range(t)]
+                                                for row in samples[key]]
                     scale_times(e, factor)
                     f.write(sep + json.dumps(e))
                     sep = ",\n"

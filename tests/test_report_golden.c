@@ -440,7 +440,12 @@ static void test_read_refuses(void)
         {"{\"benchmarks\": [{\"name\": \"a\", \"ompbench\": {\"stats\": {\"median_ns\": "
          "\"x\"}}}]}", "benchmarks[0].ompbench.stats"},
         {"{\"benchmarks\": [{\"name\": \"a\", \"ompbench\": {\"rounds\": 2, \"samples\": "
-         "{\"makespan_ns\": [1]}}}]}", "benchmarks[0].ompbench.samples.makespan_ns"},
+         "{\"makespan_ns\": [1]}}}]}", "benchmarks[0].ompbench.rounds"},
+        /* Nothing is allocated for rounds a file does not hold. */
+        {"{\"benchmarks\": [{\"name\": \"a\", \"ompbench\": {\"threads\": 4096, \"rounds\": "
+         "1000000}}]}", "more rounds x threads"},
+        {"{\"benchmarks\": [{\"name\": \"a\", \"ompbench\": {\"rounds\": 1, \"samples\": "
+         "{\"makespan_ns\": [-1]}}}]}", "benchmarks[0].ompbench.samples.makespan_ns"},
         {"{\"benchmarks\": [{\"name\": \"a\", \"ompbench\": {\"mode\": \"fast\"}}]}",
          "benchmarks[0].ompbench.mode"},
     };

@@ -22,6 +22,10 @@
 
 #include "report/marks.h"
 
+/* The most cells (rounds x threads) one record read from a file may have:
+ * a 4096-thread team over 4096 rounds. */
+#define READ_CELLS_MAX ((size_t)1 << 24)
+
 /* What one read result owns beyond its record's arrays. */
 typedef struct ompb__result_owned {
     ompb__instance inst;
@@ -143,6 +147,8 @@ static int read_samples(const where *w, const json_t *o, ompb__record *rec)
     }
     if (ranks && rec->ranks > 0) {
         size_t K = (size_t)rec->ranks;
+        if (R > READ_CELLS_MAX / K)
+            return fail(w, "ompbench.ranks", "more rounds x ranks than ompbench reads");
         uint64_t *span_k = malloc((R ? R : 1) * K * sizeof *span_k);
         rec->rank_bounds = calloc((R ? R : 1) * K * 2, sizeof *rec->rank_bounds);
         if (!span_k || !rec->rank_bounds) {
@@ -293,6 +299,8 @@ static int read_user(const where *w, const json_t *o, const json_t *entry, ompb_
     ompb__record *rec = &res->rec;
     ompb__ucounter_table *tab = &rec->ucounters;
     size_t R = rec->rounds;
+    if (R > READ_CELLS_MAX / OMPB__UCOUNTERS_MAX)
+        return fail(w, "ompbench.user_counters", "more rounds than ompbench reads");
     own->user_rounds = calloc((R ? R : 1) * OMPB__UCOUNTERS_MAX, sizeof *own->user_rounds);
     if (!own->user_rounds)
         return OMPB_ENOMEM;
@@ -361,7 +369,15 @@ static int read_parts(const where *w, const json_t *omp, const json_t *entry, om
 {
     ompb__record *rec = &res->rec;
     json_t *calibration = parts[0], *region = parts[1], *stats = parts[2], *samples = parts[3],
-           *counters = parts[4], *user = parts[5], *code = parts[6];
+           *counters = parts[4], *user = parts[5], *code = parts[6], *span = NULL;
+    /* Sized before anything is allocated: the arrays a file makes us hold
+     * are as many as it has values, within what a run can record. */
+    if (samples)
+        (void)json_unpack(samples, "{s?o}", "makespan_ns", &span);
+    if (span && json_array_size(span) != rec->rounds)
+        return fail(w, "ompbench.rounds", "not the number of samples.makespan_ns values");
+    if (rec->rounds > READ_CELLS_MAX / (size_t)rec->threads)
+        return fail(w, "ompbench.rounds", "more rounds x threads than ompbench reads");
     if (ompb__record_alloc(rec, rec->rounds, rec->threads) != 0)
         return OMPB_ENOMEM;
     free(rec->ucounter_values);
