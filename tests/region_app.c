@@ -315,7 +315,7 @@ static int ten_names(void)
     int refused = 0;
 #pragma omp parallel num_threads(2) reduction(+ : refused)
     {
-        char name[8];
+        char name[32];
         ompb_region_begin("names");
         for (int i = 0; i < 5; i++) {
             snprintf(name, sizeof name, "c%d%d", omp_get_thread_num(), i);
