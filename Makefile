@@ -84,9 +84,12 @@ ctest-asan:
 # need clang: a bounded run of each here (20000 inputs or 60 s each; a
 # target is single-threaded, so JOBS of them run at once). It builds
 # without libpfm4, so the code path of a machine without it is compiled
-# too.
+# too. Its fuzz runs do not hold the default runner FIFOs
+# (OMPB_TEST_FOREIGN_RUNNER=OFF): `make test` runs them beside the Release
+# tests, whose fake runner must be the one holding them.
 test-clang:
-	CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DOMPB_WERROR=ON -DOMPB_LIBPFM=OFF
+	CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DOMPB_WERROR=ON -DOMPB_LIBPFM=OFF \
+	  -DOMPB_TEST_FOREIGN_RUNNER=OFF
 	cmake --build $(BUILD)-clang -j $(JOBS)
 	cd $(BUILD)-clang && ctest --output-on-failure -j $(JOBS) -L fuzz
 
