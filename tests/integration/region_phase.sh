@@ -11,12 +11,10 @@
 #   region:timestep with the points 1 and 2;
 # - a timestep whose teams alternate between 1 and 2 threads says so:
 #   mixed, and the team_width mark.
-set -uo pipefail
-build=$1
+script_bound=120
+. "$(dirname "$0")/lib.sh" "$@"
 app="$build/tests/region_app"
 tool="$build/tools/ompbench"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 for t in 1 2; do
