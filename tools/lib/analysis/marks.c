@@ -93,6 +93,14 @@ json_t *ompb__marks_json(unsigned marks)
     return a;
 }
 
+void ompb__marks_each(unsigned marks, void (*fn)(const char *code, const char *legend, void *arg),
+                      void *arg)
+{
+    for (size_t i = 0; i < N_ROWS; i++)
+        if (marks & rows[i].bit)
+            fn(rows[i].code, rows[i].legend, arg);
+}
+
 void ompb__marks_legend(FILE *out, unsigned marks, bool markdown)
 {
     for (size_t i = 0; i < N_ROWS; i++)
