@@ -27,8 +27,9 @@ const ompb__mark_row ompb__mark_rows[] = {
      "the body opened nested parallel regions (one thread each): not the code's parallel "
      "figure; declare it with .team = OMPB_TEAM_CALLER"},
     {OMPB__MARK_WIDTH, "team_width", 'W',
-     "a caller team's code opened regions of another width than T: not a t=T figure; drop "
-     "num_threads/omp_set_num_threads from the code under test"},
+     "a caller team's code opened regions of another width than T, or a phase region's "
+     "teams had mixed widths: not a t=T figure; drop num_threads/omp_set_num_threads from "
+     "the code under test"},
     {OMPB__MARK_UNOPTIMIZED, "unoptimized", 'U',
      "the benchmark's own source was compiled without optimization (no -O): the figure is "
      "not an optimized build's; compile it with -O2 (CMake: -DCMAKE_BUILD_TYPE=Release)"},
@@ -112,7 +113,8 @@ unsigned ompb__marks_of_record(const ompb__record *rec, const ompb__context *ctx
         m |= OMPB__MARK_OVERSUB;
     if (!rec->caller_team && rec->nested_regions > 0)
         m |= OMPB__MARK_NESTED;
-    if (rec->caller_team && rec->other_width_regions > 0)
+    if ((rec->caller_team && rec->other_width_regions > 0)
+        || (rec->region && rec->region->phase_mixed))
         m |= OMPB__MARK_WIDTH;
     if (rec->inst && rec->inst->unoptimized)
         m |= OMPB__MARK_UNOPTIMIZED;

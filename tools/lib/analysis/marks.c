@@ -27,7 +27,8 @@ static const mark_row rows[] = {
     {OMPB__RF_MARK_NESTED_REGION, "nested_region",
      "the body opened nested parallel regions (fresh threads each time)"},
     {OMPB__RF_MARK_TEAM_WIDTH, "team_width",
-     "a caller team's regions ran at another width than the instance names"},
+     "a caller team's regions, or a phase region's teams, ran at another width than the "
+     "instance names"},
     {OMPB__RF_MARK_UNOPTIMIZED, "unoptimized",
      "the benchmark was built without optimization"},
     {OMPB__RF_MARK_ONE_VALUE, "one_value",
@@ -90,6 +91,14 @@ json_t *ompb__marks_json(unsigned marks)
             return NULL;
         }
     return a;
+}
+
+void ompb__marks_each(unsigned marks, void (*fn)(const char *code, const char *legend, void *arg),
+                      void *arg)
+{
+    for (size_t i = 0; i < N_ROWS; i++)
+        if (marks & rows[i].bit)
+            fn(rows[i].code, rows[i].legend, arg);
 }
 
 void ompb__marks_legend(FILE *out, unsigned marks, bool markdown)

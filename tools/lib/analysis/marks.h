@@ -52,4 +52,9 @@ json_t *ompb__marks_json(unsigned marks);
  * nothing when marks is 0. */
 void ompb__marks_legend(FILE *out, unsigned marks, bool markdown);
 
+/* Calls fn(code, legend, arg) for each mark set in marks, in the order the
+ * reports list them. */
+void ompb__marks_each(unsigned marks, void (*fn)(const char *code, const char *legend, void *arg),
+                      void *arg);
+
 #endif
