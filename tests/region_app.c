@@ -45,6 +45,12 @@
  *                   limit); prints the refused calls as "refused=N"
  *   unloaded LIB    dlopen()s LIB (region_plugin), whose function begins
  *                   "plugin_open" and never ends it, then dlclose()s it
+ *   phase           "timestep" x4 on the initial thread around a team of the
+ *                   default width (OMP_NUM_THREADS) whose threads run
+ *                   "stencil", then "serial" inside it (no team): a phase
+ *                   region named by its team's width, and a serial one
+ *   phase-mixed     "timestep" x4 whose team alternates between one thread
+ *                   (num_threads(1)) and the default width
  *   term-inside     3 instances of "step", then raise(SIGTERM) inside
  *                   "raised"
  *   term-at-return  3 instances of "step", then raise(SIGTERM) right
@@ -73,6 +79,27 @@ static void work(void)
     volatile double x = 1;
     for (int i = 0; i < 10000; i++)
         x = x * 1.0000001;
+}
+
+/* A phase region: the initial thread's "timestep" contains a team in
+ * which every thread runs "stencil"; "serial" contains none. mixed: every
+ * other team has one thread. */
+static int phase(bool mixed)
+{
+    for (int i = 0; i < 4; i++) {
+        ompb_region_begin("timestep");
+#pragma omp parallel num_threads(mixed && i % 2 ? 1 : omp_get_max_threads())
+        {
+            ompb_region_begin("stencil");
+            work();
+            ompb_region_end("stencil");
+        }
+        ompb_region_begin("serial");
+        work();
+        ompb_region_end("serial");
+        ompb_region_end("timestep");
+    }
+    return 0;
 }
 
 static int first_use(void)
@@ -315,7 +342,7 @@ static int ten_names(void)
     int refused = 0;
 #pragma omp parallel num_threads(2) reduction(+ : refused)
     {
-        char name[8];
+        char name[32];
         ompb_region_begin("names");
         for (int i = 0; i < 5; i++) {
             snprintf(name, sizeof name, "c%d%d", omp_get_thread_num(), i);
@@ -374,6 +401,8 @@ int main(int argc, char **argv)
         return forked();
     if (strcmp(mode, "lose-dir") == 0)
         return lose_dir(argc > 2 ? argv[2] : NULL);
+    if (strcmp(mode, "phase") == 0 || strcmp(mode, "phase-mixed") == 0)
+        return phase(strcmp(mode, "phase-mixed") == 0);
     if (strcmp(mode, "phases") == 0)
         return phases();
     if (strcmp(mode, "overlap") == 0)

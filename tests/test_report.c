@@ -364,7 +364,7 @@ static void test_user_counter_calls(void)
     ompb__ucounters v;
     memset(&v, 0, sizeof v);
     for (int k = 0; k < OMPB__UCOUNTERS_MAX; k++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "c%d", k);
         CU_ASSERT_EQUAL(ompb__ucounter_add(&v, name, k, 0), 0);
     }

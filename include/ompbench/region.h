@@ -21,7 +21,11 @@
  * imbalance. Serial form: one thread outside any parallel region (or any
  * thread that is not an OpenMP team thread, a pthread say) is a team of one.
  * Teams of different sizes are separate: a region entered by teams of 2 and
- * of 4 threads is reported as region:NAME[t=2] and region:NAME[t=4].
+ * of 4 threads is reported as region:NAME[t=2] and region:NAME[t=4]. A
+ * serial region whose thread begins regions in teams it forks (a phase
+ * region around parallel loops that are themselves marked) is named by
+ * those teams' width, so runs at OMP_NUM_THREADS=1 and 2 give
+ * region:NAME[t=1] and region:NAME[t=2] (docs/guide.md, "Phase regions").
  *
  * No initialization call: the first call sets everything up, whenever and
  * wherever it happens (before or inside the first parallel region). On the

@@ -227,7 +227,7 @@ static int parse_one(const char *name, ompb__counter_set *set, ompb_error *err)
                                "cache-misses, task-clock, context-switches, page-faults, "
                                "L1-dcache-load-misses" NAMED_HINT "; see --list-counters)",
                                name);
-    snprintf(ev->given, sizeof ev->given, "%s", name);
+    snprintf(ev->given, sizeof ev->given, "%.*s", (int)sizeof ev->given - 1, name); /* fits: checked above */
     set->n++;
     return 0;
 }

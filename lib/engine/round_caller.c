@@ -167,7 +167,7 @@ static void caller_round(ompb__team *tm)
      * and whatever it does between and after them until the caller's end
      * time (libgomp's pool threads spin a while before they sleep). */
     atomic_store_explicit(&s->in_body, true, memory_order_relaxed);
-    b->fn(s);
+    ompb__team_call_body(tm, s);
     atomic_store_explicit(&s->in_body, false, memory_order_relaxed);
     ompb__team_watch_forks(tm, NULL);
     if (b->batch_teardown)

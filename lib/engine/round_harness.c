@@ -154,7 +154,7 @@ static bool run_round(team *tm, ompb_state *s, bool multi)
      * (lib/engine/state.c); the reduction's barrier that follows publishes them
      * to the master, which copies them in ompb__team_after_round. */
     atomic_store_explicit(&s->in_body, true, memory_order_relaxed);
-    b->fn(s);
+    ompb__team_call_body(tm, s);
     /* Deferred tasks the body created and did not wait for run here, after
      * its timed window and its counts, still watched; a thread that steals
      * them at the reduction's barrier is still watched too (the watch ends

@@ -125,6 +125,11 @@ void ompb__team_close_watches(ompb__team *tm);
 void ompb__team_mark_switches(ompb_state *s);
 void ompb__team_count_switches(ompb_state *s);
 
+/* Calls the benchmark's body on the calling thread (s: its state) inside
+ * a frame named __codspeed_root_frame__ompb_body, where CodSpeed's
+ * walltime profiles are cut (docs/protocol.md, "Root frames"). */
+void ompb__team_call_body(const ompb__team *tm, ompb_state *s);
+
 /* Prepares s for the next round: sample size, simulation, loop flags. */
 void ompb__team_reset_state(const ompb__team *tm, ompb_state *s);
 

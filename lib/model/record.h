@@ -32,6 +32,14 @@ typedef struct ompb__record_region {
     uint64_t shared_pu;          /* instances in which two threads began on one PU */
     int shared_pu_first[3];      /* the first such: thread a, thread b, their PU */
     uint64_t misuse;             /* misuse events seen (the first one is `error`) */
+    /* A phase region: one thread (t=1 in the record) whose instances
+     * contained teams, named by their width (docs/regions.md). phase_width
+     * 0: not one. */
+    int phase_width;
+    uint64_t phase_instances;    /* instances that contained a marked team */
+    unsigned phase_lo, phase_hi; /* widths of those teams */
+    unsigned phase_asked_lo, phase_asked_hi; /* the runtime's answer at their begins */
+    bool phase_mixed;            /* those widths were not all one */
 } ompb__record_region;
 
 /*

@@ -122,6 +122,26 @@ static inline ompb__region_group *group_of(ompb__region_thread *ts, ompb__region
     return g;
 }
 
+/* ---- phase regions --------------------------------------------------------- */
+
+/* The calling thread began a region in a team of `threads` (OpenMP level
+ * 1): its open level-0 frames contain that team. Only the team's thread 0
+ * has them (the thread that forked it), which begins the regions marked in
+ * the team like every other thread. */
+static __attribute__((noinline)) void note_inner(ompb__region_thread *ts, int threads)
+{
+    uint32_t w = (uint32_t)threads;
+    for (int i = 0; i < ts->depth; i++) {
+        ompb__region_frame *f = &ts->stack[i];
+        if (f->level != 0)
+            continue;
+        if (f->inner_lo == 0 || w < f->inner_lo)
+            f->inner_lo = w;
+        if (w > f->inner_hi)
+            f->inner_hi = w;
+    }
+}
+
 /* ---- the hot path --------------------------------------------------------- */
 
 void ompb_region_begin_at(const char *name, const char *file, int line)
@@ -211,7 +231,14 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
     if (unlikely(atomic_load_explicit(&ompb__region_runner_process.watch, memory_order_relaxed))
         && ts->depth == 0)
         ompb__region_runner_begin(&ompb__region_runner_process, g->entry);
+    /* A begin in a team (level 1) inside this thread's open level-0
+     * regions: they are phase regions of this team's width. */
+    if (unlikely(t.level == 1 && ts->depth > 0))
+        note_inner(ts, t.threads);
     ompb__region_frame *f = &ts->stack[ts->depth++];
+    f->level = t.level;
+    f->asked = t.level == 0 ? (uint32_t)omp_get_max_threads() : 0;
+    f->inner_lo = f->inner_hi = 0;
     f->region = r;
     f->name = name;
     f->group = g;
@@ -265,6 +292,8 @@ static inline __attribute__((always_inline)) void record(const ompb__region_thre
         }
     }
     append(ln, f, k, now);
+    if (unlikely(f->inner_hi != 0))
+        ompb__region_entry_note_phase(f->group->entry, f->asked, f->inner_lo, f->inner_hi);
     if (unlikely(k + 1 >= ln->next_try))
         ompb__region_group_try_reduce(f->group, ln);
     if (unlikely(k + 1 == OMPB__REGION_RING_HOT))
@@ -342,7 +371,7 @@ void ompb_region_end_at(const char *name, const char *file, int line)
     if (likely(ts && !due && ts->depth && !ts->overflow)) {
         ompb__region_frame *f = &ts->stack[ts->depth - 1];
         ompb__region_lane *ln = f->lane;
-        if (likely(f->name == name && ln)) {
+        if (likely(f->name == name && ln && !f->inner_hi)) {
             uint64_t k = ln->count;
             if (likely(atomic_load_explicit(&ln->occupant, memory_order_relaxed) == ts->serial
                        && k - ln->reduced_seen <= ln->mask && k + 1 < ln->next_try

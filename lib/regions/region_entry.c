@@ -54,13 +54,74 @@ void ompb__region_entry_fail(ompb__region_entry *e, const char *fmt, ...)
     }
     pthread_mutex_unlock(&e->lock);
     if (first)
-        fprintf(stderr, "ompbench: region:%s[t=%d]: %s\n", e->region->display, e->threads, text);
+        fprintf(stderr, "ompbench: region:%s[t=%d]: %s\n", e->region->display,
+                ompb__region_entry_phase(e).width, text);
+}
+
+/* Relaxed min/max of a width that is 0 until set. */
+static void width_min(_Atomic uint32_t *w, unsigned v)
+{
+    uint32_t cur = atomic_load_explicit(w, memory_order_relaxed);
+    while ((cur == 0 || v < cur)
+           && !atomic_compare_exchange_weak_explicit(w, &cur, v, memory_order_relaxed,
+                                                     memory_order_relaxed))
+        ;
+}
+
+static void width_max(_Atomic uint32_t *w, unsigned v)
+{
+    uint32_t cur = atomic_load_explicit(w, memory_order_relaxed);
+    while (v > cur
+           && !atomic_compare_exchange_weak_explicit(w, &cur, v, memory_order_relaxed,
+                                                     memory_order_relaxed))
+        ;
+}
+
+void ompb__region_entry_note_phase(ompb__region_entry *e, unsigned asked, unsigned lo,
+                                   unsigned hi)
+{
+    ompb__region_phase *p = &e->phase;
+    width_min(&p->lo, lo);
+    width_max(&p->hi, hi);
+    width_min(&p->asked_lo, asked);
+    width_max(&p->asked_hi, asked);
+    atomic_fetch_add_explicit(&p->instances, 1, memory_order_relaxed);
+}
+
+/* Another entry of e's region already carries width w in its name. */
+static bool width_taken(const ompb__region_entry *e, int w)
+{
+    for (const ompb__region_entry *o = atomic_load(&e->region->entries); o; o = o->next)
+        if (o != e && o->threads == w)
+            return true;
+    return false;
+}
+
+ompb__region_phase_info ompb__region_entry_phase(const ompb__region_entry *e)
+{
+    const ompb__region_phase *p = &e->phase;
+    ompb__region_phase_info i = {.width = e->threads};
+    i.instances = atomic_load_explicit(&p->instances, memory_order_relaxed);
+    if (e->threads != 1 || i.instances == 0)
+        return i;
+    i.lo = atomic_load_explicit(&p->lo, memory_order_relaxed);
+    i.hi = atomic_load_explicit(&p->hi, memory_order_relaxed);
+    i.asked_lo = atomic_load_explicit(&p->asked_lo, memory_order_relaxed);
+    i.asked_hi = atomic_load_explicit(&p->asked_hi, memory_order_relaxed);
+    i.mixed = i.lo != i.hi || i.asked_lo != i.asked_hi || i.lo != i.asked_lo;
+    /* What ran, when it was one width; else what the runtime answered,
+     * when that was one. */
+    unsigned w = i.lo == i.hi ? i.lo : i.asked_lo == i.asked_hi ? i.asked_lo : i.hi;
+    if (w >= 1 && w <= INT32_MAX && !width_taken(e, (int)w))
+        i.width = (int)w;
+    return i;
 }
 
 void ompb__region_entry_names(const ompb__region_entry *e, char *name, size_t name_len,
                               char *uri, size_t uri_len)
 {
-    snprintf(name, name_len, "region:%s[t=%d]", e->region->display, e->threads);
+    snprintf(name, name_len, "region:%s[t=%d]", e->region->display,
+             ompb__region_entry_phase(e).width);
     snprintf(uri, uri_len, "%s::%s", e->region->file, name);
 }
 

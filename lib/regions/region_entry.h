@@ -127,6 +127,27 @@ struct ompb__region_group {
     ompb__region_lane lanes[];  /* [threads] */
 };
 
+/* A phase region: an entry at OpenMP level 0 (t=1) whose instances
+ * contained teams, seen through the regions marked in them
+ * (ompb__region_entry_note_phase). Widths are 0 until one is seen;
+ * written with relaxed atomics by the threads that end its instances
+ * (each such instance holds a whole team: the cost is nothing beside it),
+ * read by reports and the runner's window. */
+typedef struct ompb__region_phase {
+    _Atomic uint64_t instances;     /* instances that contained a marked team */
+    _Atomic uint32_t lo, hi;        /* widths of those teams, smallest and largest */
+    _Atomic uint32_t asked_lo, asked_hi; /* the runtime's answer at their begins
+                                            (omp_get_max_threads) */
+} ompb__region_phase;
+
+/* What a report says of a phase region (all 0 for any other entry). */
+typedef struct ompb__region_phase_info {
+    int width;                  /* the name's width: the teams' width, else the runtime's answer */
+    uint64_t instances;
+    unsigned lo, hi, asked_lo, asked_hi;
+    bool mixed;                 /* the teams' widths differ, or differ from the runtime's answer */
+} ompb__region_phase_info;
+
 /* A window's marker pairs, for the CodSpeed runner (lib/regions/region_runner.c). */
 typedef struct ompb__region_pairs {
     uint64_t *start_ns, *end_ns;
@@ -156,6 +177,7 @@ struct ompb__region_entry {
 
     /* The statistics of every instance folded (region_stats.h). */
     ompb__region_acc acc;
+    ompb__region_phase phase;
     int *os_tid;                /* [threads] kernel id of the last thread of each lane */
 
     /* CodSpeed runner (region_runner.c; the buffer filled here). */
@@ -181,7 +203,20 @@ static inline void ompb__region_cpu_relax(void)
 void ompb__region_entry_fail(ompb__region_entry *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* "region:NAME[t=T]" and "<file>::region:NAME[t=T]" of e. */
+/* An instance of e that ended at OpenMP level 0 contained teams of widths
+ * lo..hi (marked regions begun in them by this thread); asked: the
+ * runtime's answer (omp_get_max_threads) at its begin. */
+void ompb__region_entry_note_phase(ompb__region_entry *e, unsigned asked, unsigned lo,
+                                   unsigned hi);
+
+/* e's phase figures, and the width its name carries: e->threads, or for a
+ * phase region the width of the teams it contained (the runtime's answer
+ * when those differed), unless another entry of its region already has
+ * that width (the name would not be unique: t=1 is kept). */
+ompb__region_phase_info ompb__region_entry_phase(const ompb__region_entry *e);
+
+/* "region:NAME[t=T]" and "<file>::region:NAME[t=T]" of e (T: the width of
+ * ompb__region_entry_phase). */
 void ompb__region_entry_names(const ompb__region_entry *e, char *name, size_t name_len,
                               char *uri, size_t uri_len);
 

@@ -153,6 +153,16 @@ static int entry_result(const ompb__region_entry *e, size_t index, entry_report 
         .mean_busy_ns = part->mean_busy, .shared_pu = e->acc.shared_pu, .misuse = e->misuse,
         .shared_pu_first = {e->acc.shared_pu_example[0], e->acc.shared_pu_example[1],
                             e->acc.shared_pu_example[2]}};
+    ompb__region_phase_info ph = ompb__region_entry_phase(e);
+    if (ph.instances > 0) {
+        part->region.phase_width = ph.width;
+        part->region.phase_instances = ph.instances;
+        part->region.phase_lo = ph.lo;
+        part->region.phase_hi = ph.hi;
+        part->region.phase_asked_lo = ph.asked_lo;
+        part->region.phase_asked_hi = ph.asked_hi;
+        part->region.phase_mixed = ph.mixed;
+    }
     rec->region = &part->region;
     res->mean_skew_ns = e->acc.n ? (double)e->acc.skew_sum / (double)e->acc.n : 0.0;
     res->mean_imbalance = e->acc.n ? e->acc.imbalance_sum / (double)e->acc.n : 0.0;

@@ -151,7 +151,7 @@ void ompb__region_push_ignored(ompb__region_thread *ts, ompb__region *r, const c
 {
     ompb__region_frame *f = &ts->stack[ts->depth++];
     *f = (ompb__region_frame){.region = r, .name = name, .group = g, .file = file, .line = line,
-                              .pu = -1};
+                              .pu = -1, .level = -1};
 }
 void ompb__region_frame_drop(ompb__region_frame *f)
 {

@@ -32,6 +32,11 @@ typedef struct ompb__region_frame {
     const char *file;
     int line;
     int32_t pu;
+    /* OpenMP level of its team; at level 0, the runtime's answer at begin
+     * (omp_get_max_threads) and the widths of the teams (level 1) in
+     * which this thread began regions while it was open (0: none). */
+    int level;
+    uint32_t asked, inner_lo, inner_hi;
     uint64_t start_ns;
 } ompb__region_frame;
 

@@ -212,6 +212,13 @@ static json_t *region_json(const ompb__record *rec)
                                                    rg->shared_pu_first[1], "pu",
                                                    rg->shared_pu_first[2]));
     bad |= set(o, "misuse_events", json_integer((json_int_t)rg->misuse));
+    if (rg->phase_width > 0)
+        bad |= set(o, "phase",
+                   json_pack("{s:i, s:I, s:[i, i], s:[i, i], s:b}", "width", rg->phase_width,
+                             "instances", (json_int_t)rg->phase_instances, "team_widths",
+                             (int)rg->phase_lo, (int)rg->phase_hi, "runtime_widths",
+                             (int)rg->phase_asked_lo, (int)rg->phase_asked_hi, "mixed",
+                             (int)rg->phase_mixed));
     return checked(o, bad);
 }
 

@@ -197,17 +197,30 @@ static int read_region(const where *w, const json_t *o, ompb__result *res, owned
 {
     ompb__record_region *rg = &own->region;
     const char *name, *how = "all", *quantiles = "exact";
-    json_t *kept = NULL, *busy = NULL, *first = NULL;
+    json_t *kept = NULL, *busy = NULL, *first = NULL, *phase = NULL;
     json_int_t instances, shared = 0, misuse = 0;
     double qerr = 0;
     json_error_t je;
-    if (json_unpack_ex((json_t *)o, &je, 0, "{s:s, s:I, s?s, s?o, s?s, s?F, s?o, s?I, s?o, s?I}",
-                       "name", &name, "instances", &instances, "kept_how", &how,
-                       "kept_instances", &kept, "quantiles", &quantiles,
-                       "quantile_max_relative_error", &qerr, "mean_busy_ns", &busy,
-                       "shared_pu_instances", &shared, "shared_pu_first", &first, "misuse_events",
-                       &misuse) != 0)
+    if (json_unpack_ex((json_t *)o, &je, 0,
+                       "{s:s, s:I, s?s, s?o, s?s, s?F, s?o, s?I, s?o, s?I, s?o}", "name", &name,
+                       "instances", &instances, "kept_how", &how, "kept_instances", &kept,
+                       "quantiles", &quantiles, "quantile_max_relative_error", &qerr,
+                       "mean_busy_ns", &busy, "shared_pu_instances", &shared, "shared_pu_first",
+                       &first, "misuse_events", &misuse, "phase", &phase) != 0)
         return unpack_fail(w, "ompbench.region", &je);
+    json_int_t phase_instances = 0;
+    int mixed = 0, widths[4] = {0};
+    if (phase && json_unpack_ex(phase, &je, 0, "{s:i, s:I, s:[ii], s:[ii], s:b}", "width",
+                                &rg->phase_width, "instances", &phase_instances, "team_widths",
+                                &widths[0], &widths[1], "runtime_widths", &widths[2],
+                                &widths[3], "mixed", &mixed) != 0)
+        return unpack_fail(w, "ompbench.region.phase", &je);
+    rg->phase_instances = (uint64_t)phase_instances;
+    rg->phase_lo = (unsigned)widths[0];
+    rg->phase_hi = (unsigned)widths[1];
+    rg->phase_asked_lo = (unsigned)widths[2];
+    rg->phase_asked_hi = (unsigned)widths[3];
+    rg->phase_mixed = mixed;
     if (first && json_unpack_ex(first, &je, 0, "{s:[ii], s:i}", "threads",
                                 &rg->shared_pu_first[0], &rg->shared_pu_first[1], "pu",
                                 &rg->shared_pu_first[2]) != 0)

@@ -82,7 +82,8 @@ unsigned ompb__marks_of_record(const ompb__record *rec, const ompb__context *ctx
         m |= OMPB__MARK_OVERSUB;
     if (!rec->caller_team && rec->nested_regions > 0)
         m |= OMPB__MARK_NESTED;
-    if (rec->caller_team && rec->other_width_regions > 0)
+    if ((rec->caller_team && rec->other_width_regions > 0)
+        || (rec->region && rec->region->phase_mixed))
         m |= OMPB__MARK_WIDTH;
     if (rec->inst && rec->inst->unoptimized)
         m |= OMPB__MARK_UNOPTIMIZED;

@@ -87,5 +87,9 @@ struct json_t *ompb__marks_json(unsigned marks);
 /* One line per mark set in marks: "  code: meaning\n" for the console,
  * "> - `code`: meaning\n" (a list in a quote) for markdown. */
 void ompb__marks_legend(FILE *out, unsigned marks, bool markdown);
+/* Calls fn(code, meaning, arg) for each mark set in marks, in the analysis
+ * tools' order. */
+void ompb__marks_each(unsigned marks, void (*fn)(const char *code, const char *legend, void *arg),
+                      void *arg);
 
 #endif

@@ -32,9 +32,11 @@ const ompb__mark_row ompb__mark_rows[] = {
      "figure; declare it with .team = OMPB_TEAM_CALLER",
      "the body opened nested parallel regions (fresh threads each time)", 4},
     {OMPB__MARK_WIDTH, "team_width", 'W',
-     "a caller team's code opened regions of another width than T: not a t=T figure; drop "
-     "num_threads/omp_set_num_threads from the code under test",
-     "a caller team's regions ran at another width than the instance names", 5},
+     "a caller team's code opened regions of another width than T, or a phase region's "
+     "teams had mixed widths: not a t=T figure; drop num_threads/omp_set_num_threads from "
+     "the code under test",
+     "a caller team's regions, or a phase region's teams, ran at another width than the "
+     "instance names", 5},
     {OMPB__MARK_UNOPTIMIZED, "unoptimized", 'U',
      "the benchmark's own source was compiled without optimization (no -O): the figure is "
      "not an optimized build's; compile it with -O2 (CMake: -DCMAKE_BUILD_TYPE=Release)",
@@ -115,6 +117,16 @@ json_t *ompb__marks_json(unsigned marks)
         }
     }
     return a;
+}
+
+void ompb__marks_each(unsigned marks, void (*fn)(const char *code, const char *legend, void *arg),
+                      void *arg)
+{
+    for (size_t i = 0; i < ompb__n_mark_rows; i++) {
+        const ompb__mark_row *row = analysis_row(i);
+        if (row && (marks & row->bit))
+            fn(row->code, row->analysis, arg);
+    }
 }
 
 void ompb__marks_legend(FILE *out, unsigned marks, bool markdown)

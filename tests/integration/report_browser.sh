@@ -9,7 +9,13 @@
 # the expected sections and as many SVG marks as the data says (rounds
 # drawn, threads, ranks, scaling points, comparison rows); a click on a
 # round redraws the per-thread view; the arrow keys move along the instance
-# list; screenshots of each view are not blank. The controls first: a page
+# list; screenshots of each view are not blank; no label is cut (each SVG
+# label's text within its chart's box, measured in the DOM, and no range
+# cut short to "lo.."); no link or reference leaves the page (a relative
+# link, a docs/*.md the page does not carry); figures show at most 4
+# significant digits; a region's facts speak of instances; a comparison has
+# a summary at the top linking every regressed, improved and undecided row,
+# and each undecided row says why. The controls first: a page
 # with an error and a request must be caught, or this test could not fail.
 # With OMPB_REPORT_SHOTS=DIR the screenshots are kept there (docs/img/).
 # In the ASan+UBSan build (OMPB_SANITIZE_FLAGS set by tests/CMakeLists.txt)
@@ -109,9 +115,14 @@ cat > "$tmp/exprs.json" <<'JSON'
  "summary": "!!document.getElementById('summary')",
  "families": "Array.from(document.querySelectorAll('#scaling-chart g.family')).map(function(g){return [g.getAttribute('data-name'), g.getAttribute('data-scaling'), g.querySelectorAll('.panel.time > * > title').length, g.querySelectorAll('.panel.time .oversubscribed').length];})",
  "forest": "Array.from(document.querySelectorAll('#forest tbody tr')).map(function(r){return [r.cells[0].textContent, r.querySelectorAll('.change').length];})",
- "click": "(function(){var ss=document.querySelectorAll('section.instance');for(var i=0;i<ss.length;i++){var id=ss[i].id.slice(1),c=ss[i].querySelectorAll('svg.order circle.round');var capEl=document.getElementById('tvc'+id)||document.getElementById('rvc'+id);if(c.length<2||!capEl)continue;var last=c[c.length-1];last.dispatchEvent(new MouseEvent('click',{bubbles:true}));var d=JSON.parse(document.getElementById('d'+id).textContent);var cap=capEl.textContent;return cap.indexOf('round '+d.r[d.r.length-1]+' ')>=0&&last.getAttribute('class')==='round chosen'?'ok':'caption '+cap;}return 'no view';})()",
+ "click": "(function(){var ss=document.querySelectorAll('section.instance');for(var i=0;i<ss.length;i++){var id=ss[i].id.slice(1),c=ss[i].querySelectorAll('svg.order circle.round');var capEl=document.getElementById('tvc'+id)||document.getElementById('rvc'+id);if(c.length<2||!capEl)continue;var last=c[c.length-1];last.dispatchEvent(new MouseEvent('click',{bubbles:true}));var d=JSON.parse(document.getElementById('d'+id).textContent);var cap=capEl.textContent;var k=d.r[d.r.length-1];return (cap.indexOf('round '+k+' ')>=0||cap.indexOf('instance '+k+' ')>=0)&&last.getAttribute('class')==='round chosen'?'ok':'caption '+cap;}return 'no view';})()",
  "keys": "(function(){var a=document.querySelectorAll('#instances a');if(a.length>1){a[0].focus();a[0].dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowDown',bubbles:true}));if(document.activeElement!==a[1])return 'focus stayed in the list';}var ss=document.querySelectorAll('section.instance');for(var i=0;i<ss.length;i++){var o=ss[i].querySelector('svg.order'),r=o&&o.querySelectorAll('circle.round');if(!document.getElementById('tv'+ss[i].id.slice(1))||!r||r.length<2)continue;var before=o.querySelector('.chosen');o.focus();o.dispatchEvent(new KeyboardEvent('keydown',{key:before===r[0]?'ArrowRight':'ArrowLeft',bubbles:true}));return o.querySelector('.chosen')!==before?'ok':'the arrow keys did not choose another round';}return 'ok';})()",
  "sort": "(function(){var f=document.getElementById('forest');if(!f)return 'ok';f.querySelector('button[data-sort=change]').click();var c=Array.from(f.querySelectorAll('tbody tr')).map(function(r){return Math.abs(+r.getAttribute('data-change'));});for(var i=1;i<c.length;i++)if(c[i]>c[i-1])return 'not sorted: '+c.join(' ');f.querySelector('button[data-sort=name]').click();var n=Array.from(f.querySelectorAll('tbody tr')).map(function(r){return r.cells[0].textContent;});for(var j=1;j<n.length;j++)if(n[j]<n[j-1])return 'names not sorted';return 'ok';})()",
+ "cut": "(function(){var bad=[];document.querySelectorAll('svg text').forEach(function(t){var s=t.ownerSVGElement,a=t.getBoundingClientRect(),b=s&&s.getBoundingClientRect();if(!b||!a.width||!b.width)return;if(a.left<b.left-1||a.right>b.right+1||a.top<b.top-1||a.bottom>b.bottom+1)bad.push(JSON.stringify(t.textContent)+' spans '+Math.round(a.left-b.left)+'..'+Math.round(a.right-b.left)+' x '+Math.round(a.top-b.top)+'..'+Math.round(a.bottom-b.top)+' of its '+Math.round(b.width)+' x '+Math.round(b.height)+' box');if(/\\.\\.$/.test(t.textContent.trim()))bad.push(JSON.stringify(t.textContent)+' ends cut short');});document.querySelectorAll('body *').forEach(function(e){var c=getComputedStyle(e);if((c.overflowX==='hidden'||c.textOverflow==='ellipsis')&&e.scrollWidth>e.clientWidth+1)bad.push(e.tagName+' '+JSON.stringify(e.textContent.slice(0,40))+' overflows');});return bad;})()",
+ "relative": "(function(){var bad=[];document.querySelectorAll('[href],[src]').forEach(function(e){var h=e.getAttribute('href')||e.getAttribute('src');if(h.charAt(0)!=='#')bad.push('link '+h);});(document.body.innerText.match(/[A-Za-z0-9_.\\/-]+\\.md\\b/g)||[]).forEach(function(m){bad.push('a reference to '+m+', which the page does not carry');});return bad;})()",
+ "digits": "(function(){var bad=[];document.querySelectorAll('svg text, .facts, figcaption, table.counters td').forEach(function(e){var m=e.textContent.match(/[0-9]+\\.[0-9]+(e[+-]?[0-9]+)?( ?(ns|us|ms|s)\\b)?|[0-9]e[+-][0-9]+/g)||[];m.forEach(function(x){var d=x.replace(/e.*$/,'').replace(/[^0-9]/g,'').replace(/^0+/,'');if(/e[+-]/.test(x)||d.length>4)bad.push(JSON.stringify(x)+' in '+JSON.stringify(e.textContent.slice(0,60)));});});return bad;})()",
+ "verdicts": "(function(){if(!document.getElementById('forest'))return 'ok';var s=document.getElementById('verdicts');if(!s)return 'no comparison summary';var links=Array.from(s.querySelectorAll('a[href^=\"#c\"]')).map(function(a){return a.getAttribute('href').slice(1);});var rows=document.querySelectorAll('#forest tbody tr');for(var i=0;i<rows.length;i++){var v=rows[i].cells[1].className,und=/v-(noisy|disturbed|noise_unknown)/.test(v);if((und||/v-(regressed|improved)/.test(v))&&links.indexOf(rows[i].id)<0)return 'row '+rows[i].cells[0].textContent+' ('+v+') has no link in the summary';if(und&&!rows[i].cells[1].querySelector('.why'))return 'undecided row '+rows[i].cells[0].textContent+' does not say why';}return 'ok';})()",
+ "wording": "Array.from(document.querySelectorAll('.facts')).map(function(e){return e.textContent;}).filter(function(t){return /rounds of 1 iterations|\\b1 (iterations|threads|rounds|instances)\\b/.test(t)||(/instance/.test(t)&&/round/.test(t.replace(/rounds? drawn/,'')));})",
  "legend_overlap": "(function(){var n=0;document.querySelectorAll('#scaling-chart g.panel').forEach(function(p){var l=p.querySelector('.legend-box');if(!l)return;var b=l.getBBox();p.querySelectorAll(':scope > circle, :scope > rect, :scope > polygon').forEach(function(m){if(!m.querySelector('title'))return;var c=m.getBBox();if(c.x<b.x+b.width&&b.x<c.x+c.width&&c.y<b.y+b.height&&b.y<c.y+c.height)n++;});});return n;})()"}
 JSON
 
@@ -197,6 +208,21 @@ if name in ("sweep", "mpi"):
     if v["legend_overlap"] != 0:
         bad.append("%r data marks under a legend" % v["legend_overlap"])
 
+# Labels are never cut (each label's text within its chart's box, measured
+# in the DOM; no range cut short to "lo.."), the page carries no link or
+# reference it does not hold itself (a relative link is dead in a standalone
+# artifact), and figures show at most 4 significant digits (no "7.08297 ms",
+# no "1.248e+07").
+# A comparison's summary links every regressed, improved and undecided row,
+# and an undecided row says why; a region speaks of instances, and no
+# count reads "1 iterations".
+if v.get("verdicts") != "ok":
+    bad.append("comparison summary: %s" % v.get("verdicts"))
+for key, what in (("cut", "cut labels"), ("relative", "relative links"),
+                  ("digits", "figures with more than 4 significant digits"),
+                  ("wording", "facts in the wrong words")):
+    if v.get(key):
+        bad.append("%s: %s" % (what, "; ".join(v[key][:4]) + ("; ..." if len(v[key]) > 4 else "")))
 if v.get("sort") != "ok":
     bad.append("sorting the comparison: %s" % v.get("sort"))
 narrow = v.get("narrow")
@@ -257,7 +283,7 @@ PY
 check_page suite summary i0
 check_page sweep scaling i1
 check_page region i3
-check_page compare comparison
+check_page compare verdicts comparison
 case " ${pages[*]} " in *" mpi "*) check_page mpi scaling i1 ;; esac
 case " ${pages[*]} " in *" counters "*) check_page counters i0 ;; esac
 

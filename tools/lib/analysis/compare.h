@@ -294,6 +294,11 @@ int ompb__compare_diff_within(const ompb__compare_side *side, const char *side_n
  * keeps the rows in comparison order. Returns 0 or OMPB_EIO. */
 int ompb__compare_print(FILE *out, const ompb__comparison *cmp, ompb__report_format fmt);
 
+/* The note every format gives row r (why it is undecided, what it rests
+ * on, its marked sides): "" when there is nothing to say. */
+void ompb__compare_row_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
+                            size_t cap);
+
 /* "improved", "regressed", "noise unknown", ... and the JSON keys
  * ("noise_unknown"). Static strings. */
 const char *ompb__verdict_name(ompb__verdict v);

@@ -214,8 +214,8 @@ static void clean_suffix(const ompb__compare_row *r, char *buf, size_t cap)
              100.0 * r->base_clean_share, 100.0 * r->head_clean_share);
 }
 
-static void row_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
-                     size_t cap)
+void ompb__compare_row_note(const ompb__comparison *cmp, const ompb__compare_row *r, char *buf,
+                           size_t cap)
 {
     size_t lead = marks_note(r, buf, cap);
     buf += lead;
@@ -398,7 +398,7 @@ static void console_row(FILE *out, const ompb__comparison *cmp, const ompb__comp
 {
     char b[OMPB__UNIT_TEXT_MAX], h[OMPB__UNIT_TEXT_MAX], c[OMPB__UNIT_TEXT_MAX];
     char ci[2 * OMPB__UNIT_TEXT_MAX + 4], runs[48], note[OMPB__NOTE_MAX];
-    row_note(cmp, r, note, sizeof note);
+    ompb__compare_row_note(cmp, r, note, sizeof note);
     size_t cols = ompb__put_plain(out, r->name);
     fprintf(out, "%*s  %11s  %11s  %9s  %-19s  %7s  %-13s  ", cols < (size_t)w ? w - (int)cols : 0,
             "", value_text(cmp, b, sizeof b, r->base_ns), value_text(cmp, h, sizeof h, r->head_ns),
@@ -447,7 +447,7 @@ static void md_row(FILE *out, const ompb__comparison *cmp, const ompb__compare_r
     bool em = ompb__verdict_is(r->verdict, OMPB__VERDICT_EMPHASIS);
     const char *change_em = em && ompb__verdict_is(r->verdict, OMPB__VERDICT_CHANGE) ? "**" : "";
     const char *verdict_em = em ? "**" : "";
-    row_note(cmp, r, note, sizeof note);
+    ompb__compare_row_note(cmp, r, note, sizeof note);
     fputs("| ", out);
     ompb__put_md_code(out, r->name, true);
     fprintf(out, " | %s | %s | %s%s%s | %s | %s | %s%s%s | ",
@@ -508,7 +508,7 @@ static const char *basis_key(ompb__basis b)
 static json_t *json_row(const ompb__comparison *cmp, const ompb__compare_row *r)
 {
     char note[OMPB__NOTE_MAX];
-    row_note(cmp, r, note, sizeof note);
+    ompb__compare_row_note(cmp, r, note, sizeof note);
     /* Times keep their unit in the key; a counted metric's values do not. */
     bool ns = cmp->unit == OMPB__METRIC_NS;
     json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:s}", "name", r->name,

@@ -74,6 +74,15 @@ int ompb__rf_read_threads(const json_t *e, const json_t *omp, const entry_ref *r
 {
     long long t = omp ? ompb__rf_positive_int(omp, "threads") : 0;
     const char *key = "ompbench.threads";
+    /* A phase region (docs/json.md): one thread, whose width is that of
+     * the teams it contained. */
+    const json_t *region = omp ? json_object_get(omp, "region") : NULL;
+    const json_t *phase = json_is_object(region) ? json_object_get(region, "phase") : NULL;
+    if (t > 0 && json_is_object(phase)) {
+        t = ompb__rf_positive_int(phase, "width");
+        t = t == 0 ? -1 : t; /* missing: not a positive integer either */
+        key = "ompbench.region.phase.width";
+    }
     if (t == 0) {
         t = ompb__rf_positive_int(e, "threads");
         key = "threads";

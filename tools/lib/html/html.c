@@ -41,7 +41,8 @@ static const char css[] =
     "text-align:left;vertical-align:middle}"
     ".band{fill:#eee}.zero{stroke:#999}.interval{stroke:#111;stroke-width:2}"
     ".v-regressed{fill:#d62728;color:#a00}.v-improved{fill:#2ca02c;color:#070}"
-    ".v-noisy{fill:#ff7f0e}.v-other{fill:#777}.count{margin-right:8px}"
+    ".v-noisy{fill:#ff7f0e}.v-other{fill:#777}.count{margin-right:8px}.tick{stroke:#555}"
+    ".why{display:block;font-size:12px;color:#333}dt{font-weight:bold}"
     ".single nav,.single #content>section:not(.shown),.single #content>h2{display:none}"
     "@media (max-width:700px){main{display:block}nav{position:static;max-height:none;"
     "max-width:none}}";
@@ -63,8 +64,8 @@ static const char script[] =
     "e.preventDefault();a[j].focus();});"
     "var cache={};function data(id){if(!cache[id]){var s=document.getElementById('d'+id);"
     "cache[id]=s?JSON.parse(s.textContent):null;}return cache[id];}"
-    "function fmt(ns){return ns>=1e9?(ns/1e9).toFixed(3)+' s':ns>=1e6?(ns/1e6).toFixed(3)+' ms':"
-    "ns>=1e3?(ns/1e3).toFixed(3)+' us':ns.toFixed(1)+' ns';}"
+    "function fmt(ns){var u=ns>=1e9?[1e9,' s']:ns>=1e6?[1e6,' ms']:ns>=1e3?[1e3,' us']:[1,' ns'];"
+    "return (ns/u[0]).toPrecision(4)+u[1];}"
     "function ranks(id,d,k){var g=document.getElementById('rv'+id);if(!g||!d.k.length)return;"
     "var row=d.k[k],w=Math.max.apply(null,row),L=+g.getAttribute('data-l'),R=+g.getAttribute('data-r');"
     "var bars=g.querySelectorAll('rect');for(var i=0;i<bars.length&&i<row.length;i++){"
@@ -85,8 +86,8 @@ static const char script[] =
     "rows[3*t+1].setAttribute('x',xs);rows[3*t+1].setAttribute('width',Math.max(.5,xe-xs));"
     "rows[3*t+1].firstChild.textContent='t'+t+' busy '+fmt(b[t]);"
     "rows[3*t+2].setAttribute('x',xe);rows[3*t+2].setAttribute('width',Math.max(0,R-xe));}"
-    "var cap=document.getElementById('tvc'+id);if(cap)cap.textContent='Threads of round '+d.r[k]+"
-    "' ('+fmt(span)+'; threads)';}"
+    "var cap=document.getElementById('tvc'+id);if(cap)cap.textContent='Threads of '+"
+    "(cap.getAttribute('data-unit')||'round')+' '+d.r[k]+' ('+fmt(span)+'; threads)';}"
     "document.addEventListener('click',function(e){var c=e.target.closest&&e.target.closest('circle.round');"
     "if(c)choose(c);});"
     "document.addEventListener('keydown',function(e){var s=e.target;"
@@ -195,6 +196,60 @@ static int section(FILE *out, const json_t *e, size_t id, size_t file, void *arg
                                      : ompb__html_instance_brief(out, e, id);
 }
 
+static int page_marks(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
+{
+    unsigned marks;
+    (void)out, (void)id, (void)file;
+    (void)ompb__marks_of_json(json_object_get(json_object_get(e, "ompbench"), "marks"), &marks);
+    *(unsigned *)arg |= marks;
+    return 0;
+}
+
+static void mark_item(const char *code, const char *legend, void *arg)
+{
+    FILE *out = arg;
+    fprintf(out, "<dt>%s</dt><dd>%s</dd>", code, legend);
+}
+
+/* What the page's figures mean, embedded so that the page stands alone
+ * (docs/methodology.md has the long form): the statistics, the marks the
+ * page shows, and how a comparison decides. */
+static void notes(FILE *out, const ompb__html_input *in)
+{
+    unsigned marks = 0;
+    each_entry(NULL, in, page_marks, &marks);
+    if (in->cmp)
+        marks |= in->cmp->marks;
+    fputs("<section id=\"notes\"><h2>Notes on method</h2><p><b>Rounds and instances.</b> A "
+          "benchmark's round runs every thread of its team for a sample of iterations; its "
+          "time is the round's makespan (first start to last end) over the sample, the time "
+          "per iteration. An application region's instance is one pass of the team through "
+          "the region: its time is that pass's makespan. The median is over every round or "
+          "instance; its 95% interval comes from order statistics. Imbalance is the slowest "
+          "thread's busy time over the mean; skew, the last start minus the first. A phase "
+          "region (one thread around parallel teams) is named by its teams' width.</p>", out);
+    if (marks) {
+        fputs("<p><b>Marks</b> (a marked figure may not be the code's own):</p><dl "
+              "id=\"marks-legend\">", out);
+        ompb__marks_each(marks, mark_item, out);
+        fputs("</dl>", out);
+    } else {
+        fputs("<p><b>Marks</b>: none on this page.</p>", out);
+    }
+    if (in->cmp)
+        fputs("<p><b>Verdicts.</b> The unit of evidence is a run (a process), never a round: "
+              "per instance, Yuen's trimmed Welch t on the logarithms of the runs' medians "
+              "gives an interval of HEAD / BASE. <i>Regressed</i> or <i>improved</i>: the "
+              "interval lies entirely beyond the threshold and the test survives "
+              "Benjamini-Hochberg over the instances judged (which may hold back an interval "
+              "beyond the threshold: the row says so). <i>Untouched</i>: the interval lies "
+              "within the threshold. <i>Noisy</i>: neither; the row says how many runs a side "
+              "would decide. <i>Noise unknown</i>: one run on a side (or in-process "
+              "repetitions only), so the run-to-run spread is unknown. A marked side is "
+              "suspect: its time may not be the code's.</p>", out);
+    fputs("</section>\n", out);
+}
+
 static int count_entry(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
 {
     (void)out, (void)e, (void)id, (void)file;
@@ -237,7 +292,8 @@ static void summary(FILE *out, const ompb__html_input *in)
     size_t n = 0;
     each_entry(NULL, in, suspect_count, &n);
     fprintf(out, "</table></div><h3>Suspect results</h3><p id=\"suspect-count\">%zu suspect or failed "
-                 "instance%s (&#9888;; the marks are explained in docs/methodology.md)</p>"
+                 "instance%s (&#9888;; the marks are explained in the <a href=\"#notes\">notes "
+                 "on method</a> below)</p>"
                  "<details%s><summary>which, and why</summary><ul id=\"suspects\">", n,
             n == 1 ? "" : "s", n <= 10 ? " open" : "");
     each_entry(out, in, suspect_item, NULL);
@@ -279,7 +335,10 @@ int ompb__html_report(FILE *out, const ompb__html_input *in)
                  "<ul id=\"instances\">", css);
     each_entry(out, in, nav_item, NULL);
     fputs("</ul></nav><div id=\"content\">", out);
+    if (in->cmp)
+        ompb__html_compare_summary(out, in->cmp);
     summary(out, in);
+    notes(out, in);
     int rc = scaling_section(out, in);
     if (!rc && in->cmp)
         ompb__html_compare(out, in->cmp);

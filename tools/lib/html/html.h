@@ -62,6 +62,11 @@ int ompb__html_instance_brief(FILE *out, const json_t *entry, size_t id);
 /* The comparison's forest plot and table (html_compare.c). */
 void ompb__html_compare(FILE *out, const ompb__comparison *cmp);
 
+/* The comparison's summary for the top of the page: the regressed,
+ * improved and undecided instances, each a link to its row of the forest
+ * plot (html_compare.c). */
+void ompb__html_compare_summary(FILE *out, const ompb__comparison *cmp);
+
 /* JSON for a <script type="application/json"> block: '<', '>' and '&' as
  * \u escapes, so no text in it can close the element. */
 int ompb__html_json(FILE *out, const json_t *value);

@@ -70,27 +70,56 @@ static void forest_cell(FILE *out, const ompb__compare_row *r, double span, doub
     fputs("</svg></td>", out);
 }
 
-static void notes(FILE *out, const ompb__compare_row *r)
+/* The console's note of the row (why it is undecided, what it rests on,
+ * its marked sides), after the runs per side. */
+static void notes(FILE *out, const ompb__comparison *cmp, const ompb__compare_row *r)
 {
-    char codes[200];
-    fprintf(out, "<td>%zu vs %zu runs", r->base_runs, r->head_runs);
-    if (r->basis == OMPB__BASIS_SINGLE || r->basis == OMPB__BASIS_REPETITIONS
-        || r->basis == OMPB__BASIS_AGGREGATES)
-        fputs("; noise between runs unknown", out);
-    if (r->base_marks | r->head_marks)
-        fprintf(out, "; suspect: %s",
-                ompb__marks_text(codes, sizeof codes, r->base_marks | r->head_marks));
+    char note[640]; /* compare_report.c's room for a note */
+    ompb__compare_row_note(cmp, r, note, sizeof note);
+    fprintf(out, "<td>%zu vs %zu runs%s", r->base_runs, r->head_runs, note[0] ? "; " : "");
+    ompb__html_text(out, note);
     fputs("</td>", out);
 }
 
-static void row(FILE *out, const ompb__compare_row *r, size_t i, double span, double threshold)
+/* Why an undecided row is undecided, in a few words for the verdict
+ * column (the notes column has the figures); NULL for a decided row. */
+static const char *undecided_why(const ompb__compare_row *r)
+{
+    if (!ompb__verdict_is(r->verdict, OMPB__VERDICT_UNDECIDED))
+        return NULL;
+    if (r->verdict == OMPB__VERDICT_DISTURBED)
+        return "too few clean rounds";
+    if (r->verdict == OMPB__VERDICT_UNKNOWN)
+        return "too few runs: noise between runs unknown";
+    if (r->runs_needed == 0)
+        return "held back by Benjamini-Hochberg";
+    return "too few runs for this spread";
+}
+
+static void verdict_cell(FILE *out, const ompb__compare_row *r)
+{
+    const char *why = undecided_why(r);
+    fprintf(out, "<td class=\"v-%s\">%s", ompb__verdict_key(r->verdict),
+            ompb__verdict_name(r->verdict));
+    if (why || (r->base_marks | r->head_marks))
+        fprintf(out, "<span class=\"why\">%s%s%s</span>", why ? why : "",
+                why && (r->base_marks | r->head_marks) ? "; " : "",
+                r->base_marks && r->head_marks ? "both sides marked"
+                : r->base_marks                ? "BASE marked"
+                : r->head_marks                ? "HEAD marked" : "");
+    fputs("</td>", out);
+}
+
+static void row(FILE *out, const ompb__comparison *cmp, const ompb__compare_row *r, size_t i,
+                double span, double threshold)
 {
     char c[OMPB__UNIT_TEXT_MAX], lo[OMPB__UNIT_TEXT_MAX], hi[OMPB__UNIT_TEXT_MAX];
-    fprintf(out, "<tr data-i=\"%zu\" data-change=\"%.6g\" data-verdict=\"%d\"><td>", i,
-            isfinite(r->change) ? r->change : 0.0, (int)r->verdict);
+    fprintf(out, "<tr id=\"c%zu\" data-i=\"%zu\" data-change=\"%.6g\" data-verdict=\"%d\"><td>",
+            i, i, isfinite(r->change) ? r->change : 0.0, (int)r->verdict);
     ompb__html_text(out, r->name);
-    fprintf(out, "</td><td class=\"v-%s\">%s</td><td>%s</td><td>", ompb__verdict_key(r->verdict),
-            ompb__verdict_name(r->verdict), ompb__format_change(c, sizeof c, r->change));
+    fputs("</td>", out);
+    verdict_cell(out, r);
+    fprintf(out, "<td>%s</td><td>", ompb__format_change(c, sizeof c, r->change));
     if (isfinite(r->ci_low) && isfinite(r->ci_high))
         fprintf(out, "%s to %s", ompb__format_change(lo, sizeof lo, r->ci_low),
                 ompb__format_change(hi, sizeof hi, r->ci_high));
@@ -98,7 +127,7 @@ static void row(FILE *out, const ompb__compare_row *r, size_t i, double span, do
         fputs("-", out);
     fputs("</td>", out);
     forest_cell(out, r, span, threshold);
-    notes(out, r);
+    notes(out, cmp, r);
     fputs("</tr>\n", out);
 }
 
@@ -120,6 +149,39 @@ void ompb__html_compare(FILE *out, const ompb__comparison *cmp)
           "data-sort=\"change\">change</button></th><th>interval</th><th>forest plot</th>"
           "<th>notes</th></tr></thead><tbody>\n", out);
     for (size_t i = 0; i < cmp->n; i++)
-        row(out, &cmp->rows[i], i, span, cmp->opts.threshold);
+        row(out, cmp, &cmp->rows[i], i, span, cmp->opts.threshold);
     fputs("</tbody></table></div></section>\n", out);
+}
+
+/* One line of the summary: the rows whose verdict has all of flags (or is
+ * v), each a link to its forest row. */
+static void summary_line(FILE *out, const ompb__comparison *cmp, const char *what, int v,
+                         unsigned flags)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cmp->n; i++) {
+        const ompb__compare_row *r = &cmp->rows[i];
+        if (v >= 0 ? (int)r->verdict != v : !ompb__verdict_is(r->verdict, flags))
+            continue;
+        fprintf(out, n++ ? ", " : "<li><b>%s</b>: ", what);
+        fprintf(out, "<a href=\"#c%zu\">", i);
+        ompb__html_text(out, r->name);
+        fputs("</a>", out);
+    }
+    if (n)
+        fprintf(out, " (%zu)</li>", n);
+    else
+        fprintf(out, "<li><b>%s</b>: none</li>", what);
+}
+
+void ompb__html_compare_summary(FILE *out, const ompb__comparison *cmp)
+{
+    fprintf(out, "<section id=\"verdicts\"><h2>Comparison summary</h2><p>HEAD against BASE, "
+                 "%zu instances, threshold &#177;%.1f%% (<a href=\"#comparison\">the forest "
+                 "plot</a>; <a href=\"#notes\">how verdicts are decided</a>):</p><ul>",
+            cmp->n, cmp->opts.threshold * 100);
+    summary_line(out, cmp, "regressed", OMPB__VERDICT_REGRESSED, 0);
+    summary_line(out, cmp, "improved", OMPB__VERDICT_IMPROVED, 0);
+    summary_line(out, cmp, "undecided", -1, OMPB__VERDICT_UNDECIDED);
+    fputs("</ul></section>\n", out);
 }

@@ -39,6 +39,7 @@ typedef struct sampled {
 
 typedef struct inst {
     const json_t *omp, *samples, *makespan, *busy, *offset, *rank_makespan;
+    const char *unit;       /* "round", or "instance" for an application region */
     size_t rounds;
     double sample_size;
     double *per_iter;       /* [rounds] makespan / sample_size */
@@ -107,6 +108,7 @@ static int load(const json_t *entry, inst *in)
     in->offset = json_object_get(in->samples, "start_offset_ns");
     in->rank_makespan = json_object_get(in->samples, "rank_makespan_ns");
     in->rounds = json_array_size(in->makespan);
+    in->unit = json_object_get(in->omp, "region") ? "instance" : "round";
     in->sample_size = num(in->omp, "sample_size");
     if (!(in->sample_size >= 1.0))
         in->sample_size = 1.0;
@@ -164,6 +166,91 @@ static void axis_label(FILE *out, double x, double y, const char *anchor, const 
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>", x, y, anchor, text);
 }
 
+/* A 1-2-5 step of about span / n. */
+static double nice_step(double span, double n)
+{
+    double raw = span / n, mag = pow(10.0, floor(log10(raw)));
+    double m = raw / mag;
+    return (m <= 1.0 ? 1.0 : m <= 2.0 ? 2.0 : m <= 5.0 ? 5.0 : 10.0) * mag;
+}
+
+/* Ticks of a time axis between a and b (pixels) for the times lo..hi: at
+ * 1-2-5 values inside the range (of a decade on a log axis), so every
+ * tick lies among the data; the range's ends, labelled, when fewer than
+ * two such values fall inside it. Each tick is a short line across the
+ * axis at (x, y) plus the direction (dx, dy) and its label at an offset. */
+typedef struct axis {
+    double a, b;            /* pixels of lo and hi */
+    bool vertical;          /* a y axis: ticks at x = at */
+    double at;              /* the axis line's other coordinate */
+} axis;
+
+static void tick(FILE *out, const inst *in, const axis *ax, double v, bool label)
+{
+    char t[OMPB__UNIT_TEXT_MAX];
+    double p = at_value(in, v, ax->a, ax->b);
+    if (ax->vertical)
+        fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+                ax->at - 4, p, ax->at, p);
+    else
+        fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+                p, ax->at, p, ax->at + 4);
+    if (!label)
+        return;
+    ompb__format_ns(t, sizeof t, v);
+    /* A label at either end of a horizontal axis keeps inside the chart. */
+    if (ax->vertical)
+        axis_label(out, ax->at - 6, p + 4, "end", t);
+    else
+        axis_label(out, p, ax->at + 14,
+                   p > fmax(ax->a, ax->b) - 30 ? "end" : p < fmin(ax->a, ax->b) + 30 ? "start"
+                                                                                    : "middle",
+                   t);
+}
+
+/* Values v0, v0 + step, ... in [lo, hi] (log axis: m * 10^k, m in 1, 2, 5). */
+static size_t tick_values(const inst *in, double *v, size_t cap)
+{
+    size_t n = 0;
+    if (!(in->hi > in->lo))
+        return 0;
+    if (log_axis(in)) {
+        static const double m[] = {1.0, 2.0, 5.0};
+        for (int k = (int)floor(log10(in->lo)); k <= (int)ceil(log10(in->hi)) && n < cap; k++)
+            for (int i = 0; i < 3 && n < cap; i++) {
+                double x = m[i] * pow(10.0, k);
+                if (x >= in->lo && x <= in->hi)
+                    v[n++] = x;
+            }
+        return n;
+    }
+    double step = nice_step(in->hi - in->lo, 4.0);
+    for (double x = ceil(in->lo / step) * step; x <= in->hi && n < cap; x += step)
+        v[n++] = x;
+    return n;
+}
+
+/* A time axis: its ticks, labelled while they stay min_gap pixels apart. */
+static void time_axis(FILE *out, const inst *in, const axis *ax, double min_gap)
+{
+    double v[16];
+    size_t n = tick_values(in, v, 16);
+    if (n < 2) {
+        n = 0;
+        v[n++] = in->lo;
+        if (in->hi > in->lo)
+            v[n++] = in->hi;
+    }
+    double last = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        double p = at_value(in, v[i], ax->a, ax->b);
+        bool room = fabs(p - last) >= min_gap;
+        tick(out, in, ax, v[i], room);
+        if (room)
+            last = p;
+    }
+}
+
 static void svg_open(FILE *out, const char *cls, double h, const char *label)
 {
     /* The rounds chart takes the focus: the arrow keys choose a round. */
@@ -176,7 +263,7 @@ static void svg_open(FILE *out, const char *cls, double h, const char *label)
  * a line, its 95% interval a band, outlier rounds (beyond 1.5 IQR) a cross. */
 static void strip_plot(FILE *out, const inst *in, const sampled *s)
 {
-    char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
+    char a[OMPB__UNIT_TEXT_MAX];
     double x0 = PAD_L, x1 = CHART_W - PAD_R, y0 = PAD_T, y1 = CHART_H - PAD_B;
     double fence_lo = in->q1 - 1.5 * (in->q3 - in->q1), fence_hi = in->q3 + 1.5 * (in->q3 - in->q1);
     svg_open(out, "strip", CHART_H, "round times");
@@ -191,8 +278,8 @@ static void strip_plot(FILE *out, const inst *in, const sampled *s)
         double v = in->per_iter[r], x = at_value(in, v, x0, x1);
         double y = y0 + 6 + (double)((r * 7919) % 97) / 97.0 * (y1 - y0 - 12);
         if (v < fence_lo || v > fence_hi)
-            fprintf(out, "<path class=\"outlier\" d=\"M%.1f %.1fl6 6m0 -6l-6 6\"><title>round "
-                         "%zu: %s (outlier)</title></path>", x - 3, y - 3, r,
+            fprintf(out, "<path class=\"outlier\" d=\"M%.1f %.1fl6 6m0 -6l-6 6\"><title>%s "
+                         "%zu: %s (outlier)</title></path>", x - 3, y - 3, in->unit, r,
                     ompb__format_ns(a, sizeof a, v));
         else
             fprintf(out, "<circle class=\"dot\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>", x, y);
@@ -200,18 +287,16 @@ static void strip_plot(FILE *out, const inst *in, const sampled *s)
     double mx = at_value(in, in->median, x0, x1);
     fprintf(out, "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", mx,
             y0, mx, y1);
-    axis_label(out, x0, CHART_H - 12, "start", ompb__format_ns_short(a, sizeof a, in->lo));
-    axis_label(out, x1, CHART_H - 12, "end", ompb__format_ns_short(b, sizeof b, in->hi));
-    axis_label(out, mx, CHART_H - 2, "middle", "median");
-    if (log_axis(in))
-        axis_label(out, (x0 + x1) / 2, CHART_H - 12, "middle", "(log scale)");
+    axis ax = {x0, x1, false, y1};
+    time_axis(out, in, &ax, 80.0);
+    axis_label(out, fmin(fmax(mx, x0 + 24), x1 - 24), CHART_H - 2, "middle", "median");
     fputs("</svg>", out);
 }
 
 /* Rounds in time order: drift and warm-up show as a slope or a step. */
 static void time_order(FILE *out, const inst *in, const sampled *s, bool titles)
 {
-    char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
+    char a[OMPB__UNIT_TEXT_MAX], b[64];
     double x0 = PAD_L, x1 = CHART_W - PAD_R, y0 = PAD_T, y1 = CHART_H - PAD_B;
     svg_open(out, "order", CHART_H, "rounds in time order");
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>",
@@ -224,14 +309,14 @@ static void time_order(FILE *out, const inst *in, const sampled *s, bool titles)
                 r == s->median_round ? " chosen" : "", k, x, y);
         /* Many instances: the caption names the chosen round instead. */
         if (titles)
-            fprintf(out, "<title>round %zu: %s</title>", r,
+            fprintf(out, "<title>%s %zu: %s</title>", in->unit, r,
                     ompb__format_ns(a, sizeof a, in->per_iter[r]));
         fputs("</circle>", out);
     }
-    axis_label(out, x0 - 4, y1, "end", ompb__format_ns_short(a, sizeof a, in->lo));
-    axis_label(out, x0 - 4, y0 + 8, "end", ompb__format_ns_short(b, sizeof b, in->hi));
-    axis_label(out, (x0 + x1) / 2, CHART_H - 6, "middle",
-               log_axis(in) ? "round (time order; log scale)" : "round (time order)");
+    axis ax = {y1 - 3, y0 + 3, true, x0};
+    time_axis(out, in, &ax, 14.0);
+    snprintf(b, sizeof b, "%s (time order%s)", in->unit, log_axis(in) ? "; log scale" : "");
+    axis_label(out, (x0 + x1) / 2, CHART_H - 6, "middle", b);
     fputs("</svg>", out);
 }
 
@@ -245,8 +330,8 @@ static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
     double span = at(in->makespan, r);
     double h = PAD_T + (double)T * ROW_H + 4;
     char a[OMPB__UNIT_TEXT_MAX];
-    fprintf(out, "<figure><figcaption id=\"tvc%zu\">Threads of round %zu (%s; %s)</figcaption>",
-            id, r, ompb__format_ns(a, sizeof a, span),
+    fprintf(out, "<figure><figcaption id=\"tvc%zu\" data-unit=\"%s\">Threads of %s %zu (%s; "
+                 "%s)</figcaption>", id, in->unit, in->unit, r, ompb__format_ns(a, sizeof a, span),
             off ? "threads" : "busy from the team's start: no start offsets in this file");
     svg_open(out, "threads", h, "threads of a round");
     fprintf(out, "<g id=\"tv%zu\" data-l=\"%.0f\" data-r=\"%.0f\">", id, PAD_L, CHART_W - PAD_R);
@@ -309,7 +394,7 @@ static void multiple(FILE *out, const inst *in, const sampled *s, bool skew)
 {
     const json_t *sk = json_object_get(in->samples, "start_skew_ns");
     double lo = INFINITY, hi = -INFINITY, *v = malloc(s->n * sizeof *v);
-    char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
+    char t[2 * OMPB__UNIT_TEXT_MAX + 16], b[OMPB__UNIT_TEXT_MAX];
     if (!v)
         return;
     for (size_t k = 0; k < s->n; k++) {
@@ -326,12 +411,32 @@ static void multiple(FILE *out, const inst *in, const sampled *s, bool skew)
         if (!isnan(v[k]))
             fprintf(out, "%.1f,%.1f ", scale((double)k, 0, (double)(s->n - 1), 4, 196),
                     scale(v[k], lo, hi, 52, 6));
-    if (skew)
-        snprintf(a, sizeof a, "skew %s..", ompb__format_ns_short(b, sizeof b, lo));
-    else
-        snprintf(a, sizeof a, "imbalance %.3f..%.3f", lo, hi);
-    fprintf(out, "\"/><text x=\"4\" y=\"66\">%s</text></svg>", lo <= hi ? a : "not recorded");
+    if (skew) {
+        char c[OMPB__UNIT_TEXT_MAX];
+        snprintf(t, sizeof t, "skew %s to %s", ompb__format_ns(b, sizeof b, lo),
+                 ompb__format_ns(c, sizeof c, hi));
+    } else {
+        snprintf(t, sizeof t, "imbalance %.3f to %.3f", lo, hi);
+    }
+    fprintf(out, "\"/><text x=\"4\" y=\"66\">%s</text></svg>", lo <= hi ? t : "not recorded");
     free(v);
+}
+
+/* A counter's value in its unit: a time as a time ("12.48 ms"), a count
+ * with four significant digits and an SI prefix ("1.248 M"). */
+static char *counter_text(char *buf, size_t cap, double v, const char *unit)
+{
+    static const struct { double f; const char *p; } si[] = {
+        {1e12, " T"}, {1e9, " G"}, {1e6, " M"}, {1e3, " k"}};
+    if (unit && strcmp(unit, "ns") == 0)
+        return ompb__format_ns(buf, cap, v);
+    for (size_t i = 0; i < sizeof si / sizeof si[0]; i++)
+        if (fabs(v) >= si[i].f * 0.99995) {
+            snprintf(buf, cap, "%.4g%s", v / si[i].f, si[i].p);
+            return buf;
+        }
+    snprintf(buf, cap, "%.4g", v);
+    return buf;
 }
 
 /* Counters per thread: the median over rounds of each event per iteration. */
@@ -353,7 +458,8 @@ static void counters_table(FILE *out, const inst *in)
         const char *unit = json_string_value(json_array_get(units, e));
         fputs("<th>", out);
         ompb__html_text(out, json_string_value(json_array_get(events, e)));
-        if (unit) {
+        /* A time is printed with its unit in each cell. */
+        if (unit && strcmp(unit, "ns") != 0) {
             fputs(" (", out);
             ompb__html_text(out, unit);
             fputs(")", out);
@@ -367,7 +473,10 @@ static void counters_table(FILE *out, const inst *in)
             for (size_t r = 0; r < R; r++)
                 col[r] = at(json_array_get(json_array_get(values, r), t), e);
             qsort(col, R, sizeof *col, cmp_double);
-            fprintf(out, "<td>%.4g</td>", col[R / 2] / in->sample_size);
+            const char *unit = json_string_value(json_array_get(units, e));
+            char v[OMPB__UNIT_TEXT_MAX];
+            fprintf(out, "<td>%s</td>", counter_text(v, sizeof v, col[R / 2] / in->sample_size,
+                                                     unit));
         }
         fputs("</tr>", out);
     }
@@ -416,24 +525,53 @@ static void heading(FILE *out, const json_t *entry, size_t id, unsigned marks)
                      "<b>%s</b></p>", ompb__marks_text(codes, sizeof codes, marks));
 }
 
+static const char *plural(double n)
+{
+    return n == 1.0 ? "" : "s";
+}
+
+/* A phase region (docs/json.md, region.phase): the teams it contained. */
+static void phase_facts(FILE *out, const json_t *phase)
+{
+    const json_t *tw = json_object_get(phase, "team_widths");
+    const json_t *rw = json_object_get(phase, "runtime_widths");
+    double w = num(phase, "width");
+    fprintf(out, "; a phase region: one thread around teams of %.0f thread%s", w, plural(w));
+    if (json_is_true(json_object_get(phase, "mixed")))
+        fprintf(out, " (mixed: teams of %.0f to %.0f threads, the runtime answered %.0f to "
+                     "%.0f)", at(tw, 0), at(tw, 1), at(rw, 0), at(rw, 1));
+}
+
 static void facts(FILE *out, const json_t *entry, const inst *in, const sampled *s)
 {
     char m[OMPB__UNIT_TEXT_MAX], a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
     const json_t *region = json_object_get(in->omp, "region");
-    fprintf(out, "<p class=\"facts\">median %s per iteration", ompb__format_ns(m, sizeof m, in->median));
+    const json_t *phase = json_object_get(region, "phase");
+    double threads = num(entry, "threads");
+    fprintf(out, "<p class=\"facts\">median %s per %s", ompb__format_ns(m, sizeof m, in->median),
+            region ? "instance" : "iteration");
     if (!isnan(in->ci_lo) && !isnan(in->ci_hi))
         fprintf(out, " (95%% interval %s to %s)", ompb__format_ns(a, sizeof a, in->ci_lo),
                 ompb__format_ns(b, sizeof b, in->ci_hi));
-    fprintf(out, "; %zu rounds of %.0f iterations; %.0f threads", in->rounds, in->sample_size,
-            num(entry, "threads"));
+    if (region) {
+        /* A region's "round" is one instance of one iteration: say instances. */
+        const char *how = json_string_value(json_object_get(region, "kept_how"));
+        double n = num(region, "instances");
+        fprintf(out, "; %.0f instance%s (kept: %s)", n, plural(n), how ? how : "all");
+        if (json_is_object(phase))
+            phase_facts(out, phase);
+        else
+            fprintf(out, "; %.0f thread%s", threads, plural(threads));
+    } else {
+        fprintf(out, "; %zu round%s of %.0f iteration%s; %.0f thread%s", in->rounds,
+                plural((double)in->rounds), in->sample_size, plural(in->sample_size), threads,
+                plural(threads));
+    }
     if (json_is_integer(json_object_get(in->omp, "ranks")))
         fprintf(out, " (%.0f ranks)", num(in->omp, "ranks"));
-    if (region)
-        fprintf(out, "; region of %.0f instances (%s kept)", num(region, "instances"),
-                json_string_value(json_object_get(region, "kept_how")) ? json_string_value(json_object_get(region, "kept_how")) : "all");
     if (in->rounds > s->n)
-        fprintf(out, "; %zu rounds drawn, evenly spaced, the median one among them (the "
-                     "statistics use all; the result file has them)", s->n);
+        fprintf(out, "; %zu %ss drawn, evenly spaced, the median one among them (the "
+                     "statistics use all; the result file has them)", s->n, in->unit);
     fputs("</p>", out);
 }
 
@@ -505,9 +643,11 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
     sampled s;
     pick_rounds(&in, max_rounds, &s);
     facts(out, entry, &in, &s);
-    fputs("<div class=\"charts\"><figure><figcaption>Distribution</figcaption>", out);
+    fprintf(out, "<div class=\"charts\"><figure><figcaption>Distribution%s</figcaption>",
+            log_axis(&in) ? " (log scale)" : "");
     strip_plot(out, &in, &s);
-    fputs("</figure><figure><figcaption>Rounds in time order</figcaption>", out);
+    fprintf(out, "</figure><figure><figcaption>%s in time order</figcaption>",
+            in.rounds && in.unit[0] == 'i' ? "Instances" : "Rounds");
     time_order(out, &in, &s, max_rounds >= OMPB__HTML_TITLED_ROUNDS);
     fputs("</figure>", out);
     if (in.busy)
