@@ -57,6 +57,12 @@ else
   echo "FAIL: region_app wrote no report"; fail=1
 fi
 
+# A phase region (its "phase" object) round-trips too.
+OMP_NUM_THREADS=2 OMPB_REGIONS_FORMAT=json OMPB_REGIONS_OUTPUT="$tmp/p.json" run "$build/tests/region_app" \
+  phase-mixed > /dev/null 2>&1
+grep -q '"phase"' "$tmp/p.json" && run "$tool" convert "$tmp/p.json" --format json > "$tmp/p2.json" &&
+  cmp -s "$tmp/p.json" "$tmp/p2.json" || { echo "FAIL: phase region json -> json"; fail=1; }
+
 # 3. Refusals: exit 2, one line naming the value, no output file.
 refuse() {  # refuse NEEDLE ARGS...
   local needle=$1; shift
