@@ -70,7 +70,7 @@ step dpkg-buildpackage timeout $((1200 * mult)) env -C "$tmp/src" \
 changes=$(ls "$tmp"/ompbench_*.changes)
 
 # lintian: exit status 1 on an error tag (--fail-on error); its tags shown.
-step lintian timeout $((300 * mult)) lintian --fail-on error --no-tag-display-limit "$changes"
+step lintian timeout $((300 * mult)) lintian --fail-on error --tag-display-limit 0 "$changes"
 grep -E '^[EW]: ' "$tmp/lintian.log" || true
 
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
