@@ -610,6 +610,44 @@ static void test_unoptimized_registration(void)
     CU_ASSERT_FALSE(ompb__registry_unoptimized(&slow));
 }
 
+/* OMPB_BENCH in a translation unit without _OPENMP notes the descriptor
+ * the same way, independently of the -O0 note: instances carry each note
+ * their descriptor has, and an unregistered descriptor is ignored. */
+static void test_no_openmp_registration(void)
+{
+    static const ompb_benchmark omp = {.name = "omp", .file = "o.c", .fn = body};
+    static const ompb_benchmark serial = {.name = "serial", .file = "s.cpp", .fn = body};
+    static const ompb_benchmark both = {.name = "both", .file = "b.cpp", .fn = body};
+    static const ompb_benchmark stray = {.name = "stray", .file = "x.c", .fn = body};
+    ompb__registry_clear();
+    CU_ASSERT_EQUAL(ompb_register(&omp), 0);
+    CU_ASSERT_EQUAL(ompb_register(&serial), 0);
+    CU_ASSERT_EQUAL(ompb_register(&both), 0);
+    ompb_note_no_openmp(&serial);
+    ompb_note_unoptimized(&both);
+    ompb_note_no_openmp(&both);
+    ompb_note_no_openmp(&both);
+    ompb_note_no_openmp(&stray);
+    CU_ASSERT_FALSE(ompb__registry_no_openmp(&omp));
+    CU_ASSERT_TRUE(ompb__registry_no_openmp(&serial));
+    CU_ASSERT_FALSE(ompb__registry_unoptimized(&serial));
+    CU_ASSERT_TRUE(ompb__registry_no_openmp(&both));
+    CU_ASSERT_TRUE(ompb__registry_unoptimized(&both));
+    CU_ASSERT_FALSE(ompb__registry_no_openmp(&stray));
+    ompb__instance *list = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 1, 0, &list, &n, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_FALSE(list[0].no_openmp);
+    CU_ASSERT_TRUE(list[1].no_openmp);
+    CU_ASSERT_FALSE(list[1].unoptimized);
+    CU_ASSERT_TRUE(list[2].no_openmp);
+    CU_ASSERT_TRUE(list[2].unoptimized);
+    free(list);
+    ompb__registry_clear();
+    CU_ASSERT_FALSE(ompb__registry_no_openmp(&serial));
+}
+
 static const ompb_test_case cases[] = {
     {"table", test_table},
     {"each_mark_alone", test_each_mark_alone},
@@ -623,6 +661,7 @@ static const ompb_test_case cases[] = {
     {"few_rounds_pooled", test_few_rounds_pooled},
     {"one_value_region", test_one_value_region},
     {"unoptimized_registration", test_unoptimized_registration},
+    {"no_openmp_registration", test_no_openmp_registration},
     {NULL, NULL},
 };
 
