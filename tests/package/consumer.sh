@@ -11,8 +11,9 @@
 #    its C, C++ and Fortran benchmarks at OMP_NUM_THREADS=2: each must run
 #    (exit 0) and report team_seen = 2, the width its own parallel region
 #    had. A source compiled without OpenMP sees 1 and aborts its run.
-# 3. Builds the C++ benchmark again through pkg-config (ompbench.pc) and
-#    runs it the same way.
+# 3. Builds the C++ benchmark in a project without C (project(x CXX)),
+#    whose Release-flags message must name C++, and through pkg-config
+#    (ompbench.pc), and runs each the same way.
 # The Fortran benchmark is required where gfortran is installed, and
 # skipped with a note otherwise.
 script_bound=1200
@@ -75,6 +76,23 @@ for b in "${benches[@]}"; do
   run_check "$b" "$tmp/consumer/$b"
 done
 
+# A project without C (project(x CXX)): find_package must work, and the
+# Release-flags message must name C++ (the C file is compiled as C++ here).
+mkdir -p "$tmp/cxxonly"
+cat > "$tmp/cxxonly/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.18)
+project(cxxonly LANGUAGES CXX)
+find_package(ompbench REQUIRED)
+set_source_files_properties("$consumer/check.c" PROPERTIES LANGUAGE CXX)
+ompbench_add_benchmark(consumer_cxx_only SOURCES "$consumer/bench_cxx.cpp" "$consumer/check.c")
+CMAKE
+step cxxonly-configure timeout $((300 * mult)) cmake -S "$tmp/cxxonly" -B "$tmp/cxxonly/build" \
+  -DCMAKE_PREFIX_PATH="$prefix"
+grep -q "built with the Release flags (C++: " "$tmp/cxxonly-configure.log" \
+  || { cat "$tmp/cxxonly-configure.log" >&2; fail "the Release-flags message does not name C++"; }
+step cxxonly-build timeout $((300 * mult)) cmake --build "$tmp/cxxonly/build"
+run_check consumer_cxx_only "$tmp/cxxonly/build/consumer_cxx_only"
+
 # pkg-config: the C++ benchmark with the flags ompbench.pc gives.
 pcdir=$(dirname "$(ls "$prefix"/lib*/pkgconfig/ompbench.pc "$prefix"/lib/*/pkgconfig/ompbench.pc 2> /dev/null | head -1)")
 [ -f "$pcdir/ompbench.pc" ] || fail "no ompbench.pc under $prefix"
@@ -85,4 +103,4 @@ step pc-build timeout $((300 * mult)) bash -c "cc -O2 -c '$consumer/check.c' \$(
   -L'$libdir' -lompbench_main \$(pkg-config --libs ompbench) -Wl,-rpath,'$libdir' -o '$tmp/consumer_cxx_pc'"
 run_check consumer_cxx_pc "$tmp/consumer_cxx_pc"
 
-echo "package consumer: C, C++${benches[2]:+ and Fortran} benchmarks ran at 2 threads against the installed tree (CMake), C++ through pkg-config too"
+echo "package consumer: C, C++${benches[2]:+ and Fortran} benchmarks ran at 2 threads against the installed tree (CMake), C++ alone and through pkg-config too"
