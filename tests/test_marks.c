@@ -10,6 +10,7 @@
  * translation unit reaches the instances.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -612,32 +613,48 @@ static void test_one_value_region(void)
     ompb__record_free(&res.rec);
 }
 
-/* OMPB_BENCH in a translation unit without __OPTIMIZE__ notes the
- * descriptor; its instances carry it, others do not, and an unregistered
- * descriptor is ignored. */
-static void test_unoptimized_registration(void)
+/* OMPB_BENCH in a translation unit without __OPTIMIZE__, or without
+ * _OPENMP, notes the descriptor (each note on its own, both on one
+ * descriptor too); its instances carry the notes, others do not, an
+ * unregistered descriptor is ignored, and clearing forgets them. */
+static void test_build_notes_registration(void)
 {
     static const ompb_benchmark fast = {.name = "fast", .file = "f.c", .fn = body};
     static const ompb_benchmark slow = {.name = "slow", .file = "s.c", .fn = body};
+    static const ompb_benchmark serial = {.name = "serial", .file = "p.cpp", .fn = body};
+    static const ompb_benchmark both = {.name = "both", .file = "b.cpp", .fn = body};
     static const ompb_benchmark stray = {.name = "stray", .file = "x.c", .fn = body};
     ompb__registry_clear();
     CU_ASSERT_EQUAL(ompb_register(&fast), 0);
     CU_ASSERT_EQUAL(ompb_register(&slow), 0);
+    CU_ASSERT_EQUAL(ompb_register(&serial), 0);
+    CU_ASSERT_EQUAL(ompb_register(&both), 0);
     ompb_note_unoptimized(&slow);
     ompb_note_unoptimized(&slow);
+    ompb_note_no_openmp(&serial);
+    ompb_note_unoptimized(&both);
+    ompb_note_no_openmp(&both);
+    ompb_note_no_openmp(&both);
     ompb_note_unoptimized(&stray);
-    CU_ASSERT_TRUE(ompb__registry_unoptimized(&slow));
-    CU_ASSERT_FALSE(ompb__registry_unoptimized(&fast));
+    ompb_note_no_openmp(&stray);
     CU_ASSERT_FALSE(ompb__registry_unoptimized(&stray));
+    CU_ASSERT_FALSE(ompb__registry_no_openmp(&stray));
     ompb__instance *list = NULL;
     size_t n = 0;
     CU_ASSERT_EQUAL_FATAL(ompb__instances_expand(NULL, 0, 1, 0, &list, &n, NULL), 0);
-    CU_ASSERT_EQUAL_FATAL(n, 2);
-    CU_ASSERT_FALSE(list[0].unoptimized);
-    CU_ASSERT_TRUE(list[1].unoptimized);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    static const bool unoptimized[4] = {false, true, false, true};
+    static const bool no_openmp[4] = {false, false, true, true};
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(list[i].unoptimized, unoptimized[i]);
+        CU_ASSERT_EQUAL(list[i].no_openmp, no_openmp[i]);
+        CU_ASSERT_EQUAL(ompb__registry_unoptimized(list[i].bench), unoptimized[i]);
+        CU_ASSERT_EQUAL(ompb__registry_no_openmp(list[i].bench), no_openmp[i]);
+    }
     free(list);
     ompb__registry_clear();
     CU_ASSERT_FALSE(ompb__registry_unoptimized(&slow));
+    CU_ASSERT_FALSE(ompb__registry_no_openmp(&both));
 }
 
 static const ompb_test_case cases[] = {
@@ -653,7 +670,7 @@ static const ompb_test_case cases[] = {
     {"repetitions", test_repetitions},
     {"few_rounds_pooled", test_few_rounds_pooled},
     {"one_value_region", test_one_value_region},
-    {"unoptimized_registration", test_unoptimized_registration},
+    {"build_notes_registration", test_build_notes_registration},
     {NULL, NULL},
 };
 

@@ -12,6 +12,7 @@
  * placement is tests/test_round.c's.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -48,6 +49,7 @@ static void fake_watch(ompb__fork_watch *w)
 static unsigned region_width;  /* 0: none */
 static unsigned teams;         /* host teams constructs, of num_teams 2 */
 static int calls_outside;      /* body calls that found no watch */
+static bool no_openmp;         /* the instance's declaration was compiled without OpenMP */
 
 static void body(ompb_state *s)
 {
@@ -74,9 +76,11 @@ static void body(ompb_state *s)
 static int run(ompb__fork_coverage coverage, unsigned width, unsigned n_teams, int stop,
                ompb__record *rec)
 {
-    static const ompb_benchmark b = {.name = "ct", .fn = body, .team = OMPB_TEAM_CALLER};
+    static const ompb_benchmark b = {.name = "ct", .file = "benches/ct.cpp", .fn = body,
+                                     .team = OMPB_TEAM_CALLER};
     static ompb__instance inst;
     inst = ompb_test_instance(&b, T_CALLER);
+    inst.no_openmp = no_openmp;
     ompb__sampling sp = {.mode = OMPB__SAMPLING_MEASURE, .threads = T_CALLER,
                          .rounds = ROUNDS, .sample_size = 5, .min_round_ns = 1000,
                          .budget_ns = 3600000000000ull};
@@ -130,6 +134,31 @@ static void test_coverage_decides_no_region_warning(void)
         CU_ASSERT_EQUAL(rec.n_warnings, 0);
         ompb__record_free(&rec);
     }
+}
+
+/* A body that opened nothing, from a file compiled without OpenMP: the
+ * warning says so and gives the fix, not the advice for per-thread code;
+ * the same file with OpenMP gets that advice. */
+static void test_no_openmp_warned(void)
+{
+    ompb__record rec;
+    no_openmp = true;
+    int rc = run(OMPB__FORKS_SEEN_ALL, 0, 0, 0, &rec);
+    no_openmp = false;
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(rec.n_warnings, 1);
+    CU_ASSERT_STRING_EQUAL(rec.warnings[0], "ct: the body opened no parallel region: "
+                           "benches/ct.cpp was compiled without OpenMP (_OPENMP undefined), "
+                           "so its OpenMP directives were ignored and the rounds time one "
+                           "thread; compile it with OpenMP (-fopenmp; CMake: link "
+                           "OpenMP::OpenMP_<LANG> for its language, as ompbench_add_benchmark "
+                           "does)");
+    CU_ASSERT_PTR_NULL(strstr(rec.warnings[0], ".team"));
+    ompb__record_free(&rec);
+    CU_ASSERT_EQUAL_FATAL(run(OMPB__FORKS_SEEN_ALL, 0, 0, 0, &rec), 0);
+    CU_ASSERT_EQUAL_FATAL(rec.n_warnings, 1);
+    CU_ASSERT_STRING_EQUAL(rec.warnings[0], NO_REGION);
+    ompb__record_free(&rec);
 }
 
 /* Regions at another width than T: measured, counted, warned about once
@@ -230,6 +259,7 @@ static const ompb_test_case cases[] = {
     {"watches_caller_around_body", test_watches_caller_around_body},
     {"coverage_decides_no_region_warning", test_coverage_decides_no_region_warning},
     {"other_width_warned", test_other_width_warned},
+    {"no_openmp_warned", test_no_openmp_warned},
     {"host_teams_warned", test_host_teams_warned},
     {"stop_signal_ends_rounds", test_stop_signal_ends_rounds},
     {NULL, NULL},

@@ -22,11 +22,15 @@ set -euo pipefail
 # when perf is missing or cannot record).
 # locales: the sources localedef needs for tests/integration/hostile_bodies.sh
 # (a comma-decimal locale made in a temporary directory, nothing installed).
+# dpkg-dev, debhelper, help2man, lintian: the Debian packages of debian/
+# (dpkg-buildpackage, dh, the tool's manual page) and their check,
+# tests/package/deb.sh (skipped without them); debian/control's other
+# build dependencies are in the list already.
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
       python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev
       openmpi-bin libopenmpi-dev slurm-wlm gfortran chromium python3-yaml
-      libelf-dev linux-perf)
+      libelf-dev linux-perf dpkg-dev debhelper help2man lintian)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -166,6 +166,16 @@ OMPB_API int ompb_register(const ompb_benchmark *bench);
  * descriptor that was not registered is ignored. */
 OMPB_API void ompb_note_unoptimized(const ompb_benchmark *bench);
 
+/* Notes that bench, registered just before, comes from a translation unit
+ * compiled without OpenMP (_OPENMP undefined: no -fopenmp, e.g. a C++ file
+ * of a target that links OpenMP for C only). Its OpenMP directives were
+ * ignored, so a caller-team body opens no parallel region: the warning then
+ * says "compiled without OpenMP" and how to compile it with OpenMP.
+ * OMPB_BENCH calls it from its constructor only where _OPENMP is undefined,
+ * so binaries built with OpenMP never reference it. A descriptor that was
+ * not registered is ignored. */
+OMPB_API void ompb_note_no_openmp(const ompb_benchmark *bench);
+
 /* ---- Option macros for OMPB_BENCH ---------------------------------------- */
 
 /* Scalar arguments: OMPB_ARGS(0, 42, 255). */
@@ -217,13 +227,19 @@ OMPB_API void ompb_note_unoptimized(const ompb_benchmark *bench);
 #define OMPB__CXX_QUIET_END
 #endif
 
-/* __OPTIMIZE__ is the user's translation unit's, where OMPB_BENCH expands:
- * the build of the benchmark code, not the library's. */
+/* __OPTIMIZE__ and _OPENMP are the user's translation unit's, where
+ * OMPB_BENCH expands: the build of the benchmark code, not the library's. */
 #ifdef __OPTIMIZE__
-#define OMPB__NOTE_BUILD(desc) ((void)0)
+#define OMPB__NOTE_OPTIMIZE(desc) ((void)0)
 #else
-#define OMPB__NOTE_BUILD(desc) ompb_note_unoptimized(desc)
+#define OMPB__NOTE_OPTIMIZE(desc) ompb_note_unoptimized(desc)
 #endif
+#ifdef _OPENMP
+#define OMPB__NOTE_OPENMP(desc) ((void)0)
+#else
+#define OMPB__NOTE_OPENMP(desc) ompb_note_no_openmp(desc)
+#endif
+#define OMPB__NOTE_BUILD(desc) (OMPB__NOTE_OPTIMIZE(desc), OMPB__NOTE_OPENMP(desc))
 
 /*
  * OMPB_BENCH(name, options...) { body }: declares `static void name(ompb_state

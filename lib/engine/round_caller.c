@@ -180,14 +180,25 @@ static void caller_round(ompb__team *tm)
 /* A caller-team body that forked nothing ran on one thread. A host teams
  * construct is no exception in libgomp, which runs the teams one after
  * another on the calling thread: said as such, since the body looks as if
- * it made a team. */
-static void warn_no_region(ompb__record *rec, const ompb__fork_watch *w, const char *name,
-                           int threads)
+ * it made a team. A body whose declaration was compiled without OpenMP had
+ * its directives ignored: said first, with the fix, since the advice for
+ * per-thread code would be wrong there. */
+static void warn_no_region(ompb__record *rec, const ompb__fork_watch *w,
+                           const ompb__instance *inst, int threads)
 {
+    const char *name = inst->name;
     char teams[40] = "the default number of";
     if (w->last_num_teams)
         snprintf(teams, sizeof teams, "%u", w->last_num_teams);
-    if (w->host_teams)
+    if (inst->no_openmp)
+        ompb__record_warn(rec, "%s: the body opened no parallel region: %s was compiled "
+                          "without OpenMP (_OPENMP undefined), so its OpenMP directives were "
+                          "ignored and the rounds time one thread; compile it with OpenMP "
+                          "(-fopenmp; CMake: link OpenMP::OpenMP_<LANG> for its language, as "
+                          "ompbench_add_benchmark does)", name,
+                          inst->bench && inst->bench->file ? inst->bench->file
+                                                           : "its source file");
+    else if (w->host_teams)
         ompb__record_warn(rec, "%s: the body opened no parallel region: libgomp ran its %"
                           PRIu64 " teams construct%s (%s teams) one team after another on the "
                           "calling thread, so the rounds time one thread (for T=%d, open a "
@@ -225,7 +236,7 @@ static void report(ompb__team *tm)
                           name, w->other_width, w->last_other, tm->threads, tm->threads,
                           tm->threads);
     if (w->forks == 0 && tm->env->forks.coverage == OMPB__FORKS_SEEN_ALL)
-        warn_no_region(rec, w, name, tm->threads);
+        warn_no_region(rec, w, tm->inst, tm->threads);
 }
 
 int ompb__caller_team_run(ompb__team *tm)

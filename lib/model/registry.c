@@ -18,10 +18,16 @@
 
 static const ompb_benchmark **benches;
 static size_t n_benches, cap_benches;
-/* Descriptors registered from translation units built without optimization
- * (ompb_note_unoptimized): few, so a list searched linearly. */
-static const ompb_benchmark **unoptimized;
-static size_t n_unoptimized, cap_unoptimized;
+/* What OMPB_BENCH noted about the translation units of descriptors: built
+ * without optimization (ompb_note_unoptimized), without OpenMP
+ * (ompb_note_no_openmp). Few, so a list searched linearly. */
+enum { NOTE_UNOPTIMIZED = 1u, NOTE_NO_OPENMP = 2u };
+typedef struct build_note {
+    const ompb_benchmark *bench;
+    unsigned what;
+} build_note;
+static build_note *notes;
+static size_t n_notes, cap_notes;
 /* The first rejected registration: constructors cannot report, so
  * ompb_main() does (exit 2). */
 static char first_error[256];
@@ -78,26 +84,51 @@ int ompb_register(const ompb_benchmark *bench)
     return 0;
 }
 
-void ompb_note_unoptimized(const ompb_benchmark *bench)
+static unsigned noted(const ompb_benchmark *bench)
+{
+    for (size_t i = 0; i < n_notes; i++)
+        if (notes[i].bench == bench)
+            return notes[i].what;
+    return 0;
+}
+
+static void note(const ompb_benchmark *bench, unsigned what)
 {
     /* A rejected or unknown descriptor has no instance to mark. Out of
-     * memory loses the mark only, never the benchmark. */
+     * memory loses the note only, never the benchmark. */
     bool known = false;
     for (size_t i = n_benches; i > 0 && !known; i--)
         known = benches[i - 1] == bench;
-    if (!known || ompb__registry_unoptimized(bench) ||
-        !ompb__grow((void **)&unoptimized, &cap_unoptimized, n_unoptimized + 1,
-                    sizeof *unoptimized, 8))
+    if (!known)
         return;
-    unoptimized[n_unoptimized++] = bench;
+    for (size_t i = 0; i < n_notes; i++)
+        if (notes[i].bench == bench) {
+            notes[i].what |= what;
+            return;
+        }
+    if (!ompb__grow((void **)&notes, &cap_notes, n_notes + 1, sizeof *notes, 8))
+        return;
+    notes[n_notes++] = (build_note){bench, what};
+}
+
+void ompb_note_unoptimized(const ompb_benchmark *bench)
+{
+    note(bench, NOTE_UNOPTIMIZED);
+}
+
+void ompb_note_no_openmp(const ompb_benchmark *bench)
+{
+    note(bench, NOTE_NO_OPENMP);
 }
 
 bool ompb__registry_unoptimized(const ompb_benchmark *bench)
 {
-    for (size_t i = 0; i < n_unoptimized; i++)
-        if (unoptimized[i] == bench)
-            return true;
-    return false;
+    return noted(bench) & NOTE_UNOPTIMIZED;
+}
+
+bool ompb__registry_no_openmp(const ompb_benchmark *bench)
+{
+    return noted(bench) & NOTE_NO_OPENMP;
 }
 
 size_t ompb__registry_count(void)
@@ -116,9 +147,9 @@ void ompb__registry_clear(void)
     free(benches);
     benches = NULL;
     n_benches = cap_benches = 0;
-    free(unoptimized);
-    unoptimized = NULL;
-    n_unoptimized = cap_unoptimized = 0;
+    free(notes);
+    notes = NULL;
+    n_notes = cap_notes = 0;
 }
 
 const char *ompb__uri_file(const char *file)
@@ -186,6 +217,7 @@ static int fill_instance(ompb__instance *inst, const ompb_benchmark *b, size_t a
     inst->threads = threads;
     inst->thread_variant = variant;
     inst->unoptimized = ompb__registry_unoptimized(b);
+    inst->no_openmp = ompb__registry_no_openmp(b);
     if (b->n_args > 0) {
         if (b->tuples) {
             inst->arity = b->arity < 1 ? 1 : b->arity > OMPB_MAX_ARITY ? OMPB_MAX_ARITY : b->arity;

@@ -26,6 +26,7 @@ typedef struct ompb__instance {
     bool thread_variant;        /* T came from a list: name carries ", t=T" */
     bool unoptimized;           /* its OMPB_BENCH expanded in a translation unit
                                    compiled without optimization */
+    bool no_openmp;             /* ... in one compiled without OpenMP */
     char name[OMPB__NAME_MAX];  /* count_set_bits[42, t=2] */
     char uri[OMPB__URI_MAX];    /* benches/examples.c::count_set_bits[42, t=2] */
 } ompb__instance;
@@ -36,6 +37,9 @@ const ompb_benchmark *ompb__registry_get(size_t i);
 /* Whether bench was registered from a translation unit compiled without
  * optimization (ompb_note_unoptimized). */
 bool ompb__registry_unoptimized(const ompb_benchmark *bench);
+/* Whether bench was registered from a translation unit compiled without
+ * OpenMP (ompb_note_no_openmp). */
+bool ompb__registry_no_openmp(const ompb_benchmark *bench);
 /* Forget every registration (tests only). */
 void ompb__registry_clear(void);
 /* The first rejected registration ("benchmark 'x' (file): why"), or NULL. */
