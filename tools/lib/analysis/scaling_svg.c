@@ -27,6 +27,7 @@
 
 #include "analysis/marks.h"
 #include "analysis/scaling.h"
+#include "analysis/scaling_svg.h"
 #include "analysis/units.h"
 
 #define OMPB__SVG_WIDTH 960.0
@@ -49,14 +50,7 @@
 /* The value plotted for point i of a family. */
 typedef double (*value_fn)(const ompb__scaling_family *f, size_t i);
 
-/* A plot area and the data range it shows; y on a log10 axis when ylog. */
-typedef struct panel {
-    double x, y, w, h;
-    double xlo, xhi;        /* log2 threads */
-    double ylo, yhi;        /* data units (log10 of them when ylog) */
-    double ystep;           /* tick step of a linear axis */
-    bool ylog;
-} panel;
+typedef ompb__svg_panel panel;
 
 /* Where a value falls on a panel's y axis. A value off the axis is drawn on
  * its edge and marked, so one wild point cannot stretch the axis until the
@@ -97,9 +91,14 @@ static void xml_text(FILE *out, const char *text)
     }
 }
 
+double ompb__svg_x(const panel *p, double threads)
+{
+    return p->x + (log2(threads) - p->xlo) / (p->xhi - p->xlo) * p->w;
+}
+
 static double px(const panel *p, int threads)
 {
-    return p->x + (log2((double)threads) - p->xlo) / (p->xhi - p->xlo) * p->w;
+    return ompb__svg_x(p, (double)threads);
 }
 
 static place placement(const panel *p, double v)
@@ -113,7 +112,7 @@ static place placement(const panel *p, double v)
 }
 
 /* y of v, clamped to the panel's edges. */
-static double py(const panel *p, double v)
+double ompb__svg_y(const panel *p, double v)
 {
     place at = placement(p, v);
     double t = at == PLACE_BELOW ? p->ylo
@@ -125,7 +124,7 @@ static double py(const panel *p, double v)
 static void x_range(panel *p, const ompb__scaling_family *f)
 {
     double lo = log2((double)f->points[0].threads);
-    double hi = log2((double)f->points[f->n - 1].threads);
+    double hi = log2(ompb__svg_model_reach(f));
     double pad = (hi - lo) * 0.06;
     p->xlo = lo - pad;
     p->xhi = hi + pad;
@@ -196,6 +195,7 @@ static bool time_extent(const ompb__scaling_family *f, double *lo, double *hi)
             *hi = fmax(*hi, log10(v[k]));
         }
     }
+    ompb__svg_model_extent(f, lo, hi);
     return *lo <= *hi;
 }
 
@@ -238,7 +238,7 @@ static void efficiency_range(panel *p, const ompb__scaling_family *f)
 
 static void y_tick(FILE *out, const panel *p, double v, const char *label)
 {
-    double y = py(p, v);
+    double y = ompb__svg_y(p, v);
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n",
             p->x, y, p->x + p->w, y);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", p->x - 6,
@@ -261,9 +261,9 @@ static int log_ticks(FILE *out, const panel *p, const ompb__scaling_family *f,
             if (lv < p->ylo || lv > p->yhi)
                 continue;
             count++;
-            if (!draw || last_y - py(p, v) < OMPB__TICK_GAP)
+            if (!draw || last_y - ompb__svg_y(p, v) < OMPB__TICK_GAP)
                 continue;
-            last_y = py(p, v);
+            last_y = ompb__svg_y(p, v);
             y_tick(out, p, v, value_label(f, label, sizeof label, v, true));
         }
     }
@@ -331,6 +331,7 @@ static void frame(FILE *out, const panel *p, const ompb__scaling_family *f,
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n", x,
                 p->y + p->h + 16, f->points[i].threads);
     }
+    ompb__svg_model_ticks(out, p, f, last_x);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
             p->x + p->w / 2, p->y + p->h + 34,
             f->ranked ? "width: ranks x threads per rank (one series per rank count)"
@@ -421,7 +422,7 @@ static void series_line(FILE *out, const panel *p, const ompb__scaling_family *f
         /* Joining an oversubscribed time would draw turn-taking as scaling. */
         if (!ideal && ompb__scaling_point_not_real(pt))
             continue;
-        fprintf(out, "%s%.1f,%.1f", sep, px(p, pt->threads), py(p, v));
+        fprintf(out, "%s%.1f,%.1f", sep, px(p, pt->threads), ompb__svg_y(p, v));
         sep = " ";
     }
     fputs("\"/>\n", out);
@@ -520,9 +521,9 @@ static void error_bar(FILE *out, const panel *p, const ompb__scaling_point *pt, 
     double b = v * (inverse ? pt->median_ns / pt->lo_ns : pt->hi_ns / pt->median_ns);
     if (placement(p, a) == PLACE_NONE || placement(p, b) == PLACE_NONE)
         return;
+    double ya = ompb__svg_y(p, a), yb = ompb__svg_y(p, b);
     fprintf(out, "<path class=\"errorbar\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" "
-                 "stroke=\"#333333\" fill=\"none\"/>\n", x, py(p, a), py(p, b), x - 4, py(p, a),
-            x - 4, py(p, b));
+                 "stroke=\"#333333\" fill=\"none\"/>\n", x, ya, yb, x - 4, ya, x - 4, yb);
 }
 
 static void marker_title(FILE *out, const ompb__scaling_family *f, const ompb__scaling_point *pt,
@@ -558,7 +559,7 @@ static void markers(FILE *out, const panel *p, const ompb__scaling_family *f, va
         double x = px(p, pt->threads);
         if (at == PLACE_IN)
             error_bar(out, p, pt, v, x, inverse);
-        const char *tag = marker_shape(out, pt, series_index(&ss, pt), x, py(p, v), at);
+        const char *tag = marker_shape(out, pt, series_index(&ss, pt), x, ompb__svg_y(p, v), at);
         marker_title(out, f, pt, at);
         fprintf(out, "</%s>\n", tag);
     }
@@ -679,6 +680,9 @@ static void legend_extras(legend_pen *lp, const ompb__scaling_family *f)
     }
     if (has_usable_line(f))
         legend_line(lp, OMPB__COLOR_OFF_AXIS, " stroke-dasharray=\"2 2\"", "usable PUs");
+    char label[160];
+    if (ompb__svg_model_label(f, label, sizeof label))
+        legend_line(lp, OMPB__SVG_COLOR_MODEL, OMPB__SVG_MODEL_DASH, label);
 }
 
 static size_t legend_entries(const ompb__scaling_family *f)
@@ -686,8 +690,10 @@ static size_t legend_entries(const ompb__scaling_family *f)
     bool other = false;
     for (size_t i = 0; i < f->n; i++)
         other |= f->points[i].marks && !ompb__scaling_point_not_real(&f->points[i]);
+    char label[160];
     return 1 + series_of(f).n + other + ((f->marks & OMPB__RF_MARK_OVERSUBSCRIBED) != 0)
-           + any_error_bar(f) + has_usable_line(f);
+           + any_error_bar(f) + has_usable_line(f)
+           + (ompb__svg_model_label(f, label, sizeof label) != NULL);
 }
 
 /* The legend box's height for a family: the row height leaves room for it. */
@@ -727,6 +733,7 @@ static void time_panel(FILE *out, const ompb__scaling_family *f, size_t fi, doub
         snprintf(title, sizeof title, "%.60s per iteration (team)", f->metric);
     frame(out, &p, f, f->metric ? title : "median time per iteration");
     usable_line(out, &p, f);
+    ompb__svg_model(out, &p, f, fi, true);
     series(out, &p, f, fi, "time", measured_time, ideal_time);
     markers(out, &p, f, measured_time, false);
     legend(out, &p, f, f->weak);
@@ -745,6 +752,7 @@ static void efficiency_panel(FILE *out, const ompb__scaling_family *f, size_t fi
     frame(out, &p, f, f->metric ? "work efficiency"
                       : f->weak ? "weak-scaling efficiency" : "parallel efficiency");
     usable_line(out, &p, f);
+    ompb__svg_model(out, &p, f, fi, false);
     series(out, &p, f, fi, "efficiency", measured_efficiency, ideal_efficiency);
     markers(out, &p, f, measured_efficiency, true);
     legend(out, &p, f, f->weak);
