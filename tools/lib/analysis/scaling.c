@@ -159,7 +159,6 @@ static double declared_work(const ompb__rf_instance *in)
     return rate * in->value_ns * 1e-9;
 }
 
-/* A later run of the point: its values widen the run-to-run range. */
 /* Appends a run's value to the point's (the models resample them). */
 static int keep_run(ompb__scaling_point *pt, double v)
 {
@@ -171,27 +170,70 @@ static int keep_run(ompb__scaling_point *pt, double v)
     return 0;
 }
 
-static int widen(ompb__scaling_point *pt, const ompb__rf_instance *in)
+/* Whether every repetition of in that has a value has enough clean rounds
+ * (ompb__rf_rep_clean): its runs are then read on their clean rounds, as
+ * compare reads them, since the other rounds measured the machine's load. */
+static bool all_clean(const ompb__rf_instance *in)
 {
-    pt->lo_ns = fmin(pt->lo_ns, in->value_ns);
-    pt->hi_ns = fmax(pt->hi_ns, in->value_ns);
-    return keep_run(pt, in->value_ns);
+    size_t with_value = 0;
+    for (size_t r = 0; r < in->n_reps; r++) {
+        if (isnan(in->reps[r].value_ns))
+            continue;
+        if (!ompb__rf_rep_clean(&in->reps[r]))
+            return false;
+        with_value++;
+    }
+    return with_value > 0;
 }
 
-/* The repetitions of one file are runs too (--repetitions, --processes). */
+/* The median of in's repetitions' clean values (all_clean(in) holds). */
+static double clean_median(const ompb__rf_instance *in)
+{
+    double *v = malloc(in->n_reps * sizeof *v), m = NAN;
+    size_t n = 0;
+    for (size_t r = 0; v && r < in->n_reps; r++)
+        if (!isnan(in->reps[r].value_ns))
+            v[n++] = in->reps[r].clean_ns;
+    if (v)
+        m = ompb__scaling_median(v, n);
+    free(v);
+    return m;
+}
+
+/* A later run of the point: its value widens the run-to-run range. */
+static int widen(ompb__scaling_point *pt, const ompb__rf_instance *in)
+{
+    bool clean = all_clean(in);
+    double v = clean ? clean_median(in) : in->value_ns;
+    pt->clean &= clean;
+    pt->lo_ns = fmin(pt->lo_ns, v);
+    pt->hi_ns = fmax(pt->hi_ns, v);
+    return keep_run(pt, v);
+}
+
+/* The repetitions of one file are runs too (--repetitions, --processes):
+ * their clean values when all have them, else their values. */
 static int from_reps(ompb__scaling_point *pt, const ompb__rf_instance *in)
 {
+    pt->clean = all_clean(in);
     pt->lo_ns = pt->hi_ns = in->value_ns;
     pt->runs = 0;
-    if (in->n_reps < 2)
+    if (in->n_reps < 2 && !pt->clean)
         return keep_run(pt, in->value_ns);
-    for (size_t r = 0; r < in->n_reps; r++)
-        if (!isnan(in->reps[r].value_ns)) {
-            pt->lo_ns = fmin(pt->lo_ns, in->reps[r].value_ns);
-            pt->hi_ns = fmax(pt->hi_ns, in->reps[r].value_ns);
-            if (keep_run(pt, in->reps[r].value_ns) != 0)
-                return OMPB_ENOMEM;
-        }
+    pt->lo_ns = INFINITY;
+    pt->hi_ns = -INFINITY;
+    for (size_t r = 0; r < in->n_reps; r++) {
+        const ompb__rf_rep *rep = &in->reps[r];
+        if (isnan(rep->value_ns))
+            continue;
+        double v = pt->clean ? rep->clean_ns : rep->value_ns;
+        pt->lo_ns = fmin(pt->lo_ns, v);
+        pt->hi_ns = fmax(pt->hi_ns, v);
+        if (keep_run(pt, v) != 0)
+            return OMPB_ENOMEM;
+    }
+    if (pt->clean)
+        pt->median_ns = clean_median(in);
     return 0;
 }
 
@@ -231,7 +273,7 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
     double work = declared_work(in) * (ranks > 0 ? (double)ranks : 1.0);
     *pt = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance,
                                 ranks, in->threads, in->marks, 0, 0, 0, work, NAN,
-                                NULL, NAN, NAN, NAN};
+                                NULL, NAN, NAN, NAN, false};
     if (from_reps(pt, in) != 0)
         return OMPB_ENOMEM;
     if (in->scaling != OMPB__RF_SCALING_UNKNOWN && f->basis != OMPB__SCALING_DECLARED) {

@@ -59,6 +59,10 @@ typedef struct ompb__scaling_point {
                                base (scaling_model.c); NAN for the base, a
                                point that is not real, or no model */
     double karp_flatt_lo, karp_flatt_hi; /* its interval; NAN: none */
+    bool clean;             /* every run's value is the median of its clean
+                               rounds (an accounted file: every repetition
+                               has OMPB__CLEAN_MIN_ROUNDS of them, as
+                               compare reads them); else of all its rounds */
 } ompb__scaling_point;
 
 /* A fitted value with its 95% interval (lo, hi NAN: no interval; hi may be
@@ -182,6 +186,9 @@ const char *ompb__scaling_kind_text(const ompb__scaling_family *f);
 int ompb__scaling_build_files(const ompb__resultfile *rfs, size_t n, ompb__scaling *out);
 /* The same for one file. */
 int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out);
+
+/* The median of v[0..n) (sorted in place); NAN when n is 0. */
+double ompb__scaling_median(double *v, size_t n);
 
 /* Fits f's models (f->model, each point's karp_flatt) from its points,
  * which ompb__scaling_build filled; called by it. A family of a --metric,

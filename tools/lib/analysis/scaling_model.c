@@ -77,13 +77,20 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double ompb__scaling_median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return ompb__quantile_sorted(v, n, 0.5);
+}
+
 /* The median of n values drawn with replacement from v[0..n) (tmp: n). */
 static double resampled_median(const double *v, size_t n, double *tmp, uint64_t *state)
 {
     for (size_t k = 0; k < n; k++)
         tmp[k] = v[next_random(state) % n];
-    qsort(tmp, n, sizeof *tmp, cmp_double);
-    return ompb__quantile_sorted(tmp, n, 0.5);
+    return ompb__scaling_median(tmp, n);
 }
 
 /* The 95% percentile interval of v[0..n) (sorted here; NAN ignored). */

@@ -131,6 +131,13 @@ static void print_model(FILE *out, const ompb__scaling_family *f, const char *le
 {
     const ompb__scaling_model *m = &f->model;
     char a[96], b[96], c[96], d[96];
+    size_t clean = 0;
+    for (size_t i = 0; i < f->n; i++)
+        clean += f->points[i].clean;
+    if (clean)
+        fprintf(out, "%stimes of %s: the medians of the runs' clean rounds (no thread "
+                     "preempted for over 1%% of the round)\n", lead,
+                clean == f->n ? "every point" : "the points marked clean in JSON");
     if (m->none) {
         fprintf(out, "%sno model: %s\n", lead, m->none);
         return;
@@ -274,6 +281,7 @@ static json_t *json_point(const ompb__scaling_family *f, const ompb__scaling_poi
                           ompb__json_number_or_null(p->efficiency), "imbalance",
                           ompb__json_number_or_null(p->imbalance));
     if (o && (json_object_set_new(o, "marks", ompb__marks_json(p->marks)) != 0
+              || json_object_set_new(o, "rounds", json_string(p->clean ? "clean" : "all")) != 0
               || json_object_set_new(o, "karp_flatt", json_estimate((ompb__scaling_estimate){
                                                           p->karp_flatt, p->karp_flatt_lo,
                                                           p->karp_flatt_hi})) != 0)) {
