@@ -101,11 +101,6 @@ char *ompb__scaling_family_name(const char *instance_name)
     return family_of(instance_name, &ranks);
 }
 
-bool ompb__scaling_point_not_real(const ompb__scaling_point *pt)
-{
-    return (pt->marks & OMPB__RF_MARK_OVERSUBSCRIBED) != 0;
-}
-
 /* A speedup needs two real times: an oversubscribed point at either end
  * would show the turn-taking of threads as the code's scaling. */
 static bool has_ratio(const ompb__scaling_point *pt, const ompb__scaling_point *base)

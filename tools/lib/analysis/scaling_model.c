@@ -21,8 +21,16 @@
 
 #include <ompbench/error.h>
 
+#include "analysis/marks.h"
 #include "analysis/welch.h"
 #include "core/core.h"
+
+/* In this file, not scaling.c, which calls the models: files may not call
+ * each other (boundary.include_rule). */
+bool ompb__scaling_point_not_real(const ompb__scaling_point *pt)
+{
+    return (pt->marks & OMPB__RF_MARK_OVERSUBSCRIBED) != 0;
+}
 
 /* What one fit of the real points gives (the estimate, or a resample). */
 typedef struct fitted {
@@ -71,17 +79,11 @@ static uint64_t seed_of(const char *name)
     return h;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double ompb__scaling_median(double *v, size_t n)
 {
     if (n == 0)
         return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, ompb__cmp_double);
     return ompb__quantile_sorted(v, n, 0.5);
 }
 
@@ -103,7 +105,7 @@ static void percentile_interval(double *v, size_t n, double *lo, double *hi)
     *lo = *hi = NAN;
     if (m < n / 2 + 1)
         return; /* most resamples could not be fitted: no interval */
-    qsort(v, m, sizeof *v, cmp_double);
+    qsort(v, m, sizeof *v, ompb__cmp_double);
     *lo = ompb__quantile_sorted(v, m, 0.025);
     *hi = ompb__quantile_sorted(v, m, 0.975);
 }

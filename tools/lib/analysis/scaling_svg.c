@@ -52,11 +52,6 @@ typedef double (*value_fn)(const ompb__scaling_family *f, size_t i);
 
 typedef ompb__svg_panel panel;
 
-/* Where a value falls on a panel's y axis. A value off the axis is drawn on
- * its edge and marked, so one wild point cannot stretch the axis until the
- * rest is a flat line, or make it unbounded. */
-typedef enum place { PLACE_NONE, PLACE_IN, PLACE_BELOW, PLACE_ABOVE } place;
-
 /* Length of a character XML 1.0 forbids at s (C0 controls but tab, newline
  * and return; U+FFFE and U+FFFF), 0 for an allowed one. Names are UTF-8
  * (the JSON reader guarantees it), so nothing else is out of range. */
@@ -91,34 +86,9 @@ static void xml_text(FILE *out, const char *text)
     }
 }
 
-double ompb__svg_x(const panel *p, double threads)
-{
-    return p->x + (log2(threads) - p->xlo) / (p->xhi - p->xlo) * p->w;
-}
-
 static double px(const panel *p, int threads)
 {
     return ompb__svg_x(p, (double)threads);
-}
-
-static place placement(const panel *p, double v)
-{
-    if (isnan(v))
-        return PLACE_NONE;
-    if (p->ylog && v <= 0.0)
-        return PLACE_BELOW; /* no logarithm: below any log axis */
-    double t = p->ylog ? log10(v) : v;
-    return t < p->ylo ? PLACE_BELOW : t > p->yhi ? PLACE_ABOVE : PLACE_IN;
-}
-
-/* y of v, clamped to the panel's edges. */
-double ompb__svg_y(const panel *p, double v)
-{
-    place at = placement(p, v);
-    double t = at == PLACE_BELOW ? p->ylo
-               : at == PLACE_ABOVE ? p->yhi
-               : p->ylog ? log10(v) : v;
-    return p->y + p->h - (t - p->ylo) / (p->yhi - p->ylo) * p->h;
 }
 
 static void x_range(panel *p, const ompb__scaling_family *f)
@@ -415,7 +385,7 @@ static void series_line(FILE *out, const panel *p, const ompb__scaling_family *f
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *pt = &f->points[i];
         double v = value(f, i);
-        if (placement(p, v) == PLACE_NONE || (p->ylog && v <= 0.0))
+        if (ompb__svg_placement(p, v) == OMPB__SVG_PLACE_NONE || (p->ylog && v <= 0.0))
             continue;
         if (ranks >= 0 && pt->ranks != ranks)
             continue;
@@ -487,20 +457,20 @@ static const char *shape_tag(size_t si)
  * oversubscribed too when it is). Returns the
  * element's tag, to close it after its title. */
 static const char *marker_shape(FILE *out, const ompb__scaling_point *pt, size_t si, double x,
-                                double y, place at)
+                                double y, ompb__svg_place at)
 {
-    if (at == PLACE_IN && ompb__scaling_point_not_real(pt)) {
+    if (at == OMPB__SVG_PLACE_IN && ompb__scaling_point_not_real(pt)) {
         fprintf(out, "<circle class=\"oversubscribed\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
                      "fill=\"white\" stroke=\"%s\" stroke-width=\"1.5\">", x, y,
                 OMPB__COLOR_MARKED);
         return "circle";
     }
-    if (at == PLACE_IN) {
+    if (at == OMPB__SVG_PLACE_IN) {
         shape(out, si, x, y, pt->marks ? OMPB__COLOR_MARKED : series_colors[si],
               pt->marks ? " class=\"marked\"" : "");
         return shape_tag(si);
     }
-    double base = at == PLACE_ABOVE ? y + 10.0 : y - 10.0;
+    double base = at == OMPB__SVG_PLACE_ABOVE ? y + 10.0 : y - 10.0;
     /* Beyond the axis an oversubscribed point keeps its class: a loaded
      * machine can push its (unreal) time off the chart. */
     fprintf(out, "<polygon class=\"off-axis%s\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
@@ -519,7 +489,7 @@ static void error_bar(FILE *out, const panel *p, const ompb__scaling_point *pt, 
         return;
     double a = v * (inverse ? pt->median_ns / pt->hi_ns : pt->lo_ns / pt->median_ns);
     double b = v * (inverse ? pt->median_ns / pt->lo_ns : pt->hi_ns / pt->median_ns);
-    if (placement(p, a) == PLACE_NONE || placement(p, b) == PLACE_NONE)
+    if (ompb__svg_placement(p, a) == OMPB__SVG_PLACE_NONE || ompb__svg_placement(p, b) == OMPB__SVG_PLACE_NONE)
         return;
     double ya = ompb__svg_y(p, a), yb = ompb__svg_y(p, b);
     fprintf(out, "<path class=\"errorbar\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" "
@@ -527,7 +497,7 @@ static void error_bar(FILE *out, const panel *p, const ompb__scaling_point *pt, 
 }
 
 static void marker_title(FILE *out, const ompb__scaling_family *f, const ompb__scaling_point *pt,
-                         place at)
+                         ompb__svg_place at)
 {
     char t[OMPB__UNIT_TEXT_MAX], sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
     char codes[160] = "", who[64] = "";
@@ -542,7 +512,7 @@ static void marker_title(FILE *out, const ompb__scaling_family *f, const ompb__s
             ompb__format_speedup(sp, sizeof sp, pt->speedup),
             f->metric ? "work efficiency" : "efficiency",
             ompb__format_efficiency(eff, sizeof eff, pt->efficiency),
-            at == PLACE_IN ? "" : " (off the axis)", pt->marks ? "; marked: " : "", codes,
+            at == OMPB__SVG_PLACE_IN ? "" : " (off the axis)", pt->marks ? "; marked: " : "", codes,
             ompb__scaling_point_not_real(pt) ? " (no speedup: threads took turns)" : "");
 }
 
@@ -553,11 +523,11 @@ static void markers(FILE *out, const panel *p, const ompb__scaling_family *f, va
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *pt = &f->points[i];
         double v = value(f, i);
-        place at = placement(p, v);
-        if (at == PLACE_NONE)
+        ompb__svg_place at = ompb__svg_placement(p, v);
+        if (at == OMPB__SVG_PLACE_NONE)
             continue;
         double x = px(p, pt->threads);
-        if (at == PLACE_IN)
+        if (at == OMPB__SVG_PLACE_IN)
             error_bar(out, p, pt, v, x, inverse);
         const char *tag = marker_shape(out, pt, series_index(&ss, pt), x, ompb__svg_y(p, v), at);
         marker_title(out, f, pt, at);

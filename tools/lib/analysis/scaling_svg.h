@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the two files of the scaling plot share (private to the folder):
- * a panel's geometry and its coordinates (scaling_svg.c), and the fitted
- * model's drawing (scaling_svg_model.c): its curve, the prediction zone
- * beyond the measured widths and its legend entry.
+ * What the files of the scaling plot share (private to the folder): a
+ * panel's geometry and its coordinates (scaling_svg_axes.c), and the
+ * fitted model's drawing (scaling_svg_model.c): its curve, the prediction
+ * zone beyond the measured widths and its legend entry. scaling_svg.c
+ * draws the rest.
  */
 #ifndef OMPB_ANALYSIS_SCALING_SVG_H
 #define OMPB_ANALYSIS_SCALING_SVG_H
@@ -23,8 +24,20 @@ typedef struct ompb__svg_panel {
     bool ylog;
 } ompb__svg_panel;
 
-/* x of a (fractional) width; y of a value, clamped to the panel's edges. */
+/* Where a value falls on a panel's y axis. A value off the axis is drawn on
+ * its edge and marked, so one wild point cannot stretch the axis until the
+ * rest is a flat line, or make it unbounded. */
+typedef enum ompb__svg_place {
+    OMPB__SVG_PLACE_NONE,
+    OMPB__SVG_PLACE_IN,
+    OMPB__SVG_PLACE_BELOW,
+    OMPB__SVG_PLACE_ABOVE
+} ompb__svg_place;
+
+/* x of a (fractional) width; where v falls; y of v, clamped to the
+ * panel's edges. */
 double ompb__svg_x(const ompb__svg_panel *p, double threads);
+ompb__svg_place ompb__svg_placement(const ompb__svg_panel *p, double v);
 double ompb__svg_y(const ompb__svg_panel *p, double v);
 
 /* The widest width the plot shows: where the model's prediction ends
