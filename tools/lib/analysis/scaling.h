@@ -216,6 +216,14 @@ void ompb__scaling_free(ompb__scaling *s);
  * Returns 0, OMPB_ENOMEM or OMPB_EIO. */
 int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format fmt);
 
+/* The fitted models of f as lines of plain text (no user string: family
+ * names are not printed), each between lead and tail ("- " for markdown,
+ * "<li>" and "</li>" for HTML): the widths fitted on and where the
+ * intervals come from, Amdahl, the USL with its predicted peak, Karp-Flatt
+ * per width, the points left out; or why there is no model. */
+void ompb__scaling_print_model(FILE *out, const ompb__scaling_family *f, const char *lead,
+                               const char *tail);
+
 /*
  * The strong-scaling plot as a standalone SVG document: per family, median
  * time against threads (log-log) with the ideal line t0 * T0 / T, and

@@ -125,9 +125,8 @@ static const char *interval_text(const ompb__scaling_model *m)
     return text[m->interval];
 }
 
-/* The model lines under a family's table; lead starts each line ("" for
- * the console, "- " for markdown). */
-static void print_model(FILE *out, const ompb__scaling_family *f, const char *lead)
+void ompb__scaling_print_model(FILE *out, const ompb__scaling_family *f, const char *lead,
+                               const char *tail)
 {
     const ompb__scaling_model *m = &f->model;
     char a[96], b[96], c[96], d[96];
@@ -136,22 +135,23 @@ static void print_model(FILE *out, const ompb__scaling_family *f, const char *le
         clean += f->points[i].clean;
     if (clean)
         fprintf(out, "%stimes of %s: the medians of the runs' clean rounds (no thread "
-                     "preempted for over 1%% of the round)\n", lead,
-                clean == f->n ? "every point" : "the points marked clean in JSON");
+                     "preempted for over 1%% of the round)%s\n", lead,
+                clean == f->n ? "every point" : "the points marked clean in JSON", tail);
     if (m->none) {
-        fprintf(out, "%sno model: %s\n", lead, m->none);
+        fprintf(out, "%sno model: %s%s\n", lead, m->none, tail);
         return;
     }
-    fprintf(out, "%smodels fitted on %zu point%s, %d-%d threads; %s\n", lead, m->fitted,
-            m->fitted == 1 ? "" : "s", m->min_width, m->max_width, interval_text(m));
-    fprintf(out, "%sAmdahl: serial fraction %s\n", lead, estimate_text(a, sizeof a, m->serial));
+    fprintf(out, "%smodels fitted on %zu point%s, %d-%d threads; %s%s\n", lead, m->fitted,
+            m->fitted == 1 ? "" : "s", m->min_width, m->max_width, interval_text(m), tail);
+    fprintf(out, "%sAmdahl: serial fraction %s%s\n", lead,
+            estimate_text(a, sizeof a, m->serial), tail);
     if (m->usl)
         fprintf(out, "%sUSL: sigma %s, kappa %s; model prediction: peak at %s threads, "
-                     "speedup %s\n", lead, estimate_text(a, sizeof a, m->sigma),
+                     "speedup %s%s\n", lead, estimate_text(a, sizeof a, m->sigma),
                 estimate_text(b, sizeof b, m->kappa), estimate_text(c, sizeof c, m->peak_width),
-                estimate_text(d, sizeof d, m->peak_speedup));
+                estimate_text(d, sizeof d, m->peak_speedup), tail);
     else
-        fprintf(out, "%sUSL: needs at least 3 real widths\n", lead);
+        fprintf(out, "%sUSL: needs at least 3 real widths%s\n", lead, tail);
     bool any = false;
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *p = &f->points[i];
@@ -165,7 +165,7 @@ static void print_model(FILE *out, const ompb__scaling_family *f, const char *le
         any = true;
     }
     if (any)
-        fputc('\n', out);
+        fprintf(out, "%s\n", tail);
     if (m->left_out) {
         fprintf(out, "%sleft out of the fits (oversubscribed):", lead);
         const char *sep = " ";
@@ -174,7 +174,7 @@ static void print_model(FILE *out, const ompb__scaling_family *f, const char *le
                 fprintf(out, "%s%d", sep, f->points[i].threads);
                 sep = ", ";
             }
-        fprintf(out, " threads\n");
+        fprintf(out, " threads%s\n", tail);
     }
 }
 
@@ -204,7 +204,7 @@ static void print_console_family(FILE *out, const ompb__scaling_family *f)
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
         put_marks_cell(out, f, p, "  ", "");
     }
-    print_model(out, f, "");
+    ompb__scaling_print_model(out, f, "", "");
 }
 
 static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
@@ -235,7 +235,7 @@ static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
         put_marks_cell(out, f, p, " ", " |");
     }
     fputc('\n', out);
-    print_model(out, f, "- ");
+    ompb__scaling_print_model(out, f, "- ", "");
 }
 
 /* {"value", "low", "high"} (no interval: the bounds are null); null when

@@ -48,7 +48,8 @@ double ompb__svg_y(const ompb__svg_panel *p, double v);
 double ompb__svg_model_reach(const ompb__scaling_family *f);
 /* Widens [lo, hi] (log10 of times) to hold the model's times. */
 void ompb__svg_model_extent(const ompb__scaling_family *f, double *lo, double *hi);
-/* The model on a panel (time: the time panel, else efficiency): a shaded
+/* The model on a panel (time: the time panel, else efficiency), in a
+ * group of class "model-layer": a shaded
  * zone of class "prediction" beyond the widest fitted width, titled with
  * the widths the model was fitted on, and the model's curve, a dotted
  * polyline of class "model" (id "f<i>-<panel>-model") over the fitted and

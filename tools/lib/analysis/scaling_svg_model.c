@@ -101,6 +101,8 @@ void ompb__svg_model(FILE *out, const ompb__svg_panel *p, const ompb__scaling_fa
     char label[160];
     if (!ompb__svg_model_label(f, label, sizeof label))
         return;
+    /* One group: the model is apart from the measurements in the DOM too. */
+    fputs("<g class=\"model-layer\">\n", out);
     prediction_zone(out, p, f);
     fprintf(out, "<polyline id=\"f%zu-%s-model\" class=\"model\" fill=\"none\" stroke=\"%s\" "
                  "stroke-width=\"2\"%s points=\"", fi, time ? "time" : "efficiency",
@@ -117,11 +119,12 @@ void ompb__svg_model(FILE *out, const ompb__svg_panel *p, const ompb__scaling_fa
                  "</polyline>\n", f->model.usl ? "USL" : "Amdahl's law", f->model.min_width,
             f->model.max_width, f->model.max_width);
     double peak = f->model.usl ? f->model.peak_width.value : NAN;
-    if (!isfinite(peak) || peak > ompb__svg_model_reach(f))
-        return;
-    double x = ompb__svg_x(p, peak), y = ompb__svg_y(p, model_value(f, time, peak));
-    fprintf(out, "<path class=\"model-peak\" d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\" fill=\"white\" "
-                 "stroke=\"%s\" stroke-width=\"1.5\"><title>model: peak at %.3g threads, "
-                 "speedup %.3g (predicted)</title></path>\n", x, y - 5, OMPB__SVG_COLOR_MODEL,
-            peak, f->model.peak_speedup.value);
+    if (isfinite(peak) && peak <= ompb__svg_model_reach(f)) {
+        double x = ompb__svg_x(p, peak), y = ompb__svg_y(p, model_value(f, time, peak));
+        fprintf(out, "<path class=\"model-peak\" d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\" "
+                     "fill=\"white\" stroke=\"%s\" stroke-width=\"1.5\"><title>model: peak at "
+                     "%.3g threads, speedup %.3g (predicted)</title></path>\n", x, y - 5,
+                OMPB__SVG_COLOR_MODEL, peak, f->model.peak_speedup.value);
+    }
+    fputs("</g>\n", out);
 }

@@ -251,6 +251,26 @@ static void summary(FILE *out, const ompb__html_input *in)
           "skew of each round drawn.</p></section>\n", out);
 }
 
+/* Each family's fitted models (analysis/scaling.h), as the console says
+ * them; the chart draws them dotted, beyond the fitted widths as a shaded
+ * prediction. */
+static void models(FILE *out, const ompb__scaling *s)
+{
+    fputs("<div class=\"models\"><h3>Models</h3><p>Fitted on the real points of each family "
+          "(oversubscribed ones are left out): Amdahl's serial fraction, the Universal "
+          "Scalability Law (contention sigma, coherency kappa) and its predicted peak, the "
+          "Karp-Flatt serial fraction per width. A prediction beyond the widths fitted on is "
+          "a model, not a measurement.</p>", out);
+    for (size_t i = 0; i < s->n; i++) {
+        fputs("<h4>", out);
+        ompb__html_text(out, s->families[i].name);
+        fputs("</h4><ul>", out);
+        ompb__scaling_print_model(out, &s->families[i], "<li>", "</li>");
+        fputs("</ul>", out);
+    }
+    fputs("</div>", out);
+}
+
 static int scaling_section(FILE *out, const ompb__html_input *in)
 {
     ompb__scaling s;
@@ -262,6 +282,7 @@ static int scaling_section(FILE *out, const ompb__html_input *in)
               "the width; the ideal line is strong or weak scaling as each chart says. Hollow "
               "points are oversubscribed (no speedup), bars the run-to-run range.</p>", out);
         rc = ompb__scaling_svg_element(out, &s, "scaling-chart");
+        models(out, &s);
         fputs("</section>\n", out);
     }
     ompb__scaling_free(&s);
