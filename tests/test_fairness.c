@@ -36,19 +36,10 @@ static int pus[THREADS] = {0, 1, 2};
 
 static ompb__result make_result(void)
 {
+    static const ompb_test_rounds rounds = {ROUNDS, THREADS, 1, start, end, tstart, busy,
+                                            iters, pus};
     inst = ompb_test_instance(&bench, THREADS);
-    ompb__result res;
-    memset(&res, 0, sizeof res);
-    res.rec.inst = &inst;
-    res.rec.threads = THREADS;
-    res.rec.sample_size = 1;
-    res.rec.rounds = ROUNDS;
-    res.rec.start_ns = start;
-    res.rec.end_ns = end;
-    res.rec.thread_start_ns = tstart;
-    res.rec.busy_ns = busy;
-    res.rec.thread_iters = iters;
-    res.rec.thread_pu = pus;
+    ompb__result res = ompb_test_result(&inst, &rounds);
     CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);
     return res;
 }
