@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "fixtures.h"
+#include "model/ucounter.h"
 #include "report/fairness.h"
 #include "report/report.h"
 #include "suite.h"
@@ -128,8 +129,22 @@ static void test_csv_on_request(void)
     free(text);
 }
 
+/* The columns' names are refused as ompb_counter names: a counter of that
+ * name would make a second column of the same name. */
+static void test_names_reserved(void)
+{
+    static const char *const taken[] = {"t0_busy_mean_ns", "t3_busy_median_ns", "t12_busy_cv",
+                                        "t1_slowest_share"};
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++)
+        CU_ASSERT_FALSE(ompb__ucounter_name_ok(taken[i]));
+    CU_ASSERT_TRUE(ompb__ucounter_name_ok("t0_busy"));
+    CU_ASSERT_TRUE(ompb__ucounter_name_ok("tx_busy_cv"));
+    CU_ASSERT_TRUE(ompb__ucounter_name_ok("t1busy_cv"));
+}
+
 static const ompb_test_case cases[] = {
     {"figures", test_figures},
+    {"names_reserved", test_names_reserved},
     {"json", test_json},
     {"csv_on_request", test_csv_on_request},
     {NULL, NULL},

@@ -295,6 +295,49 @@ static void test_family_weak(void)
     free_family(&f);
 }
 
+/* An ompbench entry of `rounds` makespans (sample size 1) and their
+ * clean flags. */
+#define CLEAN_ENTRY(name, threads, rep, makespans, clean)                                   \
+    "{\"name\": \"" name "\", \"run_type\": \"iteration\", \"time_unit\": \"ns\", "       \
+    "\"threads\": " #threads ", \"repetition_index\": " #rep ", \"real_time\": 1, "        \
+    "\"ompbench\": {\"threads\": " #threads ", \"sample_size\": 1, \"samples\": "         \
+    "{\"makespan_ns\": " makespans ", \"clean\": " clean "}}}"
+
+/* Accounted runs: a point reads its clean rounds when every repetition has
+ * OMPB__CLEAN_MIN_ROUNDS of them, else all its rounds. */
+static void test_clean_rounds(void)
+{
+    /* t=1: clean rounds 100, 102, 104 (the loaded 900s are not);
+     * t=2: one repetition with 2 clean rounds: all rounds then. */
+    static const char text[] =
+        "{\"benchmarks\": ["
+        CLEAN_ENTRY("c[t=1]", 1, 0, "[100, 900, 102, 900, 104]", "[true, false, true, false, true]")
+        ", "
+        CLEAN_ENTRY("c[t=1]", 1, 1, "[110, 112, 950, 114]", "[true, true, false, true]")
+        ", "
+        CLEAN_ENTRY("c[t=2]", 2, 0, "[60, 61, 62, 500, 500]", "[true, true, true, false, false]")
+        ", "
+        CLEAN_ENTRY("c[t=2]", 2, 1, "[70, 71, 600, 600, 600]", "[true, true, false, false, false]")
+        "]}";
+    ompb__resultfile rf;
+    ompb_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(ompb__resultfile_parse(text, "inline", &rf, &err), 0);
+    ompb__scaling s;
+    CU_ASSERT_EQUAL_FATAL(ompb__scaling_build(&rf, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.n, 1);
+    const ompb__scaling_point *p1 = &s.families[0].points[0], *p2 = &s.families[0].points[1];
+    CU_ASSERT_TRUE(p1->clean);
+    CU_ASSERT_EQUAL(p1->runs, 2);
+    CU_ASSERT_DOUBLE_EQUAL(p1->run_values[0], 102.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(p1->run_values[1], 112.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(p1->median_ns, 107.0, 1e-9);
+    CU_ASSERT_FALSE(p2->clean);
+    CU_ASSERT_DOUBLE_EQUAL(p2->run_values[0], 62.0, 1e-9);  /* all rounds' median */
+    CU_ASSERT_DOUBLE_EQUAL(p2->run_values[1], 600.0, 1e-9);
+    ompb__scaling_free(&s);
+    ompb__resultfile_free(&rf);
+}
+
 static const ompb_test_case cases[] = {
     {"specsdm91", test_specsdm91},
     {"raytracer", test_raytracer},
@@ -306,6 +349,7 @@ static const ompb_test_case cases[] = {
     {"family_bootstrap", test_family_bootstrap},
     {"family_none", test_family_none},
     {"family_weak", test_family_weak},
+    {"clean_rounds", test_clean_rounds},
     {NULL, NULL},
 };
 

@@ -223,7 +223,8 @@ static void thread_columns(const row *r, ompb__figures *out)
 
 /* Every figure family, in the order a row lists them (the JSON keeps it). */
 static void (*const producers[])(const row *, ompb__figures *) = {
-    switches, clean, counters, counter_companions, marks, user_counters, thread_columns,
+    switches, clean, counters, counter_companions, marks, user_counters,
+    thread_columns,
 };
 
 static void produce(const row *r, ompb__figures *out)

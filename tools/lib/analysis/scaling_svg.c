@@ -489,7 +489,8 @@ static void error_bar(FILE *out, const panel *p, const ompb__scaling_point *pt, 
         return;
     double a = v * (inverse ? pt->median_ns / pt->hi_ns : pt->lo_ns / pt->median_ns);
     double b = v * (inverse ? pt->median_ns / pt->lo_ns : pt->hi_ns / pt->median_ns);
-    if (ompb__svg_placement(p, a) == OMPB__SVG_PLACE_NONE || ompb__svg_placement(p, b) == OMPB__SVG_PLACE_NONE)
+    if (ompb__svg_placement(p, a) == OMPB__SVG_PLACE_NONE
+        || ompb__svg_placement(p, b) == OMPB__SVG_PLACE_NONE)
         return;
     double ya = ompb__svg_y(p, a), yb = ompb__svg_y(p, b);
     fprintf(out, "<path class=\"errorbar\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" "

@@ -248,7 +248,9 @@ static void summary(FILE *out, const ompb__html_input *in)
           "a round</b>: per thread, the wait before its start (dotted outline), its busy time "
           "(dark) and its wait until the round's end (dashed, grey), from the team's first "
           "start to its last end. <b>Imbalance, skew</b>: max busy / mean busy and the start "
-          "skew of each round drawn.</p></section>\n", out);
+          "skew of each round drawn. <b>Fairness per thread</b>: each thread's busy time per "
+          "round over the rounds (mean, median, CV) and the share of the rounds in which it "
+          "finished last (near 1 / threads when fair).</p></section>\n", out);
 }
 
 /* Each family's fitted models (analysis/scaling.h), as the console says
