@@ -5,7 +5,7 @@
 # oversubscribed point left out and named, and the model drawn apart from the
 # measurements in the SVG. The published datasets are checked in unit.usl.
 # Usage: scaling_models.sh BUILD_DIR SOURCE_DIR
-script_bound=120
+script_bound=600
 . "$(dirname "$0")/lib.sh" "$@"
 tool=$build/tools/ompbench
 helper=$src/tests/integration/scaling_models.py
@@ -15,14 +15,14 @@ for p in python3 /usr/bin/python3; do
 done
 [ -n "$py" ] || { echo "SKIP: no python3 with scipy (python3-scipy)"; exit 77; }
 
-timeout $((30 * mult)) "$py" "$helper" write "$tmp" || fail "writing the sweeps"
+timeout $((120 * mult)) "$py" "$helper" write "$tmp" || fail "writing the sweeps"
 for f in sweep reps; do
-  timeout $((30 * mult)) "$tool" scaling --format json --output "$tmp/$f.out.json" \
+  timeout $((120 * mult)) "$tool" scaling --format json --output "$tmp/$f.out.json" \
     "$tmp/$f.json" || fail "scaling --format json $f"
 done
-timeout $((60 * mult)) "$py" "$helper" check "$tmp" || fail "ompbench and curve_fit disagree"
+timeout $((300 * mult)) "$py" "$helper" check "$tmp" || fail "ompbench and curve_fit disagree"
 
-timeout $((30 * mult)) "$tool" scaling --svg "$tmp/sweep.svg" "$tmp/sweep.json" > "$tmp/console" ||
+timeout $((120 * mult)) "$tool" scaling --svg "$tmp/sweep.svg" "$tmp/sweep.json" > "$tmp/console" ||
   fail "scaling --svg"
 grep -q "left out of the fits (oversubscribed): 64 threads" "$tmp/console" ||
   fail "the console does not name the point left out"
