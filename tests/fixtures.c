@@ -30,6 +30,23 @@ ompb__instance ompb_test_instance_named(const char *name, const char *uri)
     return inst;
 }
 
+ompb__result ompb_test_result(const ompb__instance *inst, const ompb_test_rounds *r)
+{
+    ompb__result res;
+    memset(&res, 0, sizeof res);
+    res.rec.inst = inst;
+    res.rec.threads = r->threads;
+    res.rec.sample_size = r->sample_size;
+    res.rec.rounds = r->rounds;
+    res.rec.start_ns = r->start;
+    res.rec.end_ns = r->end;
+    res.rec.thread_start_ns = r->thread_start;
+    res.rec.busy_ns = r->busy;
+    res.rec.thread_iters = r->iters;
+    res.rec.thread_pu = r->pus;
+    return res;
+}
+
 char *ompb_test_slurp(FILE *f)
 {
     long len = ftell(f);

@@ -15,6 +15,7 @@
 #include <ompbench.h>
 
 #include "model/registry.h"
+#include "report/report.h"
 
 /* The instance of b at `threads` threads, named b->name, with the URI
  * "tests::<name>"; every other field zero. */
@@ -23,6 +24,20 @@ ompb__instance ompb_test_instance(const ompb_benchmark *b, int threads);
 /* An instance with only a name and a URI (no benchmark, 0 threads): what
  * the instrument and the reporters read of one. */
 ompb__instance ompb_test_instance_named(const char *name, const char *uri);
+
+/* A record's measured rounds, from arrays the caller keeps: start and end
+ * [rounds], the per-thread ones [rounds * threads]. */
+typedef struct ompb_test_rounds {
+    size_t rounds;
+    int threads;
+    uint64_t sample_size;
+    uint64_t *start, *end, *thread_start, *busy, *iters;
+    int *pus;
+} ompb_test_rounds;
+
+/* A result of inst zeroed but for the rounds r describes: what the
+ * reporter suites build on. */
+ompb__result ompb_test_result(const ompb__instance *inst, const ompb_test_rounds *r);
 
 /* The whole content of f (written, not yet rewound), NUL-terminated;
  * closes f. The caller frees the text. Fails the running test when it

@@ -17,6 +17,7 @@
 #include <ompbench/bench.h>
 
 #include "report/report.h"
+#include "fixtures.h"
 #include "model/ucounter.h"
 #include "suite.h"
 
@@ -42,18 +43,9 @@ static ompb__result make_result(void)
     inst.thread_variant = true;
     snprintf(inst.name, sizeof inst.name, "triad[t=2]");
     snprintf(inst.uri, sizeof inst.uri, "benches/x.c::triad[t=2]");
-    ompb__result res;
-    memset(&res, 0, sizeof res);
-    res.rec.inst = &inst;
-    res.rec.threads = THREADS;
-    res.rec.sample_size = 10;
-    res.rec.rounds = ROUNDS;
-    res.rec.start_ns = start;
-    res.rec.end_ns = end;
-    res.rec.thread_start_ns = tstart;
-    res.rec.busy_ns = busy;
-    res.rec.thread_iters = iters;
-    res.rec.thread_pu = pus;
+    static const ompb_test_rounds rounds = {ROUNDS, THREADS, 10, start, end, tstart, busy,
+                                            iters, pus};
+    ompb__result res = ompb_test_result(&inst, &rounds);
     res.rec.bytes_per_iter = 100;
     res.rec.cpu_ns = 8600;
     CU_ASSERT_EQUAL(ompb__result_analyze(&res), 0);

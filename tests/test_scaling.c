@@ -60,15 +60,18 @@ static void test_family_name(void)
 
 static void test_point_fill(void)
 {
-    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN};
-    ompb__scaling_point pt = {4, 500.0, 0, 0, NAN, 0, 4, 0, 0, 0, 0, NAN, NAN};
+    ompb__scaling_point base = {2, 800.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN,
+                                NULL, NAN, NAN, NAN, false};
+    ompb__scaling_point pt = {4, 500.0, 0, 0, NAN, 0, 4, 0, 0, 0, 0, NAN, NAN,
+                              NULL, NAN, NAN, NAN, false};
     ompb__scaling_point_fill(&base, &base);
     ompb__scaling_point_fill(&pt, &base);
     CU_ASSERT_EQUAL(base.speedup, 1.0);
     CU_ASSERT_EQUAL(base.efficiency, 1.0);
     CU_ASSERT_DOUBLE_EQUAL(pt.speedup, 1.6, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(pt.efficiency, 0.8, 1e-12); /* 1.6 * 2 / 4 */
-    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8, 0, 0, 0, 0, NAN, NAN};
+    ompb__scaling_point zero = {8, 0.0, 0, 0, NAN, 0, 8, 0, 0, 0, 0, NAN, NAN,
+                                NULL, NAN, NAN, NAN, false};
     ompb__scaling_point_fill(&zero, &base);
     CU_ASSERT_TRUE(isnan(zero.speedup));
 }
@@ -312,8 +315,9 @@ static void test_marks(void)
 /* Names are escaped; an empty report is still a valid document. */
 static void test_svg_escaping_and_empty(void)
 {
-    ompb__scaling_point pts[2] = {{1, 100.0, 1.0, 1.0, NAN, 0, 1, 0, 0, 0, 0, NAN, NAN},
-                                  {2, 60.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN}};
+    ompb__scaling_point pts[2] = {
+        {1, 100.0, 1.0, 1.0, NAN, 0, 1, 0, 0, 0, 0, NAN, NAN, NULL, NAN, NAN, NAN, false},
+        {2, 60.0, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN, NULL, NAN, NAN, NAN, false}};
     ompb__scaling_point_fill(&pts[1], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"a<b>&\"c", .points = pts, .n = 2};
     ompb__scaling s = {.families = &fam, .n = 1};
@@ -376,9 +380,10 @@ static void test_svg_extreme_values(void)
 
     /* Built by hand, beyond what a file gives: an infinite speedup, and
      * thread counts 1 to 2^20 (a twenty-decade ideal line). */
-    ompb__scaling_point pts[3] = {{1, DBL_MAX, 0, 0, NAN, 0, 1, 0, 0, 0, 0, NAN, NAN},
-                                  {2, DBL_MIN, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN},
-                                  {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20, 0, 0, 0, 0, NAN, NAN}};
+    ompb__scaling_point pts[3] = {
+        {1, DBL_MAX, 0, 0, NAN, 0, 1, 0, 0, 0, 0, NAN, NAN, NULL, NAN, NAN, NAN, false},
+        {2, DBL_MIN, 0, 0, NAN, 0, 2, 0, 0, 0, 0, NAN, NAN, NULL, NAN, NAN, NAN, false},
+        {1 << 20, 1.0, 0, 0, NAN, 0, 1 << 20, 0, 0, 0, 0, NAN, NAN, NULL, NAN, NAN, NAN, false}};
     for (int i = 0; i < 3; i++)
         ompb__scaling_point_fill(&pts[i], &pts[0]);
     ompb__scaling_family fam = {.name = (char *)"wild", .points = pts, .n = 3};

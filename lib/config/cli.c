@@ -390,6 +390,9 @@ static const option_def options[] = {
     {"--output-format", ARG_REQUIRED, " FMT", opt_format, AT(output_reporter), 0, false, NULL,
      "with --output: FILE gets FMT while stdout still gets\n"
      "--format's report (one run, console and file)", NULL},
+    {"--thread-columns", ARG_NONE, "", opt_flag, AT(thread_columns), 0, false, NULL,
+     "CSV: per-thread busy mean, median, CV and slowest\n"
+     "share columns (the first 4 threads; the JSON has all)", NULL},
     {"--help", ARG_NONE, ", --version", opt_flag, AT(help), 0, false, NULL, "", NULL},
     {"-h", ARG_NONE, "", opt_flag, AT(help), 0, false, NULL, NULL, NULL},
     {"--version", ARG_NONE, "", opt_flag, AT(version), 0, false, NULL, NULL, NULL},

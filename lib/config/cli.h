@@ -90,6 +90,7 @@ typedef struct ompb__config {
      * --format's (one run, console and file); NULL: --output gets --format
      * and standard output nothing. */
     const struct ompb__reporter *output_reporter;
+    bool thread_columns;        /* --thread-columns: per-thread busy columns in the CSV */
     bool help, version;
 } ompb__config;
 

@@ -65,6 +65,8 @@ typedef struct ompb__context {
     uint32_t repetitions, processes;
     uint64_t seed;
     bool interleaved;
+    bool thread_columns;        /* --thread-columns: the CSV gets per-thread
+                                   busy columns (report/fairness.h) */
     int default_threads;        /* OMP_NUM_THREADS, else the OpenMP default */
     /* the machine */
     int num_cpus;               /* online CPUs */

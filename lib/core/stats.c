@@ -15,7 +15,7 @@
 #include <ompbench/error.h>
 
 
-static int cmp_double(const void *a, const void *b)
+int ompb__cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -80,7 +80,7 @@ int ompb__stats_compute(const double *samples, size_t n, ompb__stats *out)
     if (!s)
         return OMPB_ENOMEM;
     memcpy(s, samples, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
+    qsort(s, n, sizeof *s, ompb__cmp_double);
     out->min = s[0];
     out->max = s[n - 1];
     moments(s, n, out);

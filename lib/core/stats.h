@@ -25,6 +25,9 @@ typedef struct ompb__stats {
  * Returns 0 or OMPB_ENOMEM. */
 int ompb__stats_compute(const double *samples, size_t n, ompb__stats *out);
 
+/* qsort's comparison of two doubles, ascending (NaN is not ordered). */
+int ompb__cmp_double(const void *a, const void *b);
+
 /* Quantile p in [0,1] of sorted data, type 7. */
 double ompb__quantile_sorted(const double *sorted, size_t n, double p);
 

@@ -36,6 +36,25 @@ static const char *const reserved[] = {
 /* --counters' CSV columns are "<event>_per_iter". */
 #define PER_ITER_SUFFIX "_per_iter"
 
+/* --thread-columns' CSV columns are "t<k>_" and one of these (the
+ * producer thread_columns in lib/report/result_figures.c). */
+static const char *const thread_column_keys[] = {"busy_mean_ns", "busy_median_ns", "busy_cv",
+                                                 "slowest_share"};
+
+static bool thread_column(const char *name)
+{
+    if (name[0] != 't' || name[1] < '0' || name[1] > '9')
+        return false;
+    const char *p = name + 1;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    for (size_t i = 0; *p == '_' && i < sizeof thread_column_keys / sizeof *thread_column_keys;
+         i++)
+        if (strcmp(p + 1, thread_column_keys[i]) == 0)
+            return true;
+    return false;
+}
+
 static const struct {
     unsigned flag;
     const char *word;
@@ -62,6 +81,8 @@ bool ompb__ucounter_name_ok(const char *name)
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
         if (strcmp(name, reserved[i]) == 0)
             return false;
+    if (thread_column(name))
+        return false;
     size_t suffix = sizeof PER_ITER_SUFFIX - 1;
     return len < suffix || strcmp(name + len - suffix, PER_ITER_SUFFIX) != 0;
 }

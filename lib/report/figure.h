@@ -17,8 +17,9 @@
 
 /* Enough for every figure a result has today: the involuntary switches,
  * OMPB__MAX_COUNTERS counters and their five companions, the marks, the
- * CPU share and OMPB__UCOUNTERS_MAX user counters, with room to grow. */
-#define OMPB__FIGURES_MAX 40
+ * CPU share, OMPB__UCOUNTERS_MAX user counters and the 16 per-thread
+ * columns of --thread-columns (report/fairness.h), with room to grow. */
+#define OMPB__FIGURES_MAX 56
 /* A key: a counter's name (< 64) and "_per_iter". */
 #define OMPB__FIGURE_KEY_MAX 80
 #define OMPB__FIGURE_LABEL_MAX 64

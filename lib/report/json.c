@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <ompbench/error.h>
 
+#include "report/fairness.h"
 #include "report/marks.h"
 
 /* Every builder below returns NULL when any part of its value could not be
@@ -349,6 +350,24 @@ json_t *ompb__json_code_location(const ompb__record *rec)
                      (json_int_t)rec->code_address);
 }
 
+/* "fairness" (report/fairness.h): per thread over the rounds; nothing for
+ * a record without per-thread rounds. Returns nonzero on failure. */
+static int fairness_json(json_t *o, const ompb__record *rec)
+{
+    ompb__fairness f;
+    if (ompb__fairness_of(rec, &f) != 0)
+        return -1;
+    if (f.threads == 0)
+        return 0;
+    json_t *fo = json_object();
+    int bad = set(fo, "busy_mean_ns", real_array(f.mean_ns, f.threads));
+    bad |= set(fo, "busy_median_ns", real_array(f.median_ns, f.threads));
+    bad |= set(fo, "busy_cv", real_array(f.cv, f.threads));
+    bad |= set(fo, "slowest_share", real_array(f.slowest_share, f.threads));
+    ompb__fairness_free(&f);
+    return set(o, "fairness", checked(fo, bad));
+}
+
 static json_t *ompbench_json(const ompb__result *res)
 {
     const ompb__record *rec = &res->rec;
@@ -401,6 +420,8 @@ static json_t *ompbench_json(const ompb__result *res)
     if (!rec->failed) {
         bad |= set(o, "stats", stats_json(res));
         bad |= set(o, "samples", samples_json(rec));
+        if (!bad)
+            bad |= fairness_json(o, rec);
         if (rec->counters.n > 0)
             bad |= set(o, "counters", counters_json(res));
         if (!bad)

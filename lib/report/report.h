@@ -327,7 +327,7 @@ struct json_t *ompb__json_code_location(const ompb__record *rec);
  * ir->figs from their fields, and a report's base columns and notes;
  * ompb__report_init calls ompb__report_figures once its results have
  * their marks. */
-void ompb__result_figures(ompb__result *res);
+void ompb__result_figures(ompb__result *res, bool thread_columns);
 void ompb__instance_figures(ompb__instance_result *ir);
 void ompb__report_figures(ompb__report *rep);
 

@@ -15,6 +15,7 @@
 
 #include <ompbench/bench.h>
 
+#include "report/fairness.h"
 #include "report/marks.h"
 
 /* Console widths: a counter's column is as wide as its name, at least
@@ -25,7 +26,7 @@
 /* Sections (ompb__figure.place) per format, in the order of the columns. */
 enum { CON_SWITCHES = 1, CON_CLEAN, CON_COUNTERS, CON_IPC, CON_USER, CON_SHARE, CON_MARKS };
 enum { CSV_SWITCHES = 1, CSV_COUNTERS, CSV_MULTIPLEXED, CSV_SWITCH_ROUNDS, CSV_RATIOS,
-       CSV_MARKS, CSV_SHARE, CSV_CLEAN, CSV_USER };
+       CSV_MARKS, CSV_SHARE, CSV_CLEAN, CSV_USER, CSV_THREADS };
 
 /* What the producers read of a row: a repetition's or an instance's. */
 typedef struct row {
@@ -44,6 +45,7 @@ typedef struct row {
      * their median per iteration with its interval (NAN: none). */
     bool accounted;
     double clean_share, clean_rounds, clean_median, clean_low, clean_high;
+    bool thread_columns;             /* --thread-columns (a repetition's row) */
 } row;
 
 static ompb__figure figure(const char *key, const char *label, double value,
@@ -192,9 +194,37 @@ static void user_counters(const row *r, ompb__figures *out)
     }
 }
 
+/* --thread-columns: per thread (the first OMPB__FAIRNESS_CSV_THREADS), its
+ * busy time's mean, median and CV over the rounds and its share of the
+ * rounds as the slowest thread (report/fairness.h); CSV only, the JSON has
+ * every thread in "ompbench.fairness". */
+static void thread_columns(const row *r, ompb__figures *out)
+{
+    ompb__fairness fair;
+    if (!r->thread_columns || !r->res || ompb__fairness_of(&r->res->rec, &fair) != 0)
+        return;
+    for (size_t t = 0; t < fair.threads && t < OMPB__FAIRNESS_CSV_THREADS; t++) {
+        const struct { const char *key; double v; ompb__figure_style style; } cols[] = {
+            {"busy_mean_ns", fair.mean_ns[t], OMPB__STYLE_DURATION},
+            {"busy_median_ns", fair.median_ns[t], OMPB__STYLE_DURATION},
+            {"busy_cv", fair.cv[t], OMPB__STYLE_RATIO},
+            {"slowest_share", fair.slowest_share[t], OMPB__STYLE_SHARE},
+        };
+        for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+            char key[OMPB__FIGURE_KEY_MAX];
+            snprintf(key, sizeof key, "t%zu_%s", t, cols[c].key);
+            ompb__figure f = figure(key, "", cols[c].v, cols[c].style, 0);
+            place(&f, 0, CSV_THREADS, 0);
+            ompb__figure_add(out, &f);
+        }
+    }
+    ompb__fairness_free(&fair);
+}
+
 /* Every figure family, in the order a row lists them (the JSON keeps it). */
 static void (*const producers[])(const row *, ompb__figures *) = {
     switches, clean, counters, counter_companions, marks, user_counters,
+    thread_columns,
 };
 
 static void produce(const row *r, ompb__figures *out)
@@ -204,7 +234,7 @@ static void produce(const row *r, ompb__figures *out)
         producers[i](r, out);
 }
 
-void ompb__result_figures(ompb__result *res)
+void ompb__result_figures(ompb__result *res, bool thread_cols)
 {
     const ompb__record *rec = &res->rec;
     row r = {
@@ -218,9 +248,11 @@ void ompb__result_figures(ompb__result *res)
         .clean_median = res->clean_rounds ? res->clean_stats.median : NAN,
         .clean_low = res->clean_rounds ? res->clean_stats.ci_low : NAN,
         .clean_high = res->clean_rounds ? res->clean_stats.ci_high : NAN,
+        .thread_columns = thread_cols,
     };
     produce(&r, &res->figs);
 }
+
 
 void ompb__instance_figures(ompb__instance_result *ir)
 {
@@ -307,7 +339,7 @@ static void counter_notes(const ompb__report *rep, char *buf, size_t len)
 void ompb__report_figures(ompb__report *rep)
 {
     for (size_t i = 0; i < rep->n; i++)
-        ompb__result_figures(&rep->own[i]);
+        ompb__result_figures(&rep->own[i], rep->ctx && rep->ctx->thread_columns);
     for (size_t i = 0; i < rep->n_instances; i++)
         ompb__instance_figures(&rep->instances[i]);
     base_columns(&rep->base);

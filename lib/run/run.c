@@ -78,6 +78,7 @@ static void plan_repetitions(ompb__run *r)
     }
     ompb__context_set_repetitions(r->ctx, r->reps, r->processes, r->interleave && r->reps > 1,
                                   r->seed);
+    r->ctx->thread_columns = r->cfg.thread_columns;
 }
 
 /* Once per run, like Google Benchmark's warning about its own debug build,

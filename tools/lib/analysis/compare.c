@@ -65,15 +65,6 @@ static bool usable_value(double v)
 }
 
 /* Adds file f's repetitions of in: each distinct process is one unit. */
-/* A repetition's clean rounds make its value when there are enough of
- * them, or when every round it has was clean. */
-static bool clean_value(const ompb__rf_rep *rep)
-{
-    return rep->accounted && rep->clean_rounds > 0 &&
-           (rep->clean_rounds >= OMPB__CLEAN_MIN_ROUNDS || rep->clean_rounds == rep->rounds) &&
-           usable_value(rep->clean_ns);
-}
-
 /* The clean side of file f's repetitions of in: one value per process
  * that has clean values. */
 static void add_clean_runs(side_runs *s, const ompb__rf_instance *in)
@@ -88,13 +79,13 @@ static void add_clean_runs(side_runs *s, const ompb__rf_instance *in)
         s->clean_rounds += rep->clean_rounds;
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
-            seen = in->reps[j].process == rep->process && clean_value(&in->reps[j]);
-        if (seen || !clean_value(rep))
+            seen = in->reps[j].process == rep->process && ompb__rf_rep_clean(&in->reps[j]);
+        if (seen || !ompb__rf_rep_clean(rep))
             continue;
         double sum = 0.0;
         size_t k = 0;
         for (size_t j = i; j < n; j++)
-            if (in->reps[j].process == rep->process && clean_value(&in->reps[j])) {
+            if (in->reps[j].process == rep->process && ompb__rf_rep_clean(&in->reps[j])) {
                 sum += log(in->reps[j].clean_ns);
                 k++;
             }
@@ -108,7 +99,7 @@ bool ompb__compare_run_value(const ompb__rf_instance *in, bool clean, double *lo
     size_t k = 0;
     for (size_t i = 0; in && !in->failed && i < in->n_reps; i++) {
         const ompb__rf_rep *rep = &in->reps[i];
-        if (clean ? clean_value(rep) : usable_value(rep->value_ns)) {
+        if (clean ? ompb__rf_rep_clean(rep) : usable_value(rep->value_ns)) {
             sum += log(clean ? rep->clean_ns : rep->value_ns);
             k++;
         }

@@ -48,10 +48,8 @@
 #define OMPB__COMPARE_RECOMMENDED                                                         \
     "10 runs a side, BASE and HEAD alternating, pooled with --base/--head"
 #define OMPB__COMPARE_ONE_SIDE "--processes 10"
-/* A repetition's clean rounds make its value when at least this many of
- * its rounds (or all of them) were clean (docs/methodology.md, "Clean rounds"); a side is
- * judged on them when two or more of its runs have such values. */
-#define OMPB__CLEAN_MIN_ROUNDS 3
+/* A side is judged on its clean values (ompb__rf_rep_clean, with
+ * OMPB__CLEAN_MIN_ROUNDS) when two or more of its runs have them. */
 
 /* In the order regressions-first reports list them (and JSON counts them);
  * each has one row in compare.c's table (ompb__verdict_row). */

@@ -430,6 +430,13 @@ static int read_entry(const json_t *e, size_t idx, const char *label, ompb__resu
 }
 
 /* Median of the repetitions' values; NAN when out of memory. */
+bool ompb__rf_rep_clean(const ompb__rf_rep *rep)
+{
+    return rep->accounted && rep->clean_rounds > 0 &&
+           (rep->clean_rounds >= OMPB__CLEAN_MIN_ROUNDS || rep->clean_rounds == rep->rounds) &&
+           rep->clean_ns > 0.0 && isfinite(rep->clean_ns);
+}
+
 static double median_of_reps(const ompb__rf_instance *in)
 {
     double *v = malloc((in->n_reps ? in->n_reps : 1) * sizeof *v);

@@ -39,6 +39,13 @@ typedef struct ompb__rf_rep {
     double clean_ns;
 } ompb__rf_rep;
 
+/* A repetition's clean rounds make its value when at least this many of
+ * its rounds (or all of them) were clean (docs/methodology.md, "Clean
+ * rounds"): compare, ab and scaling read them then. */
+#define OMPB__CLEAN_MIN_ROUNDS 3
+/* Whether rep has such a clean value (clean_ns, positive and finite). */
+bool ompb__rf_rep_clean(const ompb__rf_rep *rep);
+
 /* "ompbench.scaling": declared by the benchmark (.scaling), else unknown. */
 typedef enum ompb__rf_scaling {
     OMPB__RF_SCALING_UNKNOWN = 0,

@@ -101,11 +101,6 @@ char *ompb__scaling_family_name(const char *instance_name)
     return family_of(instance_name, &ranks);
 }
 
-bool ompb__scaling_point_not_real(const ompb__scaling_point *pt)
-{
-    return (pt->marks & OMPB__MARK_OVERSUB) != 0;
-}
-
 /* A speedup needs two real times: an oversubscribed point at either end
  * would show the turn-taking of threads as the code's scaling. */
 static bool has_ratio(const ompb__scaling_point *pt, const ompb__scaling_point *base)
@@ -159,28 +154,82 @@ static double declared_work(const ompb__rf_instance *in)
     return rate * in->value_ns * 1e-9;
 }
 
-/* A later run of the point: its values widen the run-to-run range. */
-static void widen(ompb__scaling_point *pt, const ompb__rf_instance *in)
+/* Appends a run's value to the point's (the models resample them). */
+static int keep_run(ompb__scaling_point *pt, double v)
 {
-    pt->lo_ns = fmin(pt->lo_ns, in->value_ns);
-    pt->hi_ns = fmax(pt->hi_ns, in->value_ns);
-    pt->runs++;
+    double *grown = realloc(pt->run_values, (pt->runs + 1) * sizeof *grown);
+    if (!grown)
+        return OMPB_ENOMEM;
+    pt->run_values = grown;
+    pt->run_values[pt->runs++] = v;
+    return 0;
 }
 
-/* The repetitions of one file are runs too (--repetitions, --processes). */
-static void from_reps(ompb__scaling_point *pt, const ompb__rf_instance *in)
+/* Whether every repetition of in that has a value has enough clean rounds
+ * (ompb__rf_rep_clean): its runs are then read on their clean rounds, as
+ * compare reads them, since the other rounds measured the machine's load. */
+static bool all_clean(const ompb__rf_instance *in)
 {
+    size_t with_value = 0;
+    for (size_t r = 0; r < in->n_reps; r++) {
+        if (isnan(in->reps[r].value_ns))
+            continue;
+        if (!ompb__rf_rep_clean(&in->reps[r]))
+            return false;
+        with_value++;
+    }
+    return with_value > 0;
+}
+
+/* The median of in's repetitions' clean values (all_clean(in) holds). */
+static double clean_median(const ompb__rf_instance *in)
+{
+    double *v = malloc(in->n_reps * sizeof *v), m = NAN;
+    size_t n = 0;
+    for (size_t r = 0; v && r < in->n_reps; r++)
+        if (!isnan(in->reps[r].value_ns))
+            v[n++] = in->reps[r].clean_ns;
+    if (v)
+        m = ompb__scaling_median(v, n);
+    free(v);
+    return m;
+}
+
+/* A later run of the point: its value widens the run-to-run range. */
+static int widen(ompb__scaling_point *pt, const ompb__rf_instance *in)
+{
+    bool clean = all_clean(in);
+    double v = clean ? clean_median(in) : in->value_ns;
+    pt->clean &= clean;
+    pt->lo_ns = fmin(pt->lo_ns, v);
+    pt->hi_ns = fmax(pt->hi_ns, v);
+    return keep_run(pt, v);
+}
+
+/* The repetitions of one file are runs too (--repetitions, --processes):
+ * their clean values when all have them, else their values. */
+static int from_reps(ompb__scaling_point *pt, const ompb__rf_instance *in)
+{
+    pt->clean = all_clean(in);
     pt->lo_ns = pt->hi_ns = in->value_ns;
-    pt->runs = 1;
-    if (in->n_reps < 2)
-        return;
     pt->runs = 0;
-    for (size_t r = 0; r < in->n_reps; r++)
-        if (!isnan(in->reps[r].value_ns)) {
-            pt->lo_ns = fmin(pt->lo_ns, in->reps[r].value_ns);
-            pt->hi_ns = fmax(pt->hi_ns, in->reps[r].value_ns);
-            pt->runs++;
-        }
+    if (in->n_reps < 2 && !pt->clean)
+        return keep_run(pt, in->value_ns);
+    pt->lo_ns = INFINITY;
+    pt->hi_ns = -INFINITY;
+    for (size_t r = 0; r < in->n_reps; r++) {
+        const ompb__rf_rep *rep = &in->reps[r];
+        if (isnan(rep->value_ns))
+            continue;
+        double v = pt->clean ? rep->clean_ns : rep->value_ns;
+        pt->lo_ns = fmin(pt->lo_ns, v);
+        pt->hi_ns = fmax(pt->hi_ns, v);
+        if (keep_run(pt, v) != 0)
+            return OMPB_ENOMEM;
+    }
+    if (pt->clean)
+        pt->median_ns = clean_median(in);
+    return 0;
 }
 
 /* Families by name (family names are malloc'd once: stable keys). */
@@ -210,8 +259,7 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
     for (size_t i = 0; i < f->n; i++)
         if (f->points[i].threads == width && f->points[i].ranks == ranks) {
             s->duplicates++; /* the same point twice: the first entry stands */
-            widen(&f->points[i], in);
-            return 0;
+            return widen(&f->points[i], in);
         }
     if (!ompb__grow((void **)&f->points, &f->cap, f->n + 1, sizeof *f->points, 8))
         return OMPB_ENOMEM;
@@ -219,8 +267,10 @@ static int add_point(ompb__scaling *s, ompb__name_index *ix, char *family,
     /* Each rank declares its own work: the run's is their sum. */
     double work = declared_work(in) * (ranks > 0 ? (double)ranks : 1.0);
     *pt = (ompb__scaling_point){width, in->value_ns, NAN, NAN, in->imbalance,
-                                ranks, in->threads, in->marks, 0, 0, 0, work, NAN};
-    from_reps(pt, in);
+                                ranks, in->threads, in->marks, 0, 0, 0, work, NAN,
+                                NULL, NAN, NAN, NAN, false};
+    if (from_reps(pt, in) != 0)
+        return OMPB_ENOMEM;
     if (in->scaling != OMPB__RF_SCALING_UNKNOWN && f->basis != OMPB__SCALING_DECLARED) {
         f->basis = OMPB__SCALING_DECLARED;
         f->weak = in->scaling == OMPB__RF_SCALING_WEAK;
@@ -295,24 +345,37 @@ static int usable_pus(const ompb__resultfile *rf)
 }
 
 /* Sorts each family, fills speedups and drops single-width families. */
-static void settle(ompb__scaling *s)
+static void free_family(ompb__scaling_family *f)
+{
+    for (size_t k = 0; k < f->n; k++)
+        free(f->points[k].run_values);
+    free(f->name);
+    free(f->points);
+}
+
+/* Sorts each family, fills speedups, fits the models and drops
+ * single-width families. */
+static int settle(ompb__scaling *s)
 {
     size_t kept = 0;
+    int rc = 0;
     for (size_t i = 0; i < s->n; i++) {
         ompb__scaling_family *f = &s->families[i];
         if (f->n < 2) {
             s->single++;
-            free(f->name);
-            free(f->points);
+            free_family(f);
             continue;
         }
         qsort(f->points, f->n, sizeof *f->points, cmp_points);
         decide_kind(f);
         for (size_t k = 0; k < f->n; k++)
             fill(f, k);
+        if (!rc)
+            rc = ompb__scaling_fit_models(f);
         s->families[kept++] = *f;
     }
     s->n = kept;
+    return rc;
 }
 
 static long clamp_int(long v)
@@ -344,8 +407,10 @@ int ompb__scaling_build_files(const ompb__resultfile *rfs, size_t n, ompb__scali
             }
         }
     ompb__name_index_free(&ix);
-    settle(out);
-    return 0;
+    int rc = settle(out);
+    if (rc)
+        ompb__scaling_free(out);
+    return rc;
 }
 
 int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out)
@@ -368,15 +433,14 @@ void ompb__scaling_set_metric(ompb__scaling *s, const char *metric, ompb__metric
             f->points[k].speedup = base > 0.0 && real ? v / base : NAN;
             f->points[k].efficiency = v > 0.0 && real ? base / v : NAN;
         }
+        (void)ompb__scaling_fit_models(f); /* a metric has none: allocates nothing */
     }
 }
 
 void ompb__scaling_free(ompb__scaling *s)
 {
-    for (size_t i = 0; i < s->n; i++) {
-        free(s->families[i].name);
-        free(s->families[i].points);
-    }
+    for (size_t i = 0; i < s->n; i++)
+        free_family(&s->families[i]);
     free(s->families);
     memset(s, 0, sizeof *s);
 }

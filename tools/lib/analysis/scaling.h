@@ -18,6 +18,7 @@
 #include "analysis/metric.h"
 #include "analysis/resultfile.h"
 #include "analysis/units.h"
+#include "analysis/usl.h"
 
 typedef struct ompb__scaling_point {
     int threads;            /* the width: ranks x threads_per_rank for a
@@ -51,7 +52,60 @@ typedef struct ompb__scaling_point {
                                width ratio for weak scaling, and the
                                declared one when inferred. Efficiency is
                                ideal_ns / median_ns. */
+    double *run_values;     /* the values behind lo_ns..hi_ns [runs] (the
+                               models' bootstrap resamples them); NULL: none
+                               kept (freed with the family) */
+    double karp_flatt;      /* the Karp-Flatt serial fraction against the
+                               base (scaling_model.c); NAN for the base, a
+                               point that is not real, or no model */
+    double karp_flatt_lo, karp_flatt_hi; /* its interval; NAN: none */
+    bool clean;             /* every run's value is the median of its clean
+                               rounds (an accounted file: every repetition
+                               has OMPB__CLEAN_MIN_ROUNDS of them, as
+                               compare reads them); else of all its rounds */
 } ompb__scaling_point;
+
+/* A fitted value with its 95% interval (lo, hi NAN: no interval; hi may be
+ * INFINITY: a peak width when some resamples had no peak). */
+typedef struct ompb__scaling_estimate {
+    double value, lo, hi;
+} ompb__scaling_estimate;
+
+/* Where a model's intervals come from. */
+typedef enum ompb__scaling_interval {
+    OMPB__SCALING_INTERVAL_NONE,      /* one run per point and no residual
+                                         degrees of freedom */
+    OMPB__SCALING_INTERVAL_BOOTSTRAP, /* percentiles over resampled runs:
+                                         every fitted point has >= 2 runs */
+    OMPB__SCALING_INTERVAL_FIT        /* the fit's standard errors x
+                                         t(0.975, n - p): one run at some
+                                         point; sigma and kappa only */
+} ompb__scaling_interval;
+
+/*
+ * Models of a family's throughput X(N) = N x ideal(N) / (N0 x time(N)),
+ * the speedup against the base (1 at the base, scaled by the width under
+ * weak scaling), fitted on the real points only (scaling_model.c):
+ * the Universal Scalability Law from at least 3 widths, Amdahl's law (its
+ * kappa = 0, sigma the serial fraction) from at least 2, the Karp-Flatt
+ * metric per point (ompb__scaling_point.karp_flatt).
+ */
+typedef struct ompb__scaling_model {
+    const char *none;       /* NULL, or why the family has no model */
+    bool usl, amdahl;       /* which were fitted */
+    ompb__usl_params usl_fit, amdahl_fit; /* the point estimates (curves) */
+    ompb__scaling_estimate sigma, kappa; /* USL contention and coherency */
+    ompb__scaling_estimate peak_width;   /* USL: the width of peak throughput
+                                            (INFINITY: kappa = 0, no peak) */
+    ompb__scaling_estimate peak_speedup; /* USL: X at the peak width, against
+                                            the base; NAN without a peak */
+    ompb__scaling_estimate serial;       /* Amdahl's serial fraction */
+    ompb__scaling_interval interval;
+    size_t resamples;       /* bootstrap resamples (0: not bootstrapped) */
+    size_t fitted;          /* points fitted */
+    size_t left_out;        /* real-less (oversubscribed) points not fitted */
+    int min_width, max_width; /* the widths fitted on */
+} ompb__scaling_model;
 
 /* Why a family is judged against strong or weak scaling. */
 typedef enum ompb__scaling_basis {
@@ -77,6 +131,7 @@ typedef struct ompb__scaling_family {
                                share it): each point's ideal follows its
                                declared work */
     ompb__scaling_basis basis;
+    ompb__scaling_model model; /* fitted when the family is built */
     int usable_pus;         /* the usable PUs of the file the base came
                                from (context.ompbench.topology); 0: unknown.
                                Not drawn for a ranked family: that count is
@@ -132,6 +187,23 @@ int ompb__scaling_build_files(const ompb__resultfile *rfs, size_t n, ompb__scali
 /* The same for one file. */
 int ompb__scaling_build(const ompb__resultfile *rf, ompb__scaling *out);
 
+/* The median of v[0..n) (sorted in place); NAN when n is 0. */
+double ompb__scaling_median(double *v, size_t n);
+
+/* Fits f's models (f->model, each point's karp_flatt) from its points,
+ * which ompb__scaling_build filled; called by it. A family of a --metric,
+ * or whose declared work grows with some widths only, gets none (its
+ * model.none says why). Returns 0 or OMPB_ENOMEM. */
+#define OMPB__SCALING_RESAMPLES 1000
+int ompb__scaling_fit_models(ompb__scaling_family *f);
+/* The fitted model's speedup against the base at width n (usl: the USL,
+ * else Amdahl's law); time per iteration (the base time x (n / n0 under
+ * weak scaling) / speedup); efficiency (speedup x n0 / n). NAN when that
+ * model was not fitted. */
+double ompb__scaling_model_speedup(const ompb__scaling_family *f, bool usl, double n);
+double ompb__scaling_model_time(const ompb__scaling_family *f, bool usl, double n);
+double ompb__scaling_model_efficiency(const ompb__scaling_family *f, bool usl, double n);
+
 /* The families' values are metric's (a counter of --counters, per iteration
  * summed over the team, loaded with analysis/metric.h), not times: the
  * ratios become value / base and base / value, and every rendering names
@@ -143,6 +215,14 @@ void ompb__scaling_free(ompb__scaling *s);
  * marks column, and a legend of the marks that appear follows the tables.
  * Returns 0, OMPB_ENOMEM or OMPB_EIO. */
 int ompb__scaling_print(FILE *out, const ompb__scaling *s, ompb__report_format fmt);
+
+/* The fitted models of f as lines of plain text (no user string: family
+ * names are not printed), each between lead and tail ("- " for markdown,
+ * "<li>" and "</li>" for HTML): the widths fitted on and where the
+ * intervals come from, Amdahl, the USL with its predicted peak, Karp-Flatt
+ * per width, the points left out; or why there is no model. */
+void ompb__scaling_print_model(FILE *out, const ompb__scaling_family *f, const char *lead,
+                               const char *tail);
 
 /*
  * The strong-scaling plot as a standalone SVG document: per family, median

@@ -5,6 +5,8 @@
  * legend of the marks that appear, and JSON for scripts. Family names come
  * from result files: escaped for the terminal and for markdown
  * (analysis/units.c). The SVG plot of the same model is in scaling_svg.c.
+ * The fitted models (scaling_model.c) follow each family's table as lines
+ * of text, and as a "model" object in JSON.
  */
 #include "analysis/scaling.h"
 
@@ -94,6 +96,88 @@ static const char *kind_line(const ompb__scaling_family *f)
                    : "strong scaling: ideal = base time x base width / width";
 }
 
+
+/* ---- models -------------------------------------------------------------- */
+
+/* "0.0312 [0.0291, 0.0334]", "0.0312" without an interval; a peak width
+ * with no peak says so. */
+static char *estimate_text(char *buf, size_t cap, ompb__scaling_estimate e)
+{
+    if (isinf(e.value))
+        return snprintf(buf, cap, "none (kappa = 0: no peak)"), buf;
+    int n = snprintf(buf, cap, "%.3g", e.value);
+    if (!isnan(e.lo) && n > 0 && (size_t)n < cap) {
+        if (isinf(e.hi))
+            snprintf(buf + n, cap - (size_t)n, " [%.3g, no peak]", e.lo);
+        else
+            snprintf(buf + n, cap - (size_t)n, " [%.3g, %.3g]", e.lo, e.hi);
+    }
+    return buf;
+}
+
+static const char *interval_text(const ompb__scaling_model *m)
+{
+    static const char *const text[] = {
+        [OMPB__SCALING_INTERVAL_NONE] = "no interval: one run per point (see --repetitions)",
+        [OMPB__SCALING_INTERVAL_BOOTSTRAP] = "95% intervals: bootstrap over the runs",
+        [OMPB__SCALING_INTERVAL_FIT] = "95% intervals of sigma and kappa: the fit's standard "
+                                       "errors (one run at some point)"};
+    return text[m->interval];
+}
+
+void ompb__scaling_print_model(FILE *out, const ompb__scaling_family *f, const char *lead,
+                               const char *tail)
+{
+    const ompb__scaling_model *m = &f->model;
+    char a[96], b[96], c[96], d[96];
+    size_t clean = 0;
+    for (size_t i = 0; i < f->n; i++)
+        clean += f->points[i].clean;
+    if (clean)
+        fprintf(out, "%stimes of %s: the medians of the runs' clean rounds (no thread "
+                     "preempted for over 1%% of the round)%s\n", lead,
+                clean == f->n ? "every point" : "the points marked clean in JSON", tail);
+    if (m->none) {
+        fprintf(out, "%sno model: %s%s\n", lead, m->none, tail);
+        return;
+    }
+    fprintf(out, "%smodels fitted on %zu point%s, %d-%d threads; %s%s\n", lead, m->fitted,
+            m->fitted == 1 ? "" : "s", m->min_width, m->max_width, interval_text(m), tail);
+    fprintf(out, "%sAmdahl: serial fraction %s%s\n", lead,
+            estimate_text(a, sizeof a, m->serial), tail);
+    if (m->usl)
+        fprintf(out, "%sUSL: sigma %s, kappa %s; model prediction: peak at %s threads, "
+                     "speedup %s%s\n", lead, estimate_text(a, sizeof a, m->sigma),
+                estimate_text(b, sizeof b, m->kappa), estimate_text(c, sizeof c, m->peak_width),
+                estimate_text(d, sizeof d, m->peak_speedup), tail);
+    else
+        fprintf(out, "%sUSL: needs at least 3 real widths%s\n", lead, tail);
+    bool any = false;
+    for (size_t i = 0; i < f->n; i++) {
+        const ompb__scaling_point *p = &f->points[i];
+        if (isnan(p->karp_flatt))
+            continue;
+        if (!any)
+            fprintf(out, "%sKarp-Flatt serial fraction:", lead);
+        ompb__scaling_estimate e = {p->karp_flatt, p->karp_flatt_lo, p->karp_flatt_hi};
+        fprintf(out, "%s %d threads %s", any ? "," : "", p->threads,
+                estimate_text(a, sizeof a, e));
+        any = true;
+    }
+    if (any)
+        fprintf(out, "%s\n", tail);
+    if (m->left_out) {
+        fprintf(out, "%sleft out of the fits (oversubscribed):", lead);
+        const char *sep = " ";
+        for (size_t i = 0; i < f->n; i++)
+            if (ompb__scaling_point_not_real(&f->points[i])) {
+                fprintf(out, "%s%d", sep, f->points[i].threads);
+                sep = ", ";
+            }
+        fprintf(out, " threads%s\n", tail);
+    }
+}
+
 static void print_console_family(FILE *out, const ompb__scaling_family *f)
 {
     ompb__put_plain(out, f->name);
@@ -120,6 +204,7 @@ static void print_console_family(FILE *out, const ompb__scaling_family *f)
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
         put_marks_cell(out, f, p, "  ", "");
     }
+    ompb__scaling_print_model(out, f, "", "");
 }
 
 static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
@@ -149,6 +234,41 @@ static void print_markdown_family(FILE *out, const ompb__scaling_family *f)
                 ompb__format_efficiency(eff, sizeof eff, p->efficiency), imb);
         put_marks_cell(out, f, p, " ", " |");
     }
+    fputc('\n', out);
+    ompb__scaling_print_model(out, f, "- ", "");
+}
+
+/* {"value", "low", "high"} (no interval: the bounds are null); null when
+ * there is no value; a width without a peak is the string "none". */
+static json_t *json_estimate(ompb__scaling_estimate e)
+{
+    if (isnan(e.value))
+        return json_null();
+    if (isinf(e.value))
+        return json_string("none");
+    return json_pack("{s:o, s:o, s:o}", "value", json_real(e.value), "low",
+                     ompb__json_number_or_null(e.lo), "high",
+                     isinf(e.hi) ? json_string("none") : ompb__json_number_or_null(e.hi));
+}
+
+static json_t *json_model(const ompb__scaling_family *f)
+{
+    const ompb__scaling_model *m = &f->model;
+    static const char *const interval[] = {"none", "bootstrap", "fit"};
+    json_t *left = json_array();
+    for (size_t i = 0; i < f->n; i++)
+        if (ompb__scaling_point_not_real(&f->points[i]))
+            json_array_append_new(left, json_integer(f->points[i].threads));
+    if (m->none)
+        return json_pack("{s:s, s:o}", "none", m->none, "left_out_threads", left);
+    return json_pack("{s:I, s:i, s:i, s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:o}", "fitted_points",
+                     (json_int_t)m->fitted, "min_threads", m->min_width, "max_threads",
+                     m->max_width, "left_out_threads", left, "interval", interval[m->interval],
+                     "resamples", (json_int_t)m->resamples, "amdahl_serial_fraction",
+                     json_estimate(m->serial), "usl_sigma", json_estimate(m->sigma),
+                     "usl_kappa", json_estimate(m->kappa), "usl_peak_threads",
+                     json_estimate(m->peak_width), "usl_peak_speedup",
+                     json_estimate(m->peak_speedup));
 }
 
 static json_t *json_point(const ompb__scaling_family *f, const ompb__scaling_point *p)
@@ -160,7 +280,11 @@ static json_t *json_point(const ompb__scaling_family *f, const ompb__scaling_poi
                           f->metric ? "work_efficiency" : "efficiency",
                           ompb__json_number_or_null(p->efficiency), "imbalance",
                           ompb__json_number_or_null(p->imbalance));
-    if (o && json_object_set_new(o, "marks", ompb__marks_json(p->marks)) != 0) {
+    if (o && (json_object_set_new(o, "marks", ompb__marks_json(p->marks)) != 0
+              || json_object_set_new(o, "rounds", json_string(p->clean ? "clean" : "all")) != 0
+              || json_object_set_new(o, "karp_flatt", json_estimate((ompb__scaling_estimate){
+                                                          p->karp_flatt, p->karp_flatt_lo,
+                                                          p->karp_flatt_hi})) != 0)) {
         json_decref(o);
         return NULL;
     }
@@ -189,11 +313,11 @@ static json_t *json_family(const ompb__scaling_family *f)
     for (size_t i = 0; i < f->n; i++)
         json_array_append_new(pts, json_point(f, &f->points[i]));
     static const char *const basis[] = {"assumed", "declared", "inferred"};
-    return json_pack("{s:s, s:s, s:i, s:s, s:s, s:o}", "name", f->name, "metric",
+    return json_pack("{s:s, s:s, s:i, s:s, s:s, s:o, s:o}", "name", f->name, "metric",
                      f->metric ? f->metric : "time", "baseline_threads",
                      f->points[0].threads, "scaling",
                      f->mixed ? "work" : f->weak ? "weak" : "strong",
-                     "scaling_basis", basis[f->basis], "points", pts);
+                     "scaling_basis", basis[f->basis], "points", pts, "model", json_model(f));
 }
 
 static int print_json(FILE *out, const ompb__scaling *s)

@@ -27,6 +27,7 @@
 
 #include "report/report.h"
 #include "analysis/scaling.h"
+#include "analysis/scaling_svg.h"
 #include "analysis/units.h"
 
 #define OMPB__SVG_WIDTH 960.0
@@ -49,19 +50,7 @@
 /* The value plotted for point i of a family. */
 typedef double (*value_fn)(const ompb__scaling_family *f, size_t i);
 
-/* A plot area and the data range it shows; y on a log10 axis when ylog. */
-typedef struct panel {
-    double x, y, w, h;
-    double xlo, xhi;        /* log2 threads */
-    double ylo, yhi;        /* data units (log10 of them when ylog) */
-    double ystep;           /* tick step of a linear axis */
-    bool ylog;
-} panel;
-
-/* Where a value falls on a panel's y axis. A value off the axis is drawn on
- * its edge and marked, so one wild point cannot stretch the axis until the
- * rest is a flat line, or make it unbounded. */
-typedef enum place { PLACE_NONE, PLACE_IN, PLACE_BELOW, PLACE_ABOVE } place;
+typedef ompb__svg_panel panel;
 
 /* Length of a character XML 1.0 forbids at s (C0 controls but tab, newline
  * and return; U+FFFE and U+FFFF), 0 for an allowed one. Names are UTF-8
@@ -99,33 +88,13 @@ static void xml_text(FILE *out, const char *text)
 
 static double px(const panel *p, int threads)
 {
-    return p->x + (log2((double)threads) - p->xlo) / (p->xhi - p->xlo) * p->w;
-}
-
-static place placement(const panel *p, double v)
-{
-    if (isnan(v))
-        return PLACE_NONE;
-    if (p->ylog && v <= 0.0)
-        return PLACE_BELOW; /* no logarithm: below any log axis */
-    double t = p->ylog ? log10(v) : v;
-    return t < p->ylo ? PLACE_BELOW : t > p->yhi ? PLACE_ABOVE : PLACE_IN;
-}
-
-/* y of v, clamped to the panel's edges. */
-static double py(const panel *p, double v)
-{
-    place at = placement(p, v);
-    double t = at == PLACE_BELOW ? p->ylo
-               : at == PLACE_ABOVE ? p->yhi
-               : p->ylog ? log10(v) : v;
-    return p->y + p->h - (t - p->ylo) / (p->yhi - p->ylo) * p->h;
+    return ompb__svg_x(p, (double)threads);
 }
 
 static void x_range(panel *p, const ompb__scaling_family *f)
 {
     double lo = log2((double)f->points[0].threads);
-    double hi = log2((double)f->points[f->n - 1].threads);
+    double hi = log2(ompb__svg_model_reach(f));
     double pad = (hi - lo) * 0.06;
     p->xlo = lo - pad;
     p->xhi = hi + pad;
@@ -196,6 +165,7 @@ static bool time_extent(const ompb__scaling_family *f, double *lo, double *hi)
             *hi = fmax(*hi, log10(v[k]));
         }
     }
+    ompb__svg_model_extent(f, lo, hi);
     return *lo <= *hi;
 }
 
@@ -238,7 +208,7 @@ static void efficiency_range(panel *p, const ompb__scaling_family *f)
 
 static void y_tick(FILE *out, const panel *p, double v, const char *label)
 {
-    double y = py(p, v);
+    double y = ompb__svg_y(p, v);
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n",
             p->x, y, p->x + p->w, y);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", p->x - 6,
@@ -261,9 +231,9 @@ static int log_ticks(FILE *out, const panel *p, const ompb__scaling_family *f,
             if (lv < p->ylo || lv > p->yhi)
                 continue;
             count++;
-            if (!draw || last_y - py(p, v) < OMPB__TICK_GAP)
+            if (!draw || last_y - ompb__svg_y(p, v) < OMPB__TICK_GAP)
                 continue;
-            last_y = py(p, v);
+            last_y = ompb__svg_y(p, v);
             y_tick(out, p, v, value_label(f, label, sizeof label, v, true));
         }
     }
@@ -331,6 +301,7 @@ static void frame(FILE *out, const panel *p, const ompb__scaling_family *f,
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n", x,
                 p->y + p->h + 16, f->points[i].threads);
     }
+    ompb__svg_model_ticks(out, p, f, last_x);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
             p->x + p->w / 2, p->y + p->h + 34,
             f->ranked ? "width: ranks x threads per rank (one series per rank count)"
@@ -414,14 +385,14 @@ static void series_line(FILE *out, const panel *p, const ompb__scaling_family *f
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *pt = &f->points[i];
         double v = value(f, i);
-        if (placement(p, v) == PLACE_NONE || (p->ylog && v <= 0.0))
+        if (ompb__svg_placement(p, v) == OMPB__SVG_PLACE_NONE || (p->ylog && v <= 0.0))
             continue;
         if (ranks >= 0 && pt->ranks != ranks)
             continue;
         /* Joining an oversubscribed time would draw turn-taking as scaling. */
         if (!ideal && ompb__scaling_point_not_real(pt))
             continue;
-        fprintf(out, "%s%.1f,%.1f", sep, px(p, pt->threads), py(p, v));
+        fprintf(out, "%s%.1f,%.1f", sep, px(p, pt->threads), ompb__svg_y(p, v));
         sep = " ";
     }
     fputs("\"/>\n", out);
@@ -486,20 +457,20 @@ static const char *shape_tag(size_t si)
  * oversubscribed too when it is). Returns the
  * element's tag, to close it after its title. */
 static const char *marker_shape(FILE *out, const ompb__scaling_point *pt, size_t si, double x,
-                                double y, place at)
+                                double y, ompb__svg_place at)
 {
-    if (at == PLACE_IN && ompb__scaling_point_not_real(pt)) {
+    if (at == OMPB__SVG_PLACE_IN && ompb__scaling_point_not_real(pt)) {
         fprintf(out, "<circle class=\"oversubscribed\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
                      "fill=\"white\" stroke=\"%s\" stroke-width=\"1.5\">", x, y,
                 OMPB__COLOR_MARKED);
         return "circle";
     }
-    if (at == PLACE_IN) {
+    if (at == OMPB__SVG_PLACE_IN) {
         shape(out, si, x, y, pt->marks ? OMPB__COLOR_MARKED : series_colors[si],
               pt->marks ? " class=\"marked\"" : "");
         return shape_tag(si);
     }
-    double base = at == PLACE_ABOVE ? y + 10.0 : y - 10.0;
+    double base = at == OMPB__SVG_PLACE_ABOVE ? y + 10.0 : y - 10.0;
     /* Beyond the axis an oversubscribed point keeps its class: a loaded
      * machine can push its (unreal) time off the chart. */
     fprintf(out, "<polygon class=\"off-axis%s\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
@@ -518,15 +489,16 @@ static void error_bar(FILE *out, const panel *p, const ompb__scaling_point *pt, 
         return;
     double a = v * (inverse ? pt->median_ns / pt->hi_ns : pt->lo_ns / pt->median_ns);
     double b = v * (inverse ? pt->median_ns / pt->lo_ns : pt->hi_ns / pt->median_ns);
-    if (placement(p, a) == PLACE_NONE || placement(p, b) == PLACE_NONE)
+    if (ompb__svg_placement(p, a) == OMPB__SVG_PLACE_NONE
+        || ompb__svg_placement(p, b) == OMPB__SVG_PLACE_NONE)
         return;
+    double ya = ompb__svg_y(p, a), yb = ompb__svg_y(p, b);
     fprintf(out, "<path class=\"errorbar\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" "
-                 "stroke=\"#333333\" fill=\"none\"/>\n", x, py(p, a), py(p, b), x - 4, py(p, a),
-            x - 4, py(p, b));
+                 "stroke=\"#333333\" fill=\"none\"/>\n", x, ya, yb, x - 4, ya, x - 4, yb);
 }
 
 static void marker_title(FILE *out, const ompb__scaling_family *f, const ompb__scaling_point *pt,
-                         place at)
+                         ompb__svg_place at)
 {
     char t[OMPB__UNIT_TEXT_MAX], sp[OMPB__UNIT_TEXT_MAX], eff[OMPB__UNIT_TEXT_MAX];
     char codes[160] = "", who[64] = "";
@@ -541,7 +513,7 @@ static void marker_title(FILE *out, const ompb__scaling_family *f, const ompb__s
             ompb__format_speedup(sp, sizeof sp, pt->speedup),
             f->metric ? "work efficiency" : "efficiency",
             ompb__format_efficiency(eff, sizeof eff, pt->efficiency),
-            at == PLACE_IN ? "" : " (off the axis)", pt->marks ? "; marked: " : "", codes,
+            at == OMPB__SVG_PLACE_IN ? "" : " (off the axis)", pt->marks ? "; marked: " : "", codes,
             ompb__scaling_point_not_real(pt) ? " (no speedup: threads took turns)" : "");
 }
 
@@ -552,13 +524,13 @@ static void markers(FILE *out, const panel *p, const ompb__scaling_family *f, va
     for (size_t i = 0; i < f->n; i++) {
         const ompb__scaling_point *pt = &f->points[i];
         double v = value(f, i);
-        place at = placement(p, v);
-        if (at == PLACE_NONE)
+        ompb__svg_place at = ompb__svg_placement(p, v);
+        if (at == OMPB__SVG_PLACE_NONE)
             continue;
         double x = px(p, pt->threads);
-        if (at == PLACE_IN)
+        if (at == OMPB__SVG_PLACE_IN)
             error_bar(out, p, pt, v, x, inverse);
-        const char *tag = marker_shape(out, pt, series_index(&ss, pt), x, py(p, v), at);
+        const char *tag = marker_shape(out, pt, series_index(&ss, pt), x, ompb__svg_y(p, v), at);
         marker_title(out, f, pt, at);
         fprintf(out, "</%s>\n", tag);
     }
@@ -679,6 +651,9 @@ static void legend_extras(legend_pen *lp, const ompb__scaling_family *f)
     }
     if (has_usable_line(f))
         legend_line(lp, OMPB__COLOR_OFF_AXIS, " stroke-dasharray=\"2 2\"", "usable PUs");
+    char label[160];
+    if (ompb__svg_model_label(f, label, sizeof label))
+        legend_line(lp, OMPB__SVG_COLOR_MODEL, OMPB__SVG_MODEL_DASH, label);
 }
 
 static size_t legend_entries(const ompb__scaling_family *f)
@@ -686,8 +661,10 @@ static size_t legend_entries(const ompb__scaling_family *f)
     bool other = false;
     for (size_t i = 0; i < f->n; i++)
         other |= f->points[i].marks && !ompb__scaling_point_not_real(&f->points[i]);
+    char label[160];
     return 1 + series_of(f).n + other + ((f->marks & OMPB__MARK_OVERSUB) != 0)
-           + any_error_bar(f) + has_usable_line(f);
+           + any_error_bar(f) + has_usable_line(f)
+           + (ompb__svg_model_label(f, label, sizeof label) != NULL);
 }
 
 /* The legend box's height for a family: the row height leaves room for it. */
@@ -727,6 +704,7 @@ static void time_panel(FILE *out, const ompb__scaling_family *f, size_t fi, doub
         snprintf(title, sizeof title, "%.60s per iteration (team)", f->metric);
     frame(out, &p, f, f->metric ? title : "median time per iteration");
     usable_line(out, &p, f);
+    ompb__svg_model(out, &p, f, fi, true);
     series(out, &p, f, fi, "time", measured_time, ideal_time);
     markers(out, &p, f, measured_time, false);
     legend(out, &p, f, f->weak);
@@ -745,6 +723,7 @@ static void efficiency_panel(FILE *out, const ompb__scaling_family *f, size_t fi
     frame(out, &p, f, f->metric ? "work efficiency"
                       : f->weak ? "weak-scaling efficiency" : "parallel efficiency");
     usable_line(out, &p, f);
+    ompb__svg_model(out, &p, f, fi, false);
     series(out, &p, f, fi, "efficiency", measured_efficiency, ideal_efficiency);
     markers(out, &p, f, measured_efficiency, true);
     legend(out, &p, f, f->weak);

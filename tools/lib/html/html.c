@@ -304,7 +304,29 @@ static void summary(FILE *out, const ompb__html_input *in)
           "a round</b>: per thread, the wait before its start (dotted outline), its busy time "
           "(dark) and its wait until the round's end (dashed, grey), from the team's first "
           "start to its last end. <b>Imbalance, skew</b>: max busy / mean busy and the start "
-          "skew of each round drawn.</p></section>\n", out);
+          "skew of each round drawn. <b>Fairness per thread</b>: each thread's busy time per "
+          "round over the rounds (mean, median, CV) and the share of the rounds in which it "
+          "finished last (near 1 / threads when fair).</p></section>\n", out);
+}
+
+/* Each family's fitted models (analysis/scaling.h), as the console says
+ * them; the chart draws them dotted, beyond the fitted widths as a shaded
+ * prediction. */
+static void models(FILE *out, const ompb__scaling *s)
+{
+    fputs("<div class=\"models\"><h3>Models</h3><p>Fitted on the real points of each family "
+          "(oversubscribed ones are left out): Amdahl's serial fraction, the Universal "
+          "Scalability Law (contention sigma, coherency kappa) and its predicted peak, the "
+          "Karp-Flatt serial fraction per width. A prediction beyond the widths fitted on is "
+          "a model, not a measurement.</p>", out);
+    for (size_t i = 0; i < s->n; i++) {
+        fputs("<h4>", out);
+        ompb__html_text(out, s->families[i].name);
+        fputs("</h4><ul>", out);
+        ompb__scaling_print_model(out, &s->families[i], "<li>", "</li>");
+        fputs("</ul>", out);
+    }
+    fputs("</div>", out);
 }
 
 static int scaling_section(FILE *out, const ompb__html_input *in)
@@ -318,6 +340,7 @@ static int scaling_section(FILE *out, const ompb__html_input *in)
               "the width; the ideal line is strong or weak scaling as each chart says. Hollow "
               "points are oversubscribed (no speedup), bars the run-to-run range.</p>", out);
         rc = ompb__scaling_svg_element(out, &s, "scaling-chart");
+        models(out, &s);
         fputs("</section>\n", out);
     }
     ompb__scaling_free(&s);

@@ -484,6 +484,39 @@ static void counters_table(FILE *out, const inst *in)
     free(col);
 }
 
+/* Fairness per thread ("ompbench.fairness"): each thread's busy time over
+ * the rounds (mean, median, CV) and its share of the rounds as the
+ * slowest thread; a fair team has shares near 1 / threads. Kept short: it
+ * is in every instance of the page, and "How to read an instance" says
+ * what the columns are. */
+static void fairness_table(FILE *out, const inst *in)
+{
+    const json_t *f = json_object_get(in->omp, "fairness");
+    const json_t *mean = json_object_get(f, "busy_mean_ns");
+    const json_t *median = json_object_get(f, "busy_median_ns");
+    const json_t *cv = json_object_get(f, "busy_cv");
+    const json_t *share = json_object_get(f, "slowest_share");
+    size_t T = json_array_size(mean);
+    if (T < 2 || json_array_size(median) != T || json_array_size(cv) != T
+        || json_array_size(share) != T)
+        return; /* one thread is always the slowest: nothing to show */
+    fputs("<table class=\"fairness\"><caption>Fairness per thread</caption><tr><th>thread"
+          "</th><th>busy mean</th><th>median</th><th>CV</th><th>slowest</th></tr>", out);
+    for (size_t t = 0; t < T; t++) {
+        char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
+        double c = at(cv, t);
+        fprintf(out, "<tr><td>t%zu</td><td>%s</td><td>%s</td>", t,
+                ompb__format_ns(a, sizeof a, at(mean, t)),
+                ompb__format_ns(b, sizeof b, at(median, t)));
+        if (isnan(c))
+            fputs("<td>-</td>", out);
+        else
+            fprintf(out, "<td>%.3g</td>", c);
+        fprintf(out, "<td>%.0f%%</td></tr>", 100.0 * at(share, t));
+    }
+    fputs("</table>", out);
+}
+
 /* The sampled rounds for the page's script: round numbers, makespans, busy
  * times, start offsets and each rank's makespan. */
 static int embed(FILE *out, const inst *in, const sampled *s, size_t id)
@@ -664,6 +697,7 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
         fputs("</figure>", out);
     }
     fputs("</div>", out);
+    fairness_table(out, &in);
     counters_table(out, &in);
     int rc = embed(out, &in, &s, id);
     fputs("</section>\n", out);

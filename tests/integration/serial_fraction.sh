@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A body of declared serial fraction (tests/serial_fixture.c: 25% of each
+# iteration on one thread) measured at 1 and 2 threads, 3 repetitions each:
+# `ompbench scaling` must recover Amdahl's serial fraction 0.25 within its
+# bootstrap interval. The fit reads the clean rounds (no thread preempted
+# for over 1% of the round), so load does not move it; with too few clean
+# rounds (a busy machine, or no accounting) the check is skipped, never
+# failed. Usage: serial_fraction.sh BUILD_DIR SOURCE_DIR
+script_bound=300
+. "$(dirname "$0")/lib.sh" "$@"
+tool=$build/tools/ompbench
+fixture=$build/tests/serial_fixture
+py=/usr/bin/python3
+[ -x "$fixture" ] || { echo "SKIP: no $fixture"; exit 77; }
+
+timeout $((120 * mult)) "$fixture" --repetitions 3 --sample-count 30 --min-clean-rounds 10 \
+  --max-time 8s --format json --output "$tmp/sf.json" > "$tmp/run.log" 2>&1 ||
+  { cat "$tmp/run.log" >&2; fail "the fixture's run failed"; exit 1; }
+timeout $((30 * mult)) "$tool" scaling --format json --output "$tmp/scaling.json" "$tmp/sf.json" ||
+  { fail "scaling failed"; exit 1; }
+timeout $((30 * mult)) "$tool" scaling "$tmp/sf.json" > "$tmp/console" || fail "scaling (console)"
+cat "$tmp/console"
+"$py" - "$tmp/scaling.json" <<'PY'
+import json, sys
+fam = json.load(open(sys.argv[1]))["families"][0]
+pts, model = fam["points"], fam["model"]
+if any(p["rounds"] != "clean" for p in pts):
+    print("SKIP: a point lacks %d clean rounds in some repetition (load, or no "
+          "accounting): no check" % 3)
+    sys.exit(77)
+s = model["amdahl_serial_fraction"]
+if model["interval"] != "bootstrap" or s["low"] is None:
+    print("SKIP: no bootstrap interval (fewer than 2 runs at some point)")
+    sys.exit(77)
+print("serial fraction %.4f, interval [%.4f, %.4f], declared 0.25" % (s["value"], s["low"],
+                                                                      s["high"]))
+sys.exit(0 if s["low"] <= 0.25 <= s["high"] else 1)
+PY
+rc=$?
+[ "$rc" = 77 ] && exit 77
+[ "$rc" = 0 ] || fail "the declared serial fraction 0.25 is outside the fitted interval"
+exit $((fails > 0))
