@@ -464,6 +464,75 @@ static void test_report_json(void)
     case_free(&c);
 }
 
+/* The gate's exit status for g, and what it wrote, into text[cap]. */
+static int gate_of(const ab_case *c, ompb__ab_gate_opts g, char *text, size_t cap)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&buf, &len);
+    CU_ASSERT_FATAL(err != NULL);
+    int status = ompb__ab_gate(&g, &c->l, &c->rows, &c->res, err);
+    fclose(err);
+    snprintf(text, cap, "%s", buf ? buf : "");
+    free(buf);
+    return status;
+}
+
+/* --fail-on-regression fails on a regression, on an undecided row unless
+ * --allow-undecided, and on a HEAD run that crashed; --allow-layout-effects
+ * passes a regression whose machine code is the same in both builds. */
+static void test_gate(void)
+{
+    char text[600];
+    const ompb__ab_gate_opts none = {false, false, false, false};
+    const ompb__ab_gate_opts fail = {true, false, false, false};
+    ab_case c;
+    case_init(&c, 3, 12);
+    run_until_decided(&c, 1.10);
+    CU_ASSERT_EQUAL(gate_of(&c, none, text, sizeof text), 0);
+    CU_ASSERT_STRING_EQUAL(text, "");
+    CU_ASSERT_EQUAL(gate_of(&c, fail, text, sizeof text), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "the gate fails: 1 regressed or failed, 0 undecided\n"));
+    /* The same code in both builds: a layout effect. */
+    c.rows.v[0].code_checked = true;
+    c.rows.v[0].code.verdict = OMPB__CODE_SAME;
+    const ompb__ab_gate_opts layout = {true, false, false, true};
+    CU_ASSERT_EQUAL(gate_of(&c, layout, text, sizeof text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "1 regressed instance has the same machine code"));
+    CU_ASSERT_EQUAL(gate_of(&c, fail, text, sizeof text), 1);
+    case_free(&c);
+
+    /* An undecided (noisy) row. */
+    case_init(&c, 3, 3);
+    char *name = "wild";
+    list_both(&c, &name, 1);
+    for (size_t k = 0; k < 3; k++)
+        pair_of_one(&c, name, 100.0 * WILD[k], 100.0 * WILD[k + 3]);
+    CU_ASSERT_EQUAL_FATAL(c.rows.v[0].verdict, OMPB__VERDICT_NOISY);
+    CU_ASSERT_EQUAL(gate_of(&c, none, text, sizeof text), 0);
+    CU_ASSERT_EQUAL(gate_of(&c, fail, text, sizeof text), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "0 regressed or failed, 1 undecided (undecided fails"));
+    const ompb__ab_gate_opts allow = {true, false, true, false};
+    CU_ASSERT_EQUAL(gate_of(&c, allow, text, sizeof text), 0);
+    const ompb__ab_gate_opts undecided = {false, true, false, false};
+    CU_ASSERT_EQUAL(gate_of(&c, undecided, text, sizeof text), 1);
+    case_free(&c);
+
+    /* Untouched, but a HEAD run crashed (an interrupted one does not count). */
+    case_init(&c, 3, 12);
+    run_until_decided(&c, 1.0);
+    CU_ASSERT_FALSE(ompb__ab_head_faulted(&c.l));
+    add_run(&c, OMPB__AB_HEAD, OMPB__AB_RUN_INTERRUPTED, &name, NULL, 1, -1);
+    CU_ASSERT_FALSE(ompb__ab_head_faulted(&c.l));
+    CU_ASSERT_EQUAL(gate_of(&c, fail, text, sizeof text), 0);
+    add_run(&c, OMPB__AB_HEAD, OMPB__AB_RUN_CRASHED, &name, NULL, 1, -1);
+    CU_ASSERT(ompb__ab_head_faulted(&c.l));
+    CU_ASSERT_EQUAL(gate_of(&c, none, text, sizeof text), 0);
+    CU_ASSERT_EQUAL(gate_of(&c, fail, text, sizeof text), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "HEAD runs that crashed, hung or wrote a bad file"));
+    case_free(&c);
+}
+
 static const ompb_test_case cases[] = {
     {"regressed", test_regressed},
     {"improved", test_improved},
@@ -475,6 +544,7 @@ static const ompb_test_case cases[] = {
     {"benjamini_hochberg", test_benjamini_hochberg},
     {"listed_on_one_side", test_listed_on_one_side},
     {"report_json", test_report_json},
+    {"gate", test_gate},
     {NULL, NULL},
 };
 

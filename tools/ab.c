@@ -34,7 +34,8 @@ typedef struct ab_args {
     size_t n_positional;
     const char *keep, *output, *markdown, *json;
     ompb__report_format format;
-    bool fail_on_regression, fail_on_undecided, allow_undecided, allow_layout, help, seed_given;
+    ompb__ab_gate_opts gate;    /* --fail-on-regression and its kin */
+    bool help, seed_given;
     bool no_futility;
     char tmpdir[4096];
 } ab_args;
@@ -200,13 +201,13 @@ static int parse_option(int argc, char **argv, int *i, ab_args *a)
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
         a->help = true;
     else if (strcmp(arg, "--fail-on-regression") == 0)
-        a->fail_on_regression = true;
+        a->gate.fail_on_regression = true;
     else if (strcmp(arg, "--fail-on-undecided") == 0)
-        a->fail_on_undecided = true;
+        a->gate.fail_on_undecided = true;
     else if (strcmp(arg, "--allow-undecided") == 0)
-        a->allow_undecided = true;
+        a->gate.allow_undecided = true;
     else if (strcmp(arg, "--allow-layout-effects") == 0)
-        a->allow_layout = true;
+        a->gate.allow_layout = true;
     else if (strcmp(arg, "--no-futility") == 0)
         a->no_futility = true;
     else
@@ -457,51 +458,12 @@ static int write_reports(const ab_args *a)
     return rc;
 }
 
-static bool head_faulted(const ompb__ab_ledger *l)
-{
-    for (size_t i = 0; i < l->n_runs; i++)
-        if (l->runs[i].side == OMPB__AB_HEAD && ompb__ab_run_is_hard_fault(&l->runs[i]))
-            return true;
-    return false;
-}
-
-/* The exit status, and one line on standard error whenever the gate
- * fails: what failed it. */
+/* The exit status: 128 + N after signal N, else the gate's (analysis/ab.h). */
 static int gate(const ab_args *a)
 {
     if (a->res.partial)
         return 128 + ompb__ab_stop_signal();
-    const size_t *c = a->res.counts;
-    size_t gating = 0, layout = 0;
-    for (size_t i = 0; i < a->rows.n; i++) {
-        const ompb__ab_row *r = &a->rows.v[i];
-        bool gates = ompb__verdict_is(r->verdict, OMPB__VERDICT_GATES);
-        gating += gates && (!r->code_checked || r->code.verdict != OMPB__CODE_SAME ||
-                            !a->allow_layout);
-        layout += gates && r->code_checked && r->code.verdict == OMPB__CODE_SAME;
-    }
-    if (layout)
-        fprintf(stderr, OMPB__AB_TOOL ": warning: %zu regressed instance%s the same machine "
-                "code in both builds (a code-layout effect, likely)%s\n", layout,
-                layout == 1 ? " has" : "s have",
-                a->allow_layout ? "; --allow-layout-effects: not failing the gate on it" : "");
-    /* A time of 0 compares nothing: undecided for the gate. */
-    size_t no_ratio = c[OMPB__VERDICT_NO_RATIO];
-    size_t undecided = ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED) + no_ratio;
-    bool faulted = head_faulted(&a->l);
-    bool fail_changes = a->fail_on_regression && (gating || faulted);
-    bool fail_open = undecided && (a->fail_on_undecided ||
-                                   (a->fail_on_regression && !a->allow_undecided));
-    if (!fail_changes && !fail_open)
-        return 0;
-    char zero[64] = "";
-    if (no_ratio)
-        snprintf(zero, sizeof zero, " (%zu with a time of 0: no ratio)", no_ratio);
-    fprintf(stderr, OMPB__AB_TOOL ": the gate fails: %zu regressed or failed, %zu undecided%s%s%s\n",
-            gating, undecided, zero, faulted ? ", HEAD runs that crashed, hung or wrote a bad file" : "",
-            fail_open && !a->fail_on_undecided
-                ? " (undecided fails --fail-on-regression unless --allow-undecided)" : "");
-    return 1;
+    return ompb__ab_gate(&a->gate, &a->l, &a->rows, &a->res, stderr);
 }
 
 static int run(ab_args *a)
@@ -540,7 +502,7 @@ static int run(ab_args *a)
         return rc;
     /* A HEAD that crashed or hung fails the gate (1) before anything
      * else; a side without a usable run compared nothing (2). */
-    if (!a->res.partial && !(a->fail_on_regression && head_faulted(&a->l)) &&
+    if (!a->res.partial && !(a->gate.fail_on_regression && ompb__ab_head_faulted(&a->l)) &&
         (rc = ompb__ab_check_compared(set, x, &a->l, &a->res)))
         return rc;
     return gate(a);

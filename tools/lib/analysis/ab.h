@@ -14,8 +14,9 @@
  *                      whether the report is partial.
  * ab_judge.c pools the ledger's files as `ompbench compare --base/--head`
  * does and takes the sequential looks (analysis/sequential.h) on the pairs
- * of runs, then Benjamini-Hochberg across the rows; ab_report.c renders
- * the four values in console, markdown or JSON.
+ * of runs, then Benjamini-Hochberg across the rows; ab_gate.c turns the
+ * verdicts into the CI gate's exit status; ab_report.c renders the four
+ * values in console, markdown or JSON.
  */
 #ifndef OMPB_ANALYSIS_AB_H
 #define OMPB_ANALYSIS_AB_H
@@ -162,7 +163,7 @@ void ompb__ab_ledger_free(ompb__ab_ledger *l);
 /* Adds the rows of side's --list (in order). Returns 0 or OMPB_ENOMEM. */
 int ompb__ab_rows_add_listed(ompb__ab_rows *rows, int side, char *const *names, size_t n);
 
-/* Whether row i runs again: open, and listed by both sides. */
+/* Whether the row runs again: open, and listed by both sides. */
 bool ompb__ab_row_runs_again(const ompb__ab_row *r);
 
 /* Pools every file of the ledger and takes the looks that are due; then
@@ -184,6 +185,28 @@ void ompb__ab_rows_free(ompb__ab_rows *rows);
 bool ompb__ab_should_stop(const ompb__ab_settings *set, const ompb__ab_ledger *l, size_t pair,
                           double elapsed_s, double last_pair_s, int stop_signal,
                           ompb__ab_result *res);
+
+/* ---- the gate (ab_gate.c) ---- */
+
+/* The CI gate's options. */
+typedef struct ompb__ab_gate_opts {
+    bool fail_on_regression;    /* a regression, a failure in HEAD, a HEAD run
+                                   that crashed, hung or wrote a bad file, or
+                                   (unless allow_undecided) an undecided row */
+    bool fail_on_undecided;     /* an undecided row (or a time of 0) */
+    bool allow_undecided;
+    bool allow_layout;          /* a regression whose machine code is the
+                                   same in both builds does not gate */
+} ompb__ab_gate_opts;
+
+/* Whether a HEAD run crashed, hung or wrote a bad file. */
+bool ompb__ab_head_faulted(const ompb__ab_ledger *l);
+
+/* The exit status of a comparison that ran to its end: 1 when the gate
+ * fails, with one line on err that says why, else 0; a warning on err
+ * when regressed rows have the same machine code in both builds. */
+int ompb__ab_gate(const ompb__ab_gate_opts *g, const ompb__ab_ledger *l,
+                  const ompb__ab_rows *rows, const ompb__ab_result *res, FILE *err);
 
 /* ---- the report (ab_report.c) ---- */
 
