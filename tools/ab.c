@@ -314,6 +314,8 @@ static void remove_dir(ab_args *a)
         return;
     char path[4200];
     for (size_t i = 0; i < l->n_runs; i++) {
+        if (!l->runs[i].path || !l->runs[i].log || !l->runs[i].names)
+            continue;   /* out of memory before its files were named */
         unlink(l->runs[i].path);
         unlink(l->runs[i].log);
         unlink(l->runs[i].names);

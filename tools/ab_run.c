@@ -597,9 +597,15 @@ static int new_run(const ompb__ab_exec *x, ompb__ab_ledger *l, int side, ompb__a
     if (!run)
         return OMPB_ENOMEM;
     const char *s = side ? "head" : "base";
-    if (asprintf(&run->path, "%s/%s-%03zu.json", x->dir, s, run->index) < 0 ||
-        asprintf(&run->log, "%s/%s-%03zu.log", x->dir, s, run->index) < 0 ||
-        asprintf(&run->names, "%s/%s-%03zu.names", x->dir, s, run->index) < 0)
+    /* asprintf leaves its pointer undefined on failure: the ledger frees
+     * these, and the run directory's clean-up unlinks them. */
+    if (asprintf(&run->path, "%s/%s-%03zu.json", x->dir, s, run->index) < 0)
+        run->path = NULL;
+    if (asprintf(&run->log, "%s/%s-%03zu.log", x->dir, s, run->index) < 0)
+        run->log = NULL;
+    if (asprintf(&run->names, "%s/%s-%03zu.names", x->dir, s, run->index) < 0)
+        run->names = NULL;
+    if (!run->path || !run->log || !run->names)
         return OMPB_ENOMEM;
     *out = run;
     return 0;
