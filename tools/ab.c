@@ -5,7 +5,7 @@
  * before the first run; then BASE and HEAD run alternately, one process
  * each with a tenth of the default budget, the order within each pair
  * drawn from --seed; after each pair the runs are pooled as compare pools
- * them and the instances due for a look take it (tools/ab_judge.c), and
+ * them and the instances due for a look take it (analysis/ab.h), and
  * only the instances still open run again, until all are decided or a
  * budget (--max-runs, --time) is spent. The report goes out in console,
  * markdown or JSON; the exit status is the CI gate.
@@ -25,12 +25,17 @@
 
 
 typedef struct ab_args {
-    ompb__ab ab;
+    ompb__ab_settings set;      /* fixed before the first run */
+    ompb__ab_exec x;            /* how the runs are made */
+    ompb__ab_ledger l;          /* the runs so far */
+    ompb__ab_rows rows;         /* the instances and their looks */
+    ompb__ab_result res;        /* how it came out */
     const char *positional[2];
     size_t n_positional;
     const char *keep, *output, *markdown, *json;
     ompb__report_format format;
-    bool fail_on_regression, fail_on_undecided, allow_undecided, allow_layout, help, seed_given;
+    ompb__ab_gate_opts gate;    /* --fail-on-regression and its kin */
+    bool help, seed_given;
     bool no_futility;
     char tmpdir[4096];
 } ab_args;
@@ -115,56 +120,56 @@ static int parse_duration(const char *opt, const char *v, uint64_t *ns)
     return 0;
 }
 
-static int parse_cmd(ompb__ab *ab, int side, const char *v)
+static int parse_cmd(ompb__ab_settings *set, int side, const char *v)
 {
     if (!*v || strspn(v, " \t") == strlen(v))
         return bad("--%s-cmd: empty command (accepted: a shell command that runs the "
                    "benchmark binary, e.g. 'mpirun -np 2 build/benches/examples')",
                    side ? "head" : "base");
-    ab->cmd[side] = v;
-    ab->shell[side] = true;
+    set->cmd[side] = v;
+    set->shell[side] = true;
     return 0;
 }
 
 static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
 {
-    ompb__ab *ab = &a->ab;
+    ompb__ab_settings *set = &a->set;
     const char *v;
     if ((v = ompb__tool_option_value(argc, argv, i, "--base-cmd")))
-        return parse_cmd(ab, OMPB__AB_BASE, v);
+        return parse_cmd(set, OMPB__AB_BASE, v);
     if ((v = ompb__tool_option_value(argc, argv, i, "--head-cmd")))
-        return parse_cmd(ab, OMPB__AB_HEAD, v);
+        return parse_cmd(set, OMPB__AB_HEAD, v);
     if ((v = ompb__tool_option_value(argc, argv, i, "--min-runs")))
-        return parse_count("--min-runs", v, 2, OMPB__SEQ_MAX_RUNS, &ab->min_runs);
+        return parse_count("--min-runs", v, 2, OMPB__SEQ_MAX_RUNS, &set->min_runs);
     if ((v = ompb__tool_option_value(argc, argv, i, "--max-runs")))
-        return parse_count("--max-runs", v, 2, OMPB__SEQ_MAX_RUNS, &ab->max_runs);
+        return parse_count("--max-runs", v, 2, OMPB__SEQ_MAX_RUNS, &set->max_runs);
     static const char *const budget[] = {"--max-time", "--time"};
     for (size_t k = 0; k < 2; k++)
         if ((v = ompb__tool_option_value(argc, argv, i, budget[k]))) {
-            ab->time_text = v;
-            return parse_duration(budget[k], v, &ab->time_ns);
+            set->time_text = v;
+            return parse_duration(budget[k], v, &set->time_ns);
         }
     if ((v = ompb__tool_option_value(argc, argv, i, "--timeout"))) {
-        ab->timeout = v;
-        return parse_duration("--timeout", v, &ab->timeout_ns);
+        a->x.timeout = v;
+        return parse_duration("--timeout", v, &a->x.timeout_ns);
     }
     if ((v = ompb__tool_option_value(argc, argv, i, "--metric"))) {
         if (!*v)
             return bad("--metric: empty value (accepted: time, a counter of --counters such as "
                        "instructions, or a user counter's name)");
-        ab->metric = v;
+        set->metric = v;
         return 0;
     }
     if ((v = ompb__tool_option_value(argc, argv, i, "--threshold")))
-        return ompb__tool_parse_threshold(OMPB__AB_TOOL, v, &ab->opts.threshold);
+        return ompb__tool_parse_threshold(OMPB__AB_TOOL, v, &set->opts.threshold);
     if ((v = ompb__tool_option_value(argc, argv, i, "--alpha")))
-        return ompb__tool_parse_alpha(OMPB__AB_TOOL, v, &ab->opts.alpha);
+        return ompb__tool_parse_alpha(OMPB__AB_TOOL, v, &set->opts.alpha);
     if ((v = ompb__tool_option_value(argc, argv, i, "--seed"))) {
         uint64_t s;
         if (ompb__parse_uint(v, 0, UINT64_MAX, &s))
             return bad("--seed: invalid value '%s' (accepted: a whole number from 0 to "
                        "18446744073709551615)", v);
-        ab->seed = s;
+        set->seed = s;
         a->seed_given = true;
         return 0;
     }
@@ -196,13 +201,13 @@ static int parse_option(int argc, char **argv, int *i, ab_args *a)
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
         a->help = true;
     else if (strcmp(arg, "--fail-on-regression") == 0)
-        a->fail_on_regression = true;
+        a->gate.fail_on_regression = true;
     else if (strcmp(arg, "--fail-on-undecided") == 0)
-        a->fail_on_undecided = true;
+        a->gate.fail_on_undecided = true;
     else if (strcmp(arg, "--allow-undecided") == 0)
-        a->allow_undecided = true;
+        a->gate.allow_undecided = true;
     else if (strcmp(arg, "--allow-layout-effects") == 0)
-        a->allow_layout = true;
+        a->gate.allow_layout = true;
     else if (strcmp(arg, "--no-futility") == 0)
         a->no_futility = true;
     else
@@ -213,28 +218,28 @@ static int parse_option(int argc, char **argv, int *i, ab_args *a)
 /* The positional binaries fill the sides without a --base-cmd/--head-cmd. */
 static int place_binaries(ab_args *a)
 {
-    ompb__ab *ab = &a->ab;
-    size_t want = (ab->cmd[0] ? 0 : 1) + (ab->cmd[1] ? 0 : 1), k = 0;
+    ompb__ab_settings *set = &a->set;
+    size_t want = (set->cmd[0] ? 0 : 1) + (set->cmd[1] ? 0 : 1), k = 0;
     if (a->n_positional != want)
         return bad("expected %zu benchmark binar%s (BASE HEAD, or --base-cmd/--head-cmd for "
                    "a side), got %zu; see --help", want, want == 1 ? "y" : "ies",
                    a->n_positional);
     for (int s = 0; s < 2; s++)
-        if (!ab->cmd[s])
-            ab->cmd[s] = a->positional[k++];
+        if (!set->cmd[s])
+            set->cmd[s] = a->positional[k++];
     return 0;
 }
 
 static int check_settings(ab_args *a)
 {
-    ompb__ab *ab = &a->ab;
-    if (ab->max_runs < ab->min_runs)
+    ompb__ab_settings *set = &a->set;
+    if (set->max_runs < set->min_runs)
         return bad("--max-runs %zu is below --min-runs %zu (accepted: --max-runs >= --min-runs)",
-                   ab->max_runs, ab->min_runs);
-    if (ompb__seq_plan_init(&ab->plan, ab->min_runs, ab->max_runs, ab->opts.alpha,
-                            ab->opts.threshold))
-        return bad("cannot plan looks from %zu to %zu runs", ab->min_runs, ab->max_runs);
-    ab->plan.futility = !a->no_futility;
+                   set->max_runs, set->min_runs);
+    if (ompb__seq_plan_init(&set->plan, set->min_runs, set->max_runs, set->opts.alpha,
+                            set->opts.threshold))
+        return bad("cannot plan looks from %zu to %zu runs", set->min_runs, set->max_runs);
+    set->plan.futility = !a->no_futility;
     const char *outs[] = {a->output, a->markdown, a->json};
     static const char *const opts[] = {"--output", "--markdown", "--json"};
     for (size_t i = 0; i < 3; i++) {
@@ -242,17 +247,17 @@ static int check_settings(ab_args *a)
         if (outs[i] && ompb__outfile_probe(outs[i], &err))
             return bad("%s", err.text);
     }
-    int rc = ompb__ab_check_bench_args(ab);
-    return rc ? rc : ompb__ab_check_outputs(ab, a->keep, opts, outs, 3);
+    int rc = ompb__ab_check_bench_args(&a->x);
+    return rc ? rc : ompb__ab_check_outputs(set, &a->x, a->keep, opts, outs, 3);
 }
 
 static int parse_args(int argc, char **argv, ab_args *a)
 {
-    ompb__ab *ab = &a->ab;
-    ab->opts = (ompb__compare_opts){OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
-    ab->min_runs = OMPB__SEQ_DEFAULT_MIN_RUNS;
-    ab->max_runs = OMPB__SEQ_DEFAULT_MAX_RUNS;
-    ab->time_ns = OMPB__AB_DEFAULT_MAX_TIME_NS;
+    ompb__ab_settings *set = &a->set;
+    set->opts = (ompb__compare_opts){OMPB__COMPARE_DEFAULT_THRESHOLD, OMPB__COMPARE_DEFAULT_ALPHA};
+    set->min_runs = OMPB__SEQ_DEFAULT_MIN_RUNS;
+    set->max_runs = OMPB__SEQ_DEFAULT_MAX_RUNS;
+    set->time_ns = OMPB__AB_DEFAULT_MAX_TIME_NS;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         int rc = 0;
@@ -267,8 +272,8 @@ static int parse_args(int argc, char **argv, ab_args *a)
             return rc;
     }
     if (i < argc) {
-        ab->bench_args = argv + i + 1;
-        ab->n_bench_args = (size_t)(argc - i - 1);
+        a->x.bench_args = argv + i + 1;
+        a->x.n_bench_args = (size_t)(argc - i - 1);
     }
     if (a->help)
         return 0;
@@ -280,7 +285,6 @@ static int parse_args(int argc, char **argv, ab_args *a)
 
 static int make_dir(ab_args *a)
 {
-    ompb__ab *ab = &a->ab;
     if (a->keep) {
         errno = 0;
         if (mkdir(a->keep, 0777) != 0 && errno != EEXIST)
@@ -290,8 +294,8 @@ static int make_dir(ab_args *a)
         if (stat(a->keep, &st) != 0 || !S_ISDIR(st.st_mode) || access(a->keep, W_OK | X_OK) != 0)
             return bad("--keep: '%s' is not a writable directory%s%s", a->keep,
                        errno ? ": " : "", errno ? strerror(errno) : "");
-        ab->dir = a->keep;
-        ab->keep = true;
+        a->x.dir = a->keep;
+        a->set.keep = true;
         return 0;
     }
     const char *tmp = getenv("TMPDIR");
@@ -299,31 +303,33 @@ static int make_dir(ab_args *a)
     if (!mkdtemp(a->tmpdir))
         return bad("cannot create a directory for the runs in '%s': %s",
                    tmp && *tmp ? tmp : "/tmp", strerror(errno));
-    ab->dir = a->tmpdir;
+    a->x.dir = a->tmpdir;
     return 0;
 }
 
 static void remove_dir(ab_args *a)
 {
-    ompb__ab *ab = &a->ab;
-    if (ab->keep || !ab->dir)
+    const ompb__ab_ledger *l = &a->l;
+    if (a->set.keep || !a->x.dir)
         return;
     char path[4200];
-    for (size_t i = 0; i < ab->n_runs; i++) {
-        unlink(ab->runs[i].path);
-        unlink(ab->runs[i].log);
-        unlink(ab->runs[i].names);
+    for (size_t i = 0; i < l->n_runs; i++) {
+        if (!l->runs[i].path || !l->runs[i].log || !l->runs[i].names)
+            continue;   /* out of memory before its files were named */
+        unlink(l->runs[i].path);
+        unlink(l->runs[i].log);
+        unlink(l->runs[i].names);
         /* The journal a run killed after its grace left (docs/guide.md). */
-        snprintf(path, sizeof path, "%s.journal", ab->runs[i].path);
+        snprintf(path, sizeof path, "%s.journal", l->runs[i].path);
         unlink(path);
     }
     static const char *const lists[] = {"base.list", "head.list", "base-list.log",
                                         "head-list.log"};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", ab->dir, lists[i]);
+        snprintf(path, sizeof path, "%s/%s", a->x.dir, lists[i]);
         unlink(path);
     }
-    rmdir(ab->dir);
+    rmdir(a->x.dir);
 }
 
 /* ---- before the first run ------------------------------------------------- */
@@ -336,22 +342,22 @@ static void free_names(char **names, size_t n)
 }
 
 /* Both sides' --list: runnable, and which instances they have in common. */
-static int list_both(ompb__ab *ab)
+static int list_both(const ompb__ab_exec *x, const ompb__ab_settings *set, ompb__ab_rows *rows)
 {
     for (int s = 0; s < 2; s++) {
         char **names;
         size_t n;
-        int rc = ompb__ab_list(ab, s, &names, &n);
+        int rc = ompb__ab_list(x, set, rows, s, &names, &n);
         if (rc)
             return rc;
-        rc = ompb__ab_add_listed(ab, s, names, n);
+        rc = ompb__ab_rows_add_listed(rows, s, names, n);
         free_names(names, n);
         if (rc)
             return bad("out of memory");
     }
     size_t common = 0, only[2] = {0, 0};
-    for (size_t i = 0; i < ab->n_rows; i++) {
-        bool b = ab->rows[i].listed[0], h = ab->rows[i].listed[1];
+    for (size_t i = 0; i < rows->n; i++) {
+        bool b = rows->v[i].listed[0], h = rows->v[i].listed[1];
         common += b && h;
         only[0] += b && !h;
         only[1] += h && !b;
@@ -386,57 +392,34 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Why no further pair starts, in ab->stop_reason; false to go on. */
-static bool should_stop(ompb__ab *ab, size_t pair, double last_pair_s)
+static int run_pairs(ab_args *a)
 {
-    double elapsed = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
-    char *why = ab->stop_reason;
-    size_t cap = sizeof ab->stop_reason;
-    if (ompb__ab_stop_signal()) {
-        ab->partial = true;
-        snprintf(why, cap, "interrupted by signal %d (%s)", ompb__ab_stop_signal(),
-                 strsignal(ompb__ab_stop_signal()));
-    } else if (pair > 0 && ab->open == 0 && ab->counts[OMPB__VERDICT_NOISY])
-        snprintf(why, cap, "no instance left open; the noisy ones are undecided (their last "
-                 "look taken, --max-runs %zu, or too noisy for it)", ab->max_runs);
-    else if (pair > 0 && ab->open == 0)
-        snprintf(why, cap, "every instance decided");
-    else if (pair >= ab->max_runs)
-        snprintf(why, cap, "--max-runs %zu reached", ab->max_runs);
-    else if (ab->time_ns && elapsed + last_pair_s > (double)ab->time_ns / 1e9)
-        snprintf(why, cap, "--time budget spent (%.0f s used, the next pair would not fit)",
-                 elapsed);
-    else if (ab->faults_in_a_row[0] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ||
-             ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW) {
-        ab->fault_stop = ab->faults_in_a_row[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ? 2 : 1;
-        snprintf(why, cap, "%s failed %d runs in a row", ab->fault_stop == 2 ? "HEAD" : "BASE",
-                 OMPB__AB_MAX_FAULTS_IN_A_ROW);
-    } else
-        return false;
-    return true;
-}
-
-static int run_pairs(ompb__ab *ab)
-{
-    uint64_t order = ab->seed, deadline = ab->time_ns ? ab->start_ns + ab->time_ns : 0;
+    const ompb__ab_settings *set = &a->set;
+    ompb__ab_exec *x = &a->x;
+    uint64_t order = set->seed, deadline = set->time_ns ? x->start_ns + set->time_ns : 0;
     double last_pair = 0.0;
-    for (size_t pair = 0; !should_stop(ab, pair, last_pair); pair++) {
+    for (size_t pair = 0;; pair++) {
+        double elapsed = (double)(ompb__now_ns() - x->start_ns) / 1e9;
+        if (ompb__ab_should_stop(set, &a->l, pair, elapsed, last_pair, ompb__ab_stop_signal(),
+                                 &a->res))
+            break;
         uint64_t t0 = ompb__now_ns();
         int first = (int)(splitmix(&order) & 1);
         /* A run that would start after the end of --time would be stopped
          * at once: it does not start. */
         for (int k = 0; k < 2 && !ompb__ab_stop_signal() && (!deadline || ompb__now_ns() < deadline);
              k++) {
-            int rc = ompb__ab_run_side(ab, k ? !first : first, pair == 0, deadline);
+            int rc = ompb__ab_run_side(x, set, &a->l, &a->rows, k ? !first : first, pair == 0,
+                                       deadline);
             if (rc)
                 return rc;
-            if (ab->metric_error[0])
+            if (x->metric_error[0])
                 return 0;
         }
-        int rc = ompb__ab_judge(ab);
+        int rc = ompb__ab_judge(set, &a->l, &a->rows, &a->res);
         if (rc)
             return rc;
-        ompb__ab_progress(ab, false);
+        ompb__ab_progress(x, set, &a->l, &a->rows, false);
         last_pair = (double)(ompb__now_ns() - t0) / 1e9;
     }
     return 0;
@@ -444,15 +427,20 @@ static int run_pairs(ompb__ab *ab)
 
 /* ---- the report and the gate ---------------------------------------------- */
 
-static int write_one(const ompb__ab *ab, const char *path, ompb__report_format fmt)
+static int print(FILE *out, const ab_args *a, ompb__report_format fmt)
+{
+    return ompb__ab_print(out, &a->set, &a->l, &a->rows, &a->res, fmt);
+}
+
+static int write_one(const ab_args *a, const char *path, ompb__report_format fmt)
 {
     ompb__outfile of;
     ompb_error err = {0};
     if (!path)
-        return ompb__ab_print(stdout, ab, fmt) ? 2 : 0;
+        return print(stdout, a, fmt) ? 2 : 0;
     if (ompb__outfile_open(&of, path, &err))
         return bad("%s", err.text);
-    if (ompb__ab_print(of.fp, ab, fmt)) {
+    if (print(of.fp, a, fmt)) {
         int e = errno;
         ompb__outfile_abort(&of);
         return bad("cannot write '%s': %s", path, strerror(e));
@@ -464,101 +452,60 @@ static int write_one(const ompb__ab *ab, const char *path, ompb__report_format f
 
 static int write_reports(const ab_args *a)
 {
-    int rc = write_one(&a->ab, a->output, a->format);
+    int rc = write_one(a, a->output, a->format);
     if (!rc && a->markdown)
-        rc = write_one(&a->ab, a->markdown, OMPB__REPORT_MARKDOWN);
+        rc = write_one(a, a->markdown, OMPB__REPORT_MARKDOWN);
     if (!rc && a->json)
-        rc = write_one(&a->ab, a->json, OMPB__REPORT_JSON);
+        rc = write_one(a, a->json, OMPB__REPORT_JSON);
     return rc;
 }
 
-static bool head_faulted(const ompb__ab *ab)
-{
-    for (size_t i = 0; i < ab->n_runs; i++)
-        if (ab->runs[i].side == OMPB__AB_HEAD && ab->runs[i].outcome != OMPB__AB_RUN_OK &&
-            ab->runs[i].outcome != OMPB__AB_RUN_FAILED &&
-            ab->runs[i].outcome != OMPB__AB_RUN_INTERRUPTED)
-            return true;
-    return false;
-}
-
-/* The exit status, and one line on standard error whenever the gate
- * fails: what failed it. */
+/* The exit status: 128 + N after signal N, else the gate's (analysis/ab.h). */
 static int gate(const ab_args *a)
 {
-    const ompb__ab *ab = &a->ab;
-    if (ab->partial)
+    if (a->res.partial)
         return 128 + ompb__ab_stop_signal();
-    const size_t *c = ab->counts;
-    size_t gating = 0, layout = 0;
-    for (size_t i = 0; i < ab->n_rows; i++) {
-        const ompb__ab_row *r = &ab->rows[i];
-        bool gates = ompb__verdict_is(r->verdict, OMPB__VERDICT_GATES);
-        gating += gates && (!r->code_checked || r->code.verdict != OMPB__CODE_SAME ||
-                            !a->allow_layout);
-        layout += gates && r->code_checked && r->code.verdict == OMPB__CODE_SAME;
-    }
-    if (layout)
-        fprintf(stderr, OMPB__AB_TOOL ": warning: %zu regressed instance%s the same machine "
-                "code in both builds (a code-layout effect, likely)%s\n", layout,
-                layout == 1 ? " has" : "s have",
-                a->allow_layout ? "; --allow-layout-effects: not failing the gate on it" : "");
-    /* A time of 0 compares nothing: undecided for the gate. */
-    size_t no_ratio = c[OMPB__VERDICT_NO_RATIO];
-    size_t undecided = ompb__verdict_count(c, OMPB__VERDICT_UNDECIDED) + no_ratio;
-    bool faulted = head_faulted(ab);
-    bool fail_changes = a->fail_on_regression && (gating || faulted);
-    bool fail_open = undecided && (a->fail_on_undecided ||
-                                   (a->fail_on_regression && !a->allow_undecided));
-    if (!fail_changes && !fail_open)
-        return 0;
-    char zero[64] = "";
-    if (no_ratio)
-        snprintf(zero, sizeof zero, " (%zu with a time of 0: no ratio)", no_ratio);
-    fprintf(stderr, OMPB__AB_TOOL ": the gate fails: %zu regressed or failed, %zu undecided%s%s%s\n",
-            gating, undecided, zero, faulted ? ", HEAD runs that crashed, hung or wrote a bad file" : "",
-            fail_open && !a->fail_on_undecided
-                ? " (undecided fails --fail-on-regression unless --allow-undecided)" : "");
-    return 1;
+    return ompb__ab_gate(&a->gate, &a->l, &a->rows, &a->res, stderr);
 }
 
 static int run(ab_args *a)
 {
-    ompb__ab *ab = &a->ab;
-    ab->progress = isatty(STDERR_FILENO);
+    ompb__ab_settings *set = &a->set;
+    ompb__ab_exec *x = &a->x;
+    x->progress = isatty(STDERR_FILENO);
     if (!a->seed_given)
-        ab->seed = ompb__seed_from_clock();
+        set->seed = ompb__seed_from_clock();
     ompb__ab_catch_signals();
-    ab->start_ns = ompb__now_ns();
-    int rc = list_both(ab);
+    x->start_ns = ompb__now_ns();
+    int rc = list_both(x, set, &a->rows);
     if (rc)
         return rc;
-    ab->list_seconds = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
+    x->list_seconds = (double)(ompb__now_ns() - x->start_ns) / 1e9;
     fprintf(stderr, OMPB__AB_TOOL ": seed %llu (--seed %llu repeats the order)%s%s\n",
-            (unsigned long long)ab->seed, (unsigned long long)ab->seed,
-            ab->keep ? "; runs kept in " : "", ab->keep ? ab->dir : "");
-    if ((rc = run_pairs(ab)) || (rc = ompb__ab_judge(ab)))
+            (unsigned long long)set->seed, (unsigned long long)set->seed,
+            set->keep ? "; runs kept in " : "", set->keep ? x->dir : "");
+    if ((rc = run_pairs(a)) || (rc = ompb__ab_judge(set, &a->l, &a->rows, &a->res)))
         return rc == OMPB_ENOMEM ? bad("out of memory")
-                                 : bad("cannot write a run's files in '%s': %s", ab->dir,
+                                 : bad("cannot write a run's files in '%s': %s", x->dir,
                                        strerror(errno));
-    ompb__ab_check_code(ab);
-    if (ab->metric_error[0])
-        return bad("%s", ab->metric_error);
-    ompb__ab_progress(ab, true);
-    ab->seconds = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
-    if (ab->partial)
+    ompb__ab_check_code(&a->rows);
+    if (x->metric_error[0])
+        return bad("%s", x->metric_error);
+    ompb__ab_progress(x, set, &a->l, &a->rows, true);
+    a->res.seconds = (double)(ompb__now_ns() - x->start_ns) / 1e9;
+    if (a->res.partial)
         fprintf(stderr, OMPB__AB_TOOL ": %s: writing the report of what was run so far\n",
-                ab->stop_reason);
-    ompb__ab_warn(ab);
+                a->res.stop_reason);
+    ompb__ab_warn(set, &a->l, &a->rows);
     /* No run at all within --max-time: bad input, no report. */
-    if (!ab->partial && ab->n_runs == 0)
-        return ompb__ab_check_compared(ab);
+    if (!a->res.partial && a->l.n_runs == 0)
+        return ompb__ab_check_compared(set, x, &a->l, &a->res);
     if ((rc = write_reports(a)))
         return rc;
     /* A HEAD that crashed or hung fails the gate (1) before anything
      * else; a side without a usable run compared nothing (2). */
-    if (!ab->partial && !(a->fail_on_regression && head_faulted(ab)) &&
-        (rc = ompb__ab_check_compared(ab)))
+    if (!a->res.partial && !(a->gate.fail_on_regression && ompb__ab_head_faulted(&a->l)) &&
+        (rc = ompb__ab_check_compared(set, x, &a->l, &a->res)))
         return rc;
     return gate(a);
 }
@@ -577,6 +524,7 @@ int ompb__tool_ab(int argc, char **argv)
         return status;
     status = run(&a);
     remove_dir(&a);
-    ompb__ab_free(&a.ab);
+    ompb__ab_rows_free(&a.rows);
+    ompb__ab_ledger_free(&a.l);
     return status;
 }

@@ -74,23 +74,24 @@ static bool in_dir(const char *path, const char *keep)
     return same;
 }
 
-int ompb__ab_check_outputs(const ompb__ab *ab, const char *keep, const char *const *opts,
-                           const char *const *paths, size_t n_out)
+int ompb__ab_check_outputs(const ompb__ab_settings *set, const ompb__ab_exec *x,
+                           const char *keep, const char *const *opts, const char *const *paths,
+                           size_t n_out)
 {
     ompb__outfile_input in[MAX_INPUTS + 8];
     size_t n = 0;
     char *copy[2] = {NULL, NULL};
     static const char *const label[2] = {"BASE", "HEAD"};
     for (int s = 0; s < 2; s++) {
-        if (!ab->shell[s])
-            in[n++] = (ompb__outfile_input){label[s], ab->cmd[s]};
-        else if ((copy[s] = malloc(strlen(ab->cmd[s]) + 1)))
-            command_files(ab->cmd[s], s ? "a file --head-cmd runs" : "a file --base-cmd runs",
+        if (!set->shell[s])
+            in[n++] = (ompb__outfile_input){label[s], set->cmd[s]};
+        else if ((copy[s] = malloc(strlen(set->cmd[s]) + 1)))
+            command_files(set->cmd[s], s ? "a file --head-cmd runs" : "a file --base-cmd runs",
                           copy[s], in, &n);
     }
-    for (size_t i = 0; i + 1 < ab->n_bench_args && n < MAX_INPUTS; i++)
-        if (strcmp(ab->bench_args[i], "--exact-file") == 0)
-            in[n++] = (ompb__outfile_input){"--exact-file", ab->bench_args[i + 1]};
+    for (size_t i = 0; i + 1 < x->n_bench_args && n < MAX_INPUTS; i++)
+        if (strcmp(x->bench_args[i], "--exact-file") == 0)
+            in[n++] = (ompb__outfile_input){"--exact-file", x->bench_args[i + 1]};
     if (keep)
         in[n++] = (ompb__outfile_input){"--keep", keep};
     int rc = 0;
@@ -145,13 +146,13 @@ static const refused_option refused[] = {
     {OMPB__JOURNAL_JSON_OPTION, "it is the harness's own, between its processes"},
 };
 
-int ompb__ab_check_bench_args(const ompb__ab *ab)
+int ompb__ab_check_bench_args(const ompb__ab_exec *x)
 {
-    for (size_t i = 0; i < ab->n_bench_args; i++) {
-        const char *arg = ab->bench_args[i];
+    for (size_t i = 0; i < x->n_bench_args; i++) {
+        const char *arg = x->bench_args[i];
         /* The value of a selection option is a pattern or a name. */
-        if (i > 0 && (strcmp(ab->bench_args[i - 1], "--filter") == 0 ||
-                      strcmp(ab->bench_args[i - 1], "--exact") == 0))
+        if (i > 0 && (strcmp(x->bench_args[i - 1], "--filter") == 0 ||
+                      strcmp(x->bench_args[i - 1], "--exact") == 0))
             continue;
         for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
             size_t len = strlen(refused[k].name);
@@ -167,23 +168,24 @@ int ompb__ab_check_bench_args(const ompb__ab *ab)
 /* ---- after the runs ----------------------------------------------------------- */
 
 /* The last fault of side, or NULL. */
-static const ompb__ab_run *last_fault(const ompb__ab *ab, int side)
+static const ompb__ab_run *last_fault(const ompb__ab_ledger *l, int side)
 {
     const ompb__ab_run *f = NULL;
-    for (size_t i = 0; i < ab->n_runs; i++)
-        if (ab->runs[i].side == side && ab->runs[i].outcome != OMPB__AB_RUN_OK &&
-            ab->runs[i].outcome != OMPB__AB_RUN_FAILED)
-            f = &ab->runs[i];
+    for (size_t i = 0; i < l->n_runs; i++)
+        if (l->runs[i].side == side && l->runs[i].outcome != OMPB__AB_RUN_OK &&
+            l->runs[i].outcome != OMPB__AB_RUN_FAILED)
+            f = &l->runs[i];
     return f;
 }
 
-int ompb__ab_check_compared(const ompb__ab *ab)
+int ompb__ab_check_compared(const ompb__ab_settings *set, const ompb__ab_exec *x,
+                            const ompb__ab_ledger *l, const ompb__ab_result *res)
 {
     static const char *const name[2] = {"BASE", "HEAD"};
     for (int s = 0; s < 2; s++) {
-        if (ab->side_runs[s] == 0) {
+        if (l->side_runs[s] == 0) {
             /* The other side's first run, when it took the rest. */
-            const ompb__ab_run *o = ab->n_runs ? &ab->runs[0] : NULL;
+            const ompb__ab_run *o = l->n_runs ? &l->runs[0] : NULL;
             char took[240] = "";
             if (o)
                 snprintf(took, sizeof took, ", %s's first run %.1f s%s%.160s", name[o->side],
@@ -191,22 +193,22 @@ int ompb__ab_check_compared(const ompb__ab *ab)
             return bad("--max-time %s: the budget ended before %s's first run (the two --list "
                        "runs took %.1f s%s; accepted: a budget that fits at least one run of "
                        "each build); nothing was compared",
-                       ab->time_text ? ab->time_text : "10m (the default)", name[s],
-                       ab->list_seconds, took);
+                       set->time_text ? set->time_text : "10m (the default)", name[s],
+                       x->list_seconds, took);
         }
-        if (ab->fault_stop == s + 1 && ab->pooled[s] > 0) {
-            const ompb__ab_run *f = last_fault(ab, s);
+        if (res->fault_stop == s + 1 && l->pooled[s] > 0) {
+            const ompb__ab_run *f = last_fault(l, s);
             return bad("%s failed %d runs in a row (the last: %s%s%s); the comparison stopped "
                        "before its budget, with what the runs before gave (see the report)",
                        name[s], OMPB__AB_MAX_FAULTS_IN_A_ROW,
                        f ? ompb__ab_outcome_name(f->outcome) : "?", f && f->detail[0] ? ", " : "",
                        f ? f->detail : "");
         }
-        if (ab->pooled[s] == 0) {
-            const ompb__ab_run *f = last_fault(ab, s);
+        if (l->pooled[s] == 0) {
+            const ompb__ab_run *f = last_fault(l, s);
             return bad("%s: none of its %zu run%s gave a usable result file (the last: %s%s%s); "
                        "nothing was compared (see the report's faults)", name[s],
-                       ab->side_runs[s], ab->side_runs[s] == 1 ? "" : "s",
+                       l->side_runs[s], l->side_runs[s] == 1 ? "" : "s",
                        f ? ompb__ab_outcome_name(f->outcome) : "no file",
                        f && f->detail[0] ? ", " : "", f ? f->detail : "");
         }
@@ -214,15 +216,14 @@ int ompb__ab_check_compared(const ompb__ab *ab)
     return 0;
 }
 
-void ompb__ab_warn(const ompb__ab *ab)
+void ompb__ab_warn(const ompb__ab_settings *set, const ompb__ab_ledger *l,
+                   const ompb__ab_rows *rows)
 {
     size_t faulty = 0, zero[2] = {0, 0};
-    for (size_t i = 0; i < ab->n_runs; i++)
-        faulty += ab->runs[i].outcome != OMPB__AB_RUN_OK &&
-                  ab->runs[i].outcome != OMPB__AB_RUN_FAILED &&
-                  ab->runs[i].outcome != OMPB__AB_RUN_INTERRUPTED;
-    for (size_t i = 0; i < ab->n_rows; i++) {
-        const ompb__ab_row *r = &ab->rows[i];
+    for (size_t i = 0; i < l->n_runs; i++)
+        faulty += ompb__ab_run_is_hard_fault(&l->runs[i]);
+    for (size_t i = 0; i < rows->n; i++) {
+        const ompb__ab_row *r = &rows->v[i];
         if (r->verdict != OMPB__VERDICT_NO_RATIO)
             continue;
         zero[0] += !(r->cmp.base_ns > 0.0);
@@ -230,11 +231,11 @@ void ompb__ab_warn(const ompb__ab *ab)
     }
     if (faulty)
         fprintf(stderr, OMPB__AB_TOOL ": warning: %zu of %zu runs crashed, failed to run, hung "
-                "or wrote no usable file; their results are not pooled (the report lists them)\n", faulty, ab->n_runs);
+                "or wrote no usable file; their results are not pooled (the report lists them)\n", faulty, l->n_runs);
     for (int s = 0; s < 2; s++)
         if (zero[s])
             fprintf(stderr, OMPB__AB_TOOL ": warning: %s gave a %s of 0 (or none) for %zu "
                     "instance%s: nothing to compare (no ratio); a body the compiler removed "
-                    "measures nothing\n", s ? "HEAD" : "BASE", ab->metric ? ab->metric : "time",
+                    "measures nothing\n", s ? "HEAD" : "BASE", set->metric ? set->metric : "time",
                     zero[s], zero[s] == 1 ? "" : "s");
 }

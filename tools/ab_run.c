@@ -7,7 +7,8 @@
  * /dev/null. Ctrl-C reaches only ompbench ab (the run is not in the
  * terminal's foreground group); the handler passes the signal on, so the
  * benchmark writes what it completed and ab then writes its partial report.
- * Every way a run can end is classified; none is dropped silently.
+ * Every way a run can end is classified; none is dropped silently. The
+ * ledger (analysis/ab.h) records the runs and pools their files.
  */
 #include "ab.h"
 
@@ -76,12 +77,12 @@ static int push(argv_list *a, const char *s)
 
 /* The side's command: a binary, or /bin/sh -c 'CMD "$@"' sh ARGS..., so
  * that the arguments reach the benchmark however the wrapper is written. */
-static int command(const ompb__ab *ab, int side, argv_list *a, char **script)
+static int command(const ompb__ab_settings *set, int side, argv_list *a, char **script)
 {
     *script = NULL;
-    if (!ab->shell[side])
-        return push(a, ab->cmd[side]);
-    if (asprintf(script, "%s \"$@\"", ab->cmd[side]) < 0) {
+    if (!set->shell[side])
+        return push(a, set->cmd[side]);
+    if (asprintf(script, "%s \"$@\"", set->cmd[side]) < 0) {
         *script = NULL;
         return OMPB_ENOMEM;
     }
@@ -93,28 +94,36 @@ static int command(const ompb__ab *ab, int side, argv_list *a, char **script)
 
 /* Whether the benchmark option at args[*i] is `name` with its value
  * ("--name VALUE", then *i moves to the value, or "--name=VALUE"). */
-static bool is_option(const ompb__ab *ab, int *i, const char *name)
+static bool is_option(const ompb__ab_exec *x, int *i, const char *name)
 {
-    return ompb__tool_option_value((int)ab->n_bench_args, ab->bench_args, i, name) != NULL;
+    return ompb__tool_option_value((int)x->n_bench_args, x->bench_args, i, name) != NULL;
 }
 
 /* The benchmark options after `--`. When ab selects the instances itself
  * (by their exact names, which the user's --filter or --exact chose in
  * the first place), the user's selection is left out: the benchmark
  * refuses an option given twice. */
-static int bench_args(const ompb__ab *ab, argv_list *a, bool selects)
+static int bench_args(const ompb__ab_exec *x, argv_list *a, bool selects)
 {
     int rc = 0;
-    for (int i = 0; i < (int)ab->n_bench_args && !rc; i++) {
-        if (selects && (is_option(ab, &i, "--filter") || is_option(ab, &i, "--exact") ||
-                        is_option(ab, &i, "--exact-file")))
+    for (int i = 0; i < (int)x->n_bench_args && !rc; i++) {
+        if (selects && (is_option(x, &i, "--filter") || is_option(x, &i, "--exact") ||
+                        is_option(x, &i, "--exact-file")))
             continue;
-        rc = push(a, ab->bench_args[i]);
+        rc = push(a, x->bench_args[i]);
     }
     return rc;
 }
 
 /* ---- one process ---------------------------------------------------------- */
+
+/* What the progress line shows while a process runs. */
+typedef struct watch {
+    const ompb__ab_exec *x;
+    const ompb__ab_settings *set;
+    const ompb__ab_ledger *l;
+    const ompb__ab_rows *rows;
+} watch;
 
 typedef struct exec_result {
     int status;                 /* waitpid's */
@@ -167,7 +176,7 @@ static void enforce_deadline(pid_t pid, uint64_t now, uint64_t deadline, uint64_
 
 /* Runs argv with stdout to out and stderr to log (the same file when the
  * names are equal), until it ends or deadline_ns (0: none) passes. */
-static exec_result run_process(const ompb__ab *ab, char **argv, const char *out,
+static exec_result run_process(const watch *w, char **argv, const char *out,
                                const char *log, uint64_t deadline_ns)
 {
     exec_result r = {0};
@@ -196,8 +205,8 @@ static exec_result run_process(const ompb__ab *ab, char **argv, const char *out,
         kill(-pid, stop_signal);
     uint64_t stop_deadline = 0;
     for (;;) {
-        pid_t w = waitpid(pid, &r.status, WNOHANG);
-        if (w == pid || (w < 0 && errno != EINTR))
+        pid_t done = waitpid(pid, &r.status, WNOHANG);
+        if (done == pid || (done < 0 && errno != EINTR))
             break;
         uint64_t now = ompb__now_ns();
         /* An interrupted run gets the grace to write its file, no more. */
@@ -208,7 +217,7 @@ static exec_result run_process(const ompb__ab *ab, char **argv, const char *out,
             due = stop_deadline;
         enforce_deadline(pid, now, due, &kill_at, &r);
         if (now >= next_progress) {
-            ompb__ab_progress(ab, false);
+            ompb__ab_progress(w->x, w->set, w->l, w->rows, false);
             next_progress = now + PROGRESS_EVERY_NS;
         }
         nap();
@@ -287,12 +296,12 @@ static const char *side_name(int side)
     return side == OMPB__AB_BASE ? "BASE" : "HEAD";
 }
 
-static void explain_list_failure(const ompb__ab *ab, int side, const exec_result *r,
+static void explain_list_failure(const ompb__ab_settings *set, int side, const exec_result *r,
                                  const char *log)
 {
     char tail[200];
     last_line(log, tail, sizeof tail);
-    fprintf(stderr, OMPB__AB_TOOL ": %s '%s' cannot run (", side_name(side), ab->cmd[side]);
+    fprintf(stderr, OMPB__AB_TOOL ": %s '%s' cannot run (", side_name(side), set->cmd[side]);
     if (!r->spawned)
         fprintf(stderr, "fork: %s", strerror(errno));
     else if (r->killed)
@@ -306,14 +315,17 @@ static void explain_list_failure(const ompb__ab *ab, int side, const exec_result
             side == OMPB__AB_BASE ? "base" : "head");
 }
 
-int ompb__ab_list(ompb__ab *ab, int side, char ***names, size_t *n)
+int ompb__ab_list(const ompb__ab_exec *x, const ompb__ab_settings *set,
+                  const ompb__ab_rows *rows, int side, char ***names, size_t *n)
 {
+    static const ompb__ab_ledger no_runs;
+    const watch w = {x, set, &no_runs, rows};
     char out[4096], log[4096], *script;
-    snprintf(out, sizeof out, "%s/%s.list", ab->dir, side ? "head" : "base");
-    snprintf(log, sizeof log, "%s/%s-list.log", ab->dir, side ? "head" : "base");
+    snprintf(out, sizeof out, "%s/%s.list", x->dir, side ? "head" : "base");
+    snprintf(log, sizeof log, "%s/%s-list.log", x->dir, side ? "head" : "base");
     argv_list a = {0};
-    int rc = command(ab, side, &a, &script);
-    rc = rc ? rc : bench_args(ab, &a, false);
+    int rc = command(set, side, &a, &script);
+    rc = rc ? rc : bench_args(x, &a, false);
     rc = rc ? rc : push(&a, "--list");
     if (rc) {
         free(a.v);
@@ -321,19 +333,19 @@ int ompb__ab_list(ompb__ab *ab, int side, char ***names, size_t *n)
         fprintf(stderr, OMPB__AB_TOOL ": out of memory\n");
         return 2;
     }
-    exec_result r = run_process(ab, a.v, out, log, ompb__now_ns() + LIST_DEADLINE_NS);
+    exec_result r = run_process(&w, a.v, out, log, ompb__now_ns() + LIST_DEADLINE_NS);
     free(a.v);
     free(script);
     if (r.interrupted)
         return 128 + stop_signal;
     if (!r.spawned || r.killed || !WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
-        explain_list_failure(ab, side, &r, log);
+        explain_list_failure(set, side, &r, log);
         return 2;
     }
     if (read_names(out, names, n) || *n == 0) {
         fprintf(stderr, OMPB__AB_TOOL ": %s '%s' lists no benchmark instance with --list "
                 "(expected one name per line from a benchmark binary built with ompbench)\n",
-                side_name(side), ab->cmd[side]);
+                side_name(side), set->cmd[side]);
         return 2;
     }
     return 0;
@@ -341,30 +353,24 @@ int ompb__ab_list(ompb__ab *ab, int side, char ***names, size_t *n)
 
 /* ---- one run ------------------------------------------------------------- */
 
-/* Whether row i runs again: open, and listed by both sides. */
-static bool runs_again(const ompb__ab *ab, size_t i)
-{
-    return !ab->rows[i].decided && ab->rows[i].listed[0] && ab->rows[i].listed[1];
-}
-
 /* An ERE that matches exactly the open rows' names. */
-static char *exact_pattern(const ompb__ab *ab)
+static char *exact_pattern(const ompb__ab_rows *rows)
 {
     size_t cap = 16;
-    for (size_t i = 0; i < ab->n_rows; i++)
-        cap += 2 * strlen(ab->rows[i].name) + 1;
+    for (size_t i = 0; i < rows->n; i++)
+        cap += 2 * strlen(rows->v[i].name) + 1;
     char *re = malloc(cap), *p = re;
     if (!re)
         return NULL;
     p += sprintf(p, "^(");
     bool first = true;
-    for (size_t i = 0; i < ab->n_rows; i++) {
-        if (!runs_again(ab, i))
+    for (size_t i = 0; i < rows->n; i++) {
+        if (!ompb__ab_row_runs_again(&rows->v[i]))
             continue;
         if (!first)
             *p++ = '|';
         first = false;
-        for (const char *c = ab->rows[i].name; *c; c++) {
+        for (const char *c = rows->v[i].name; *c; c++) {
             if (strchr(".[]()*+?{}|^$\\", *c))
                 *p++ = '\\';
             *p++ = *c;
@@ -375,24 +381,24 @@ static char *exact_pattern(const ompb__ab *ab)
 }
 
 /* The open rows' names, one a line, into run->names (for --exact-file). */
-static int write_names(const ompb__ab *ab, ompb__ab_run *run)
+static int write_names(const ompb__ab_rows *rows, const ompb__ab_run *run)
 {
     FILE *f = fopen(run->names, "w");
     if (!f)
         return OMPB_EIO;
-    for (size_t i = 0; i < ab->n_rows; i++)
-        if (runs_again(ab, i))
-            fprintf(f, "%s\n", ab->rows[i].name);
+    for (size_t i = 0; i < rows->n; i++)
+        if (ompb__ab_row_runs_again(&rows->v[i]))
+            fprintf(f, "%s\n", rows->v[i].name);
     bool bad = ferror(f) != 0;
     return fclose(f) == 0 && !bad ? 0 : OMPB_EIO;
 }
 
-static size_t open_common(const ompb__ab *ab, const char **only)
+static size_t open_common(const ompb__ab_rows *rows, const char **only)
 {
     size_t n = 0;
-    for (size_t i = 0; i < ab->n_rows; i++)
-        if (runs_again(ab, i)) {
-            *only = ab->rows[i].name;
+    for (size_t i = 0; i < rows->n; i++)
+        if (ompb__ab_row_runs_again(&rows->v[i])) {
+            *only = rows->v[i].name;
             n++;
         }
     return n;
@@ -403,29 +409,29 @@ static size_t open_common(const ompb__ab *ab, const char **only)
  * more, and past OMPB__AB_FILTER_MAX bytes a file of their names given
  * to --exact-file: Linux refuses one argument over 128 KiB), the
  * benchmark's own selection, placed after the user's options. */
-static int selection(const ompb__ab *ab, bool all, ompb__ab_run *run, argv_list *a,
+static int selection(const ompb__ab_rows *rows, bool all, ompb__ab_run *run, argv_list *a,
                      char **pattern)
 {
     const char *only = NULL;
     *pattern = NULL;
-    run->instances = open_common(ab, &only);
+    run->instances = open_common(rows, &only);
     if (all) {
         run->instances = 0;
-        for (size_t i = 0; i < ab->n_rows; i++)
-            run->instances += ab->rows[i].listed[0] || ab->rows[i].listed[1];
+        for (size_t i = 0; i < rows->n; i++)
+            run->instances += rows->v[i].listed[0] || rows->v[i].listed[1];
         return 0;
     }
     if (run->instances == 1) {
         int rc = push(a, "--exact");
         return rc ? rc : push(a, only);
     }
-    if (!(*pattern = exact_pattern(ab)))
+    if (!(*pattern = exact_pattern(rows)))
         return OMPB_ENOMEM;
     if (strlen(*pattern) <= OMPB__AB_FILTER_MAX) {
         int rc = push(a, "--filter");
         return rc ? rc : push(a, *pattern);
     }
-    int rc = write_names(ab, run);
+    int rc = write_names(rows, run);
     rc = rc ? rc : push(a, "--exact-file");
     return rc ? rc : push(a, run->names);
 }
@@ -433,43 +439,43 @@ static int selection(const ompb__ab *ab, bool all, ompb__ab_run *run, argv_list 
 /* Whether the benchmark options after `--` give option `name`: the
  * benchmark refuses an option given twice, and the user's value wins over
  * the run's budget. */
-static bool given(const ompb__ab *ab, const char *name)
+static bool given(const ompb__ab_exec *x, const char *name)
 {
-    for (int i = 0; i < (int)ab->n_bench_args; i++)
-        if (is_option(ab, &i, name))
+    for (int i = 0; i < (int)x->n_bench_args; i++)
+        if (is_option(x, &i, name))
             return true;
     return false;
 }
 
-static int run_argv(ompb__ab *ab, int side, bool all, ompb__ab_run *run, argv_list *a,
-                    char **script, char **pattern)
+static int run_argv(const watch *w, bool all, ompb__ab_run *run, argv_list *a, char **script,
+                    char **pattern)
 {
     static const char *const budget[] = {OMPB__AB_RUN_BUDGET};
-    int rc = command(ab, side, a, script);
+    int rc = command(w->set, run->side, a, script);
     for (size_t i = 0; i + 1 < sizeof budget / sizeof budget[0] && !rc; i += 2)
-        if (!given(ab, budget[i])) {
+        if (!given(w->x, budget[i])) {
             rc = push(a, budget[i]);
             rc = rc ? rc : push(a, budget[i + 1]);
         }
-    rc = rc ? rc : bench_args(ab, a, !all);
+    rc = rc ? rc : bench_args(w->x, a, !all);
     rc = rc ? rc : push(a, "--format");
     rc = rc ? rc : push(a, "json");
     rc = rc ? rc : push(a, "--output");
     rc = rc ? rc : push(a, run->path);
-    if (!rc && ab->timeout) {
+    if (!rc && w->x->timeout) {
         rc = push(a, "--timeout");
-        rc = rc ? rc : push(a, ab->timeout);
+        rc = rc ? rc : push(a, w->x->timeout);
     }
-    return rc ? rc : selection(ab, all, run, a, pattern);
+    return rc ? rc : selection(w->rows, all, run, a, pattern);
 }
 
-static void describe_exit(const ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
+static void describe_exit(const ompb__ab_settings *set, ompb__ab_run *run, const exec_result *r)
 {
     char tail[140];
     last_line(run->log, tail, sizeof tail);
     int code = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : 0;
     /* A shell reports a command killed by signal N as status 128 + N. */
-    if (ab->shell[run->side] && code > 128 && code < 128 + NSIG) {
+    if (set->shell[run->side] && code > 128 && code < 128 + NSIG) {
         run->outcome = OMPB__AB_RUN_CRASHED;
         snprintf(run->detail, sizeof run->detail, "killed by signal %d (%s; exit status %d "
                  "from the shell)%s%s", code - 128, strsignal(code - 128), code,
@@ -486,7 +492,10 @@ static void describe_exit(const ompb__ab *ab, ompb__ab_run *run, const exec_resu
     }
 }
 
-static int keep_file(ompb__ab *ab, ompb__ab_run *run)
+/* The run's file, through --metric when it is given: pooled, or why not
+ * in run->detail (a bad file) or x->metric_error (stops the comparison). */
+static int keep_file(ompb__ab_exec *x, const ompb__ab_settings *set, ompb__ab_ledger *l,
+                     ompb__ab_run *run)
 {
     ompb__resultfile rf;
     ompb_error err = {0};
@@ -495,40 +504,30 @@ static int keep_file(ompb__ab *ab, ompb__ab_run *run)
         cut_copy(run->detail, sizeof run->detail, err.text);
         return 0;
     }
-    if (ab->metric && !ompb__metric_is_time(ab->metric)) {
+    if (set->metric && !ompb__metric_is_time(set->metric)) {
         ompb__metric_unit u;
         const char *side = run->side ? "HEAD" : "BASE";
-        if (ompb__metric_apply(run->path, ab->metric, &rf, &u, &err))
-            snprintf(ab->metric_error, sizeof ab->metric_error, "--metric %s: %s run %zu: %s",
-                     ab->metric, side, run->index, err.text);
-        else if (ab->unit_known && u != ab->unit)
-            snprintf(ab->metric_error, sizeof ab->metric_error, "--metric %s: %s run %zu gives "
-                     "it in another unit than the runs before", ab->metric, side, run->index);
-        ab->unit = u;
-        ab->unit_known = true;
-        if (ab->metric_error[0]) {
+        if (ompb__metric_apply(run->path, set->metric, &rf, &u, &err))
+            snprintf(x->metric_error, sizeof x->metric_error, "--metric %s: %s run %zu: %s",
+                     set->metric, side, run->index, err.text);
+        else if (l->unit_known && u != l->unit)
+            snprintf(x->metric_error, sizeof x->metric_error, "--metric %s: %s run %zu gives "
+                     "it in another unit than the runs before", set->metric, side, run->index);
+        l->unit = u;
+        l->unit_known = true;
+        if (x->metric_error[0]) {
             ompb__resultfile_free(&rf);
             return 0;
         }
     }
-    int s = run->side;
-    if (!ompb__grow((void **)&ab->files[s], &ab->cap_files[s], ab->n_files[s] + 1, sizeof rf, 1) ||
-        !ompb__grow((void **)&ab->file_pair[s], &ab->cap_pairs[s], ab->n_files[s] + 1,
-                    sizeof *ab->file_pair[s], 8)) {
-        ompb__resultfile_free(&rf);
-        return OMPB_ENOMEM;
-    }
-    /* A side's runs are numbered by their pair: its index. */
-    ab->file_pair[s][ab->n_files[s]] = run->index;
-    ab->files[s][ab->n_files[s]++] = rf;
-    ab->pooled[s]++;
-    return 0;
+    return ompb__ab_ledger_pool(l, run, &rf);
 }
 
 /* A run that Ctrl-C (or SIGTERM, SIGHUP) reached wrote the instances it
  * completed, marked partial, before it died of the signal (docs/guide.md,
  * "Faults"): those are pooled, as the harness itself keeps them. */
-static int keep_interrupted(ompb__ab *ab, ompb__ab_run *run)
+static int keep_interrupted(ompb__ab_exec *x, const ompb__ab_settings *set, ompb__ab_ledger *l,
+                            ompb__ab_run *run)
 {
     int sig = ompb__ab_stop_signal();
     struct stat st;
@@ -538,9 +537,9 @@ static int keep_interrupted(ompb__ab *ab, ompb__ab_run *run)
                  "completed an instance; nothing to pool", sig, strsignal(sig));
         return 0;
     }
-    size_t pooled = ab->pooled[run->side];
-    int rc = keep_file(ab, run);
-    if (ab->pooled[run->side] > pooled)
+    size_t pooled = l->pooled[run->side];
+    int rc = keep_file(x, set, l, run);
+    if (l->pooled[run->side] > pooled)
         snprintf(run->detail, sizeof run->detail, "interrupted by signal %d (%s); the instances "
                  "it completed are pooled", sig, strsignal(sig));
     else {
@@ -553,14 +552,15 @@ static int keep_interrupted(ompb__ab *ab, ompb__ab_run *run)
     return rc;
 }
 
-/* Sorts out how the run ended; a usable file is loaded. */
-static int classify(ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
+/* Sorts out how the run ended; a usable file is pooled. */
+static int classify(ompb__ab_exec *x, const ompb__ab_settings *set, ompb__ab_ledger *l,
+                    ompb__ab_run *run, const exec_result *r)
 {
     if (!r->spawned) {
         run->outcome = OMPB__AB_RUN_EXIT;
         snprintf(run->detail, sizeof run->detail, "fork: %s", strerror(errno));
     } else if (r->interrupted) {
-        return keep_interrupted(ab, run);
+        return keep_interrupted(x, set, l, run);
     } else if (r->killed) {
         run->outcome = OMPB__AB_RUN_KILLED;
         snprintf(run->detail, sizeof run->detail, "still running at its deadline (%s); stopped",
@@ -571,56 +571,61 @@ static int classify(ompb__ab *ab, ompb__ab_run *run, const exec_result *r)
         if (run->outcome == OMPB__AB_RUN_FAILED)
             snprintf(run->detail, sizeof run->detail, "exit status 1: a benchmark failed or "
                      "outlived --timeout (its file is pooled; see the failed instances)");
-        return keep_file(ab, run);
+        return keep_file(x, set, l, run);
     } else {
-        describe_exit(ab, run, r);
+        describe_exit(set, run, r);
     }
     return 0;
 }
 
 /* The earlier of the run's own deadline (with --timeout) and the end of
  * --time (deadline_ns); which one it is goes into run->cut_by_time. */
-static uint64_t run_deadline(const ompb__ab *ab, ompb__ab_run *run, uint64_t deadline_ns)
+static uint64_t run_deadline(const ompb__ab_exec *x, ompb__ab_run *run, uint64_t deadline_ns)
 {
     uint64_t own = 0;
-    if (ab->timeout_ns)
-        own = ompb__now_ns() + ab->timeout_ns * (run->instances ? run->instances : 1) +
+    if (x->timeout_ns)
+        own = ompb__now_ns() + x->timeout_ns * (run->instances ? run->instances : 1) +
               RUN_SLACK_NS;
     run->cut_by_time = deadline_ns && (!own || deadline_ns < own);
     return run->cut_by_time ? deadline_ns : own;
 }
 
-static int new_run(ompb__ab *ab, int side, ompb__ab_run **out)
+/* A new run of side in the ledger, with its files' names in x->dir. */
+static int new_run(const ompb__ab_exec *x, ompb__ab_ledger *l, int side, ompb__ab_run **out)
 {
-    if (!ompb__grow((void **)&ab->runs, &ab->cap_runs, ab->n_runs + 1, sizeof **out, 1))
+    ompb__ab_run *run = ompb__ab_ledger_add_run(l, side);
+    if (!run)
         return OMPB_ENOMEM;
-    ompb__ab_run *run = &ab->runs[ab->n_runs];
-    memset(run, 0, sizeof *run);
-    run->side = side;
-    run->index = ++ab->side_runs[side];
-    if (asprintf(&run->path, "%s/%s-%03zu.json", ab->dir, side ? "head" : "base", run->index) < 0 ||
-        asprintf(&run->log, "%s/%s-%03zu.log", ab->dir, side ? "head" : "base", run->index) < 0 ||
-        asprintf(&run->names, "%s/%s-%03zu.names", ab->dir, side ? "head" : "base", run->index) < 0)
+    const char *s = side ? "head" : "base";
+    /* asprintf leaves its pointer undefined on failure: the ledger frees
+     * these, and the run directory's clean-up unlinks them. */
+    if (asprintf(&run->path, "%s/%s-%03zu.json", x->dir, s, run->index) < 0)
+        run->path = NULL;
+    if (asprintf(&run->log, "%s/%s-%03zu.log", x->dir, s, run->index) < 0)
+        run->log = NULL;
+    if (asprintf(&run->names, "%s/%s-%03zu.names", x->dir, s, run->index) < 0)
+        run->names = NULL;
+    if (!run->path || !run->log || !run->names)
         return OMPB_ENOMEM;
-    ab->n_runs++;
     *out = run;
     return 0;
 }
 
-int ompb__ab_run_side(ompb__ab *ab, int side, bool all, uint64_t deadline_ns)
+int ompb__ab_run_side(ompb__ab_exec *x, const ompb__ab_settings *set, ompb__ab_ledger *l,
+                      const ompb__ab_rows *rows, int side, bool all, uint64_t deadline_ns)
 {
+    const watch w = {x, set, l, rows};
     ompb__ab_run *run;
     argv_list a = {0};
     char *script = NULL, *pattern = NULL;
-    int rc = new_run(ab, side, &run);
-    rc = rc ? rc : run_argv(ab, side, all, run, &a, &script, &pattern);
+    int rc = new_run(x, l, side, &run);
+    rc = rc ? rc : run_argv(&w, all, run, &a, &script, &pattern);
     if (!rc) {
-        exec_result r = run_process(ab, a.v, run->log, run->log,
-                                    run_deadline(ab, run, deadline_ns));
+        exec_result r = run_process(&w, a.v, run->log, run->log,
+                                    run_deadline(x, run, deadline_ns));
         run->seconds = r.seconds;
-        rc = classify(ab, run, &r);
-        bool fault = run->outcome != OMPB__AB_RUN_OK && run->outcome != OMPB__AB_RUN_FAILED;
-        ab->faults_in_a_row[side] = fault ? ab->faults_in_a_row[side] + 1 : 0;
+        rc = classify(x, set, l, run, &r);
+        ompb__ab_ledger_end_run(l, run);
     }
     free(a.v);
     free(script);
@@ -630,9 +635,10 @@ int ompb__ab_run_side(ompb__ab *ab, int side, bool all, uint64_t deadline_ns)
 
 /* ---- progress ------------------------------------------------------------ */
 
-void ompb__ab_progress(const ompb__ab *ab, bool done)
+void ompb__ab_progress(const ompb__ab_exec *x, const ompb__ab_settings *set,
+                       const ompb__ab_ledger *l, const ompb__ab_rows *rows, bool done)
 {
-    if (!ab->progress)
+    if (!x->progress)
         return;
     if (done) {
         fprintf(stderr, "\r%-79s\r", "");
@@ -640,17 +646,17 @@ void ompb__ab_progress(const ompb__ab *ab, bool done)
     }
     size_t decided = 0, all = 0;
     /* Decided means a verdict: noisy at the end of its looks is not one. */
-    for (size_t i = 0; i < ab->n_rows; i++) {
+    for (size_t i = 0; i < rows->n; i++) {
         all++;
-        decided += ab->rows[i].decided && ab->rows[i].verdict != OMPB__VERDICT_NOISY;
+        decided += rows->v[i].decided && rows->v[i].verdict != OMPB__VERDICT_NOISY;
     }
-    double elapsed = (double)(ompb__now_ns() - ab->start_ns) / 1e9;
+    double elapsed = (double)(ompb__now_ns() - x->start_ns) / 1e9;
     char left[48] = "";
-    if (ab->time_ns) {
-        double l = (double)ab->time_ns / 1e9 - elapsed;
-        snprintf(left, sizeof left, ", %.0f s left", l > 0 ? l : 0.0);
+    if (set->time_ns) {
+        double t = (double)set->time_ns / 1e9 - elapsed;
+        snprintf(left, sizeof left, ", %.0f s left", t > 0 ? t : 0.0);
     }
     fprintf(stderr, "\r" OMPB__AB_TOOL ": %zu of %zu instances decided, runs %zu+%zu, %.0f s%s   ",
-            decided, all, ab->side_runs[0], ab->side_runs[1], elapsed, left);
+            decided, all, l->side_runs[0], l->side_runs[1], elapsed, left);
     fflush(stderr);
 }

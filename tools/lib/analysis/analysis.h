@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The face of tools/lib/analysis/ (layer analysis: the tool's result files,
- * compare, scaling, sequential tests, convert): what the command's files
+ * compare, scaling, sequential tests, convert, ab's decisions and report): what the command's files
  * (tools/NAME.c) and the HTML page include of it, and all they include
  * (tests/boundary/layers.txt, checked by boundary.include_rule). The
  * statistics (welch.h), the code identity (codeid.h) and the name index
@@ -11,6 +11,7 @@
 #ifndef OMPB_ANALYSIS_ANALYSIS_H
 #define OMPB_ANALYSIS_ANALYSIS_H
 
+#include "analysis/ab.h"
 #include "analysis/compare.h"
 #include "analysis/convert.h"
 #include "analysis/metric.h"
