@@ -23,7 +23,8 @@
     X(compare, "compare two result files: improved, regressed, untouched, new, missing")         \
     X(convert, "re-render a result file as console, csv or json")                                \
     X(scaling, "scaling table (and SVG plot, strong or weak) from result files")                 \
-    X(report, "one self-contained HTML page: rounds, threads, scaling, comparison")
+    X(report, "one self-contained HTML page: rounds, threads, scaling, comparison")          \
+    X(trace, "time every parallel region of an unmodified OpenMP program (GNU OpenMP)")
 
 #define OMPB__TOOL_DECLARE(name, summary) int ompb__tool_##name(int argc, char **argv);
 OMPB__TOOL_COMMANDS(OMPB__TOOL_DECLARE)
