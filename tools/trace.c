@@ -204,7 +204,65 @@ static int wait_child(pid_t child, const sigset_t *set)
     }
 }
 
-static int render(const trace_args *a, const char *report)
+/* What the library found beside the report (OMPB_TRACE_COUNTED): the
+ * begin/end pair's cost measured at load, and the regions --min-duration
+ * kept out of the report, as the "trace" object of the JSON's context. */
+static json_t *trace_facts(const char *path, double *overhead)
+{
+    json_t *facts = json_object(), *counted = json_array();
+    FILE *f = fopen(path, "r");
+    char line[2048];
+    *overhead = -1;
+    while (f && fgets(line, sizeof line, f)) {
+        char name[256], file[1024];
+        int ln;
+        unsigned long long n, ns;
+        double v;
+        if (sscanf(line, "overhead_ns\t%lf", &v) == 1)
+            *overhead = v;
+        else if (sscanf(line, "counted\t%255[^\t]\t%1023[^\t]\t%d\t%llu\t%llu", name, file,
+                        &ln, &n, &ns) == 5)
+            json_array_append_new(counted, json_pack("{s:s, s:s, s:i, s:I, s:I}", "name", name,
+                                                     "file", file, "line", ln, "instances",
+                                                     (json_int_t)n, "total_ns", (json_int_t)ns));
+    }
+    if (f)
+        fclose(f);
+    json_object_set_new(facts, "overhead_ns_per_thread",
+                        *overhead >= 0 ? json_real(*overhead) : json_null());
+    json_object_set_new(facts, "counted_only", counted);
+    return facts;
+}
+
+static void print_counted(const json_t *facts)
+{
+    size_t i;
+    const json_t *c;
+    json_array_foreach(json_object_get(facts, "counted_only"), i, c) {
+        char total[32];
+        ompb__format_duration((double)json_integer_value(json_object_get(c, "total_ns")), total,
+                              sizeof total);
+        fprintf(stderr, "%s: counted only (below --min-duration): %s: %lld instances, %s in "
+                "all\n", OMPB__TRACE_TOOL, json_string_value(json_object_get(c, "name")),
+                (long long)json_integer_value(json_object_get(c, "instances")), total);
+    }
+}
+
+/* The report in the format asked: the console's table gets a line with
+ * the measured overhead first, the JSON its "trace" object. */
+static int print_report(FILE *out, json_t *root, const char *format, double overhead)
+{
+    if (strcmp(format, "console") == 0) {
+        char per[64] = "not measured (under the CodSpeed runner)";
+        if (overhead >= 0)
+            ompb__format_duration(overhead, per, sizeof per);
+        fprintf(out, "trace:      overhead %s per instance per thread (a region begin/end "
+                "pair, measured at start)\n", per);
+    }
+    return ompb__convert_print(out, root, format);
+}
+
+static int render(const trace_args *a, const char *report, const char *facts_path)
 {
     json_error_t jerr;
     ompb_error err = {0};
@@ -212,16 +270,26 @@ static int render(const trace_args *a, const char *report)
     if (!root)
         return bad("the program's region report is unreadable: %s", jerr.text);
     int rc = 0;
+    double overhead;
+    json_t *facts = trace_facts(facts_path, &overhead);
+    print_counted(facts);
     if (ompb__convert_check(root, "the region report", &err) != 0) {
-        rc = bad("%s", err.text);
-    } else if (!a->output) {
-        if (ompb__convert_print(stdout, root, a->format) != 0 || fflush(stdout) != 0)
+        json_decref(facts);
+        json_decref(root);
+        return bad("%s", err.text);
+    }
+    json_t *ctx = json_object_get(root, "context");
+    if (json_is_object(ctx))
+        json_object_set(ctx, "trace", facts);
+    json_decref(facts);
+    if (!a->output) {
+        if (print_report(stdout, root, a->format, overhead) != 0 || fflush(stdout) != 0)
             rc = bad("cannot write standard output: %s", strerror(errno ? errno : EIO));
     } else {
         ompb__outfile of;
         if (ompb__outfile_open(&of, a->output, &err) != 0)
             rc = bad("%s", err.text);
-        else if (ompb__convert_print(of.fp, root, a->format) != 0) {
+        else if (print_report(of.fp, root, a->format, overhead) != 0) {
             ompb__outfile_abort(&of);
             rc = bad("cannot write '%s': %s", a->output, strerror(errno ? errno : EIO));
         } else if (ompb__outfile_commit(&of, &err) != 0)
@@ -229,26 +297,6 @@ static int render(const trace_args *a, const char *report)
     }
     json_decref(root);
     return rc;
-}
-
-/* The regions --min-duration kept out of the report, one line each. */
-static void print_counted(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char line[2048];
-    while (f && fgets(line, sizeof line, f)) {
-        char name[256], file[1024];
-        int ln;
-        unsigned long long n, ns;
-        char total[32];
-        if (sscanf(line, "%255[^\t]\t%1023[^\t]\t%d\t%llu\t%llu", name, file, &ln, &n, &ns) != 5)
-            continue;
-        ompb__format_duration((double)ns, total, sizeof total);
-        fprintf(stderr, "%s: counted only (below --min-duration): %s: %llu instances, %s in all\n",
-                OMPB__TRACE_TOOL, name, n, total);
-    }
-    if (f)
-        fclose(f);
 }
 
 /* What the program's end means for the exit status, with one line when it
@@ -293,12 +341,11 @@ static int run(const trace_args *a, const char *path, const trace_files *f)
         int status = wait_child(child, &set);
         rc = program_status(path, status);
         if (access(f->report, R_OK) == 0) {
-            int r = render(a, f->report);
+            int r = render(a, f->report, f->counted);
             rc = rc ? rc : r;
         } else {
             fprintf(stderr, "%s: '%s' ran no traced parallel region\n", OMPB__TRACE_TOOL, path);
         }
-        print_counted(f->counted);
     }
     close(pipefd[0]);
     sigprocmask(SIG_SETMASK, &old, NULL);
