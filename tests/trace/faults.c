@@ -11,8 +11,9 @@
  *          it and returns 0. (A fork child that opens a parallel region
  *          itself hangs in libgomp, traced or not, once the parent has
  *          threads: GNU OpenMP does not support it.)
- * Before kill and segv the last region runs more than the trace's snapshot
- * interval (0.5 s) after the first, so every region is in a snapshot.
+ * Before kill and segv the program sleeps 1.5 s after its last region,
+ * three times the trace's snapshot interval (0.5 s), so that every region
+ * is in a snapshot.
  *
  * Usage: trace_faults MODE [N]
  */
@@ -37,13 +38,12 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "exit";
     int n = argc > 2 ? atoi(argv[2]) : 5;
-    for (int i = 0; i < n - 1; i++)
+    for (int i = 0; i < n; i++)
         region();
     if (strcmp(mode, "kill") == 0 || strcmp(mode, "segv") == 0) {
-        struct timespec ts = {0, 600000000};
+        struct timespec ts = {1, 500000000};
         nanosleep(&ts, NULL);
     }
-    region();
     if (strcmp(mode, "_exit") == 0)
         _exit(4);
     if (strcmp(mode, "kill") == 0)
