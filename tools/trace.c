@@ -344,7 +344,12 @@ static int run(const trace_args *a, const char *path, const trace_files *f)
             int r = render(a, f->report, f->counted);
             rc = rc ? rc : r;
         } else {
-            fprintf(stderr, "%s: '%s' ran no traced parallel region\n", OMPB__TRACE_TOOL, path);
+            double overhead;
+            json_t *facts = trace_facts(f->counted, &overhead);
+            print_counted(facts);
+            json_decref(facts);
+            fprintf(stderr, "%s: '%s' ran no traced parallel region: no report\n",
+                    OMPB__TRACE_TOOL, path);
         }
     }
     close(pipefd[0]);

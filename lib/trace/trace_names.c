@@ -103,8 +103,9 @@ static void by_address(Dwfl_Module *m, Dwarf_Addr a, char *name, size_t ns)
     Dwarf_Addr start = 0;
     const char *path = m ? dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL) : NULL;
     const unsigned char *bits = NULL;
-    GElf_Addr vaddr;
-    int n = m ? dwfl_module_build_id(m, &bits, &vaddr) : -1;
+    GElf_Addr vaddr, bias;
+    /* The build-id is read with the module's ELF file, opened on demand. */
+    int n = m && dwfl_module_getelf(m, &bias) ? dwfl_module_build_id(m, &bits, &vaddr) : -1;
     int at = snprintf(name, ns, "0x%" PRIx64 "@", (uint64_t)(a - start));
     if (n > 0 && at > 0) {
         for (int i = 0; i < n && i < 8 && (size_t)at + 3 < ns; i++)
