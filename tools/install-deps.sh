@@ -17,13 +17,15 @@ set -euo pipefail
 # python3-yaml: tests/integration/doc_yaml.sh parses the guide's CI job.
 # libelf-dev: libelf (elfutils), which the tool's code identity check reads
 # ELF objects with (tools/lib/analysis/codeid.c).
+# libdw-dev: libdw (elfutils), which names the regions of `ompbench trace`
+# by source line (lib/trace/trace_names.c).
 # locales: the sources localedef needs for tests/integration/hostile_bodies.sh
 # (a comma-decimal locale made in a temporary directory, nothing installed).
 pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
       python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev
       openmpi-bin libopenmpi-dev slurm-wlm gfortran chromium python3-yaml
-      libelf-dev)
+      libelf-dev libdw-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do
