@@ -61,17 +61,13 @@ static int parse_option(int argc, char **argv, int *i, trace_args *a)
 {
     const char *arg = argv[*i], *v;
     ompb_error err = {0};
+    int rc;
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
         a->help = true;
-    else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
-        if (!ompb__convert_format_ok(v))
-            return bad("--format: invalid value '%s' (accepted: %s)", v, OMPB__CONVERT_FORMATS);
-        a->format = v;
-    } else if ((v = ompb__tool_option_value(argc, argv, i, "--output"))) {
-        if (!*v)
-            return bad("--output: empty value (accepted: a file name)");
-        a->output = v;
-    } else if ((v = ompb__tool_option_value(argc, argv, i, "--filter"))) {
+    else if ((rc = ompb__tool_convert_option(OMPB__TRACE_TOOL, argc, argv, i, &a->format,
+                                             &a->output)) != 0)
+        return rc == 1 ? 0 : rc;
+    else if ((v = ompb__tool_option_value(argc, argv, i, "--filter"))) {
         regex_t re;
         if (ompb__filter_compile(&re, v, "--filter", &err) != 0)
             return bad("%s", err.text);
@@ -248,20 +244,8 @@ static void print_counted(const json_t *facts)
     }
 }
 
-/* The report in the format asked: the console's table gets a line with
+/* The report in the format asked; the console's table gets a line with
  * the measured overhead first, the JSON its "trace" object. */
-static int print_report(FILE *out, json_t *root, const char *format, double overhead)
-{
-    if (strcmp(format, "console") == 0) {
-        char per[64] = "not measured (under the CodSpeed runner)";
-        if (overhead >= 0)
-            ompb__format_duration(overhead, per, sizeof per);
-        fprintf(out, "trace:      overhead %s per instance per thread (a region begin/end "
-                "pair, measured at start)\n", per);
-    }
-    return ompb__convert_print(out, root, format);
-}
-
 static int render(const trace_args *a, const char *report, const char *facts_path)
 {
     json_error_t jerr;
@@ -269,32 +253,21 @@ static int render(const trace_args *a, const char *report, const char *facts_pat
     json_t *root = json_load_file(report, JSON_REJECT_DUPLICATES, &jerr);
     if (!root)
         return bad("the program's region report is unreadable: %s", jerr.text);
-    int rc = 0;
     double overhead;
     json_t *facts = trace_facts(facts_path, &overhead);
     print_counted(facts);
-    if (ompb__convert_check(root, "the region report", &err) != 0) {
-        json_decref(facts);
-        json_decref(root);
-        return bad("%s", err.text);
-    }
     json_t *ctx = json_object_get(root, "context");
     if (json_is_object(ctx))
         json_object_set(ctx, "trace", facts);
     json_decref(facts);
-    if (!a->output) {
-        if (print_report(stdout, root, a->format, overhead) != 0 || fflush(stdout) != 0)
-            rc = bad("cannot write standard output: %s", strerror(errno ? errno : EIO));
-    } else {
-        ompb__outfile of;
-        if (ompb__outfile_open(&of, a->output, &err) != 0)
-            rc = bad("%s", err.text);
-        else if (print_report(of.fp, root, a->format, overhead) != 0) {
-            ompb__outfile_abort(&of);
-            rc = bad("cannot write '%s': %s", a->output, strerror(errno ? errno : EIO));
-        } else if (ompb__outfile_commit(&of, &err) != 0)
-            rc = bad("%s", err.text);
-    }
+    char per[64] = "not measured (under the CodSpeed runner)", first[160];
+    if (overhead >= 0)
+        ompb__format_duration(overhead, per, sizeof per);
+    snprintf(first, sizeof first, "trace:      overhead %s per instance per thread (a region "
+             "begin/end pair, measured at start)", per);
+    int rc = ompb__convert_check(root, "the region report", &err)
+                 ? bad("%s", err.text)
+                 : ompb__tool_convert_write(OMPB__TRACE_TOOL, a->output, a->format, root, first);
     json_decref(root);
     return rc;
 }

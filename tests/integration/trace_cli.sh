@@ -7,12 +7,8 @@
 # symbol (no line tables), address@build-id (OMPB_TRACE_NAMING=address).
 script_bound=300
 . "$(dirname "$0")/lib.sh" "$@"
-# In the ASan build the preloaded library comes before the sanitizer's
-# runtime in the program's library list, which ASan refuses by default.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-tool="$build/tools/ompbench"
-prog="$build/tests/trace/trace_faults"
-[ -x "$tool" ] && [ -x "$prog" ] || { echo "trace programs not built"; exit 77; }
+. "$(dirname "$0")/../trace/trace_test.sh"
+prog="$progs/trace_faults"
 trace() { timeout 60 "$tool" trace "$@"; }
 
 trace --help > "$tmp/help" || fail "--help: status $?"

@@ -14,13 +14,9 @@
 #   loop_ns (median of the five ratios).
 script_bound=300
 . "$(dirname "$0")/lib.sh" "$@"
-# In the ASan build the preloaded library comes before the sanitizer's
-# runtime in the program's library list, which ASan refuses by default.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-tool="$build/tools/ompbench"
-imb="$build/tests/trace/trace_imbalance"
+. "$(dirname "$0")/../trace/trace_test.sh"
+imb="$progs/trace_imbalance"
 stencil="$build/benches/stencil"
-[ -x "$tool" ] && [ -x "$imb" ] || { echo "trace programs not built"; exit 77; }
 line=$(grep -n "pragma omp parallel" "$src/tests/trace/imbalance.c" | head -1 | cut -d: -f1)
 
 OMPB_REGIONS_OUTPUT="$tmp/own.json" timeout 120 "$tool" trace --output "$tmp/traced.json" \
