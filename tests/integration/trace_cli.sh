@@ -55,7 +55,7 @@ grep -q "counted only (below --min-duration): region._omp_fn.0: 5 instances" "$t
 [ ! -e "$tmp/min.json" ] || fail "--min-duration: a report without a traced instance"
 # With line tables and a long region (imbalance.c, 5 instances of about
 # 4 units): 1ns traces every instance but the first, which is counted.
-trace --min-duration 1ns --output "$tmp/min1.json" -- "$build/tests/trace/trace_imbalance" 200000 5 \
+OMPB_TRACE_NAMING=line trace --min-duration 1ns --output "$tmp/min1.json" -- "$build/tests/trace/trace_imbalance" 200000 5 \
   > /dev/null 2> "$tmp/min1.err"
 python3 - "$tmp/min1.json" <<'PY' || fail "--min-duration 1ns: $(cat "$tmp/min1.err")"
 import json, sys

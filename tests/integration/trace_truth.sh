@@ -19,7 +19,7 @@ imb="$progs/trace_imbalance"
 stencil="$build/benches/stencil"
 line=$(grep -n "pragma omp parallel" "$src/tests/trace/imbalance.c" | head -1 | cut -d: -f1)
 
-OMPB_REGIONS_OUTPUT="$tmp/own.json" timeout 120 "$tool" trace --output "$tmp/traced.json" \
+OMPB_TRACE_NAMING=line OMPB_REGIONS_OUTPUT="$tmp/own.json" timeout 120 "$tool" trace --output "$tmp/traced.json" \
   -- "$imb" 2000000 20 > /dev/null 2> "$tmp/imb.err" || fail "imbalance: $(cat "$tmp/imb.err")"
 python3 - "$tmp/traced.json" "$tmp/own.json" "imbalance.c:$line" <<'PY' || fail "imbalance: see above"
 import json, statistics, sys
