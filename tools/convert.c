@@ -42,20 +42,35 @@ static void usage(FILE *out)
             "Exit status: 0 ok, 2 bad option or input.\n", OMPB__CONVERT_FORMATS);
 }
 
-static int parse_option(int argc, char **argv, int *i, convert_args *a)
+int ompb__tool_convert_option(const char *tool, int argc, char **argv, int *i,
+                              const char **format, const char **output)
 {
-    const char *arg = argv[*i], *v;
-    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
-        a->help = true;
-    else if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
+    const char *v;
+    if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
         if (!ompb__convert_format_ok(v))
-            return bad("--format: invalid value '%s' (accepted: %s)", v, OMPB__CONVERT_FORMATS);
-        a->format = v;
+            return ompb__tool_usage_error(tool, "--format: invalid value '%s' (accepted: %s)", v,
+                                          OMPB__CONVERT_FORMATS);
+        *format = v;
     } else if ((v = ompb__tool_option_value(argc, argv, i, "--output"))) {
         if (!*v)
-            return bad("--output: empty value (accepted: a file name)");
-        a->output = v;
-    } else
+            return ompb__tool_usage_error(tool, "--output: empty value (accepted: a file name)");
+        *output = v;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_option(int argc, char **argv, int *i, convert_args *a)
+{
+    const char *arg = argv[*i];
+    int rc;
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+        a->help = true;
+    else if ((rc = ompb__tool_convert_option(OMPB__TOOL, argc, argv, i, &a->format,
+                                             &a->output)) != 0)
+        return rc == 1 ? 0 : rc;
+    else
         return bad("unknown option or missing value: '%s' (accepted: --format FMT, "
                    "--output FILE, --help)", arg);
     return 0;
@@ -93,25 +108,34 @@ static int parse_args(int argc, char **argv, convert_args *a)
     return 0;
 }
 
-static int write_out(const convert_args *a, const ompb__result_file *root)
+static int print_to(FILE *out, const ompb__result_file *f, const char *format,
+                    const char *first)
+{
+    errno = 0;
+    if (first && strcmp(format, "console") == 0 && fprintf(out, "%s\n", first) < 0)
+        return OMPB_EIO;
+    return ompb__convert_print(out, f, format);
+}
+
+int ompb__tool_convert_write(const char *tool, const char *output, const char *format,
+                             const ompb__result_file *f, const char *console_first)
 {
     ompb_error err = {0};
-    if (!a->output) {
-        errno = 0;
-        if (ompb__convert_print(stdout, root, a->format) != 0 || fflush(stdout) != 0)
-            return bad("cannot write standard output: %s", strerror(errno ? errno : EIO));
+    if (!output) {
+        if (print_to(stdout, f, format, console_first) != 0 || fflush(stdout) != 0)
+            return ompb__tool_usage_error(tool, "cannot write standard output: %s",
+                                          strerror(errno ? errno : EIO));
         return 0;
     }
     ompb__outfile of;
-    if (ompb__outfile_open(&of, a->output, &err))
-        return bad("%s", err.text);
-    errno = 0;
-    if (ompb__convert_print(of.fp, root, a->format) != 0) {
+    if (ompb__outfile_open(&of, output, &err))
+        return ompb__tool_usage_error(tool, "%s", err.text);
+    if (print_to(of.fp, f, format, console_first) != 0) {
         int e = errno ? errno : EIO;
         ompb__outfile_abort(&of);
-        return bad("cannot write '%s': %s", a->output, strerror(e));
+        return ompb__tool_usage_error(tool, "cannot write '%s': %s", output, strerror(e));
     }
-    return ompb__outfile_commit(&of, &err) ? bad("%s", err.text) : 0;
+    return ompb__outfile_commit(&of, &err) ? ompb__tool_usage_error(tool, "%s", err.text) : 0;
 }
 
 int ompb__tool_convert(int argc, char **argv)
@@ -137,7 +161,7 @@ int ompb__tool_convert(int argc, char **argv)
     json_decref(root);
     if (rc)
         return bad("%s", err.text);
-    rc = write_out(&a, &file);
+    rc = ompb__tool_convert_write(OMPB__TOOL, a.output, a.format, &file, NULL);
     ompb__result_file_release(&file);
     return rc;
 }

@@ -20,6 +20,8 @@ set -euo pipefail
 # linux-perf: perf, with which tests/integration/root_frame_perf.sh checks
 # that every body sample has CodSpeed's root frame on its stack (skipped
 # when perf is missing or cannot record).
+# libdw-dev: libdw (elfutils), which names the regions of `ompbench trace`
+# by source line (lib/trace/trace_names.c).
 # locales: the sources localedef needs for tests/integration/hostile_bodies.sh
 # (a comma-decimal locale made in a temporary directory, nothing installed).
 # dpkg-dev, debhelper, help2man, lintian: the Debian packages of debian/
@@ -30,7 +32,7 @@ pkgs=(build-essential cmake pkg-config libhwloc-dev hwloc libjansson-dev
       libcunit1-dev valgrind clang libomp-dev libclang-rt-14-dev python3
       python3-scipy libbenchmark-tools libxml2-utils locales libpfm4-dev
       openmpi-bin libopenmpi-dev slurm-wlm gfortran chromium python3-yaml
-      libelf-dev linux-perf dpkg-dev debhelper help2man lintian)
+      libelf-dev libdw-dev linux-perf dpkg-dev debhelper help2man lintian)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -23,7 +23,8 @@
     X(compare, "compare two result files: improved, regressed, untouched, new, missing")         \
     X(convert, "re-render a result file as console, csv or json")                                \
     X(scaling, "scaling table (and SVG plot, strong or weak) from result files")                 \
-    X(report, "one self-contained HTML page: rounds, threads, scaling, comparison")
+    X(report, "one self-contained HTML page: rounds, threads, scaling, comparison")          \
+    X(trace, "time every parallel region of an unmodified OpenMP program (GNU OpenMP)")
 
 #define OMPB__TOOL_DECLARE(name, summary) int ompb__tool_##name(int argc, char **argv);
 OMPB__TOOL_COMMANDS(OMPB__TOOL_DECLARE)
@@ -63,6 +64,19 @@ int ompb__tool_parse_alpha(const char *tool, const char *v, double *out);
  * (analysis/units.h); 0, or 2 after one line naming the value and the
  * table's names. */
 int ompb__tool_parse_format(const char *tool, const char *v, ompb__report_format *out);
+
+/* convert's and trace's --format (console, csv, json) and --output at
+ * argv[*i] (tools/convert.c): 1 when it was one of them (stored), 0 when
+ * it is another option, 2 after one line for a bad value. */
+int ompb__tool_convert_option(const char *tool, int argc, char **argv, int *i,
+                              const char **format, const char **output);
+
+/* A result file read into the reporters' model, rendered as format
+ * (ompb__convert_print) to output, atomically, or to standard output when
+ * output is NULL; console_first, when not NULL, is a line before a console
+ * rendering. 0, or 2 after one line. */
+int ompb__tool_convert_write(const char *tool, const char *output, const char *format,
+                             const ompb__result_file *f, const char *console_first);
 
 int ompb__tool_usage_error(const char *tool, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -9,6 +9,7 @@
 #define OMPB_CONFIG_CONFIG_H
 
 #include "config/cli.h"
+#include "config/filter.h"
 #include "config/schedule.h"
 
 #endif

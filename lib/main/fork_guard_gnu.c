@@ -30,6 +30,8 @@
 
 #include <ompbench/fork_guard.h>
 
+#include "fork_wrap.h"
+
 /* initial-exec: a load relative to the thread pointer, no __tls_get_addr
  * call on the fork path. This library is linked into the executable (or into
  * a main() library it links), never dlopen'ed late, which is what this model
@@ -42,6 +44,41 @@ static void watch_set(ompb_fork_watch *w)
 }
 
 const ompb_fork_guard ompb_fork_guard_gnu = {.watch = watch_set};
+
+/* The wrapper of `ompbench trace` (fork_wrap.h); NULL in every other
+ * program, where it costs a load and a branch per construct. */
+static const ompb__fork_wrap *_Atomic wrapper;
+
+void ompb__fork_wrap_set(const ompb__fork_wrap *w)
+{
+    atomic_store_explicit(&wrapper, w, memory_order_release);
+}
+
+/* The cleanup of a wrapped call: runs when the entry point returns, after
+ * the join (and after the result of GOMP_parallel_reductions is taken). */
+static void unwrap(ompb__fork_call *c)
+{
+    const ompb__fork_wrap *w = c->wrapped ? atomic_load_explicit(&wrapper, memory_order_acquire)
+                                          : NULL;
+    if (w)
+        w->leave(c);
+}
+
+/* Asks the wrapper for a body: on success fn and data become it and c. */
+static void wrap(ompb__fork_call *c, void (**fn)(void *), void **data, unsigned n, int head)
+{
+    const ompb__fork_wrap *w = atomic_load_explicit(&wrapper, memory_order_acquire);
+    if (__builtin_expect(w == NULL, 1))
+        return;
+    *c = (ompb__fork_call){.head = head && *data ? *(void **)*data : NULL, .fn = *fn,
+                          .data = *data, .num_threads = n};
+    void (*body)(void *) = w->enter(c);
+    if (!body)
+        return;
+    c->wrapped = 1;
+    *fn = body;
+    *data = c;
+}
 
 /* Out of line: the common, unwatched path stays a load and a branch. */
 __attribute__((noinline)) static void note(ompb_fork_watch *w, unsigned num_threads)
@@ -90,13 +127,14 @@ static void *resolve(void *_Atomic *slot, const char *name)
 typedef void (*body_fn)(void *);
 
 /* OMPB__ENTRY(ret, name, (params), (args), nthreads): the implementation
- * guard_<name>, which calls note(w, nthreads) for a watched thread, and the
- * exported weak alias name; OMPB__ENTRY_NOTE names another note. POSIX lets
+ * guard_<name>, which calls note(w, nthreads) for a watched thread and lets
+ * an installed wrapper wrap the body (fork_wrap.h), and the exported weak
+ * alias name; OMPB__ENTRY_NOTE names another note and the wrapping. POSIX lets
  * a dlsym result be used as a function pointer; memcpy keeps -Wpedantic
  * quiet about it. */
 #define OMPB__ENTRY(ret, name, params, args, nthreads, ret_kw) \
-    OMPB__ENTRY_NOTE(note, ret, name, params, args, nthreads, ret_kw)
-#define OMPB__ENTRY_NOTE(note_fn, ret, name, params, args, nthreads, ret_kw)  \
+    OMPB__ENTRY_NOTE(note, ret, name, params, args, nthreads, ret_kw, WRAP)
+#define OMPB__ENTRY_NOTE(note_fn, ret, name, params, args, nthreads, ret_kw, wrap_kw) \
     typedef ret (*name##_fn) params;                                          \
     static void *_Atomic real_##name;                                         \
     static ret guard_##name params;                                           \
@@ -111,19 +149,28 @@ typedef void (*body_fn)(void *);
         void *p = resolve(&real_##name, #name);                               \
         name##_fn real;                                                       \
         memcpy(&real, &p, sizeof real);                                       \
+        wrap_kw                                                               \
         ret_kw real args;                                                     \
     }
 
 #define FN body_fn fn, void *data, unsigned n
 #define LOOP_ARGS long start, long end, long incr
+/* The combined form is wrapped (fork_wrap.h; the cleanup tells the wrapper
+ * after the join); the split form and `teams` are not. */
+#define WRAP_AS(head)                                                          \
+    __attribute__((cleanup(unwrap))) ompb__fork_call call = {0};               \
+    wrap(&call, &fn, &data, n, head);
+#define WRAP WRAP_AS(0)
+#define WRAP_HEAD WRAP_AS(1)
+#define NO_WRAP
 /* `return` for the one entry point with a result, nothing for the others. */
 #define RETURN return
 #define NO_RETURN
 
 /* GCC >= 4.9: one call per construct. */
 OMPB__ENTRY(void, GOMP_parallel, (FN, unsigned flags), (fn, data, n, flags), n, NO_RETURN)
-OMPB__ENTRY(unsigned, GOMP_parallel_reductions, (FN, unsigned flags), (fn, data, n, flags), n,
-            RETURN)
+OMPB__ENTRY_NOTE(note, unsigned, GOMP_parallel_reductions, (FN, unsigned flags),
+                 (fn, data, n, flags), n, RETURN, WRAP_HEAD)
 OMPB__ENTRY(void, GOMP_parallel_sections, (FN, unsigned count, unsigned flags),
             (fn, data, n, count, flags), n, NO_RETURN)
 OMPB__ENTRY(void, GOMP_parallel_loop_static, (FN, LOOP_ARGS, long chunk, unsigned flags),
@@ -147,20 +194,20 @@ OMPB__ENTRY(void, GOMP_parallel_loop_maybe_nonmonotonic_runtime,
             NO_RETURN)
 /* Older GCC: a start call (the encountering thread then runs the body and
  * calls GOMP_parallel_end itself), which is where the region forks. */
-OMPB__ENTRY(void, GOMP_parallel_start, (FN), (fn, data, n), n, NO_RETURN)
-OMPB__ENTRY(void, GOMP_parallel_sections_start, (FN, unsigned count), (fn, data, n, count), n,
-            NO_RETURN)
-OMPB__ENTRY(void, GOMP_parallel_loop_static_start, (FN, LOOP_ARGS, long chunk),
-            (fn, data, n, start, end, incr, chunk), n, NO_RETURN)
-OMPB__ENTRY(void, GOMP_parallel_loop_dynamic_start, (FN, LOOP_ARGS, long chunk),
-            (fn, data, n, start, end, incr, chunk), n, NO_RETURN)
-OMPB__ENTRY(void, GOMP_parallel_loop_guided_start, (FN, LOOP_ARGS, long chunk),
-            (fn, data, n, start, end, incr, chunk), n, NO_RETURN)
-OMPB__ENTRY(void, GOMP_parallel_loop_runtime_start, (FN, LOOP_ARGS),
-            (fn, data, n, start, end, incr), n, NO_RETURN)
+OMPB__ENTRY_NOTE(note, void, GOMP_parallel_start, (FN), (fn, data, n), n, NO_RETURN, NO_WRAP)
+OMPB__ENTRY_NOTE(note, void, GOMP_parallel_sections_start, (FN, unsigned count),
+                 (fn, data, n, count), n, NO_RETURN, NO_WRAP)
+OMPB__ENTRY_NOTE(note, void, GOMP_parallel_loop_static_start, (FN, LOOP_ARGS, long chunk),
+                 (fn, data, n, start, end, incr, chunk), n, NO_RETURN, NO_WRAP)
+OMPB__ENTRY_NOTE(note, void, GOMP_parallel_loop_dynamic_start, (FN, LOOP_ARGS, long chunk),
+                 (fn, data, n, start, end, incr, chunk), n, NO_RETURN, NO_WRAP)
+OMPB__ENTRY_NOTE(note, void, GOMP_parallel_loop_guided_start, (FN, LOOP_ARGS, long chunk),
+                 (fn, data, n, start, end, incr, chunk), n, NO_RETURN, NO_WRAP)
+OMPB__ENTRY_NOTE(note, void, GOMP_parallel_loop_runtime_start, (FN, LOOP_ARGS),
+                 (fn, data, n, start, end, incr), n, NO_RETURN, NO_WRAP)
 
 /* GCC >= 9: `#pragma omp teams` outside a target region. */
 OMPB__ENTRY_NOTE(note_teams, void, GOMP_teams_reg,
                  (body_fn fn, void *data, unsigned num_teams, unsigned thread_limit,
                   unsigned flags), (fn, data, num_teams, thread_limit, flags), num_teams,
-                 NO_RETURN)
+                 NO_RETURN, NO_WRAP)
