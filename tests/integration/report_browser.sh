@@ -287,15 +287,18 @@ check_page compare verdicts comparison
 case " ${pages[*]} " in *" mpi "*) check_page mpi scaling i1 ;; esac
 case " ${pages[*]} " in *" counters "*) check_page counters i0 ;; esac
 
-# Size: ten runs of the example suite stay under about 2 MB (rounds are
-# sampled to the page's budget).
+# Size: ten runs of the example suite stay under 2.4 MB (rounds are
+# sampled to the page's budget). The page was 1.98 MB before the axes got
+# ticks near their data, the instances per-thread fairness tables and the
+# page its notes on method (issue 33): 2.26 MB on 2026-12-03, the ticks
+# drawn as one path per axis (as 2880 <line>s they took 178 KB).
 args=()
 for k in 1 2 3 4 5; do args+=("$tmp/suite1.json" "$tmp/suite2.json"); done
 # The same file twice is refused by compare only; report takes ten runs.
 run "$tool" report "${args[@]}" --output "$tmp/ten.html"
 size=$(stat -c %s "$tmp/ten.html")
-if [ "$size" -gt 2200000 ]; then
-  echo "FAIL: the report of ten runs of the example suite is $size bytes (want under ~2 MB)"
+if [ "$size" -gt 2400000 ]; then
+  echo "FAIL: the report of ten runs of the example suite is $size bytes (want under 2.4 MB)"
   fail=1
 fi
 echo "ten runs of the example suite: $size bytes"

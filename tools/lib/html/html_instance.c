@@ -177,26 +177,28 @@ static double nice_step(double span, double n)
 /* Ticks of a time axis between a and b (pixels) for the times lo..hi: at
  * 1-2-5 values inside the range (of a decade on a log axis), so every
  * tick lies among the data; the range's ends, labelled, when fewer than
- * two such values fall inside it. Each tick is a short line across the
- * axis at (x, y) plus the direction (dx, dy) and its label at an offset. */
+ * two such values fall inside it. Each tick is a short stroke across the
+ * axis, with its label at an offset. */
 typedef struct axis {
     double a, b;            /* pixels of lo and hi */
     bool vertical;          /* a y axis: ticks at x = at */
     double at;              /* the axis line's other coordinate */
 } axis;
 
-static void tick(FILE *out, const inst *in, const axis *ax, double v, bool label)
+/* One tick's stroke, as a move and a line of the axis's one path. */
+static void tick_stroke(FILE *out, const inst *in, const axis *ax, double v)
+{
+    double p = at_value(in, v, ax->a, ax->b);
+    if (ax->vertical)
+        fprintf(out, "M%.1f %.1fh4", ax->at - 4, p);
+    else
+        fprintf(out, "M%.1f %.1fv4", p, ax->at);
+}
+
+static void tick_label(FILE *out, const inst *in, const axis *ax, double v)
 {
     char t[OMPB__UNIT_TEXT_MAX];
     double p = at_value(in, v, ax->a, ax->b);
-    if (ax->vertical)
-        fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-                ax->at - 4, p, ax->at, p);
-    else
-        fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-                p, ax->at, p, ax->at + 4);
-    if (!label)
-        return;
     ompb__format_ns(t, sizeof t, v);
     /* A label at either end of a horizontal axis keeps inside the chart. */
     if (ax->vertical)
@@ -241,13 +243,19 @@ static void time_axis(FILE *out, const inst *in, const axis *ax, double min_gap)
         if (in->hi > in->lo)
             v[n++] = in->hi;
     }
+    /* The ticks are one path (a page of ten runs of the example suite
+     * drew 2880 tick lines: 178 KB as <line>s, about a quarter as this). */
+    fputs("<path class=\"tick\" d=\"", out);
+    for (size_t i = 0; i < n; i++)
+        tick_stroke(out, in, ax, v[i]);
+    fputs("\"/>", out);
     double last = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         double p = at_value(in, v[i], ax->a, ax->b);
-        bool room = fabs(p - last) >= min_gap;
-        tick(out, in, ax, v[i], room);
-        if (room)
+        if (fabs(p - last) >= min_gap) {
+            tick_label(out, in, ax, v[i]);
             last = p;
+        }
     }
 }
 
