@@ -17,10 +17,14 @@ set(_ompb_trace_map ${PROJECT_SOURCE_DIR}/lib/trace/trace.map)
 target_link_options(ompbench_trace PRIVATE LINKER:--version-script=${_ompb_trace_map})
 set_property(TARGET ompbench_trace APPEND PROPERTY LINK_DEPENDS ${_ompb_trace_map})
 ompb_target_warnings(ompbench_trace)
-install(TARGETS ompbench_trace LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# A private library (only the tool loads it, by path): in a folder of its
+# own under the library directory, as plugins are, not beside the public
+# libraries with their sonames.
+install(TARGETS ompbench_trace LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ompbench)
 
-# The tool finds it beside itself once installed (../lib), else in the build.
+# The tool finds it from itself once installed (../LIBDIR/ompbench), else
+# in the build.
 add_dependencies(ompbench_tool ompbench_trace)
 target_compile_definitions(ompbench_tool PRIVATE
   OMPB_TRACE_LIBRARY_BUILD="$<TARGET_FILE:ompbench_trace>"
-  OMPB_TRACE_LIBRARY_INSTALLED="${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:ompbench_trace>")
+  OMPB_TRACE_LIBRARY_INSTALLED="${CMAKE_INSTALL_LIBDIR}/ompbench/$<TARGET_FILE_NAME:ompbench_trace>")

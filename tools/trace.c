@@ -125,8 +125,8 @@ static int parse_args(int argc, char **argv, trace_args *a)
     return 0;
 }
 
-/* The preloaded library: OMPB_TRACE_LIBRARY, else beside the installed
- * tool (../lib), else the build tree's. */
+/* The preloaded library: OMPB_TRACE_LIBRARY, else the installed tool's
+ * (../LIBDIR/ompbench/), else the build tree's. */
 static const char *trace_library(char *buf, size_t size)
 {
     const char *env = getenv("OMPB_TRACE_LIBRARY");

@@ -95,6 +95,7 @@ holds libompbench-dev "usr/lib/$arch/cmake/ompbench/ompbench-config.cmake"
 holds libompbench-dev "usr/lib/$arch/pkgconfig/ompbench.pc"
 holds libompbench-dev "usr/lib/$arch/libompbench_main.a"
 holds ompbench usr/bin/ompbench
+holds ompbench "usr/lib/$arch/ompbench/libompbench_trace.so"
 if dpkg-deb -c "$(deb libompbench-dev)" | grep -E '/usr/include/(round|engine|region_[a-z]+)\.h'; then
   fail "libompbench-dev installs an internal header"
 fi
