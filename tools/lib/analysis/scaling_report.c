@@ -120,8 +120,9 @@ static const char *interval_text(const ompb__scaling_model *m)
     static const char *const text[] = {
         [OMPB__SCALING_INTERVAL_NONE] = "no interval: one run per point (see --repetitions)",
         [OMPB__SCALING_INTERVAL_BOOTSTRAP] = "95% intervals: bootstrap over the runs",
-        [OMPB__SCALING_INTERVAL_FIT] = "95% intervals of sigma and kappa: the fit's standard "
-                                       "errors (one run at some point)"};
+        [OMPB__SCALING_INTERVAL_FIT] =
+            "95% intervals of sigma and kappa: the fit's standard errors (one run at some point)",
+    };
     return text[m->interval];
 }
 
