@@ -37,8 +37,9 @@ run_bg() { # NICE LOG TARGET...: sets bg_pid to the session leader's PID
   shift 2
   # Not a group leader here (no job control), so setsid execs in place and
   # $! is the new session's leader.
-  setsid timeout 3600 nice -n "$n" "$make" --no-print-directory "${vars[@]}" "$@" \
-    > "$log" 2>&1 < /dev/null &
+  setsid timeout 3600 nice -n "$n" bash -c 'TIMEFORMAT=$1; shift; time "$@"' timed \
+    "make test: stage $* took %R s wall, %U s user, %S s sys CPU" \
+    "$make" --no-print-directory "${vars[@]}" "$@" > "$log" 2>&1 < /dev/null &
   bg_pid=$!
 }
 
@@ -50,27 +51,36 @@ finish() { # PID LOG NAME: waits for a background stage, shows its log on failur
     tail -n 200 "$2" >&2
   else
     echo "make test: the $3 stage passed (log: $2)"
+    grep -h "^make test: stage" "$2" || true
   fi
   return "$rc"
 }
+
+# Each stage says what it took, so a slow `make test` shows where.
+fg() { # TARGET: a stage in the foreground
+  local TIMEFORMAT="make test: stage $1 took %R s wall, %U s user, %S s sys CPU"
+  time "$make" --no-print-directory "${vars[@]}" "$1"
+}
+t0=$SECONDS
 
 run_bg 10 "$clang_log" test-clang
 clang_pid=$bg_pid
 echo "make test: the clang stage runs beside the others, PID $clang_pid, log $clang_log"
 
-if ! "$make" --no-print-directory "${vars[@]}" build-release; then
+if ! fg build-release; then
   stop_all; exit 1
 fi
 run_bg 5 "$asan_log" build-asan
 asan_pid=$bg_pid
 echo "make test: the ASan build runs beside the Release tests, PID $asan_pid, log $asan_log"
 
-if ! "$make" --no-print-directory "${vars[@]}" ctest-release; then
+if ! fg ctest-release; then
   stop_all; exit 1
 fi
 if ! finish "$asan_pid" "$asan_log" "ASan build"; then
   asan_pid=""; stop_all; exit 1
 fi
 asan_pid=""
-"$make" --no-print-directory "${vars[@]}" ctest-asan || { stop_all; exit 1; }
+fg ctest-asan || { stop_all; exit 1; }
 finish "$clang_pid" "$clang_log" clang || exit 1
+echo "make test: passed in $((SECONDS - t0)) s"
