@@ -41,6 +41,12 @@ run_bg() { # NICE LOG TARGET...: sets bg_pid to the session leader's PID
     "make test: stage $* took %R s wall, %U s user, %S s sys CPU" \
     "$make" --no-print-directory "${vars[@]}" "$@" > "$log" 2>&1 < /dev/null &
   bg_pid=$!
+  # With the kernel's autogroups (sched_autogroup_enabled, on in Debian's
+  # kernels) a new session is a scheduling group of its own, weighed
+  # against the foreground's as an equal whatever its processes' nice
+  # values: the group's own nice is what lowers it (sched(7)). Without
+  # this the niced clang stage took a whole core from the Release build.
+  echo "$n" > "/proc/$bg_pid/autogroup" 2>/dev/null || true
 }
 
 finish() { # PID LOG NAME: waits for a background stage, shows its log on failure
