@@ -37,16 +37,19 @@ run_bg() { # NICE LOG TARGET...: sets bg_pid to the session leader's PID
   shift 2
   # Not a group leader here (no job control), so setsid execs in place and
   # $! is the new session's leader.
-  setsid timeout 3600 nice -n "$n" bash -c 'TIMEFORMAT=$1; shift; time "$@"' timed \
-    "make test: stage $* took %R s wall, %U s user, %S s sys CPU" \
-    "$make" --no-print-directory "${vars[@]}" "$@" > "$log" 2>&1 < /dev/null &
-  bg_pid=$!
   # With the kernel's autogroups (sched_autogroup_enabled, on in Debian's
   # kernels) a new session is a scheduling group of its own, weighed
   # against the foreground's as an equal whatever its processes' nice
-  # values: the group's own nice is what lowers it (sched(7)). Without
-  # this the niced clang stage took a whole core from the Release build.
-  echo "$n" > "/proc/$bg_pid/autogroup" 2>/dev/null || true
+  # values: the group's own nice is what lowers it (sched(7)). So the
+  # stage sets it from inside, once setsid has made its group (from here
+  # the write could reach this script's group before the child's setsid).
+  # Without it the niced clang stage took a whole core from the Release
+  # build.
+  setsid timeout 3600 nice -n "$n" bash -c \
+    '{ echo "$1" > /proc/self/autogroup; } 2>/dev/null; TIMEFORMAT=$2; shift 2; time "$@"' timed \
+    "$n" "make test: stage $* took %R s wall, %U s user, %S s sys CPU" \
+    "$make" --no-print-directory "${vars[@]}" "$@" > "$log" 2>&1 < /dev/null &
+  bg_pid=$!
 }
 
 finish() { # PID LOG NAME: waits for a background stage, shows its log on failure
