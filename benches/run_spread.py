@@ -9,6 +9,12 @@
 # all as robust standard deviations on the log scale (0.05 is about 5%).
 # When `between` is far above `within`, more rounds per run cannot help:
 # each process (each run) has its own speed for the instance.
+# Then, for four ways of taking a run's value from its clean rounds (their
+# median, which ab uses, their 25th and 10th percentiles and their
+# minimum), the spread of the pairs' log ratios and how many instances
+# ab's look (Yuen's 20%-trimmed paired t, 95%) would put within +-5%
+# (untouched) over all the pairs, with no alpha spent on earlier looks: whether a lower quantile, which ignores
+# rounds the host slowed, would narrow the pairs.
 #   benches/run_spread.py DIR [--min-runs N]
 import glob
 import json
@@ -21,6 +27,54 @@ import sys
 def robust_sd(values):
     m = statistics.median(values)
     return 1.4826 * statistics.median([abs(v - m) for v in values])
+
+
+def quantile(v, p):
+    v = sorted(v)
+    k = (len(v) - 1) * p
+    f = math.floor(k)
+    c = min(f + 1, len(v) - 1)
+    return v[f] + (v[c] - v[f]) * (k - f)
+
+
+ESTIMATORS = (("median", 0.5), ("p25", 0.25), ("p10", 0.10), ("min", 0.0))
+
+
+def yuen_paired(d, stats, trim=0.2):
+    """ab's look (ompb__summarize_trimmed, ompb__paired): Yuen's 20%
+    trimmed mean of the pairs' log ratios and its 95% half-width."""
+    n = len(d)
+    g = int(trim * n)
+    if not (g > 0 and n - 2 * g >= 2):
+        return statistics.mean(d), stats.t.ppf(0.975, n - 1) * statistics.stdev(d) / math.sqrt(n)
+    w = sorted(d)
+    h = n - 2 * g
+    m = statistics.mean(w[g:n - g])
+    win = [w[g]] * g + w[g:n - g] + [w[n - 1 - g]] * g
+    var = (n - 1) * statistics.variance(win) / (h - 1)
+    return m, stats.t.ppf(0.975, h - 1) * math.sqrt(var / h)
+
+
+def estimators(sides, names, threshold=0.05):
+    from scipy import stats  # a test dependency (tools/install-deps.sh)
+    print(f"{'run value':9s} {'untouched':>9s} {'pairs spread':>13s} {'p90':>6s}")
+    for label, p in ESTIMATORS:
+        decided, total, sds = 0, 0, []
+        for name in names:
+            lr = []
+            for k, b in sides["base"].items():
+                h = sides["head"].get(k, {})
+                if name in b and name in h:
+                    lr.append(quantile(h[name][1], p) - quantile(b[name][1], p))
+            if len(lr) < 3:
+                continue
+            m, half = yuen_paired(lr, stats)
+            total += 1
+            sds.append(robust_sd(lr))
+            decided += abs(m) + half < math.log(1 + threshold)
+        if total:
+            p90 = sorted(sds)[int(0.9 * (len(sds) - 1))]
+            print(f"{label:9s} {decided:4d}/{total:<4d} {statistics.median(sds):13.3f} {p90:6.3f}")
 
 
 def clean_rounds(entry):
@@ -91,6 +145,7 @@ def main(argv):
     if ratios:
         print(f"between / within: median {statistics.median(ratios):.1f} over {len(ratios)} "
               "instances (1: the runs agree as their rounds do)")
+    estimators(sides, names)
     return 0
 
 
