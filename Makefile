@@ -7,10 +7,10 @@
 #                then ASan+UBSan, then a clang build)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-# ctest's parallelism in the two test stages of `make test`: twice the
-# cores, since many tests mostly wait (timeouts, sleeps, signals, MPI and
-# browser start-up: integration.slurm takes 14 s for 0.6 s of CPU) and
-# two at a time leave the cores idle then. The tests that need the machine
+# ctest's parallelism in `make check` and the two test stages of `make
+# test`: twice the cores, since many tests mostly wait (timeouts, sleeps,
+# signals, MPI and browser start-up: integration.slurm takes 14 s for 0.6 s
+# of CPU) and two at a time leave the cores idle then. The tests that need the machine
 # to themselves stay RUN_SERIAL or behind their RESOURCE_LOCK, and every
 # test passes next to two CPU hogs anyway (tools/test-under-load.sh).
 TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
@@ -42,7 +42,7 @@ check:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DOMPB_WERROR=ON \
 	  -DOMPB_CONTRIBUTING_DIR=$(CONTRIBUTING_DIR)
 	cmake --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '$(CHECK_LABELS)'
+	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS) -L '$(CHECK_LABELS)'
 
 # The three stages below, with the clang stage and the ASan build running
 # niced beside the test runs, which leave the cores idle much of the time
