@@ -10,9 +10,10 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # ctest's parallelism in `make check` and the two test stages of `make
 # test`: twice the cores, since many tests mostly wait (timeouts, sleeps,
 # signals, MPI and browser start-up: integration.slurm takes 14 s for 0.6 s
-# of CPU) and two at a time leave the cores idle then. The tests that need the machine
-# to themselves stay RUN_SERIAL or behind their RESOURCE_LOCK, and every
-# test passes next to two CPU hogs anyway (tools/test-under-load.sh).
+# of CPU) and two at a time leave the cores idle then. The tests that need
+# the machine to themselves stay RUN_SERIAL or behind their RESOURCE_LOCK,
+# and every test passes next to two CPU hogs anyway
+# (tools/test-under-load.sh).
 TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 # The contributing recipes' copy of the tree and its Release build
 # (tests/contributing/), one for both test stages: the ASan stage finds it

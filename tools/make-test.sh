@@ -66,7 +66,7 @@ finish() { # PID LOG NAME: waits for a background stage, shows its log on failur
 }
 
 # Each stage says what it took, so a slow `make test` shows where.
-fg() { # TARGET: a stage in the foreground
+run_fg() { # TARGET: a stage in the foreground
   local TIMEFORMAT="make test: stage $1 took %R s wall, %U s user, %S s sys CPU"
   time "$make" --no-print-directory "${vars[@]}" "$1"
 }
@@ -76,20 +76,20 @@ run_bg 10 "$clang_log" test-clang
 clang_pid=$bg_pid
 echo "make test: the clang stage runs beside the others, PID $clang_pid, log $clang_log"
 
-if ! fg build-release; then
+if ! run_fg build-release; then
   stop_all; exit 1
 fi
 run_bg 5 "$asan_log" build-asan
 asan_pid=$bg_pid
 echo "make test: the ASan build runs beside the Release tests, PID $asan_pid, log $asan_log"
 
-if ! fg ctest-release; then
+if ! run_fg ctest-release; then
   stop_all; exit 1
 fi
 if ! finish "$asan_pid" "$asan_log" "ASan build"; then
   asan_pid=""; stop_all; exit 1
 fi
 asan_pid=""
-fg ctest-asan || { stop_all; exit 1; }
+run_fg ctest-asan || { stop_all; exit 1; }
 finish "$clang_pid" "$clang_log" clang || exit 1
 echo "make test: passed in $((SECONDS - t0)) s"
