@@ -70,6 +70,12 @@ static void usage(FILE *out)
             "  --alpha A             error rate and false discovery rate, in (0, 1) (default 0.05)\n"
             "  --seed S              seed of the order within each pair (default: the clock;\n"
             "                        printed)\n"
+            "  --pair-by WHAT        run: a pair is a BASE and a HEAD run of every open\n"
+            "                        instance (default); instance: after the first pair, a\n"
+            "                        pair is one open instance's BASE and HEAD runs back to\n"
+            "                        back (--exact), each open instance once per round, so\n"
+            "                        that both runs see the machine alike (docs/guide.md)\n");
+    fprintf(out,
             "  --keep DIR            keep every run's JSON file and log in DIR (default: a\n"
             "                        temporary directory, removed)\n"
             "  --format FMT          %s\n"
@@ -173,6 +179,12 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
         a->seed_given = true;
         return 0;
     }
+    if ((v = ompb__tool_option_value(argc, argv, i, "--pair-by"))) {
+        if (strcmp(v, "run") != 0 && strcmp(v, "instance") != 0)
+            return bad("--pair-by: invalid value '%s' (accepted: run, instance)", v);
+        set->pair_by_instance = strcmp(v, "instance") == 0;
+        return 0;
+    }
     if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
         return ompb__tool_parse_format(OMPB__AB_TOOL, v, &a->format);
     }
@@ -184,7 +196,8 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
     if (!dest)
         return bad("unknown option or missing value: '%s' (accepted: --base-cmd CMD, --head-cmd "
                    "CMD, --min-runs N, --max-runs N, --max-time D, --time D, --timeout D, "
-                   "--threshold PCT, --metric NAME, --alpha A, --seed S, --keep DIR, --format FMT, --output "
+                   "--threshold PCT, --metric NAME, --alpha A, --seed S, --pair-by WHAT, --keep DIR, "
+                   "--format FMT, --output "
                    "FILE, --markdown FILE, --json FILE, --fail-on-regression, "
                    "--allow-undecided, --allow-layout-effects, --fail-on-undecided, "
                    "--no-futility, --help; "
@@ -392,6 +405,43 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* One pair: BASE and HEAD in a random order, over the open rows (all of
+ * them when all is set, only the instance named only when not NULL). A
+ * run that would start after the end of --time would be stopped at once:
+ * it does not start. Returns 0 (also when --metric failed: metric_error
+ * says it), or an error. */
+static int run_pair(ab_args *a, uint64_t *order, uint64_t deadline, bool all, const char *only)
+{
+    ompb__ab_exec *x = &a->x;
+    int first = (int)(splitmix(order) & 1);
+    for (int k = 0; k < 2 && !ompb__ab_stop_signal() && (!deadline || ompb__now_ns() < deadline);
+         k++) {
+        int rc = ompb__ab_run_side(x, &a->set, &a->l, &a->rows, k ? !first : first, all, only,
+                                   deadline);
+        if (rc || x->metric_error[0])
+            return rc;
+    }
+    return 0;
+}
+
+/* A round of --pair-by instance: a pair for each instance open now, in
+ * the rows' order. The names are copied first: the rows do not change
+ * until the judge, after the round. */
+static int run_instance_pairs(ab_args *a, uint64_t *order, uint64_t deadline)
+{
+    const ompb__ab_rows *rows = &a->rows;
+    for (size_t i = 0; i < rows->n; i++) {
+        if (!ompb__ab_row_runs_again(&rows->v[i]))
+            continue;
+        if (ompb__ab_stop_signal() || (deadline && ompb__now_ns() >= deadline))
+            return 0;
+        int rc = run_pair(a, order, deadline, false, rows->v[i].name);
+        if (rc || a->x.metric_error[0])
+            return rc;
+    }
+    return 0;
+}
+
 static int run_pairs(ab_args *a)
 {
     const ompb__ab_settings *set = &a->set;
@@ -404,19 +454,13 @@ static int run_pairs(ab_args *a)
                                  &a->res))
             break;
         uint64_t t0 = ompb__now_ns();
-        int first = (int)(splitmix(&order) & 1);
-        /* A run that would start after the end of --time would be stopped
-         * at once: it does not start. */
-        for (int k = 0; k < 2 && !ompb__ab_stop_signal() && (!deadline || ompb__now_ns() < deadline);
-             k++) {
-            int rc = ompb__ab_run_side(x, set, &a->l, &a->rows, k ? !first : first, pair == 0,
-                                       deadline);
-            if (rc)
-                return rc;
-            if (x->metric_error[0])
-                return 0;
-        }
-        int rc = ompb__ab_judge(set, &a->l, &a->rows, &a->res);
+        int rc = pair > 0 && set->pair_by_instance ? run_instance_pairs(a, &order, deadline)
+                                                   : run_pair(a, &order, deadline, pair == 0, NULL);
+        if (rc)
+            return rc;
+        if (x->metric_error[0])
+            return 0;
+        rc = ompb__ab_judge(set, &a->l, &a->rows, &a->res);
         if (rc)
             return rc;
         ompb__ab_progress(x, set, &a->l, &a->rows, false);

@@ -61,11 +61,13 @@ int ompb__ab_stop_signal(void);
 int ompb__ab_list(const ompb__ab_exec *x, const ompb__ab_settings *set,
                   const ompb__ab_rows *rows, int side, char ***names, size_t *n);
 
-/* One run of side over the open rows (all of them when all is set):
- * appended to the ledger, its file pooled there when it is usable.
- * Returns 0, or OMPB_ENOMEM. deadline_ns (0: none) stops it. */
+/* One run of side over the open rows (all of them when all is set; only
+ * the instance named only, when not NULL): appended to the ledger, its
+ * file pooled there when it is usable. Returns 0, or OMPB_ENOMEM.
+ * deadline_ns (0: none) stops it. */
 int ompb__ab_run_side(ompb__ab_exec *x, const ompb__ab_settings *set, ompb__ab_ledger *l,
-                      const ompb__ab_rows *rows, int side, bool all, uint64_t deadline_ns);
+                      const ompb__ab_rows *rows, int side, bool all, const char *only,
+                      uint64_t deadline_ns);
 
 /* The progress line on a terminal (nothing otherwise); done clears it. */
 void ompb__ab_progress(const ompb__ab_exec *x, const ompb__ab_settings *set,

@@ -447,8 +447,8 @@ static bool given(const ompb__ab_exec *x, const char *name)
     return false;
 }
 
-static int run_argv(const watch *w, bool all, ompb__ab_run *run, argv_list *a, char **script,
-                    char **pattern)
+static int run_argv(const watch *w, bool all, const char *only, ompb__ab_run *run, argv_list *a,
+                    char **script, char **pattern)
 {
     static const char *const budget[] = {OMPB__AB_RUN_BUDGET};
     int rc = command(w->set, run->side, a, script);
@@ -465,6 +465,12 @@ static int run_argv(const watch *w, bool all, ompb__ab_run *run, argv_list *a, c
     if (!rc && w->x->timeout) {
         rc = push(a, "--timeout");
         rc = rc ? rc : push(a, w->x->timeout);
+    }
+    if (!rc && only) {
+        /* One instance of a pair by instance (--pair-by instance). */
+        run->instances = 1;
+        rc = push(a, "--exact");
+        return rc ? rc : push(a, only);
     }
     return rc ? rc : selection(w->rows, all, run, a, pattern);
 }
@@ -612,14 +618,15 @@ static int new_run(const ompb__ab_exec *x, ompb__ab_ledger *l, int side, ompb__a
 }
 
 int ompb__ab_run_side(ompb__ab_exec *x, const ompb__ab_settings *set, ompb__ab_ledger *l,
-                      const ompb__ab_rows *rows, int side, bool all, uint64_t deadline_ns)
+                      const ompb__ab_rows *rows, int side, bool all, const char *only,
+                      uint64_t deadline_ns)
 {
     const watch w = {x, set, l, rows};
     ompb__ab_run *run;
     argv_list a = {0};
     char *script = NULL, *pattern = NULL;
     int rc = new_run(x, l, side, &run);
-    rc = rc ? rc : run_argv(&w, all, run, &a, &script, &pattern);
+    rc = rc ? rc : run_argv(&w, all, only, run, &a, &script, &pattern);
     if (!rc) {
         exec_result r = run_process(&w, a.v, run->log, run->log,
                                     run_deadline(x, run, deadline_ns));

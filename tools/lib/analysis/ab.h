@@ -67,6 +67,11 @@ typedef struct ompb__ab_settings {
     const char *time_text;      /* --max-time/--time as given; NULL: the default */
     uint64_t seed;
     bool keep;                  /* the runs' files are kept (--keep) */
+    /* --pair-by instance: after the first pair, each pair is one open
+     * instance's BASE and HEAD runs back to back (--exact), each open
+     * instance once per round, rather than two runs of every open
+     * instance a whole suite run apart. */
+    bool pair_by_instance;
 } ompb__ab_settings;
 
 typedef struct ompb__ab_run {
