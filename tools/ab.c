@@ -425,8 +425,8 @@ static int run_pair(ab_args *a, uint64_t *order, uint64_t deadline, bool all, co
 }
 
 /* A round of --pair-by instance: a pair for each instance open now, in
- * the rows' order. The names are copied first: the rows do not change
- * until the judge, after the round. */
+ * the rows' order. The rows do not change until the judge, after the
+ * round, so their names are passed as they are. */
 static int run_instance_pairs(ab_args *a, uint64_t *order, uint64_t deadline)
 {
     const ompb__ab_rows *rows = &a->rows;

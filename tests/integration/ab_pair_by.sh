@@ -6,7 +6,8 @@
 # sides), each run names one instance (--exact), BASE's and HEAD's k-th
 # runs name the same one, each round runs every instance still open once
 # and no decided one again; the verdicts are those of pairs by run (steady
-# untouched, a 10x slower HEAD regressed). Nothing is measured: the
+# untouched, a 10x slower HEAD regressed), and the JSON report says
+# "pair_by": "instance". Nothing is measured: the
 # stand-in writes its values, so no load changes what is checked.
 # Usage: ab_pair_by.sh BUILD_DIR SOURCE_DIR
 fail_fast=1
@@ -68,6 +69,8 @@ if cur:
 if not rounds or set(rounds[0]) != names:
     errors.append(f"the first round is {rounds[:1]}, not every instance once ({sorted(names)})")
 doc = json.load(open(f"{d}/ab.json"))
+if doc.get("pair_by") != "instance":
+    errors.append(f"the report's pair_by is {doc.get('pair_by')!r}, not 'instance'")
 verdict = {i["name"]: i["verdict"] for i in doc["instances"]}
 if verdict.get("steady") != "untouched":
     errors.append(f"steady is {verdict.get('steady')}, not untouched")

@@ -270,13 +270,16 @@ static void method_line(FILE *out, const ompb__ab_settings *set, const ompb__ab_
     size_t clean = rows->have_cmp ? rows->cmp.accounted : 0;
     bool metric = set->metric && !ompb__metric_is_time(set->metric);
     fprintf(out, "Each run (a process) gives its median%s%s%s; each look tests the pairs of "
-            "runs (BASE and HEAD run one after the other: Yuen's trimmed one-sample t on the "
+            "runs (BASE and HEAD run one after the other%s: Yuen's trimmed one-sample t on the "
             "log ratios of the pairs, so that a drift of the machine cancels). Instances "
             "are looked at after %zu", metric ? " of " : "", metric ? set->metric : "",
             metric  ? " per iteration over all its rounds (--metric)"
             : clean ? " over its clean rounds (no thread lost over 1% of the round to "
                       "preemption; both sides by the same rule; disturbed: too few such runs)"
                     : " (its rounds were not accounted: all rounds)",
+            set->pair_by_instance ? ", one instance at a time after the first pair "
+                                    "(--pair-by instance)"
+                                  : "",
             set->plan.runs[0]);
     for (size_t k = 1; k < set->plan.n_looks; k++)
         fprintf(out, ", %zu", set->plan.runs[k]);
@@ -538,10 +541,12 @@ static json_t *json_report(const ab_view *ab)
         json_array_append_new(rows, json_row(set, &ab->rows->v[i]));
     for (size_t i = 0; env && ab->rows->have_cmp && i < ab->rows->cmp.env_diffs.n; i++)
         json_array_append_new(env, json_string(ab->rows->cmp.env_diffs.v[i]));
-    return json_pack("{s:s, s:b, s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:f, "
-                     "s:o, s:o, s:o, s:o}",
+    return json_pack("{s:s, s:b, s:s, s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:o, s:I, s:I, "
+                     "s:f, s:o, s:o, s:o, s:o}",
                      "tool", OMPB__AB_TOOL, "partial", ab->res->partial, "stop_reason",
-                     ab->res->stop_reason, "seed", seed, "alpha", set->opts.alpha, "threshold_pct",
+                     ab->res->stop_reason, "seed", seed, "pair_by",
+                     set->pair_by_instance ? "instance" : "run", "alpha", set->opts.alpha,
+                     "threshold_pct",
                      100.0 * set->opts.threshold, "min_runs", (json_int_t)set->min_runs,
                      "max_runs", (json_int_t)set->max_runs, "looks", looks, "base",
                      json_side(set, ab->l, 0), "head", json_side(set, ab->l, 1), "instance_runs",
