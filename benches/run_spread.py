@@ -13,8 +13,9 @@
 # median, which ab uses, their 25th and 10th percentiles and their
 # minimum), the spread of the pairs' log ratios and how many instances
 # ab's look (Yuen's 20%-trimmed paired t, 95%) would put within +-5%
-# (untouched) over all the pairs, with no alpha spent on earlier looks: whether a lower quantile, which ignores
-# rounds the host slowed, would narrow the pairs.
+# (untouched) over all the pairs, with no alpha spent on earlier looks:
+# whether a lower quantile, which ignores rounds the host slowed, would
+# narrow the pairs.
 #   benches/run_spread.py DIR [--min-runs N]
 import glob
 import json

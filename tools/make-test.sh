@@ -31,6 +31,10 @@ stop_all() {
 trap 'stop_all; exit 130' INT TERM
 
 # Bounded like any stage: CI's limit is 90 min, a stage gets 60.
+# What each stage says it took (bash's TIMEFORMAT), so a slow `make test`
+# shows where.
+stage_time() { echo "make test: stage $1 took %R s wall, %U s user, %S s sys CPU"; }
+
 bg_pid=""
 run_bg() { # NICE LOG TARGET...: sets bg_pid to the session leader's PID
   local n=$1 log=$2
@@ -47,7 +51,7 @@ run_bg() { # NICE LOG TARGET...: sets bg_pid to the session leader's PID
   # build.
   setsid timeout 3600 nice -n "$n" bash -c \
     '{ echo "$1" > /proc/self/autogroup; } 2>/dev/null; TIMEFORMAT=$2; shift 2; time "$@"' timed \
-    "$n" "make test: stage $* took %R s wall, %U s user, %S s sys CPU" \
+    "$n" "$(stage_time "$*")" \
     "$make" --no-print-directory "${vars[@]}" "$@" > "$log" 2>&1 < /dev/null &
   bg_pid=$!
 }
@@ -65,9 +69,9 @@ finish() { # PID LOG NAME: waits for a background stage, shows its log on failur
   return "$rc"
 }
 
-# Each stage says what it took, so a slow `make test` shows where.
 run_fg() { # TARGET: a stage in the foreground
-  local TIMEFORMAT="make test: stage $1 took %R s wall, %U s user, %S s sys CPU"
+  local TIMEFORMAT
+  TIMEFORMAT=$(stage_time "$1")
   time "$make" --no-print-directory "${vars[@]}" "$1"
 }
 t0=$SECONDS
