@@ -3,8 +3,9 @@
  * What the files of the scaling plot share (private to the folder): a
  * panel's geometry and its coordinates (scaling_svg_axes.c), and the
  * fitted model's drawing (scaling_svg_model.c): its curve, the prediction
- * zone beyond the measured widths and its legend entry. scaling_svg.c
- * draws the rest.
+ * zone beyond the measured widths and its legend entry; the series, their
+ * markers and the legend (scaling_svg_series.c). scaling_svg.c draws the
+ * axes, panels and rows.
  */
 #ifndef OMPB_ANALYSIS_SCALING_SVG_H
 #define OMPB_ANALYSIS_SCALING_SVG_H
@@ -39,6 +40,36 @@ typedef enum ompb__svg_place {
 double ompb__svg_x(const ompb__svg_panel *p, double threads);
 ompb__svg_place ompb__svg_placement(const ompb__svg_panel *p, double v);
 double ompb__svg_y(const ompb__svg_panel *p, double v);
+
+/* A panel's width; the colours every part of the plot shares. */
+#define OMPB__SVG_PANEL_W 370.0
+#define OMPB__SVG_COLOR_MEASURED "#1f77b4"
+#define OMPB__SVG_COLOR_IDEAL "#7f7f7f"
+#define OMPB__SVG_COLOR_OFF_AXIS "#d62728"
+#define OMPB__SVG_COLOR_MARKED "#ff7f0e"
+
+/* The value plotted for point i of a family. */
+typedef double (*ompb__svg_value_fn)(const ompb__scaling_family *f, size_t i);
+
+/* A y label of the left panel: a time, or the metric's unit; the shortest
+ * form for a tick (scaling_svg_axes.c). */
+char *ompb__svg_value_label(const ompb__scaling_family *f, char *buf, size_t cap, double v,
+                            bool shortest);
+
+/* The data of a panel (scaling_svg_series.c): the ideal and measured lines
+ * (ids "f<fi>-<what>-ideal" and "-measured", "-r<R>" per rank count), each
+ * point's marker with its run-to-run range and title (inverse: the value
+ * is an efficiency, whose range inverts), the usable PU line, and the
+ * legend in a strip below the panel, whose height the row leaves room for. */
+void ompb__svg_series(FILE *out, const ompb__svg_panel *p, const ompb__scaling_family *f,
+                      size_t fi, const char *what, ompb__svg_value_fn value,
+                      ompb__svg_value_fn ideal);
+void ompb__svg_markers(FILE *out, const ompb__svg_panel *p, const ompb__scaling_family *f,
+                       ompb__svg_value_fn value, bool inverse);
+void ompb__svg_usable_line(FILE *out, const ompb__svg_panel *p, const ompb__scaling_family *f);
+void ompb__svg_legend(FILE *out, const ompb__svg_panel *p, const ompb__scaling_family *f,
+                      bool weak);
+double ompb__svg_legend_height(const ompb__scaling_family *f);
 
 /* The widest width the plot shows: where the model's prediction ends
  * (past the peak it predicts, at least twice the widest measured width,

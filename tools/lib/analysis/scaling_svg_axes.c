@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A scaling plot panel's coordinates (analysis/scaling_svg.h): threads on
- * a log2 axis, values on a log10 or linear one, and where a value falls.
- * Shared by the plot (scaling_svg.c) and its model (scaling_svg_model.c).
+ * a log2 axis, values on a log10 or linear one, and where a value falls;
+ * the left panel's value labels. Shared by the plot (scaling_svg.c), its
+ * series (scaling_svg_series.c) and its model (scaling_svg_model.c).
  */
 #include "analysis/scaling_svg.h"
 
 #include <math.h>
+
+#include "analysis/units.h"
 
 double ompb__svg_x(const ompb__svg_panel *p, double threads)
 {
@@ -31,4 +34,14 @@ double ompb__svg_y(const ompb__svg_panel *p, double v)
                : at == OMPB__SVG_PLACE_ABOVE ? p->yhi
                : p->ylog ? log10(v) : v;
     return p->y + p->h - (t - p->ylo) / (p->yhi - p->ylo) * p->h;
+}
+
+/* A y label of the left panel: a time, or the metric's unit. */
+char *ompb__svg_value_label(const ompb__scaling_family *f, char *buf, size_t cap, double v,
+                            bool shortest)
+{
+    if (f->metric)
+        return shortest ? ompb__format_metric_short(buf, cap, v, f->unit)
+                        : ompb__format_metric(buf, cap, v, f->unit);
+    return shortest ? ompb__format_ns_short(buf, cap, v) : ompb__format_ns(buf, cap, v);
 }
