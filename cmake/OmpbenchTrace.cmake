@@ -6,11 +6,11 @@
 # It exports the OpenMP entry points and _exit only (lib/trace/trace.map).
 pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw)
 add_library(ompbench_trace SHARED lib/trace/trace_gnu.c lib/trace/trace_names.c
-  lib/main/fork_guard_gnu.c $<TARGET_OBJECTS:ompbench_objects>)
+  ${OMPB_FORK_GUARD_SOURCES} $<TARGET_OBJECTS:ompbench_objects>)
 set_target_properties(ompbench_trace PROPERTIES C_VISIBILITY_PRESET hidden
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
 target_include_directories(ompbench_trace PRIVATE include lib)
-target_compile_definitions(ompbench_trace PRIVATE _GNU_SOURCE)
+target_compile_definitions(ompbench_trace PRIVATE _GNU_SOURCE OMPB_OMPT_TRACE)
 target_link_libraries(ompbench_trace PRIVATE OpenMP::OpenMP_C PkgConfig::HWLOC
   PkgConfig::JANSSON PkgConfig::LIBDW m ${CMAKE_DL_LIBS})
 set(_ompb_trace_map ${PROJECT_SOURCE_DIR}/lib/trace/trace.map)
