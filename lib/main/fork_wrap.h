@@ -34,6 +34,7 @@ typedef struct ompb__fork_call {
     unsigned num_threads;     /* as the construct asked (0: the default) */
     void *site;               /* the wrapper's, set by enter */
     unsigned long long t0;    /* the wrapper's, set by enter */
+    int traced;               /* the wrapper's, set by enter */
     int wrapped;              /* the guard's: enter gave a body */
 } ompb__fork_call;
 
