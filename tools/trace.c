@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ompbench trace [options] -- PROGRAM ARGS...: runs an unmodified,
- * dynamically linked OpenMP program (libgomp) with libompbench_trace.so
+ * dynamically linked OpenMP program (libgomp or libomp) with libompbench_trace.so
  * preloaded (lib/trace/), which makes each top-level parallel-region
  * instance an instance of a region named by the construct's source
  * location; then renders the program's region report (JSON, written by the
@@ -41,9 +41,10 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: ompbench trace [options] -- PROGRAM ARGS...\n"
-            "Runs PROGRAM (dynamically linked, GNU OpenMP) with a preloaded library that\n"
-            "times every thread of every top-level parallel region: each region (named\n"
-            "by its construct's FILE:LINE, else its outlined function's symbol, else\n"
+            "Runs PROGRAM (dynamically linked; libgomp, or libomp through OMPT) with a\n"
+            "preloaded library that times every thread of every top-level parallel\n"
+            "region: each region (named by its construct's FILE:LINE, else its outlined\n"
+            "function's symbol (libgomp) or its call site (libomp), else\n"
             "address@build-id) is reported as region markers are (docs/trace.md).\n"
             "  --format FMT         %s (default: from --output's extension, else console)\n"
             "  --output FILE        write the report to FILE (atomically) instead of\n"
@@ -201,11 +202,13 @@ static int wait_child(pid_t child, const sigset_t *set)
 }
 
 /* What the library found beside the report (OMPB_TRACE_COUNTED): the
- * begin/end pair's cost measured at load, and the regions --min-duration
- * kept out of the report, as the "trace" object of the JSON's context. */
+ * begin/end pair's cost measured at load, the regions --min-duration kept
+ * out of the report, and (libomp) the time the traced instances' threads
+ * waited in barriers before the region's closing one, as the "trace"
+ * object of the JSON's context. */
 static json_t *trace_facts(const char *path, double *overhead)
 {
-    json_t *facts = json_object(), *counted = json_array();
+    json_t *facts = json_object(), *counted = json_array(), *waits = json_array();
     FILE *f = fopen(path, "r");
     char line[2048];
     *overhead = -1;
@@ -221,12 +224,18 @@ static json_t *trace_facts(const char *path, double *overhead)
             json_array_append_new(counted, json_pack("{s:s, s:s, s:i, s:I, s:I}", "name", name,
                                                      "file", file, "line", ln, "instances",
                                                      (json_int_t)n, "total_ns", (json_int_t)ns));
+        else if (sscanf(line, "barrier\t%255[^\t]\t%1023[^\t]\t%d\t%llu\t%llu", name, file,
+                        &ln, &n, &ns) == 5)
+            json_array_append_new(waits, json_pack("{s:s, s:s, s:i, s:I, s:I}", "name", name,
+                                                   "file", file, "line", ln, "instances",
+                                                   (json_int_t)n, "total_ns", (json_int_t)ns));
     }
     if (f)
         fclose(f);
     json_object_set_new(facts, "overhead_ns_per_thread",
                         *overhead >= 0 ? json_real(*overhead) : json_null());
     json_object_set_new(facts, "counted_only", counted);
+    json_object_set_new(facts, "barrier_wait", waits);
     return facts;
 }
 
@@ -312,7 +321,7 @@ static int run(const trace_args *a, const char *path, const trace_files *f)
     } else if (read(pipefd[0], &e, sizeof e) == (ssize_t)sizeof e) {
         waitpid(child, NULL, 0);
         rc = bad("cannot run '%s': %s (accepted: a dynamically linked ELF program that uses "
-                 "libgomp)", path, strerror(e));
+                 "libgomp or libomp)", path, strerror(e));
     } else {
         int status = wait_child(child, &set);
         rc = program_status(path, status);

@@ -15,8 +15,8 @@ typedef struct ompb__trace_runtimes {
 
 /* Finds program as execvp would (PATH when it has no '/') into path and
  * checks that it can be traced: it exists, is executable, is a
- * dynamically linked ELF program, and loads exactly one OpenMP runtime
- * that trace supports (libgomp). 0, or 2 after one line naming program and
+ * dynamically linked ELF program, and loads exactly one OpenMP runtime:
+ * libgomp, or libomp (libiomp5) with OMPT not disabled. 0, or 2 after one line naming program and
  * what is accepted. */
 int ompb__trace_check_program(const char *program, char *path, size_t path_size,
                               ompb__trace_runtimes *rt);

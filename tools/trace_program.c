@@ -3,7 +3,8 @@
  * What `ompbench trace` checks before it runs a program: that it is found
  * and executable, that it is a dynamically linked ELF program (a static one
  * ignores LD_PRELOAD, a script runs its programs in other processes), and
- * which OpenMP runtimes it loads, from the dynamic loader's own list
+ * which OpenMP runtime it loads (one: libgomp, or libomp or Intel's
+ * libiomp5, traced through OMPT), from the dynamic loader's own list
  * (LD_TRACE_LOADED_OBJECTS=1, what ldd does: the loader lists the
  * libraries and exits without running the program). A runtime the program
  * would dlopen later is not seen.
@@ -26,7 +27,7 @@
 #include "tools.h"
 
 #define bad(...) ompb__tool_usage_error(OMPB__TRACE_TOOL, __VA_ARGS__)
-#define ACCEPTED "accepted: a dynamically linked ELF program that uses libgomp"
+#define ACCEPTED "accepted: a dynamically linked ELF program that uses libgomp or libomp"
 #define LIST_TIMEOUT_MS 10000
 #define LIST_MAX 65536
 
@@ -164,10 +165,12 @@ int ompb__trace_check_program(const char *program, char *path, size_t path_size,
     if (rt->gomp[0] && rt->omp[0])
         return bad("program '%s' loads two OpenMP runtimes, %s and %s (%s)", path, rt->gomp,
                    rt->omp, ACCEPTED);
-    if (rt->omp[0])
-        return bad("program '%s' uses %s, which trace does not support yet (%s)", path,
-                   rt->omp, ACCEPTED);
-    if (!rt->gomp[0])
+    const char *tool = getenv("OMP_TOOL");
+    if (rt->omp[0] && tool && strcmp(tool, "disabled") == 0)
+        return bad("program '%s' uses %s, whose regions trace sees through OMPT, and "
+                   "OMP_TOOL=disabled turns OMPT off (%s; unset OMP_TOOL)", path, rt->omp,
+                   ACCEPTED);
+    if (!rt->gomp[0] && !rt->omp[0])
         return bad("program '%s' loads no OpenMP runtime (%s)", path, ACCEPTED);
     return 0;
 }

@@ -61,7 +61,9 @@ OMPB_API int ompb_set_fork_guard(const ompb_fork_guard *g);
 
 /* The guard of GNU OpenMP (libgomp), defined by ompbench::fork_guard, not by
  * libompbench: it counts the GOMP_parallel* and GOMP_teams_reg calls of a
- * watched thread and forwards every call to the runtime unchanged. */
+ * watched thread and forwards every call to the runtime unchanged. On LLVM's
+ * libomp the same library's OMPT tool (ompt_start_tool) counts the regions
+ * instead, those Clang forks through __kmpc_fork_call included. */
 extern const ompb_fork_guard ompb_fork_guard_gnu;
 
 #ifdef __cplusplus

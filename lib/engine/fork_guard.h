@@ -35,12 +35,14 @@ ompb_fork_guard ompb__fork_guard_installed(void);
 /* Which regions the guard sees in this process. */
 typedef enum {
     /* The probe fork reached the guard, and the runtime has no entry point
-     * it does not see (libgomp). */
+     * it does not see (libgomp), or its __kmpc_fork_call reached the guard
+     * too (libomp, through the guard's OMPT tool). */
     OMPB__FORKS_SEEN_ALL,
     /* The GNU entry points reach the guard, but the runtime also has an
      * entry point the guard does not see: libomp's or Intel's
-     * __kmpc_fork_call, which Clang- and Intel-compiled code calls. A region
-     * counted is real; a region not counted may still have been opened. */
+     * __kmpc_fork_call, which Clang- and Intel-compiled code calls, when the
+     * runtime did not start the guard's OMPT tool. A region counted is
+     * real; a region not counted may still have been opened. */
     OMPB__FORKS_SEEN_GNU_ONLY,
     /* A guard is installed but the probe fork did not reach it (the
      * runtime's entry points are found first: a static link with the

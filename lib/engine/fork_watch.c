@@ -12,6 +12,8 @@
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include <ompbench/error.h>
 
@@ -37,6 +39,58 @@ static void empty_region(void *data)
     (void)data;
 }
 
+/* libomp's own entry points (LLVM's libomp and Intel's runtime), through
+ * which Clang- and Intel-compiled code forks: declared by no header, found
+ * by name (dlsym), so that this file neither needs libomp nor is compiled
+ * differently for it. The location and the microtask follow the runtime's
+ * ABI (kmp.h: ident_t, kmpc_micro). */
+typedef struct kmp_ident {
+    int32_t reserved_1, flags, reserved_2, reserved_3;
+    const char *psource;
+} kmp_ident;
+typedef void (*kmp_micro)(int32_t *gtid, int32_t *btid, ...);
+typedef void (*kmp_fork_call)(kmp_ident *loc, int32_t argc, kmp_micro fn, ...);
+typedef int32_t (*kmp_thread_num)(kmp_ident *loc);
+typedef void (*kmp_push_num_threads)(kmp_ident *loc, int32_t gtid, int32_t n);
+
+static void empty_micro(int32_t *gtid, int32_t *btid, ...)
+{
+    (void)gtid;
+    (void)btid;
+}
+
+/* A symbol of the process as a function pointer (POSIX allows it; memcpy
+ * keeps -Wpedantic quiet). */
+static bool lookup(const char *name, void *fn, size_t size)
+{
+    void *p = dlsym(RTLD_DEFAULT, name);
+    if (p)
+        memcpy(fn, &p, size);
+    return p != NULL;
+}
+
+/* One empty region on one thread forked through __kmpc_fork_call, as
+ * Clang compiles a `parallel num_threads(1)`, while watched: counted only
+ * when the guard sees libomp's own forks (fork_guard_ompt.c: the runtime
+ * started its OMPT tool). */
+static bool probe_kmpc_fork(const ompb_fork_guard *g)
+{
+    kmp_fork_call fork_call;
+    kmp_thread_num thread_num;
+    kmp_push_num_threads push;
+    if (!lookup("__kmpc_fork_call", &fork_call, sizeof fork_call)
+        || !lookup("__kmpc_global_thread_num", &thread_num, sizeof thread_num)
+        || !lookup("__kmpc_push_num_threads", &push, sizeof push))
+        return false;
+    kmp_ident loc = {.flags = 0x2, .psource = ";unknown;ompb_set_fork_guard;0;0;;"};
+    ompb_fork_watch w = {0};
+    g->watch(&w);
+    push(&loc, thread_num(&loc), 1);
+    fork_call(&loc, 0, empty_micro);
+    g->watch(NULL);
+    return w.forks == 1;
+}
+
 /* One empty region on one thread, forked from libompbench while watched:
  * counted only when this library's forks reach the guard, which is also
  * what a shared library loaded by the benchmark gets (an executable's own
@@ -57,11 +111,16 @@ int ompb_set_fork_guard(const ompb_fork_guard *g)
     if (g && !g->watch)
         return OMPB_EINVAL;
     installed = g ? *g : (ompb_fork_guard){0};
+    /* The runtime's first fork initializes it, and libomp starts its OMPT
+     * tool then: before it the guard's GNU entry points cannot know that
+     * the tool will count the fork too. One unwatched fork first. */
+    if (g)
+        GOMP_parallel(empty_region, NULL, 1, 0);
     int c = OMPB__FORKS_SEEN_OFF;
     if (g && !probe_fork(g))
         c = OMPB__FORKS_SEEN_NONE;
     else if (g && dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
-        c = OMPB__FORKS_SEEN_GNU_ONLY;
+        c = probe_kmpc_fork(g) ? OMPB__FORKS_SEEN_ALL : OMPB__FORKS_SEEN_GNU_ONLY;
     else if (g)
         c = OMPB__FORKS_SEEN_ALL;
     atomic_store_explicit(&coverage, c, memory_order_relaxed);
@@ -95,12 +154,13 @@ const char *ompb__fork_guard_warning(ompb__fork_coverage c)
         return NULL;
     case OMPB__FORKS_SEEN_GNU_ONLY:
         /* Code compiled for libomp (Clang, the Intel compilers) forks
-         * through __kmpc_fork_call, which is not intercepted. */
+         * through __kmpc_fork_call, which only the OMPT tool sees. */
         return "the OpenMP runtime is not libgomp (it forks through __kmpc_fork_call: LLVM "
-               "libomp or Intel's): the nested-region guard is off for code compiled for it "
-               "(Clang, the Intel compilers): a parallel region nested in a benchmark body "
-               "is not detected, nor a caller team's region of another width (build with GCC "
-               "and libgomp to have them checked)";
+               "libomp or Intel's) and did not start the guard's OMPT tool (OMP_TOOL=disabled, "
+               "OMP_TOOL_LIBRARIES or another tool took its one place, or a runtime without "
+               "OMPT): the nested-region guard is off for code compiled for it (Clang, the "
+               "Intel compilers): a parallel region nested in a benchmark body is not "
+               "detected, nor a caller team's region of another width";
     case OMPB__FORKS_SEEN_NONE:
         return "the OpenMP runtime's fork entry points are found before the fork guard's: "
                "parallel regions nested in a benchmark body cannot be detected (link "

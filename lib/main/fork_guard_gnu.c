@@ -7,8 +7,10 @@
  * library puts definitions of them into the executable that links it, so
  * that calls from the executable and from the shared libraries it loads
  * reach these first (the executable comes first in lookup order). Each one
- * counts the call when the calling thread is watched and forwards it, with
- * its arguments untouched, to the next definition: the runtime's.
+ * counts the call when the calling thread is watched (fork_note.c) and
+ * forwards it, with its arguments untouched, to the next definition: the
+ * runtime's. Under LLVM's libomp the guard's OMPT tool counts every fork,
+ * these included (fork_guard_ompt.c), and these only forward.
  *
  * Only programs that ask for it carry this: ompbench::main and
  * ompbench::mpi, whose main() installs ompb_fork_guard_gnu, or a benchmark
@@ -30,17 +32,12 @@
 
 #include <ompbench/fork_guard.h>
 
+#include "fork_note.h"
 #include "fork_wrap.h"
-
-/* initial-exec: a load relative to the thread pointer, no __tls_get_addr
- * call on the fork path. This library is linked into the executable (or into
- * a main() library it links), never dlopen'ed late, which is what this model
- * requires. */
-static _Thread_local ompb_fork_watch *watch __attribute__((tls_model("initial-exec")));
 
 static void watch_set(ompb_fork_watch *w)
 {
-    watch = w;
+    ompb__fork_watching = w;
 }
 
 const ompb_fork_guard ompb_fork_guard_gnu = {.watch = watch_set};
@@ -68,7 +65,9 @@ static void unwrap(ompb__fork_call *c)
 static void wrap(ompb__fork_call *c, void (**fn)(void *), void **data, unsigned n, int head)
 {
     const ompb__fork_wrap *w = atomic_load_explicit(&wrapper, memory_order_acquire);
-    if (__builtin_expect(w == NULL, 1))
+    /* Under libomp the OMPT tool traces this fork (fork_note.h). */
+    if (__builtin_expect(w == NULL, 1)
+        || atomic_load_explicit(&ompb__fork_ompt_on, memory_order_relaxed))
         return;
     *c = (ompb__fork_call){.head = head && *data ? *(void **)*data : NULL, .fn = *fn,
                           .data = *data, .num_threads = n};
@@ -80,31 +79,18 @@ static void wrap(ompb__fork_call *c, void (**fn)(void *), void **data, unsigned 
     *data = c;
 }
 
-/* Out of line: the common, unwatched path stays a load and a branch. */
-__attribute__((noinline)) static void note(ompb_fork_watch *w, unsigned num_threads)
+/* A fork through this entry point: counted here unless the OMPT tool
+ * counts it (libomp's GOMP_* entries fork through its parallel_begin). */
+static void note(ompb_fork_watch *w, unsigned num_threads)
 {
-    w->forks++;
-    /* The caller's own nested regions are its business, hence the level
-     * test. num_threads is 0 without a clause: the region then takes
-     * nthreads-var, which the engine set to width, unless the body changed
-     * it for a while (omp_set_num_threads(1); kern(); and back), which the
-     * check after the body cannot see. */
-    if (!w->width || omp_get_level() != 0)
-        return;
-    unsigned asked = num_threads ? num_threads : (unsigned)omp_get_max_threads();
-    if (asked != w->width) {
-        w->other_width++;
-        w->last_other = asked;
-    }
+    if (!atomic_load_explicit(&ompb__fork_ompt_on, memory_order_relaxed))
+        ompb__fork_note(w, num_threads);
 }
 
-/* A host `teams` construct: libgomp 9+ runs the league's teams one after
- * another on this thread (no thread is created), so it is counted apart
- * from the forks, for the engine to say what it was. */
-__attribute__((noinline)) static void note_teams(ompb_fork_watch *w, unsigned num_teams)
+static void note_teams(ompb_fork_watch *w, unsigned num_teams)
 {
-    w->host_teams++;
-    w->last_num_teams = num_teams;
+    if (!atomic_load_explicit(&ompb__fork_ompt_on, memory_order_relaxed))
+        ompb__fork_note_teams(w, num_teams);
 }
 
 /* The next definition of name after this object's: the runtime's. */
@@ -143,7 +129,7 @@ typedef void (*body_fn)(void *);
         __attribute__((weak, alias("guard_" #name), visibility("default")));  \
     static ret guard_##name params                                            \
     {                                                                         \
-        ompb_fork_watch *w = watch;                                           \
+        ompb_fork_watch *w = ompb__fork_watching;                             \
         if (__builtin_expect(w != NULL, 0))                                   \
             note_fn(w, nthreads);                                             \
         void *p = resolve(&real_##name, #name);                               \

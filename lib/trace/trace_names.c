@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Names of traced regions: the outlined function's source file and line
- * from its DWARF line table through elfutils' libdwfl (GCC names the
- * function main._omp_fn.N and gives its entry the line of the construct),
+ * Names of traced regions: the source file and line of a code address (the
+ * outlined function's entry for libgomp: GCC names the function
+ * main._omp_fn.N and gives its entry the line of the construct; the fork
+ * call for libomp: Clang gives it the construct's line) from the DWARF line
+ * table through elfutils' libdwfl,
  * else its ELF symbol and the offset into it, else its address relative to
  * its object with the object's build-id (or file name). One Dwfl of the
  * running process, made at the first lookup and made again once when an
@@ -10,6 +12,7 @@
  */
 #include "trace/trace.h"
 
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -70,12 +73,30 @@ static void clean(char *s)
     }
 }
 
+/* The line of a in a unit that covers it, found by walking the units: for
+ * objects without .debug_aranges (Clang emits none unless asked with
+ * -gdwarf-aranges), through which dwfl_module_getsrc finds the unit. */
+static const char *line_by_units(Dwfl_Module *m, Dwarf_Addr a, int *lineno)
+{
+    Dwarf_Addr bias;
+    for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(m, cu, &bias));) {
+        if (dwarf_haspc(cu, a - bias) != 1)
+            continue;
+        Dwarf_Line *l = dwarf_getsrc_die(cu, a - bias);
+        if (l && dwarf_lineno(l, lineno) == 0)
+            return dwarf_linesrc(l, NULL, NULL);
+        return NULL;
+    }
+    return NULL;
+}
+
 static int by_line(Dwfl_Module *m, Dwarf_Addr a, char *name, size_t ns, char *file, size_t fs,
                    int *line)
 {
     Dwfl_Line *l = dwfl_module_getsrc(m, a);
     int lineno = 0;
-    const char *src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    const char *src = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL)
+                        : line_by_units(m, a, &lineno);
     if (!src || lineno <= 0)
         return -1;
     snprintf(name, ns, "%s:%d", base_name(src), lineno);

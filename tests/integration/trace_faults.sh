@@ -3,11 +3,13 @@
 # `ompbench trace` on programs it cannot trace and on programs that end
 # badly (docs/trace.md, "Faults"): one line and exit status 2 for a
 # program not found, not executable, statically linked, without OpenMP,
-# with libomp, or with two runtimes (nothing written at --output); the
+# with libomp under OMP_TOOL=disabled, or with two runtimes (nothing written
+# at --output), a libomp program traced; the
 # program's own status for exit, _exit (4), SIGKILL (137) and SIGSEGV
 # (139), with every completed region instance in the report; a child it
 # forks and execs is not traced; a user's LD_PRELOAD is chained; under the
-# CodSpeed runner stand-in (ompbench collect) one marker pair per instance.
+# CodSpeed runner stand-in (ompbench collect) one marker pair per instance,
+# on libgomp and on libomp.
 script_bound=300
 . "$(dirname "$0")/lib.sh" "$@"
 . "$(dirname "$0")/../trace/trace_test.sh"
@@ -46,7 +48,13 @@ else
 fi
 if command -v clang > /dev/null && timeout 120 clang -fopenmp=libomp -o "$tmp/libomp" "$tmp/p.c" 2> /dev/null \
    && timeout 120 clang -fopenmp=libomp -o "$tmp/both" "$tmp/p.c" -lgomp 2> /dev/null; then
-  expect_refusal libomp "libomp" -- "$tmp/libomp"
+  # libomp is traced through OMPT, unless OMPT is off.
+  timeout 60 "$tool" trace --output "$tmp/libomp.json" -- "$tmp/libomp" > /dev/null 2> "$tmp/libomp.err" \
+    || fail "libomp: status $?: $(cat "$tmp/libomp.err")"
+  got=$(instances "$tmp/libomp.json" 2> /dev/null)
+  [[ $got =~ ^region:main\+0x[0-9a-f]+\[t=[0-9]+\]\ 1$ ]] \
+    || fail "libomp: report holds '$got', want one instance of one region named main+OFFSET"
+  OMP_TOOL=disabled expect_refusal libomp_off "OMP_TOOL=disabled" -- "$tmp/libomp"
   expect_refusal both "two OpenMP runtimes, libgomp.so.1 and libomp.so.5" -- "$tmp/both"
 else
   echo "no clang with libomp: the libomp cases are not checked"
@@ -90,5 +98,24 @@ assert c["ok"] and w == [("region:region._omp_fn.0[t=2]", 5)], w
 PY
 else
   fail "collect found violations: $(cat "$tmp/collect.out")"
+fi
+
+# The same on libomp (the faults program built by clang): one pair per
+# instance through the OMPT events.
+if command -v clang > /dev/null \
+   && timeout 120 clang -fopenmp=libomp -O1 -o "$tmp/faults_libomp" "$src/tests/trace/faults.c" 2> "$tmp/cc.err"; then
+  if timeout 120 "$tool" collect --json "$tmp/c2.json" -- "$tool" trace --output "$tmp/r2.json" \
+       -- "$tmp/faults_libomp" fork 5 > "$tmp/collect2.out" 2>&1; then
+    python3 - "$tmp/c2.json" <<'PY' || fail "collect on libomp: $(cat "$tmp/collect2.out")"
+import json, re, sys
+c = json.load(open(sys.argv[1]))
+w = [(x["uri"].split("::")[-1], len(x["pairs"])) for x in c["windows"]]
+assert c["ok"] and len(w) == 1 and w[0][1] == 5 and re.fullmatch(r"region:.+\[t=2\]", w[0][0]), w
+PY
+  else
+    fail "collect on libomp found violations: $(cat "$tmp/collect2.out")"
+  fi
+else
+  echo "no clang with libomp: the libomp runner case is not checked"
 fi
 exit $((fails > 0))

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the fork guard's two ways of seeing a fork share (internal to
+ * lib/main): the watched thread's counters and how a fork is counted.
+ *
+ *   fork_guard_gnu    libgomp's entry points (GOMP_parallel*, GOMP_teams_reg),
+ *                     defined in the executable before the runtime's
+ *   fork_guard_ompt   the OMPT tool (ompt_start_tool) that LLVM's libomp and
+ *                     Intel's runtime start: parallel_begin of every region,
+ *                     whichever entry point forked it (__kmpc_fork_call, the
+ *                     runtime's own GOMP_* compatibility entries)
+ *
+ * While the OMPT tool sees the forks (ompb__fork_ompt_on), the GNU entry
+ * points neither count nor wrap: libomp's GOMP_parallel forks through the
+ * same path as __kmpc_fork_call, whose parallel_begin counts it once.
+ */
+#ifndef OMPB_FORK_NOTE_H
+#define OMPB_FORK_NOTE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <ompbench/fork_guard.h>
+
+/* The watch of the calling thread (NULL: not watched). initial-exec: a load
+ * relative to the thread pointer, no __tls_get_addr call on the fork path;
+ * these objects are linked into the executable (or into a library loaded
+ * with it, the tracing library), never dlopen'ed late. */
+extern _Thread_local ompb_fork_watch *ompb__fork_watching
+    __attribute__((tls_model("initial-exec")));
+
+/* Set once the runtime started the OMPT tool and took its parallel_begin
+ * callback: from then on the tool counts (and traces) every fork. */
+extern _Atomic bool ompb__fork_ompt_on;
+
+/* A region the watched thread w opened, asking for num_threads (0: no
+ * clause, nthreads-var decides). */
+void ompb__fork_note(ompb_fork_watch *w, unsigned num_threads);
+
+/* A host `teams` construct of num_teams teams (0: the default). */
+void ompb__fork_note_teams(ompb_fork_watch *w, unsigned num_teams);
+
+#endif
