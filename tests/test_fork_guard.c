@@ -219,7 +219,7 @@ static void blind_watch(ompb_fork_watch *w)
 static void test_coverage_watches_a_fork(void)
 {
     blind_watches = 0;
-    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&(ompb_fork_guard){blind_watch}), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&(ompb_fork_guard){.watch = blind_watch}), 0);
     CU_ASSERT_EQUAL(ompb__fork_guard_coverage(), OMPB__FORKS_SEEN_NONE);
     CU_ASSERT_EQUAL(blind_watches, 2); /* watched, then not */
     CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&ompb_fork_guard_gnu), 0);
