@@ -247,7 +247,8 @@ typedef void (*body_fn)(void *);
 #define WRAP_AS(head)                                                          \
     __attribute__((cleanup(unwrap))) ompb__fork_call call = {0};               \
     wrap(&call, &fn, &data, n, head);                                          \
-    __attribute__((cleanup(unobserve))) observed_call seen = {0};              \
+    __attribute__((cleanup(unobserve))) observed_call seen;                   \
+    seen.observer = NULL; /* all the cleanup reads unless observe fills it */ \
     if (__builtin_expect(g != NULL, 0))                                        \
         observe(g, &seen, &fn, &data, head);
 #define WRAP WRAP_AS(0)
