@@ -24,7 +24,6 @@
 #include <gnu/libc-version.h>
 #include <jansson.h>
 #include <ompbench/error.h>
-#include <ompbench/fork_guard.h>
 #include <ompbench/region.h>
 
 #include "regions/region.h"
@@ -652,73 +651,6 @@ static void test_shared_pu(void)
     json_decref(root);
 }
 
-/* ---- phase regions ------------------------------------------------------ */
-
-/* The width of region:NAME[t=T]'s phase object (-1: none), and its count
- * of instances that contained a team. */
-static json_int_t phase_width(json_t *e, json_int_t *n)
-{
-    json_t *ph = json_object_get(json_object_get(json_object_get(e, "ompbench"), "region"),
-                                 "phase");
-    *n = json_integer_value(json_object_get(ph, "instances"));
-    return ph ? json_integer_value(json_object_get(ph, "width")) : -1;
-}
-
-/* A region outside any team is named by the teams its thread forked as a
- * fork observer tells them (ompb__region_team_forked: the fork guard's or a
- * runtime tool's), the same as by regions marked in them; one begun after
- * the fork stays [t=1]; a fork outside any region names nothing. */
-static void test_phase_by_observer(void)
-{
-    ompb__regions_reset();
-    ompb__region_team_forked(5); /* no region open */
-    for (int i = 0; i < 3; i++) {
-        ompb_region_begin("forked");
-        ompb__region_team_forked(3);
-        ompb_region_begin("after");
-        ompb_region_end("after");
-        ompb_region_end("forked");
-    }
-    json_t *root = report(NULL);
-    json_int_t n = 0;
-    json_t *e = entry(root, "region:forked[t=3]");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    CU_ASSERT_EQUAL(phase_width(e, &n), 3);
-    CU_ASSERT_EQUAL(n, 3);
-    e = entry(root, "region:after[t=1]");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    CU_ASSERT_EQUAL(phase_width(e, &n), -1);
-    CU_ASSERT_EQUAL(iteration_entries(root), 2);
-    json_decref(root);
-}
-
-/* Through the GNU fork guard this binary installs (tests/main.c): a
- * parallel region without markers inside a region outside any team names
- * it by the width it ran with. */
-static void test_phase_by_guard(void)
-{
-#ifdef __clang__
-    return; /* Clang forks through __kmpc_fork_call, which the guard does not see */
-#endif
-    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&ompb_fork_guard_gnu), 0);
-    ompb__regions_reset();
-    atomic_int ran = 0;
-    for (int i = 0; i < 2; i++) {
-        ompb_region_begin("unmarked");
-#pragma omp parallel num_threads(2)
-        atomic_fetch_add(&ran, 1);
-        ompb_region_end("unmarked");
-    }
-    json_t *root = report(NULL);
-    json_int_t n = 0;
-    json_t *e = entry(root, "region:unmarked[t=2]");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    CU_ASSERT_EQUAL(phase_width(e, &n), 2);
-    CU_ASSERT_EQUAL(n, 2);
-    CU_ASSERT_EQUAL(atomic_load(&ran), 4);
-    json_decref(root);
-}
-
 /* ---- names ------------------------------------------------------------------ */
 
 /* 4096 distinct names built in one buffer (same pointer, new contents):
@@ -1060,8 +992,6 @@ static void test_fold_matches_add(void)
 }
 
 static const ompb_test_case cases[] = {
-    {"phase_by_observer", test_phase_by_observer},
-    {"phase_by_guard", test_phase_by_guard},
     {"collective", test_collective},
     {"team_sizes", test_team_sizes},
     {"serial", test_serial},
