@@ -114,24 +114,29 @@ typedef struct observed_call {
     void (*fn)(void *);
     void *data;
     ompb_fork_observer observer;   /* NULL: not observed */
-    unsigned threads;              /* written by the team's thread 0 */
 } observed_call;
+
+/* The width of the team the calling thread forked last, written by it as
+ * the team's thread 0 (the encountering thread): thread-local, so that the
+ * other threads only read the observed call, which stays clean in their
+ * caches. 0 until the team ran. */
+static _Thread_local unsigned team_width __attribute__((tls_model("initial-exec")));
 
 /* The body of an observed team: thread 0 is the encountering thread, whose
  * stack holds c until the join. */
 static void observed_body(void *arg)
 {
-    observed_call *c = arg;
+    const observed_call *c = arg;
     if (omp_get_thread_num() == 0)
-        c->threads = (unsigned)omp_get_num_threads();
+        team_width = (unsigned)omp_get_num_threads();
     c->fn(c->data);
 }
 
 /* After the join (and after any wrapper's cleanup was declared before). */
 static void unobserve(observed_call *c)
 {
-    if (c->observer && c->threads)
-        c->observer(c->threads);
+    if (c->observer && team_width)
+        c->observer(team_width);
 }
 
 /* For an observed thread at level 0, makes fn and data observed_body and c
@@ -141,6 +146,7 @@ __attribute__((noinline)) static void observe(const guard_thread *g, observed_ca
 {
     if (!g->observer || omp_get_level() != 0)
         return;
+    team_width = 0;
     *c = (observed_call){.head = head && *data ? *(void **)*data : NULL, .fn = *fn,
                          .data = *data, .observer = g->observer};
     *fn = observed_body;
