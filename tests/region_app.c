@@ -5,6 +5,11 @@
  * before main(), regions never ended at exit, fork. It prints "main" first,
  * so a test can tell that main() was (or was not) reached.
  *
+ * Built twice: region_app, with libompbench alone, and region_app_guard,
+ * which also links ompbench::fork_guard and installs it first thing in
+ * main() (REGION_APP_FORK_GUARD), as an application with its own main()
+ * does to have its phase regions named by unmarked parallel loops.
+ *
  * Usage: region_app MODE [ARG]
  *   first-use       the first call in serial code before any parallel region,
  *                   then a team of 2
@@ -51,6 +56,13 @@
  *                   region named by its team's width, and a serial one
  *   phase-mixed     "timestep" x4 whose team alternates between one thread
  *                   (num_threads(1)) and the default width
+ *   phase-loops     "timestep" x4 on the initial thread around two parallel
+ *                   loops without markers (static and dynamic schedules,
+ *                   the default width), then "serial" inside it (no team):
+ *                   named by the loops' width only where a fork guard
+ *                   observes them (region_app_guard), else [t=1]
+ *   phase-loops-mixed  the same, the second loop of every other instance
+ *                   with num_threads(1)
  *   term-inside     3 instances of "step", then raise(SIGTERM) inside
  *                   "raised"
  *   term-at-return  3 instances of "step", then raise(SIGTERM) right
@@ -100,6 +112,29 @@ static int phase(bool mixed)
         ompb_region_end("timestep");
     }
     return 0;
+}
+
+/* A phase region around parallel loops that carry no markers (LULESH's
+ * timestep); "serial" contains no team. mixed: every other instance's
+ * second loop runs on one thread. */
+static int phase_loops(bool mixed)
+{
+    static double a[4096];
+    for (int i = 0; i < 4; i++) {
+        ompb_region_begin("timestep");
+#pragma omp parallel for schedule(static)
+        for (int j = 0; j < 4096; j++)
+            a[j] = a[j] * 0.5 + j;
+        int n = mixed && i % 2 ? 1 : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 64) num_threads(n)
+        for (int j = 0; j < 4096; j++)
+            a[j] = a[j] * 0.25 + 1;
+        ompb_region_begin("serial");
+        work();
+        ompb_region_end("serial");
+        ompb_region_end("timestep");
+    }
+    return a[1] >= 0 ? 0 : 1;
 }
 
 static int first_use(void)
@@ -386,6 +421,11 @@ static int raise_term(bool inside)
 
 int main(int argc, char **argv)
 {
+#ifdef REGION_APP_FORK_GUARD
+    /* The recipe of include/ompbench/fork_guard.h: before the first marker. */
+    if (ompb_set_fork_guard(&ompb_fork_guard_gnu) != 0)
+        return 1;
+#endif
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "first-cost") == 0)
         return first_cost(); /* before any output: the first call comes first */
@@ -403,6 +443,8 @@ int main(int argc, char **argv)
         return lose_dir(argc > 2 ? argv[2] : NULL);
     if (strcmp(mode, "phase") == 0 || strcmp(mode, "phase-mixed") == 0)
         return phase(strcmp(mode, "phase-mixed") == 0);
+    if (strcmp(mode, "phase-loops") == 0 || strcmp(mode, "phase-loops-mixed") == 0)
+        return phase_loops(strcmp(mode, "phase-loops-mixed") == 0);
     if (strcmp(mode, "phases") == 0)
         return phases();
     if (strcmp(mode, "overlap") == 0)
@@ -426,7 +468,8 @@ int main(int argc, char **argv)
     if (strcmp(mode, "term-at-return") == 0)
         return raise_term(false);
     fprintf(stderr, "usage: region_app first-use|never-ended|report [N]|fork|lose-dir DIR|"
-            "phases|overlap|sweep|inside|split|once|counted|first-cost|ten-names|unloaded LIB|"
+            "phase|phase-mixed|phase-loops|phase-loops-mixed|phases|overlap|sweep|inside|split|once|"
+            "counted|first-cost|ten-names|unloaded LIB|"
             "term-inside|term-at-return\n");
     return 2;
 }

@@ -9,8 +9,10 @@
  * watched one at the top level only. Team sizes here never depend on the
  * host: 2 and 3 threads run on any machine. The coverage is what the probe
  * fork at installation showed: "off" without a guard (watching is then a
- * no-op), "none" for a guard the forks do not reach.
+ * no-op), "none" for a guard the forks do not reach. An observed thread
+ * hears the width each of its teams at level 0 ran with.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -219,7 +221,7 @@ static void blind_watch(ompb_fork_watch *w)
 static void test_coverage_watches_a_fork(void)
 {
     blind_watches = 0;
-    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&(ompb_fork_guard){blind_watch}), 0);
+    CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&(ompb_fork_guard){.watch = blind_watch}), 0);
     CU_ASSERT_EQUAL(ompb__fork_guard_coverage(), OMPB__FORKS_SEEN_NONE);
     CU_ASSERT_EQUAL(blind_watches, 2); /* watched, then not */
     CU_ASSERT_EQUAL_FATAL(ompb_set_fork_guard(&ompb_fork_guard_gnu), 0);
@@ -275,7 +277,112 @@ static void test_host_teams(void)
     CU_ASSERT_TRUE(w.forks >= 1); /* the parallel region of each team */
 }
 
+/* ---- the observer (phase regions' widths) ------------------------------- */
+
+/* The widths an observer heard, in order, on the observed thread. */
+static unsigned heard[16];
+static int n_heard;
+
+static void hear(unsigned threads)
+{
+    if (n_heard < 16)
+        heard[n_heard++] = threads;
+}
+
+/* libgomp's split form (GCC < 4.9), which no current GCC emits: declared
+ * here to call it as such code does. */
+void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads);
+void GOMP_parallel_end(void);
+
+static void count_member(void *data)
+{
+    atomic_fetch_add((atomic_int *)data, 1);
+}
+
+/* An observed thread hears, after each fork at level 0, the number of
+ * threads its team ran with: the combined entry points, a team of one, a
+ * task-reduction region (GOMP_parallel_reductions, whose data libgomp reads
+ * through its first pointer) and the split form; never a nested fork, nor
+ * once unobserved, nor another thread's. The regions still compute what
+ * they compute, and a watch set at the same time still counts. */
+static void test_observer_hears_widths(void)
+{
+#ifdef __clang__
+    return;
+#endif
+    omp_set_dynamic(0);
+    n_heard = 0;
+    ompb__fork_watch w;
+    memset(&w, 0, sizeof w);
+    ompb_fork_guard_gnu.observe(hear);
+    ompb_fork_guard_gnu.watch(&w);
+    atomic_store(&members, 0);
+    plain();                                                           /* 2 */
+#pragma omp parallel num_threads(1)
+    atomic_fetch_add(&members, 1);                                     /* 1 */
+    int first_two = atomic_load(&members);
+    long sum = loop_sum(1);                                            /* 2 */
+    int sec = sections();                                              /* 2 */
+    long red = 0;
+#pragma omp parallel num_threads(3) reduction(task, + : red)            /* 3 */
+    {
+#pragma omp single
+        for (int i = 0; i < 4; i++) {
+#pragma omp task in_reduction(+ : red)
+            red += i;
+        }
+    }
+    atomic_int split = 0;
+    GOMP_parallel_start(count_member, &split, 2);                      /* 2 */
+    count_member(&split);
+    GOMP_parallel_end();
+#pragma omp parallel num_threads(2)                                     /* 2 */
+    {
+        if (omp_get_thread_num() == 0)
+            plain(); /* nested: not heard */
+    }
+    ompb_fork_guard_gnu.watch(NULL);
+    ompb_fork_guard_gnu.observe(NULL);
+    plain();
+    unsigned want[] = {2, 1, 2, 2, 3, 2, 2};
+    CU_ASSERT_EQUAL_FATAL(n_heard, 7);
+    for (int i = 0; i < 7; i++)
+        CU_ASSERT_EQUAL(heard[i], want[i]);
+    CU_ASSERT_EQUAL(first_two, 2 + 1);
+    CU_ASSERT_EQUAL(sum, (long)LOOP_N * (LOOP_N - 1) / 2);
+    CU_ASSERT_EQUAL(sec, 11);
+    CU_ASSERT_EQUAL(red, 6);
+    CU_ASSERT_EQUAL(atomic_load(&split), 2);
+    CU_ASSERT_EQUAL(w.forks, 8); /* the nested one counts: it was opened while watched */
+}
+
+/* Observing is per thread: a team mate of the observed thread forking at
+ * level 1 is not heard, and a pthread that was never observed is not. */
+static void *fork_twice(void *arg)
+{
+    (void)arg;
+    plain();
+    plain();
+    return NULL;
+}
+
+static void test_observer_per_thread(void)
+{
+#ifdef __clang__
+    return;
+#endif
+    n_heard = 0;
+    ompb_fork_guard_gnu.observe(hear);
+    pthread_t t;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, fork_twice, NULL), 0);
+    pthread_join(t, NULL);
+    ompb_fork_guard_gnu.observe(NULL);
+    CU_ASSERT_EQUAL(n_heard, 0);
+}
+
 static const ompb_test_case cases[] = {
+    {"observer_hears_widths", test_observer_hears_widths},
+    {"observer_per_thread", test_observer_per_thread},
     {"host_teams", test_host_teams},
     {"counts_every_entry_point", test_counts_every_entry_point},
     {"unwatched_not_counted", test_unwatched_not_counted},

@@ -17,8 +17,11 @@
  *
  * Last, the fork guard's cost per fork: an empty region forked through
  * libgomp's own GOMP_parallel (dlsym RTLD_NEXT), through libompbench's
- * entry point (what every region in this process calls), and through it
- * while the thread is watched (what a caller team's regions pay).
+ * entry point (what every region in this process calls), through it
+ * while the thread is watched (what a caller team's regions pay), and
+ * while the region markers observe it (what each fork of a thread that
+ * began a region outside teams pays: the wrapped body and the call of
+ * ompb__region_team_forked after the join, here with no region open).
  *
  * Usage: openmp_constructs [--test] [--threads T] [--reps K] [--delay-ns D]
  * Figures and how to read them: docs/performance.md.
@@ -34,6 +37,7 @@
 
 #include "core/clock.h"
 #include "engine/fork_guard.h"
+#include "regions/region.h"
 #include "placement/pin_plan.h"
 #include "report/report.h"
 #include "engine/round.h"
@@ -319,13 +323,17 @@ static void empty_region(void *data)
     (void)data;
 }
 
-static double forks_ns(gomp_parallel_fn fork, ompb__fork_watch *watch)
+static double forks_ns(gomp_parallel_fn fork, ompb__fork_watch *watch, bool observed)
 {
     ompb__fork_watch_set(watch);
+    if (observed)
+        ompb_fork_guard_gnu.observe(ompb__region_team_forked);
     uint64_t t0 = ompb__now_ns();
     for (int i = 0; i < FORK_SAMPLES; i++)
         fork(empty_region, NULL, 0, 0);
     double per = (double)(ompb__now_ns() - t0) / FORK_SAMPLES;
+    if (observed)
+        ompb_fork_guard_gnu.observe(NULL);
     ompb__fork_watch_set(NULL);
     return per;
 }
@@ -337,7 +345,8 @@ static double forks_ns(gomp_parallel_fn fork, ompb__fork_watch *watch)
 static void report_guard(const ompb__pin_plan *plan)
 {
     static double direct[MAX_ROUNDS], guarded[MAX_ROUNDS], watched[MAX_ROUNDS];
-    static double d_guarded[MAX_ROUNDS], d_watched[MAX_ROUNDS];
+    static double observed[MAX_ROUNDS];
+    static double d_guarded[MAX_ROUNDS], d_watched[MAX_ROUNDS], d_observed[MAX_ROUNDS];
     void *p = dlsym(RTLD_NEXT, "GOMP_parallel");
     gomp_parallel_fn runtime, ours = GOMP_parallel;
     if (!p) {
@@ -353,18 +362,22 @@ static void report_guard(const ompb__pin_plan *plan)
     memset(&w, 0, sizeof w);
     w.width = (unsigned)threads;
     for (uint64_t r = 0; r < rounds; r++) {
-        direct[r] = forks_ns(runtime, NULL);
-        guarded[r] = forks_ns(ours, NULL);
-        watched[r] = forks_ns(ours, &w);
+        direct[r] = forks_ns(runtime, NULL, false);
+        guarded[r] = forks_ns(ours, NULL, false);
+        watched[r] = forks_ns(ours, &w, false);
+        observed[r] = forks_ns(ours, NULL, true);
         d_guarded[r] = guarded[r] - direct[r];
         d_watched[r] = watched[r] - direct[r];
+        d_observed[r] = observed[r] - direct[r];
     }
     if (bound)
         sched_setaffinity(0, sizeof saved, &saved);
     printf("fork guard    empty region at T=%d: libgomp's GOMP_parallel %.1f ns; through the "
-           "guard %+.1f ns, watched %+.1f ns (medians of %llu paired loops of %d forks)\n",
+           "guard %+.1f ns, watched %+.1f ns, observed %+.1f ns (medians of %llu paired "
+           "loops of %d forks)\n",
            threads, median(direct, (size_t)rounds), median(d_guarded, (size_t)rounds),
-           median(d_watched, (size_t)rounds), (unsigned long long)rounds, FORK_SAMPLES);
+           median(d_watched, (size_t)rounds), median(d_observed, (size_t)rounds),
+           (unsigned long long)rounds, FORK_SAMPLES);
 }
 
 static int usage(const char *argv0)

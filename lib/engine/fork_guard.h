@@ -53,6 +53,12 @@ typedef enum {
     OMPB__FORKS_SEEN_OFF
 } ompb__fork_coverage;
 
+/* ompb_set_fork_guard's part for the engine (g: a guard with its watch, or
+ * NULL): keeps a copy of g for the default engine environment and decides
+ * the coverage by watching one probe fork; returns it. The public function
+ * (lib/run/fork_guard_set.c) also hands g's observer to the regions. */
+ompb__fork_coverage ompb__fork_guard_install(const ompb_fork_guard *g);
+
 /* The coverage established by the last ompb_set_fork_guard (OFF before). */
 ompb__fork_coverage ompb__fork_guard_coverage(void);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The engine's side of the fork guard: the guard a main() library installed
- * (ompb_set_fork_guard), the watch calls the rounds make through it, and
+ * (ompb_set_fork_guard, lib/run/fork_guard_set.c), the watch calls the rounds make through it, and
  * what it was seen to cover. libompbench defines none of the runtime's
  * entry points itself (lib/main/fork_guard_gnu.c is linked only into programs
  * that ask for it), so a program without a guard forks straight into its
@@ -15,7 +15,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <ompbench/error.h>
 
 /* Set by the thread that runs ompb_main before it starts any team thread
  * (the team's creation orders it before their reads), never during a run. */
@@ -106,10 +105,8 @@ static bool probe_fork(const ompb_fork_guard *g)
     return w.forks == 1;
 }
 
-int ompb_set_fork_guard(const ompb_fork_guard *g)
+ompb__fork_coverage ompb__fork_guard_install(const ompb_fork_guard *g)
 {
-    if (g && !g->watch)
-        return OMPB_EINVAL;
     installed = g ? *g : (ompb_fork_guard){0};
     /* The runtime's first fork initializes it, and libomp starts its OMPT
      * tool then: before it the guard's GNU entry points cannot know that
@@ -124,7 +121,7 @@ int ompb_set_fork_guard(const ompb_fork_guard *g)
     else if (g)
         c = OMPB__FORKS_SEEN_ALL;
     atomic_store_explicit(&coverage, c, memory_order_relaxed);
-    return 0;
+    return (ompb__fork_coverage)c;
 }
 
 ompb_fork_guard ompb__fork_guard_installed(void)

@@ -77,9 +77,17 @@ static void on_parallel_begin(ompb__ompt_data *task, const void *frame, ompb__om
 {
     (void)task;
     (void)frame;
-    ompb_fork_watch *w = ompb__fork_watching;
-    if (__builtin_expect(w != NULL, 0))
-        ompb__fork_note(w, requested);
+    ompb__fork_thread *g = ompb__fork_active;
+    if (__builtin_expect(g != NULL, 0)) {
+        if (g->watch)
+            ompb__fork_note(g->watch, requested);
+        /* The observer hears the width the runtime resolved at the fork: a
+         * thread limit or a dynamic adjustment after it is not seen here
+         * (the GNU entry points read the width inside the team). */
+        if (g->observer && omp_get_level() == 0 && requested > 0
+            && !((unsigned)flags & OMPB__OMPT_PARALLEL_LEAGUE))
+            g->observer(requested);
+    }
     const ompb__ompt_hooks *h = atomic_load_explicit(&hooks, memory_order_acquire);
     if (!h || !parallel || ((unsigned)flags & OMPB__OMPT_PARALLEL_LEAGUE)
         || omp_get_level() != 0)

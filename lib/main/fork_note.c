@@ -1,14 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * How the fork guard counts a fork (fork_note.h), whichever way it saw it:
+ * What each thread asked the guard for, and how the guard counts a fork
+ * (fork_note.h), whichever way it saw it:
  * libgomp's entry points (fork_guard_gnu.c) or libomp's OMPT tool
  * (fork_guard_ompt.c). Only the watched thread writes its watch.
  */
 #include "fork_note.h"
 
+#include <stddef.h>
+
 #include <omp.h>
 
-_Thread_local ompb_fork_watch *ompb__fork_watching __attribute__((tls_model("initial-exec")));
+static _Thread_local ompb__fork_thread self __attribute__((tls_model("initial-exec")));
+_Thread_local ompb__fork_thread *ompb__fork_active __attribute__((tls_model("initial-exec")));
+
+static void update_active(void)
+{
+    ompb__fork_active = self.watch || self.observer ? &self : NULL;
+}
+
+void ompb__fork_set_watch(ompb_fork_watch *w)
+{
+    self.watch = w;
+    update_active();
+}
+
+void ompb__fork_set_observer(ompb_fork_observer f)
+{
+    self.observer = f;
+    update_active();
+}
 
 /* Out of line: the common, unwatched path stays a load and a branch. */
 __attribute__((noinline)) void ompb__fork_note(ompb_fork_watch *w, unsigned num_threads)

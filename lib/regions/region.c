@@ -119,27 +119,11 @@ static inline ompb__region_group *group_of(ompb__region_thread *ts, ompb__region
     ompb__region_group *g = ompb__region_group_find(r, t, ts, file, line);
     if (g)
         ts->groups[r->id] = (ompb__region_group_slot){g, t->key, t->shape};
+    /* The thread's first begin of r outside any team: its forks may name r
+     * (lib/regions/region_forks.c). */
+    if (g && t->level == 0)
+        ompb__region_forks_level0(ts, r);
     return g;
-}
-
-/* ---- phase regions --------------------------------------------------------- */
-
-/* The calling thread began a region in a team of `threads` (OpenMP level
- * 1): its open level-0 frames contain that team. Only the team's thread 0
- * has them (the thread that forked it), which begins the regions marked in
- * the team like every other thread. */
-static __attribute__((noinline)) void note_inner(ompb__region_thread *ts, int threads)
-{
-    uint32_t w = (uint32_t)threads;
-    for (int i = 0; i < ts->depth; i++) {
-        ompb__region_frame *f = &ts->stack[i];
-        if (f->level != 0)
-            continue;
-        if (f->inner_lo == 0 || w < f->inner_lo)
-            f->inner_lo = w;
-        if (w > f->inner_hi)
-            f->inner_hi = w;
-    }
 }
 
 /* ---- the hot path --------------------------------------------------------- */
@@ -232,9 +216,10 @@ void ompb_region_begin_at(const char *name, const char *file, int line)
         && ts->depth == 0)
         ompb__region_runner_begin(&ompb__region_runner_process, g->entry);
     /* A begin in a team (level 1) inside this thread's open level-0
-     * regions: they are phase regions of this team's width. */
+     * regions: they are phase regions of this team's width (only the
+     * team's thread 0, the one that forked it, has such frames). */
     if (unlikely(t.level == 1 && ts->depth > 0))
-        note_inner(ts, t.threads);
+        ompb__region_note_inner(ts, (unsigned)t.threads);
     ompb__region_frame *f = &ts->stack[ts->depth++];
     f->level = t.level;
     f->asked = t.level == 0 ? (uint32_t)omp_get_max_threads() : 0;
@@ -391,6 +376,7 @@ void ompb_region_end_at(const char *name, const char *file, int line)
 void ompb__regions_reset(void)
 {
     ompb__regions_report_reset();
+    ompb__regions_forks_reset();
     ompb__regions_lock();
     ompb__region_threads_reset();
     ompb__regions_table_reset();

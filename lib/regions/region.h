@@ -13,6 +13,8 @@
  *                    them into the statistics, the runner window's buffer
  *   region_table     names, regions, the entries' list, the global lock
  *   region_thread    each thread's state: its stack, caches, team; groups
+ *   region_forks     the teams forked inside level-0 regions (phase
+ *                    regions): widths, the fork guard's observer, the note
  *   region_misuse    the hot path's slow branches (messages, once each)
  *   region_counters  OMPB_REGIONS_COUNTERS and ompb_region_counter
  *   region_runner    the CodSpeed runner's windows, through an ops value
@@ -25,6 +27,7 @@
 #ifndef OMPB_REGION_H
 #define OMPB_REGION_H
 
+#include "regions/region_forks.h"
 #include "regions/region_misuse.h"
 #include "regions/region_signal.h"
 

@@ -83,6 +83,10 @@ typedef struct ompb__region_thread {
     ompb__region_name_slot names[OMPB__REGION_NAME_CACHE];
     ompb__region_group_slot *groups;         /* [n_groups], by region id */
     size_t n_groups;
+    /* Began a region outside any team; the fork guard's observe that was
+     * given this thread's forks (lib/regions/region_forks.c), NULL: none. */
+    bool level0;
+    void (*observed_by)(void (*)(unsigned));
     struct ompb__region_thread *prev, *next;
 } ompb__region_thread;
 

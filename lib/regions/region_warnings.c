@@ -2,9 +2,11 @@
 /*
  * What the region reports warn about, into the run context (each warning
  * once): names beyond the table's size, two threads of a team on one PU,
- * threads that moved between PUs, and a region that ends after a barrier
- * (its imbalance then reads ~1.00 whatever the split of the work). Reads
- * the results the report built (lib/regions/region_report.c), nothing else.
+ * threads that moved between PUs, a region that ends after a barrier
+ * (its imbalance then reads ~1.00 whatever the split of the work), and
+ * regions outside teams whose forks nothing observes. Reads the results
+ * the report built (lib/regions/region_report.c) and the forks' note
+ * (lib/regions/region_forks.h), nothing else.
  */
 #include "regions/region_warnings.h"
 
@@ -121,8 +123,27 @@ static void barrier_end_warning(ompb__context *ctx, const ompb__record *rec)
                        rec->region->name, spread, f.tight, f.instances, length);
 }
 
+/* A region outside any team, begun while the runtime would fork several
+ * threads, and nothing that sees forks: its parallel loops without markers
+ * cannot name it (docs/guide.md, "Phase regions"). Never a guessed width. */
+static void unobserved_warning(ompb__context *ctx)
+{
+    int max = 0;
+    const ompb__region *r = ompb__regions_unobserved_phase(&max);
+    if (!r)
+        return;
+    ompb__context_warn(ctx, "region:%s began outside any parallel region while the runtime "
+                       "would fork %d threads, and no fork observer is installed: a parallel "
+                       "region inside a region outside teams is seen only when its threads "
+                       "begin a marked region, so unmarked parallel loops leave such a region "
+                       "[t=1] (link ompbench::fork_guard and call "
+                       "ompb_set_fork_guard(&ompb_fork_guard_gnu) first in main(): "
+                       "docs/guide.md, \"Phase regions\")", r->display, max);
+}
+
 void ompb__region_warnings(ompb__context *ctx, const ompb__result *results, size_t n)
 {
+    unobserved_warning(ctx);
     uint64_t ignored = ompb__regions_ignored_names();
     if (ignored)
         ompb__context_warn(ctx, "%llu calls used region names beyond the first %d distinct "

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The region reports' warnings (lib/regions/region_warnings.c). Above the table
- * (lib/regions/region_table.h, for the names it ignored) and below the reports
- * in the regions' one-way chain.
+ * (lib/regions/region_table.h, for the names it ignored) and the forks
+ * (lib/regions/region_forks.h, for the note on unobserved forks) and below
+ * the reports in the regions' one-way chain.
  */
 #ifndef OMPB_REGION_WARNINGS_H
 #define OMPB_REGION_WARNINGS_H
@@ -10,6 +11,7 @@
 #include <stddef.h>
 
 #include "context/context.h"
+#include "regions/region_forks.h"
 #include "regions/region_table.h"
 #include "report/report.h"
 

@@ -17,8 +17,9 @@
 set -euo pipefail
 export LC_ALL=C
 
-CHAIN=(region_settings region_stats region_entry region_table region_thread region_misuse
-       region_counters region_runner region_warnings region_report region_signal region)
+CHAIN=(region_settings region_stats region_entry region_table region_thread region_forks
+       region_misuse region_counters region_runner region_warnings region_report region_signal
+       region)
 
 # Position of module $1 in the chain (CHAIN may be reordered by the caller).
 rank() {
@@ -113,7 +114,8 @@ if [[ ${1:-} == --self-test ]]; then
     { echo "FAIL: the message does not name the edge:"; cat "$tmp"/out; exit 1; }
   # The real objects against a chain where the report comes before the
   # runner it calls: the call must be found.
-  CHAIN=(region_settings region_stats region_entry region_table region_thread region_misuse
+  CHAIN=(region_settings region_stats region_entry region_table region_thread region_forks
+       region_misuse
          region_counters region_report region_runner region_warnings region_signal region)
   if check_symbols "$nm" "$objs" > "$tmp"/out; then
     echo "FAIL: region_report's calls into region_runner passed a chain that puts it first"

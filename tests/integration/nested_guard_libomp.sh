@@ -10,7 +10,9 @@
 # warned at T=1 and T=2 and marked nested_region; a caller team's region
 # of another width (num_threads(1)) is warned; a caller team's own region
 # and a body that forks nothing are not. With OMP_TOOL=disabled the runtime
-# starts no tool and the run says the guard misses Clang's regions.
+# starts no tool and the run says the guard misses Clang's regions. A
+# phase region around unmarked loops (tests/region_app.c, guard installed)
+# is named by its teams' width through the same tool.
 # Skipped (77) with a line when clang or libomp is not installed.
 script_bound=300
 . "$(dirname "$0")/lib.sh" "$@"
@@ -135,4 +137,37 @@ python3 -c 'import json, sys
 g = json.load(open(sys.argv[1]))["context"]["ompbench"]["openmp"]["fork_guard"]
 sys.exit(0 if g == "GNU entry points only" else "fork_guard %r" % g)' "$tmp/off.json" \
   || fail "OMP_TOOL=disabled: coverage"
+
+# Phase regions on libomp (docs/guide.md, "Phase regions"): tests/region_app.c
+# built by clang with the guard installed in its main(); its "timestep"
+# region around unmarked parallel loops hears each team's width from the
+# OMPT tool's parallel_begin: [t=1] at 1 thread and [t=2] at 2, one phase
+# family, no note that nothing observes the forks.
+timeout 120 clang $flags $asan -DREGION_APP_FORK_GUARD -I"$src/tests" "$src/tests/region_app.c" \
+  "$build/libompbench_fork_guard.a" "$build/libompbench.a" $deps -o "$tmp/phase" \
+  2> "$tmp/cc.log" || { fail "region_app: $(cat "$tmp/cc.log")"; exit 1; }
+for t in 1 2; do
+  OMP_NUM_THREADS=$t OMPB_REGIONS_OUTPUT="$tmp/phase$t.json" timeout 120 "$tmp/phase" phase-loops \
+    > /dev/null 2> "$tmp/phase$t.err" || fail "region_app phase-loops at $t threads: $(cat "$tmp/phase$t.err")"
+done
+python3 - "$tmp" <<'PY' || fail "phase regions on libomp: see above"
+import json, os, sys
+tmp, errors = sys.argv[1], []
+for t in (1, 2):
+    doc = json.load(open(os.path.join(tmp, "phase%d.json" % t)))
+    e = {b["name"]: b for b in doc["benchmarks"] if b["run_type"] == "iteration"}
+    o = e.get("region:timestep[t=%d]" % t)
+    if o is None:
+        errors.append("at %d threads: no region:timestep[t=%d] (%r)" % (t, t, sorted(e)))
+        continue
+    ph = o["ompbench"]["region"].get("phase", {})
+    if ph.get("width") != t or ph.get("team_widths") != [t, t] or ph.get("mixed"):
+        errors.append("at %d threads: phase %r" % (t, ph))
+    notes = [w for w in doc["context"]["ompbench"].get("warnings", []) if "would fork" in w]
+    if notes:
+        errors.append("at %d threads: the no-observer note with the guard: %r" % (t, notes))
+if errors:
+    sys.exit("FAIL: phase regions on libomp:\n  " + "\n  ".join(errors))
+print("nested_guard_libomp: phase region:timestep[t=1] and [t=2] through OMPT")
+PY
 exit $((fails > 0))
