@@ -12,12 +12,23 @@
 #   slowdown of a program of 1e9/WORK_NS regions a second: traced work /
 #             untraced work - 1
 #   benches/trace_cost.sh BUILD_DIR [K [R [T [WORK_NS]]]]
+# With RUNTIME=libomp, cost.c is built here by clang against LLVM's libomp
+# and BUILD_DIR's static libompbench (the trace then goes through its OMPT
+# tool); the default is the build's own, GCC and libgomp.
 # Read them with the machine's load (uptime, printed first).
 set -euo pipefail
 build=$1 k=${2:-5} r=${3:-20000} t=${4:-2} work=${5:-10000}
 tool="$build/tools/ompbench" bin="$build/tests/trace/trace_cost"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ "${RUNTIME:-libgomp}" = libomp ]; then
+  src=$(cd "$(dirname "$0")/.." && pwd)
+  timeout 120 clang -std=c11 -O2 -fopenmp=libomp -I"$src/include" "$src/tests/trace/cost.c" \
+    "$build/libompbench.a" $(pkg-config --libs hwloc jansson) -lm -ldl -lpthread -o "$tmp/cost" \
+    || { echo "trace_cost: could not build cost.c with clang and libomp" >&2; exit 2; }
+  bin=$tmp/cost
+fi
+echo "runtime: $(ldd "$bin" | grep -oE 'lib(g?omp)[^ ]*' | head -1)"
 export OMPB_RUNNER_CTL_FIFO="$tmp/none" OMPB_RUNNER_ACK_FIFO="$tmp/none" OMP_WAIT_POLICY=active
 unset CODSPEED_ENV
 uptime

@@ -32,7 +32,7 @@ done
 # The check above must be able to fail: libompbench_main has them.
 [ -n "$(runtime_defs "$main_lib")" ] || bad "$(basename "$main_lib") has no fork guard entry point"
 # The application really uses the shared library it was checked against.
-"$readelf" -d "$app" | grep -q "NEEDED.*\[$(basename "$lib" | sed 's/\.so.*/.so/')" \
+"$readelf" -d "$app" | grep "NEEDED.*\[$(basename "$lib" | sed 's/\.so.*/.so/')" > /dev/null \
   || bad "$(basename "$app") does not load $(basename "$lib")"
 "$readelf" -d "$lib" | grep -E '\(FLAGS\)' | grep -q STATIC_TLS \
   && bad "$(basename "$lib") has the STATIC_TLS flag"

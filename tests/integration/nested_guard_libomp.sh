@@ -81,8 +81,11 @@ timeout 120 clang $flags -fPIC -shared "$tmp/kernel.c" -o "$tmp/libkernel.so" 2>
 timeout 120 clang $flags $asan "$tmp/nest.c" -L"$tmp" -lkernel -Wl,-rpath,"$tmp" \
   "$build/libompbench_main.a" "$build/libompbench.a" $deps -o "$tmp/nest" 2> "$tmp/cc.log" \
   || { fail "link: $(cat "$tmp/cc.log")"; exit 1; }
-ldd "$tmp/nest" | grep -q "libomp.so" || { fail "not linked with libomp: $(ldd "$tmp/nest")"; exit 1; }
-ldd "$tmp/nest" | grep -q "libgomp" && fail "libgomp loaded beside libomp: $(ldd "$tmp/nest")"
+# ldd into a file, then grep: `ldd | grep -q` under pipefail fails when
+# grep exits at its match while ldd still writes (SIGPIPE).
+ldd "$tmp/nest" > "$tmp/ldd.txt" 2>&1
+grep -q "libomp.so" "$tmp/ldd.txt" || { fail "not linked with libomp: $(cat "$tmp/ldd.txt")"; exit 1; }
+grep -q "libgomp" "$tmp/ldd.txt" && fail "libgomp loaded beside libomp: $(cat "$tmp/ldd.txt")"
 
 timeout 120 "$tmp/nest" --test --format json --output "$tmp/nest.json" 2> "$tmp/nest.err" \
   || { fail "run failed: $(cat "$tmp/nest.err")"; exit 1; }

@@ -128,7 +128,7 @@ fi
 # ---- 3. the guide's batch script, MPI through PMIx --------------------------
 if [ ! -x "$mpibin" ]; then
   echo "slurm: $mpibin not built (no MPI): batch case not run"
-elif ! srun --mpi=list 2>&1 | grep -qw pmix; then
+elif ! srun --mpi=list 2>&1 | grep -w pmix > /dev/null; then
   echo "FAIL: this Slurm has no PMIx plugin (srun --mpi=list), which the guide's script needs"; fail=1
 else
   awk '/<!-- tests\/integration\/slurm.sh runs this script -->/ { found = 1; next }

@@ -102,7 +102,10 @@ asan=""
 [ -n "${OMPB_SANITIZE_FLAGS:-}" ] && asan="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
 if timeout 120 clang $cflags -g $asan "$src/tests/trace/imbalance.c" "$lib" $deps -o "$tmp/imb_libomp" 2> "$tmp/cc.err" \
    && timeout 120 clang $cflags $asan "$src/benches/stencil.c" "$lib" $deps -o "$tmp/stencil_libomp" 2>> "$tmp/cc.err"; then
-  ldd "$tmp/imb_libomp" | grep -q "libomp.so" || fail "the clang build does not load libomp: $(ldd "$tmp/imb_libomp")"
+  # ldd into a file, then grep: `ldd | grep -q` under pipefail fails when
+  # grep exits at its match while ldd still writes (SIGPIPE).
+  ldd "$tmp/imb_libomp" > "$tmp/ldd.txt" 2>&1
+  grep -q "libomp.so" "$tmp/ldd.txt" || fail "the clang build does not load libomp: $(cat "$tmp/ldd.txt")"
   check_imbalance libomp "$tmp/imb_libomp"
   check_stencil libomp "$tmp/stencil_libomp"
 else

@@ -76,7 +76,7 @@ grep -E '^[EW]: ' "$tmp/lintian.log" || true
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 deb() { ls "$tmp/$1"_*.deb 2> /dev/null || fail "package $1 was not built"; }
 holds() { # PACKAGE PATH: the package's file list has ./PATH
-  dpkg-deb -c "$(deb "$1")" | awk '{ print $6 }' | grep -qx "./$2" || fail "$1 does not hold /$2"
+  dpkg-deb -c "$(deb "$1")" | awk '{ print $6 }' | grep -x "./$2" > /dev/null || fail "$1 does not hold /$2"
 }
 lib_deb=$(deb libompbench0.3)
 mkdir "$tmp/root"
@@ -89,7 +89,7 @@ libdir=$tmp/root/usr/lib/$arch
 real=$(readlink -f "$libdir/libompbench.so")
 soname=$(objdump -p "$real" | awk '$1 == "SONAME" { print $2 }')
 [ "$soname" = libompbench.so.0.3 ] || fail "libompbench's soname is '$soname', not libompbench.so.0.3"
-dpkg-deb -c "$lib_deb" | grep -q "/usr/lib/$arch/$soname " || fail "$soname is not in $lib_deb"
+dpkg-deb -c "$lib_deb" | grep "/usr/lib/$arch/$soname " > /dev/null || fail "$soname is not in $lib_deb"
 holds libompbench-dev usr/include/ompbench.h
 holds libompbench-dev "usr/lib/$arch/cmake/ompbench/ompbench-config.cmake"
 holds libompbench-dev "usr/lib/$arch/pkgconfig/ompbench.pc"
