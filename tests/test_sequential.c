@@ -246,7 +246,7 @@ static void test_edge_of_threshold(void)
 /* Futility: an unchanged instance far too noisy for the threshold (20%
  * runs at 5%) stops after a few looks instead of running to the last, and
  * is flagged no more than alpha; a clear change at 8% is given up on in
- * at most 3% more of the cases, on fewer runs. */
+ * at most 3% more of the cases, on no more runs. */
 static void test_futility(void)
 {
     ompb__seq_plan p = plan_of(OMPB__SEQ_DEFAULT_MIN_RUNS, OMPB__SEQ_DEFAULT_MAX_RUNS, 0.05);
@@ -263,7 +263,18 @@ static void test_futility(void)
     show("+20%, spread 8%, futility", clear);
     show("+20%, spread 8%, no futility", clear_all);
     CU_ASSERT(clear.flagged >= clear_all.flagged - 0.03);
-    CU_ASSERT(clear.mean_runs < clear_all.mean_runs);
+    CU_ASSERT(clear.mean_runs <= clear_all.mean_runs);
+    /* An unchanged instance whose runs spread about as much as the
+     * threshold (the example suite on a shared VM): futility must not stop
+     * the instances whose change sits near a bound by chance. The rule
+     * before, on the distance to the bound alone, decided 62.6% untouched
+     * against 84.4% without futility; this one 78.9%. */
+    sim_result near = simulate(&p, SEQUENTIAL, 0.0, 0.05);
+    sim_result near_all = simulate(&all, SEQUENTIAL, 0.0, 0.05);
+    show("A/A, spread 5%, futility", near);
+    show("A/A, spread 5%, no futility", near_all);
+    CU_ASSERT(near.untouched >= near_all.untouched - 0.06);
+    CU_ASSERT(near.flagged <= ALPHA);
 }
 
 /* The smallest fixed number of runs per side (from 10) whose power

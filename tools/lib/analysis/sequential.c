@@ -126,14 +126,43 @@ static double gap_to_bound(const ompb__seq_plan *plan, const ompb__seq_state *s)
     return fmin(fabs(s->diff - plan->upper), fabs(s->diff - plan->lower));
 }
 
+static double normal_cdf(double x)
+{
+    return 0.5 * erfc(-x / M_SQRT2);
+}
+
+/* The chance that the last look decides the instance, predicted from this
+ * one: the last look's change is normal around this look's, with the
+ * spread left by the runs still to come (predictive: the true change
+ * uncertain as this look says: variance se^2 (1 - f), f = n / the last
+ * look's runs), and the last look's interval of half-width hw, this look's
+ * standard error shrunk by sqrt(f). It decides "untouched" when the change
+ * lies within the bounds narrowed by hw, a claim when it lies beyond them
+ * widened by hw. */
+static double decision_chance(const ompb__seq_plan *plan, const ompb__seq_state *s, double f,
+                              double hw)
+{
+    double sd = s->se * sqrt(1.0 - f);
+    double in_lo = plan->lower + hw, in_hi = plan->upper - hw;
+    double untouched = in_hi > in_lo ? normal_cdf((in_hi - s->diff) / sd)
+                                           - normal_cdf((in_lo - s->diff) / sd)
+                                     : 0.0;
+    double claim = normal_cdf((plan->lower - hw - s->diff) / sd)
+                   + (1.0 - normal_cdf((plan->upper + hw - s->diff) / sd));
+    return untouched + claim;
+}
+
 static bool is_futile(const ompb__seq_plan *plan, const ompb__seq_state *s)
 {
     if (!plan->futility || s->looks < OMPB__SEQ_FUTILITY_FIRST_LOOK || s->within ||
         !(s->p > plan->alpha) || !(s->se > 0.0) || s->looks >= plan->n_looks)
         return false;
     size_t last = plan->n_looks - 1;
-    double hw = plan->quant[last] * s->se * sqrt((double)s->n / (double)plan->runs[last]);
-    return hw > OMPB__SEQ_FUTILITY_MARGIN * gap_to_bound(plan, s);
+    double f = fmin(1.0, (double)s->n / (double)plan->runs[last]);
+    if (f >= 1.0)
+        return false;
+    double hw = plan->quant[last] * s->se * sqrt(f);
+    return decision_chance(plan, s, f, hw) < OMPB__SEQ_FUTILITY_CHANCE;
 }
 
 void ompb__seq_look(const ompb__seq_plan *plan, ompb__seq_state *s, const ompb__welch_result *w,
