@@ -38,12 +38,13 @@ bench: build
 
 # The Release -Werror build of test-release; the tests labelled unit,
 # integration, boundary and docs (not the valgrind, contributing, bench,
-# mpi and fuzz ones, nor the sanitizer and clang stages: `make test`).
+# mpi and fuzz ones, nor the *_scale cost bars (label scale), nor the
+# sanitizer and clang stages: `make test`).
 check:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DOMPB_WERROR=ON \
 	  -DOMPB_CONTRIBUTING_DIR=$(CONTRIBUTING_DIR)
 	cmake --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS) -L '$(CHECK_LABELS)'
+	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS) -L '$(CHECK_LABELS)' -LE '^scale$$'
 
 # The three stages below, with the clang stage and the ASan build running
 # niced beside the test runs, which leave the cores idle much of the time
