@@ -62,7 +62,9 @@ typedef struct ompb_fork_watch {
  * forked outside any team (OpenMP level 0): threads is the number of
  * threads the team ran with (omp_get_num_threads() inside it, not what was
  * asked for). Called after the join, or for the older split form
- * (GOMP_parallel_start) once the team has started. */
+ * (GOMP_parallel_start) once the team has started. On LLVM's libomp the
+ * guard's OMPT tool calls it at the fork (parallel_begin) with the width
+ * the runtime resolved there, before any thread limit. */
 typedef void (*ompb_fork_observer)(unsigned threads);
 
 typedef struct ompb_fork_guard {
