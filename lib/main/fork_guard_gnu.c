@@ -42,6 +42,19 @@
 
 typedef ompb__fork_thread guard_thread;
 
+/* The calling thread's guard state for these entry points: NULL when it is
+ * neither watched nor observed, or while the OMPT tool sees the forks
+ * (libomp's GOMP_* entries fork through its parallel_begin, which counts
+ * and observes them once: fork_note.h). */
+static inline guard_thread *guard_self(void)
+{
+    guard_thread *g = ompb__fork_active;
+    if (__builtin_expect(g != NULL, 0)
+        && atomic_load_explicit(&ompb__fork_ompt_on, memory_order_relaxed))
+        return NULL;
+    return g;
+}
+
 const ompb_fork_guard ompb_fork_guard_gnu = {.watch = ompb__fork_set_watch,
                                              .observe = ompb__fork_set_observer};
 
@@ -120,8 +133,7 @@ static void unobserve(observed_call *c)
 __attribute__((noinline)) static void observe(const guard_thread *g, observed_call *c,
                                               void (**fn)(void *), void **data, int head)
 {
-    if (!g->observer || omp_get_level() != 0
-        || atomic_load_explicit(&ompb__fork_ompt_on, memory_order_relaxed))
+    if (!g->observer || omp_get_level() != 0)
         return;
     team_width = 0;
     *c = (observed_call){.head = head && *data ? *(void **)*data : NULL, .fn = *fn,
@@ -135,23 +147,20 @@ __attribute__((noinline)) static void observe(const guard_thread *g, observed_ca
  * forked at level 0), which tells the team's width at once. */
 __attribute__((noinline)) static void observe_started(const guard_thread *g)
 {
-    if (g->observer && omp_get_level() == 1
-        && !atomic_load_explicit(&ompb__fork_ompt_on, memory_order_relaxed))
+    if (g->observer && omp_get_level() == 1)
         g->observer((unsigned)omp_get_num_threads());
 }
 
-/* A fork through this entry point of a watched or observed thread: counted
- * here unless the OMPT tool counts it (libomp's GOMP_* entries fork
- * through its parallel_begin). */
+/* A fork through this entry point of a watched or observed thread. */
 static void note(guard_thread *g, unsigned num_threads)
 {
-    if (g->watch && !atomic_load_explicit(&ompb__fork_ompt_on, memory_order_relaxed))
+    if (g->watch)
         ompb__fork_note(g->watch, num_threads);
 }
 
 static void note_teams(guard_thread *g, unsigned num_teams)
 {
-    if (g->watch && !atomic_load_explicit(&ompb__fork_ompt_on, memory_order_relaxed))
+    if (g->watch)
         ompb__fork_note_teams(g->watch, num_teams);
 }
 
@@ -193,7 +202,7 @@ typedef void (*body_fn)(void *);
         __attribute__((weak, alias("guard_" #name), visibility("default")));  \
     static ret guard_##name params                                            \
     {                                                                         \
-        guard_thread *g = ompb__fork_active;                                  \
+        guard_thread *g = guard_self();                                       \
         if (__builtin_expect(g != NULL, 0))                                   \
             note_fn(g, nthreads);                                             \
         void *p = resolve(&real_##name, #name);                               \

@@ -86,13 +86,17 @@ else:
         errors.append("phase-mixed: phase %r, want mixed team widths [1, 2]" % ph)
     if "team_width" not in m["ompbench"]["marks"]:
         errors.append("phase-mixed: no team_width mark (%r)" % m["ompbench"]["marks"])
-fams = {f["name"]: f for f in json.load(open(os.path.join(tmp, "scaling.json")))["families"]}
-ts = fams.get("region:timestep")
-if ts is None:
-    errors.append("scaling: no family region:timestep (%r)" % sorted(fams))
-elif [p["threads"] for p in ts["points"]] != [1, 2]:
-    errors.append("scaling: region:timestep has points %r, want [1, 2]"
-                  % [p["threads"] for p in ts["points"]])
+def timestep_family(name, what):
+    """The families of scaling report name; checks region:timestep's points are 1 and 2."""
+    fams = {f["name"]: f for f in json.load(open(os.path.join(tmp, name)))["families"]}
+    ts = fams.get("region:timestep")
+    if ts is None:
+        errors.append("%s: no family region:timestep (%r)" % (what, sorted(fams)))
+    elif [p["threads"] for p in ts["points"]] != [1, 2]:
+        errors.append("%s: region:timestep has points %r, want [1, 2]"
+                      % (what, [p["threads"] for p in ts["points"]]))
+    return fams
+fams = timestep_family("scaling.json", "scaling")
 if "region:serial" in fams:
     errors.append("scaling: region:serial, one width, became a family")
 
@@ -148,13 +152,7 @@ if o:
               "mixed": True}:
         errors.append("guard, OMP_THREAD_LIMIT=1: phase %r, want teams of 1 against the "
                       "runtime's 2" % ph)
-fams = {f["name"]: f for f in json.load(open(os.path.join(tmp, "gscaling.json")))["families"]}
-ts = fams.get("region:timestep")
-if ts is None:
-    errors.append("scaling (loops): no family region:timestep (%r)" % sorted(fams))
-elif [p["threads"] for p in ts["points"]] != [1, 2]:
-    errors.append("scaling (loops): region:timestep has points %r, want [1, 2]"
-                  % [p["threads"] for p in ts["points"]])
+timestep_family("gscaling.json", "scaling (loops)")
 for e in errors:
     print("FAIL:", e)
 sys.exit(1 if errors else 0)

@@ -158,7 +158,7 @@ static bool is_futile(const ompb__seq_plan *plan, const ompb__seq_state *s)
         !(s->p > plan->alpha) || !(s->se > 0.0) || s->looks >= plan->n_looks)
         return false;
     size_t last = plan->n_looks - 1;
-    double f = fmin(1.0, (double)s->n / (double)plan->runs[last]);
+    double f = (double)s->n / (double)plan->runs[last];
     if (f >= 1.0)
         return false;
     double hw = plan->quant[last] * s->se * sqrt(f);
