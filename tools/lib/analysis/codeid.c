@@ -17,6 +17,7 @@
 
 #include <ompbench/error.h>
 
+#include "core/core.h"
 #include "analysis/codeid_elf.h"
 #include "analysis/codeid_x86.h"
 
@@ -326,6 +327,12 @@ void ompb__code_compare(const char *obj_a, uint64_t vaddr_a, const char *obj_b,
         compare_from(&a, &b, ia, ib, out);
     ompb__elf_close(&a);
     ompb__elf_close(&b);
+    /* The names in why come from the files read, which anyone may have
+     * built: their control characters and broken UTF-8 are escaped, so
+     * that the verdict stays one line of text in every report. */
+    char raw[sizeof out->why];
+    memcpy(raw, out->why, sizeof raw);
+    ompb__utf8_escape_controls(raw, out->why, sizeof out->why);
 }
 
 int ompb__code_symbol(const char *obj, const char *name, uint64_t *vaddr)
