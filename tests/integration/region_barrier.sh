@@ -13,8 +13,10 @@
 # The warning needs the threads on their own PUs when the barrier releases
 # them (a waiter descheduled by another process ends late, and the pattern
 # does not show): the team is bound (OMP_PROC_BIND) and the run repeated up
-# to five times until it shows; a host with one usable PU skips that part
-# (exit 77 when nothing else was checked).
+# to five times until it shows. A host with one usable PU skips that part,
+# and so does a host whose load average is at least its PUs when the
+# pattern never showed (unit.region_warnings checks the thresholds on
+# hand-made instances).
 set -uo pipefail
 build=$1
 app="$build/tests/region_app"
@@ -80,7 +82,18 @@ if [ "$pus" -ge 2 ]; then
       *) fail=1; break ;;
     esac
   done
-  [ $shown = 1 ] || [ $fail = 1 ] || bad "no barrier warning for region:barrier in five runs (load average $(cut -d' ' -f1 /proc/loadavg))"
+  # Not shown in five runs: a failure on an idle host; on a host busier
+  # than its PUs (other tests, hogs) the waiters are descheduled and the
+  # pattern blurs, and the thresholds are then left to unit.region_warnings,
+  # which checks them on hand-made instances.
+  if [ $shown = 0 ] && [ $fail = 0 ]; then
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    if awk -v l="$load" -v p="$pus" 'BEGIN { exit !(l >= p) }'; then
+      echo "  no barrier warning in five runs under load $load on $pus PUs: not checked here (unit.region_warnings checks the pattern)"
+    else
+      bad "no barrier warning for region:barrier in five runs (load average $load on $pus PUs)"
+    fi
+  fi
 else
   echo "  one usable PU: the barrier pattern is not checked"
 fi
