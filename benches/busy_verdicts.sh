@@ -77,11 +77,16 @@ flagged = [r["name"] for r in rows if r["verdict"] in ("regressed", "improved")
            and not (kind == "ab" and r["name"].startswith("slowed"))]
 caught = kind == "ab" and slowed and slowed[0]["verdict"] == "regressed"
 runs = {"base": d["base"]["runs"], "head": d["head"]["runs"]}
+# How the pairs after the first were made: by instance, by run, or by
+# instance until pair K (--pair-by auto turned to runs).
+k = d.get("pairs_by_run_from")
+pairing = "instance" if k is None else "run" if k == 2 else "instance-until-%d" % (k - 1)
 print("TRIAL %s hogs=%s n=%s load=%s caught=%d other_flagged=%d untouched=%d noisy=%d "
-      "disturbed=%d unknown=%d instances=%d runs=%s/%s seconds=%.0f flagged=%s" % (
+      "disturbed=%d unknown=%d instances=%d runs=%s/%s seconds=%.0f pairing=%s flagged=%s" % (
       kind, h, n, load, caught, len(flagged), v.get("untouched", 0), v.get("noisy", 0),
       v.get("disturbed", 0), v.get("noise_unknown", 0), len(rows),
-      runs.get("base", "?"), runs.get("head", "?"), d.get("seconds", 0), ",".join(flagged)))
+      runs.get("base", "?"), runs.get("head", "?"), d.get("seconds", 0), pairing,
+      ",".join(flagged)))
 PY
 }
 

@@ -18,6 +18,9 @@ The run count of each side is kept in $AB_FAKE_DIR/<side>.n, the side
                    the first look, whatever the machine's load)
   AB_FAKE_CRASH=1  every run (not --list) ends by SIGSEGV
   AB_FAKE_ARGS=F   append each run's arguments (one line) to F
+  AB_FAKE_START=S  every run (not --list) sleeps S seconds before its first
+                   instance, as a process's start-up would take
+  AB_FAKE_EACH=S   every instance a run selects sleeps S seconds
   AB_FAKE_OLD=1    refuses --exact-file (exit status 2), as a binary built
                    before it existed does
   AB_FAKE_HOLD=K   the side's run K (0, 1, ...) creates $AB_FAKE_DIR/held and
@@ -74,6 +77,8 @@ def main(args):
         os.kill(os.getpid(), signal.SIGSEGV)
     side = os.environ["AB_FAKE_SIDE"]
     k = run_index(side)
+    time.sleep(float(os.environ.get("AB_FAKE_START", "0")) +
+               float(os.environ.get("AB_FAKE_EACH", "0")) * len(selected(args)))
     jitter = 1.0 + 0.001 * ((k * 7 + (side == "head")) % 3 - 1)
     wild = WILD[(k + (3 if side == "head" else 0)) % len(WILD)]
     zero = 0.0 if os.environ.get("AB_FAKE_ZERO") else 1.0

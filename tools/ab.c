@@ -70,11 +70,14 @@ static void usage(FILE *out)
             "  --alpha A             error rate and false discovery rate, in (0, 1) (default 0.05)\n"
             "  --seed S              seed of the order within each pair (default: the clock;\n"
             "                        printed)\n"
-            "  --pair-by WHAT        run: a pair is a BASE and a HEAD run of every open\n"
-            "                        instance (default); instance: after the first pair, a\n"
-            "                        pair is one open instance's BASE and HEAD runs back to\n"
-            "                        back (--exact), each open instance once per round, so\n"
-            "                        that both runs see the machine alike (docs/guide.md)\n");
+            "  --pair-by WHAT        instance: after the first pair, a pair is one open\n"
+            "                        instance's BASE and HEAD runs back to back (--exact),\n"
+            "                        each open instance once per round, so that both runs\n"
+            "                        see the machine alike; run: a pair is a BASE and a HEAD\n"
+            "                        run of every open instance; auto (default): by\n"
+            "                        instance, turning to by run for good when a round of\n"
+            "                        instance pairs takes over twice the first pair\n"
+            "                        (docs/guide.md)\n");
     fprintf(out,
             "  --keep DIR            keep every run's JSON file and log in DIR (default: a\n"
             "                        temporary directory, removed)\n"
@@ -180,9 +183,14 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
         return 0;
     }
     if ((v = ompb__tool_option_value(argc, argv, i, "--pair-by"))) {
-        if (strcmp(v, "run") != 0 && strcmp(v, "instance") != 0)
-            return bad("--pair-by: invalid value '%s' (accepted: run, instance)", v);
-        set->pair_by_instance = strcmp(v, "instance") == 0;
+        if (strcmp(v, "auto") == 0)
+            set->pair_by = OMPB__AB_PAIR_AUTO;
+        else if (strcmp(v, "run") == 0)
+            set->pair_by = OMPB__AB_PAIR_RUN;
+        else if (strcmp(v, "instance") == 0)
+            set->pair_by = OMPB__AB_PAIR_INSTANCE;
+        else
+            return bad("--pair-by: invalid value '%s' (accepted: auto, instance, run)", v);
         return 0;
     }
     if ((v = ompb__tool_option_value(argc, argv, i, "--format"))) {
@@ -424,20 +432,42 @@ static int run_pair(ab_args *a, uint64_t *order, uint64_t deadline, bool all, co
     return 0;
 }
 
-/* A round of --pair-by instance: a pair for each instance open now, in
- * the rows' order. The rows do not change until the judge, after the
- * round, so their names are passed as they are. */
-static int run_instance_pairs(ab_args *a, uint64_t *order, uint64_t deadline)
+/* A round of pairs by instance (pair `pair`, numbered from 0): a pair for
+ * each instance open now, in the rows' order. The rows do not change until
+ * the judge, after the round, so their names are passed as they are. With
+ * --pair-by auto, a round that has taken OMPB__AB_AUTO_ROUND_RATIO times
+ * the first pair's first_pair_s is cut before its next pair, and the pairs
+ * are by run from the next one on (*cut set): the pairs it made stand,
+ * each a BASE and a HEAD run of one instance. */
+static int run_instance_pairs(ab_args *a, uint64_t *order, uint64_t deadline, size_t pair,
+                              double first_pair_s, bool *cut)
 {
     const ompb__ab_rows *rows = &a->rows;
+    uint64_t t0 = ompb__now_ns();
+    size_t open = 0, done = 0;
+    for (size_t i = 0; i < rows->n; i++)
+        open += ompb__ab_row_runs_again(&rows->v[i]);
+    *cut = false;
     for (size_t i = 0; i < rows->n; i++) {
         if (!ompb__ab_row_runs_again(&rows->v[i]))
             continue;
         if (ompb__ab_stop_signal() || (deadline && ompb__now_ns() >= deadline))
             return 0;
+        double spent = (double)(ompb__now_ns() - t0) / 1e9;
+        if (a->set.pair_by == OMPB__AB_PAIR_AUTO && spent > OMPB__AB_AUTO_ROUND_RATIO * first_pair_s) {
+            *cut = true;
+            a->res.by_run_from = pair + 2;
+            snprintf(a->res.pairing_note, sizeof a->res.pairing_note,
+                     "pairs by run from pair %zu: pair %zu, by instance, had taken %.1f s for "
+                     "%zu of its %zu instances, over %.0fx the first pair's %.1f s",
+                     pair + 2, pair + 1, spent, done, open, OMPB__AB_AUTO_ROUND_RATIO,
+                     first_pair_s);
+            return 0;
+        }
         int rc = run_pair(a, order, deadline, false, rows->v[i].name);
         if (rc || a->x.metric_error[0])
             return rc;
+        done++;
     }
     return 0;
 }
@@ -447,15 +477,18 @@ static int run_pairs(ab_args *a)
     const ompb__ab_settings *set = &a->set;
     ompb__ab_exec *x = &a->x;
     uint64_t order = set->seed, deadline = set->time_ns ? x->start_ns + set->time_ns : 0;
-    double last_pair = 0.0;
+    double last_pair = 0.0, first_pair = 0.0;
+    a->res.by_run_from = set->pair_by == OMPB__AB_PAIR_RUN ? 2 : 0;
     for (size_t pair = 0;; pair++) {
         double elapsed = (double)(ompb__now_ns() - x->start_ns) / 1e9;
         if (ompb__ab_should_stop(set, &a->l, pair, elapsed, last_pair, ompb__ab_stop_signal(),
                                  &a->res))
             break;
         uint64_t t0 = ompb__now_ns();
-        int rc = pair > 0 && set->pair_by_instance ? run_instance_pairs(a, &order, deadline)
-                                                   : run_pair(a, &order, deadline, pair == 0, NULL);
+        bool by_instance = pair > 0 && (a->res.by_run_from == 0 || pair + 1 < a->res.by_run_from);
+        bool cut = false;
+        int rc = by_instance ? run_instance_pairs(a, &order, deadline, pair, first_pair, &cut)
+                             : run_pair(a, &order, deadline, pair == 0, NULL);
         if (rc)
             return rc;
         if (x->metric_error[0])
@@ -465,6 +498,12 @@ static int run_pairs(ab_args *a)
             return rc;
         ompb__ab_progress(x, set, &a->l, &a->rows, false);
         last_pair = (double)(ompb__now_ns() - t0) / 1e9;
+        if (pair == 0)
+            first_pair = last_pair;
+        /* A cut round says nothing of the pairs by run that follow: the
+         * budget's estimate of the next pair is the first pair's. */
+        if (cut)
+            last_pair = first_pair;
     }
     return 0;
 }

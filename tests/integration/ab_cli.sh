@@ -20,7 +20,9 @@
 # passed through: the instance fails in HEAD; without it, the end of
 # --time stops it), different instance sets (new and missing reported, the
 # common ones compared) and Ctrl-C (a partial report, exit 130; a run deaf
-# to it is stopped after a grace).
+# to it is stopped after a grace). Every call pairs by run (--pair-by run):
+# the run counts checked here are whole-suite runs; pairs by instance and
+# --pair-by auto are tests/integration/ab_pair_by.sh's.
 # Usage: ab_cli.sh BUILD_DIR SOURCE_DIR
 fail_fast=1
 keep_tmp=${OMPB_AB_KEEP_TMP:-}
@@ -52,7 +54,7 @@ expect2() { # expect2 PATTERN ARGS...: exit 2 and the message
   local pat=$1 out status
   shift
   set +e
-  out=$(timeout "$limit" "$tool" ab "$@" 2>&1)
+  out=$(timeout "$limit" "$tool" ab --pair-by run "$@" 2>&1)
   status=$?
   set -e
   [ "$status" = 2 ] || fail "ab $*: exit status $status, want 2 ($out)"
@@ -78,7 +80,7 @@ fake=$(realpath "$2/tests/ab_fake.py")
 for gate in "" --fail-on-regression; do
   rm -f "$tmp"/*.n
   set +e
-  AB_FAKE_DIR=$tmp AB_FAKE_SLOW=10 timeout "$limit" "$tool" ab --max-runs 12 $gate --format json \
+  AB_FAKE_DIR=$tmp AB_FAKE_SLOW=10 timeout "$limit" "$tool" ab --pair-by run --max-runs 12 $gate --format json \
     --output "$tmp/slow.json" --markdown "$tmp/slow.md" \
     --base-cmd "AB_FAKE_SIDE=base $fake" --head-cmd "AB_FAKE_SIDE=head $fake" -- --exact steady \
     2> "$tmp/slow.err"
@@ -114,7 +116,7 @@ OMPB_AB_FACTOR=10 exec "$bin" "\$@"
 EOF
 chmod +x "$tmp/wrap.sh"
 set +e
-timeout "$limit" "$tool" ab --seed 11 --max-runs 12 --keep "$tmp/keep" --fail-on-regression \
+timeout "$limit" "$tool" ab --pair-by run --seed 11 --max-runs 12 --keep "$tmp/keep" --fail-on-regression \
   --format json --output "$tmp/ab.json" --markdown "$tmp/ab.md" \
   --head-cmd "$tmp/wrap.sh" "$bin" -- "${quick[@]}" --threads 1 --filter '^(slowed|steady_chain\[200,)' \
   2> "$tmp/ab.err"
@@ -148,7 +150,7 @@ fi
 # The same seed repeats the order within every pair.
 order() { # order SEED: the sides in the order they ran, one letter each
   rm -f "$tmp/order.log"
-  timeout "$limit" "$tool" ab --seed "$1" --min-runs 6 --max-runs 6 \
+  timeout "$limit" "$tool" ab --pair-by run --seed "$1" --min-runs 6 --max-runs 6 \
     --base-cmd "echo B >> $tmp/order.log; exec $bin" --head-cmd "echo H >> $tmp/order.log; exec $bin" \
     -- "${quick[@]}" --exact slowed > /dev/null 2>&1 || fail "order: ab failed"
   tr -d '\n' < "$tmp/order.log"
@@ -172,7 +174,7 @@ fi
 # nothing was compared, which is exit status 2 with one line saying so
 # (issue 30), never 0.
 set +e
-timeout "$limit" "$tool" ab --time 1s --min-runs 40 --max-runs 40 --fail-on-undecided \
+timeout "$limit" "$tool" ab --pair-by run --time 1s --min-runs 40 --max-runs 40 --fail-on-undecided \
   --format json "$bin" "$bin" -- "${quick[@]}" --exact slowed > "$tmp/time.json" 2> "$tmp/time.err"
 status=$?
 set -e
@@ -193,7 +195,7 @@ for mode in futility no-futility; do
   rm -f "$tmp"/*.n
   extra=()
   [ "$mode" = no-futility ] && extra=(--no-futility)
-  AB_FAKE_DIR=$tmp timeout "$limit" "$tool" ab --max-runs 12 "${extra[@]}" --format json \
+  AB_FAKE_DIR=$tmp timeout "$limit" "$tool" ab --pair-by run --max-runs 12 "${extra[@]}" --format json \
     --base-cmd "AB_FAKE_SIDE=base $fake" --head-cmd "AB_FAKE_SIDE=head $fake" \
     > "$tmp/fake.json" 2> "$tmp/fake.err" || fail "fake ($mode): $(cat "$tmp/fake.err")"
   json "$tmp/fake.json" '
@@ -218,7 +220,7 @@ for mode in gate allow plain; do
   [ "$mode" = allow ] && extra=(--fail-on-regression --allow-undecided)
   [ "$mode" = plain ] && extra=()
   set +e
-  AB_FAKE_DIR=$tmp timeout "$limit" "$tool" ab --max-runs 7 "${extra[@]}" --format json \
+  AB_FAKE_DIR=$tmp timeout "$limit" "$tool" ab --pair-by run --max-runs 7 "${extra[@]}" --format json \
     --base-cmd "AB_FAKE_SIDE=base $fake" --head-cmd "AB_FAKE_SIDE=head $fake" \
     > "$tmp/undecided.json" 2> "$tmp/undecided.err"
   status=$?
@@ -237,7 +239,7 @@ check_bad() { # check_bad WHAT EXPECTED-TEXT ab-arguments...
   local what=$1 want=$2
   shift 2
   set +e
-  timeout "$limit" "$tool" ab "$@" > "$tmp/bad.out" 2> "$tmp/bad.err"
+  timeout "$limit" "$tool" ab --pair-by run "$@" > "$tmp/bad.out" 2> "$tmp/bad.err"
   local status=$?
   set -e
   [ "$status" = 2 ] || fail "$what: exit status $status ($(cat "$tmp/bad.err"))"
@@ -253,7 +255,7 @@ check_bad "--metric on one side" "--metric task-clock: HEAD run 1: .*run it with
   --max-runs 3 --metric task-clock --base-cmd "$bin --counters task-clock" "$bin" \
   -- "${quick[@]}" --exact slowed
 # A metric both sides count: judged on it, the method line says so.
-timeout "$limit" "$tool" ab --max-runs 3 --metric task-clock "$bin" "$bin" \
+timeout "$limit" "$tool" ab --pair-by run --max-runs 3 --metric task-clock "$bin" "$bin" \
   -- "${quick[@]}" --exact slowed --counters task-clock > "$tmp/metric.txt" 2> "$tmp/metric.err" ||
   fail "--metric task-clock: $(cat "$tmp/metric.err")"
 grep -q "gives its median of task-clock per iteration over all its rounds (--metric)" "$tmp/metric.txt" ||
@@ -281,7 +283,7 @@ chmod +x "$tmp/flaky.sh"
 for gate in "" "--fail-on-regression --allow-undecided"; do
   rm -f "$tmp"/*.n
   set +e
-  AB_FAKE_DIR=$tmp timeout "$limit" "$tool" ab --seed 5 --max-runs 5 --min-runs 5 $gate --format json \
+  AB_FAKE_DIR=$tmp timeout "$limit" "$tool" ab --pair-by run --seed 5 --max-runs 5 --min-runs 5 $gate --format json \
     --base-cmd "AB_FAKE_SIDE=base $fake" --head-cmd "AB_FAKE_SIDE=head $tmp/flaky.sh" -- --exact steady \
     > "$tmp/flaky.json" 2> "$tmp/flaky.err"
   status=$?
@@ -313,7 +315,7 @@ exit 3
 EOF
 chmod +x "$tmp/broken.sh"
 set +e
-timeout "$limit" "$tool" ab --fail-on-regression --format json --head-cmd "$tmp/broken.sh" "$bin" \
+timeout "$limit" "$tool" ab --pair-by run --fail-on-regression --format json --head-cmd "$tmp/broken.sh" "$bin" \
   -- "${quick[@]}" --exact slowed > "$tmp/broken.json" 2> "$tmp/broken.err"
 status=$?
 set -e
@@ -328,7 +330,7 @@ assert d["instances"][0]["verdict"] == "noise_unknown", d["instances"]
 
 # ---- a hanging run: --timeout passed through -----------------------------------
 set +e
-timeout "$limit" "$tool" ab --timeout $((5 * m))s --max-runs 3 --format json --fail-on-regression \
+timeout "$limit" "$tool" ab --pair-by run --timeout $((5 * m))s --max-runs 3 --format json --fail-on-regression \
   --head-cmd "OMPB_HOSTILE_HANG=1 OMPB_HOSTILE_MARK=$tmp/mark exec $hostile" "$hostile" \
   -- "${quick[@]}" --filter '^(quick|hangs)' > "$tmp/hang.json" 2> "$tmp/hang.err"
 status=$?
@@ -345,7 +347,7 @@ assert any(x["side"] == "head" and x["outcome"] == "failed" for x in d["faults"]
 # Without --timeout, the end of --time stops a hanging run (and no run
 # starts after it); a HEAD run stopped so fails the gate.
 set +e
-timeout "$limit" "$tool" ab --time $((5 * m))s --format json --fail-on-regression \
+timeout "$limit" "$tool" ab --pair-by run --time $((5 * m))s --format json --fail-on-regression \
   --head-cmd "OMPB_HOSTILE_HANG=1 OMPB_HOSTILE_MARK=$tmp/mark2 exec $hostile" "$hostile" \
   -- "${quick[@]}" --filter '^hangs' > "$tmp/hang2.json" 2> "$tmp/hang2.err"
 status=$?
@@ -359,7 +361,7 @@ assert d["stop_reason"].startswith("--time budget spent"), d["stop_reason"]
 
 # ---- different instance sets ---------------------------------------------------
 set +e
-timeout "$limit" "$tool" ab --max-runs 3 --format json \
+timeout "$limit" "$tool" ab --pair-by run --max-runs 3 --format json \
   --base-cmd "$bin --filter '^(slowed|steady_chain)'" \
   --head-cmd "$bin --filter '^(slowed|steady_sum|steady_chain\[2000)'" \
   -- "${quick[@]}" > "$tmp/sets.json" 2> "$tmp/sets.err"
@@ -377,7 +379,7 @@ for n in ("slowed", "steady_chain[2000]", "steady_chain[20000]"):
 '
 
 # ---- Ctrl-C: the report of what was run so far ---------------------------------
-"$tool" ab --min-runs 40 --max-runs 40 --keep "$tmp/int" --format json --output "$tmp/int.json" \
+"$tool" ab --pair-by run --min-runs 40 --max-runs 40 --keep "$tmp/int" --format json --output "$tmp/int.json" \
   "$bin" "$bin" -- "${quick[@]}" --exact slowed 2> "$tmp/int.err" &
 pid=$!
 pids+=("$pid")
@@ -411,7 +413,7 @@ touch "$tmp/deaf.started"
 sleep 600
 EOF
 chmod +x "$tmp/deaf.sh"
-"$tool" ab --format json --output "$tmp/deaf.json" --head-cmd "$tmp/deaf.sh" "$bin" \
+"$tool" ab --pair-by run --format json --output "$tmp/deaf.json" --head-cmd "$tmp/deaf.sh" "$bin" \
   -- "${quick[@]}" --exact slowed 2> "$tmp/deaf.err" &
 pid=$!
 pids+=("$pid")

@@ -53,6 +53,23 @@ typedef enum ompb__ab_outcome {
     OMPB__AB_RUN_INTERRUPTED    /* Ctrl-C (or SIGTERM, SIGHUP) during the run */
 } ompb__ab_outcome;
 
+/* --pair-by. The first pair is always a BASE and a HEAD run of every
+ * instance. After it, INSTANCE makes each pair one open instance's BASE
+ * and HEAD runs back to back (--exact), each open instance once per round,
+ * so that both runs of a pair see the machine alike; RUN makes each pair
+ * two runs of every open instance, a whole suite run apart. AUTO (the
+ * default) pairs by instance while that costs at most
+ * OMPB__AB_AUTO_ROUND_RATIO times the first pair per round: a round of
+ * instance pairs that has taken longer is cut there, and the pairs are by
+ * run from then on (a suite of many short instances, whose process starts
+ * would dominate). */
+typedef enum ompb__ab_pairing {
+    OMPB__AB_PAIR_AUTO,
+    OMPB__AB_PAIR_RUN,
+    OMPB__AB_PAIR_INSTANCE
+} ompb__ab_pairing;
+#define OMPB__AB_AUTO_ROUND_RATIO 2.0
+
 /* What a comparison is, fixed before the first run. */
 typedef struct ompb__ab_settings {
     const char *cmd[2];         /* the binaries, or the --base-cmd/--head-cmd */
@@ -67,11 +84,7 @@ typedef struct ompb__ab_settings {
     const char *time_text;      /* --max-time/--time as given; NULL: the default */
     uint64_t seed;
     bool keep;                  /* the runs' files are kept (--keep) */
-    /* --pair-by instance: after the first pair, each pair is one open
-     * instance's BASE and HEAD runs back to back (--exact), each open
-     * instance once per round, rather than two runs of every open
-     * instance a whole suite run apart. */
-    bool pair_by_instance;
+    ompb__ab_pairing pair_by;   /* --pair-by */
 } ompb__ab_settings;
 
 typedef struct ompb__ab_run {
@@ -137,6 +150,12 @@ typedef struct ompb__ab_result {
     int fault_stop;             /* 1 + the side whose faults in a row stopped
                                    the runs; 0: they did not */
     char stop_reason[200];      /* why the runs ended */
+    /* The pairs after the first were by run from pair by_run_from on
+     * (numbered from 1, the first pair's; 2 for --pair-by run; 0: none
+     * was), and, when --pair-by auto turned to them, why (pairing_note,
+     * "" otherwise). */
+    size_t by_run_from;
+    char pairing_note[240];
 } ompb__ab_result;
 
 /* ---- the ledger (ab_judge.c) ---- */

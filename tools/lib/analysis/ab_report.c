@@ -265,8 +265,27 @@ static void runs_line(FILE *out, const ab_view *ab, bool md)
             ab->res->stop_reason);
 }
 
-static void method_line(FILE *out, const ompb__ab_settings *set, const ompb__ab_rows *rows)
+/* How the pairs after the first were made, for the method line. */
+static void pairing_text(const ompb__ab_settings *set, const ompb__ab_result *res, char *buf,
+                         size_t cap)
 {
+    const char *opt = set->pair_by == OMPB__AB_PAIR_AUTO       ? "auto"
+                      : set->pair_by == OMPB__AB_PAIR_INSTANCE ? "instance"
+                                                               : "run";
+    if (res->by_run_from == 0)
+        snprintf(buf, cap, ", one instance at a time after the first pair (--pair-by %s)", opt);
+    else if (res->by_run_from == 2)
+        snprintf(buf, cap, ", every open instance in each run (--pair-by %s)", opt);
+    else
+        snprintf(buf, cap, ", one instance at a time after the first pair, then every open "
+                 "instance in each run (--pair-by %s; %s)", opt, res->pairing_note);
+}
+
+static void method_line(FILE *out, const ompb__ab_settings *set, const ompb__ab_rows *rows,
+                        const ompb__ab_result *res)
+{
+    char pairing[400];
+    pairing_text(set, res, pairing, sizeof pairing);
     size_t clean = rows->have_cmp ? rows->cmp.accounted : 0;
     bool metric = set->metric && !ompb__metric_is_time(set->metric);
     fprintf(out, "Each run (a process) gives its median%s%s%s; each look tests the pairs of "
@@ -277,10 +296,7 @@ static void method_line(FILE *out, const ompb__ab_settings *set, const ompb__ab_
             : clean ? " over its clean rounds (no thread lost over 1% of the round to "
                       "preemption; both sides by the same rule; disturbed: too few such runs)"
                     : " (its rounds were not accounted: all rounds)",
-            set->pair_by_instance ? ", one instance at a time after the first pair "
-                                    "(--pair-by instance)"
-                                  : "",
-            set->plan.runs[0]);
+            pairing, set->plan.runs[0]);
     for (size_t k = 1; k < set->plan.n_looks; k++)
         fprintf(out, ", %zu", set->plan.runs[k]);
     fprintf(out, " runs a side and run again only while undecided; alpha %.3g is spent across "
@@ -412,7 +428,7 @@ static int print_console(FILE *out, const ab_view *ab)
     fault_lines(out, ab->l, ab->set->keep, false);
     env_lines(out, ab->rows, false);
     fputc('\n', out);
-    method_line(out, ab->set, ab->rows);
+    method_line(out, ab->set, ab->rows, ab->res);
     return 0;
 }
 
@@ -456,7 +472,7 @@ static int print_markdown(FILE *out, const ab_view *ab)
     fault_lines(out, ab->l, ab->set->keep, true);
     env_lines(out, ab->rows, true);
     fputc('\n', out);
-    method_line(out, ab->set, ab->rows);
+    method_line(out, ab->set, ab->rows, ab->res);
     return 0;
 }
 
@@ -541,11 +557,18 @@ static json_t *json_report(const ab_view *ab)
         json_array_append_new(rows, json_row(set, &ab->rows->v[i]));
     for (size_t i = 0; env && ab->rows->have_cmp && i < ab->rows->cmp.env_diffs.n; i++)
         json_array_append_new(env, json_string(ab->rows->cmp.env_diffs.v[i]));
-    return json_pack("{s:s, s:b, s:s, s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:o, s:I, s:I, "
-                     "s:f, s:o, s:o, s:o, s:o}",
+    const char *pair_by = set->pair_by == OMPB__AB_PAIR_AUTO       ? "auto"
+                          : set->pair_by == OMPB__AB_PAIR_INSTANCE ? "instance"
+                                                                   : "run";
+    json_t *by_run_from = ab->res->by_run_from ? json_integer((json_int_t)ab->res->by_run_from)
+                                               : json_null();
+    json_t *note = ab->res->pairing_note[0] ? json_string(ab->res->pairing_note) : json_null();
+    return json_pack("{s:s, s:b, s:s, s:s, s:s, s:o, s:o, s:f, s:f, s:I, s:I, s:o, s:o, s:o, "
+                     "s:I, s:I, s:f, s:o, s:o, s:o, s:o}",
                      "tool", OMPB__AB_TOOL, "partial", ab->res->partial, "stop_reason",
-                     ab->res->stop_reason, "seed", seed, "pair_by",
-                     set->pair_by_instance ? "instance" : "run", "alpha", set->opts.alpha,
+                     ab->res->stop_reason, "seed", seed, "pair_by", pair_by,
+                     "pairs_by_run_from", by_run_from, "pairing_note", note,
+                     "alpha", set->opts.alpha,
                      "threshold_pct",
                      100.0 * set->opts.threshold, "min_runs", (json_int_t)set->min_runs,
                      "max_runs", (json_int_t)set->max_runs, "looks", looks, "base",
