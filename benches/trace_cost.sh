@@ -14,7 +14,11 @@
 #   benches/trace_cost.sh BUILD_DIR [K [R [T [WORK_NS]]]]
 # With RUNTIME=libomp, cost.c is built here by clang against LLVM's libomp
 # and BUILD_DIR's static libompbench (the trace then goes through its OMPT
-# tool); the default is the build's own, GCC and libgomp.
+# tool); the default is the build's own, GCC and libgomp. With libomp a
+# third variant runs too, "ompt": untraced, with tests/trace/ompt_null.c
+# preloaded, a tool registering the trace's OMPT callbacks with nothing in
+# them; its bare - the untraced bare is what the runtime's OMPT dispatch
+# costs by itself, and traced - ompt what the trace's own work costs.
 # Read them with the machine's load (uptime, printed first).
 set -euo pipefail
 build=$1 k=${2:-5} r=${3:-20000} t=${4:-2} work=${5:-10000}
@@ -27,6 +31,8 @@ if [ "${RUNTIME:-libgomp}" = libomp ]; then
     "$build/libompbench.a" $(pkg-config --libs hwloc jansson) -lm -ldl -lpthread -o "$tmp/cost" \
     || { echo "trace_cost: could not build cost.c with clang and libomp" >&2; exit 2; }
   bin=$tmp/cost
+  timeout 120 clang -std=c11 -O2 -fPIC -shared "$src/tests/trace/ompt_null.c" -o "$tmp/ompt_null.so" \
+    || { echo "trace_cost: could not build ompt_null.c with clang" >&2; exit 2; }
 fi
 echo "runtime: $(ldd "$bin" | grep -oE 'lib(g?omp)[^ ]*' | head -1)"
 export OMPB_RUNNER_CTL_FIFO="$tmp/none" OMPB_RUNNER_ACK_FIFO="$tmp/none" OMP_WAIT_POLICY=active
@@ -36,6 +42,10 @@ for i in $(seq "$k"); do
   OMPB_REGIONS_OUTPUT=/dev/null timeout 300 "$bin" "$r" "$t" "$work" | sed 's/^/untraced /' >> "$tmp/runs"
   OMPB_REGIONS_OUTPUT=/dev/null timeout 300 "$tool" trace --output "$tmp/t.json" -- "$bin" "$r" "$t" "$work" \
     2> /dev/null | sed 's/^/traced /' >> "$tmp/runs"
+  if [ -e "$tmp/ompt_null.so" ]; then
+    OMPB_REGIONS_OUTPUT=/dev/null LD_PRELOAD="$tmp/ompt_null.so" timeout 300 "$bin" "$r" "$t" "$work" |
+      sed 's/^/ompt /' >> "$tmp/runs"
+  fi
 done
 uptime
 python3 - "$tmp/runs" "$work" <<'PY'
@@ -52,6 +62,10 @@ for q in ("p10", "median"):
     trace = m["traced", "bare", q] - m["untraced", "bare", q]
     pair = m["untraced", "markers", q] - m["untraced", "bare", q]
     print("%s: trace %.1f ns per instance, marker pair %.1f ns, ratio %.2f" % (q, trace, pair, trace / pair))
+    if ("ompt", "bare", q) in m:
+        ompt = m["ompt", "bare", q] - m["untraced", "bare", q]
+        print("%s: of which the runtime's OMPT dispatch (a tool doing nothing) %.1f ns, "
+              "the trace's own work %.1f ns (%.2f pairs)" % (q, ompt, trace - ompt, (trace - ompt) / pair))
 print("slowdown at %.0f regions/s (median): %+.2f%%" % (1e9 / float(sys.argv[2]),
       100 * (m["traced", "work", "median"] / m["untraced", "work", "median"] - 1)))
 PY
