@@ -9,8 +9,9 @@
 #   it);
 # - in a private mount namespace (a tmpfs on /tmp, so no one else's FIFO is
 #   touched) with stale FIFOs at the default paths: that application runs
-#   as fast as without them (the least of 3 runs each, as a ratio; the
-#   runner timeout is set to 20 s, so a wait shows), with no warning, and a
+#   as fast as without them (the least of 5 alternating runs each, as a
+#   ratio; the runner timeout is set to 20 s, so a wait shows), with no
+#   warning, and a
 #   benchmark binary with OMPB_RUNNER=off too; with CODSPEED_ENV set, the
 #   application does find them (they are where it would look);
 # - OMPB_RUNNER=off under a live runner twin (ompbench collect): no frame
@@ -76,21 +77,34 @@ stale_part() {
   esac
   unset OMPB_RUNNER_CTL_FIFO OMPB_RUNNER_ACK_FIFO
   export OMPB_HOOKS_TIMEOUT_MS=$((20000 * mult))
-  least() { # least wall ns of 3 runs of "$@", or "stalled"
-    local best= a b i
-    for i in 1 2 3; do
-      a=$(date +%s%N)
-      timeout $((10 * mult)) "$@" > /dev/null 2>> /tmp/stderr || { echo stalled; return; }
-      b=$(date +%s%N)
-      [ -z "$best" ] || [ $((b - a)) -lt "$best" ] && best=$((b - a))
-    done
-    echo "$best"
+  ns() { # wall ns of one run of "$@", or "stalled"
+    local a b
+    a=$(date +%s%N)
+    timeout $((10 * mult)) "$@" > /dev/null 2>> /tmp/stderr || { echo stalled; return; }
+    b=$(date +%s%N)
+    echo $((b - a))
   }
   : > /tmp/stderr
-  echo "without $(least "$app" first-use)"
-  mkfifo /tmp/runner.ctl.fifo /tmp/runner.ack.fifo
-  echo "with $(least "$app" first-use)"
-  echo "bench_off $(OMPB_RUNNER=off least "$bench" --test --filter "$filter")"
+  # The runs with and without the FIFOs alternate (the FIFOs are moved
+  # aside and back), and each side keeps its least of 5: a host whose
+  # load changes half-way (the next test starting beside this one) slows
+  # both sides alike instead of only the later one.
+  mkfifo /tmp/aside.ctl.fifo /tmp/aside.ack.fifo
+  local with= without= t i
+  for i in 1 2 3 4 5; do
+    t=$(ns "$app" first-use)
+    [ "$t" = stalled ] && { without=stalled; break; }
+    [ -z "$without" ] || [ "$t" -lt "$without" ] && without=$t
+    mv /tmp/aside.ctl.fifo /tmp/runner.ctl.fifo && mv /tmp/aside.ack.fifo /tmp/runner.ack.fifo
+    t=$(ns "$app" first-use)
+    mv /tmp/runner.ctl.fifo /tmp/aside.ctl.fifo && mv /tmp/runner.ack.fifo /tmp/aside.ack.fifo
+    [ "$t" = stalled ] && { with=stalled; break; }
+    [ -z "$with" ] || [ "$t" -lt "$with" ] && with=$t
+  done
+  echo "without $without"
+  echo "with $with"
+  mv /tmp/aside.ctl.fifo /tmp/runner.ctl.fifo && mv /tmp/aside.ack.fifo /tmp/runner.ack.fifo
+  echo "bench_off $(OMPB_RUNNER=off ns "$bench" --test --filter "$filter")"
   echo "warnings $(grep -c 'runner' /tmp/stderr)"
   CODSPEED_ENV=runner OMPB_HOOKS_TIMEOUT_MS=200 timeout 60 "$app" first-use 2>&1 > /dev/null \
     | grep -c 'no answer from the runner to GetIntegrationMode' | sed 's/^/asked /'
