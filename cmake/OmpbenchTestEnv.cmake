@@ -12,6 +12,20 @@ option(OMPB_TEST_FOREIGN_RUNNER
   "Hold the default runner FIFOs with a fake runner while the tests run" ON)
 set(OMPB_NO_RUNNER_DIR ${PROJECT_BINARY_DIR}/tests/no-runner-here)
 
+# Every test finds Debian's python3 first in its PATH: the interpreter
+# tools/install-deps.sh installs with the modules the tests import
+# (python3-scipy, python3-yaml). An interpreter earlier in the PATH is not
+# only another one: a pyenv shim (as on this project's machines) is a
+# shell script that starts about ten processes before Python, 0.6 s of
+# CPU a call against 0.03 s, and the tests start Python about 700 times a
+# run (ab's stand-in runner, ab_fake.py, is one at each run of a side).
+find_program(OMPB_TEST_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+set(OMPB_TEST_BIN_DIR ${PROJECT_BINARY_DIR}/tests/bin)
+if(OMPB_TEST_PYTHON3)
+  file(MAKE_DIRECTORY ${OMPB_TEST_BIN_DIR})
+  file(CREATE_LINK ${OMPB_TEST_PYTHON3} ${OMPB_TEST_BIN_DIR}/python3 SYMBOLIC)
+endif()
+
 # ompb_isolate_tests(): applies the above to every test of the calling
 # directory; call it at the end of each CMakeLists.txt that adds tests
 # (set_property(TEST) reaches only the current directory's tests). It also
@@ -34,6 +48,10 @@ function(ompb_isolate_tests)
     set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT_MODIFICATION
       "CODSPEED_ENV=unset:" "CODSPEED_RUNNER_MODE=unset:" "CODSPEED_PROFILE_FOLDER=unset:"
       "OMPB_RUNNER=unset:")
+    if(OMPB_TEST_PYTHON3)
+      set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT_MODIFICATION
+        "PATH=path_list_prepend:${OMPB_TEST_BIN_DIR}")
+    endif()
     if(OMPB_TEST_FOREIGN_RUNNER)
       set_property(TEST ${t} APPEND PROPERTY FIXTURES_REQUIRED foreign_runner)
     endif()
