@@ -106,31 +106,55 @@ static const char script[] =
     "rows.forEach(function(r){tb.appendChild(r);});});"
     "})();";
 
-static const char *str(const json_t *o, const char *key)
+static const char *str(const json_t *v)
 {
-    const char *s = json_string_value(json_object_get(o, key));
+    const char *s = json_string_value(v);
     return s ? s : "?";
 }
 
-static bool is_iteration(const json_t *e)
+/* What the page's lists read of an entry: its name, its marks and whether
+ * it failed, taken with one json_unpack per object (the entry, its
+ * "ompbench"), as html_instance.c takes the rest. */
+typedef struct entry_head {
+    const json_t *e;
+    const char *name;       /* "?" when absent */
+    unsigned marks;
+    bool failed;
+} entry_head;
+
+/* Fills h from entry e; false when e is not an iteration entry (an
+ * aggregate of repetitions), which the page does not draw. */
+static bool head_of(const json_t *e, entry_head *h)
 {
-    const char *rt = json_string_value(json_object_get(e, "run_type"));
-    return !rt || strcmp(rt, "iteration") == 0;
+    json_t *name = NULL, *run_type = NULL, *error = NULL, *omp = NULL, *marks = NULL;
+    (void)json_unpack((json_t *)e, "{s?o, s?o, s?o, s?o}", "name", &name, "run_type",
+                      &run_type, "error_occurred", &error, "ompbench", &omp);
+    const char *rt = json_string_value(run_type);
+    if (rt && strcmp(rt, "iteration") != 0)
+        return false;
+    if (json_is_object(omp))
+        (void)json_unpack(omp, "{s?o}", "marks", &marks);
+    h->e = e;
+    h->name = str(name);
+    (void)ompb__marks_of_json(marks, &h->marks);
+    h->failed = json_is_true(error);
+    return true;
 }
 
 /* Calls fn for every iteration entry of every file, numbering them. */
-typedef int (*entry_fn)(FILE *out, const json_t *e, size_t id, size_t file, void *arg);
+typedef int (*entry_fn)(FILE *out, const entry_head *h, size_t id, size_t file, void *arg);
 
 static int each_entry(FILE *out, const ompb__html_input *in, entry_fn fn, void *arg)
 {
     size_t id = 0;
     for (size_t f = 0; f < in->n_files; f++) {
-        const json_t *b = json_object_get(in->roots[f], "benchmarks");
+        json_t *b = NULL;
+        (void)json_unpack(in->roots[f], "{s?o}", "benchmarks", &b);
         for (size_t i = 0; i < json_array_size(b); i++) {
-            const json_t *e = json_array_get(b, i);
-            if (!is_iteration(e))
+            entry_head h;
+            if (!head_of(json_array_get(b, i), &h))
                 continue;
-            int rc = fn(out, e, id++, f, arg);
+            int rc = fn(out, &h, id++, f, arg);
             if (rc)
                 return rc;
         }
@@ -138,42 +162,36 @@ static int each_entry(FILE *out, const ompb__html_input *in, entry_fn fn, void *
     return 0;
 }
 
-static bool suspect(const json_t *e, unsigned *marks)
+static bool suspect(const entry_head *h)
 {
-    *marks = 0;
-    (void)ompb__marks_of_json(json_object_get(json_object_get(e, "ompbench"), "marks"), marks);
-    return *marks || json_is_true(json_object_get(e, "error_occurred"));
+    return h->marks || h->failed;
 }
 
-static int suspect_count(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
+static int suspect_count(FILE *out, const entry_head *h, size_t id, size_t file, void *arg)
 {
-    unsigned marks;
     (void)out, (void)id, (void)file;
-    *(size_t *)arg += suspect(e, &marks);
+    *(size_t *)arg += suspect(h);
     return 0;
 }
 
-static int suspect_item(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
+static int suspect_item(FILE *out, const entry_head *h, size_t id, size_t file, void *arg)
 {
-    unsigned marks;
     char codes[200];
     (void)arg;
-    if (!suspect(e, &marks))
+    if (!suspect(h))
         return 0;
     fprintf(out, "<li><a href=\"#i%zu\">", id);
-    ompb__html_text(out, str(e, "name"));
+    ompb__html_text(out, h->name);
     fprintf(out, "</a> (run %zu): %s</li>", file + 1,
-            marks ? ompb__marks_text(codes, sizeof codes, marks) : "failed");
+            h->marks ? ompb__marks_text(codes, sizeof codes, h->marks) : "failed");
     return 0;
 }
 
-static int nav_item(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
+static int nav_item(FILE *out, const entry_head *h, size_t id, size_t file, void *arg)
 {
-    unsigned marks = 0;
     (void)arg;
-    (void)ompb__marks_of_json(json_object_get(json_object_get(e, "ompbench"), "marks"), &marks);
-    fprintf(out, "<li><a href=\"#i%zu\">%s", id, marks ? "&#9888; " : "");
-    ompb__html_text(out, str(e, "name"));
+    fprintf(out, "<li><a href=\"#i%zu\">%s", id, h->marks ? "&#9888; " : "");
+    ompb__html_text(out, h->name);
     if (file)
         fprintf(out, " (run %zu)", file + 1);
     fputs("</a></li>", out);
@@ -185,23 +203,21 @@ typedef struct section_state {
     size_t max_rounds;
 } section_state;
 
-static int section(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
+static int section(FILE *out, const entry_head *h, size_t id, size_t file, void *arg)
 {
     section_state *st = arg;
     if (st->last_file != file) {
         fprintf(out, "<h2 id=\"run%zu\">Run %zu</h2>\n", file + 1, file + 1);
         st->last_file = file;
     }
-    return id < OMPB__HTML_MAX_DRAWN ? ompb__html_instance(out, e, id, st->max_rounds)
-                                     : ompb__html_instance_brief(out, e, id);
+    return id < OMPB__HTML_MAX_DRAWN ? ompb__html_instance(out, h->e, id, st->max_rounds)
+                                     : ompb__html_instance_brief(out, h->e, id);
 }
 
-static int page_marks(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
+static int page_marks(FILE *out, const entry_head *h, size_t id, size_t file, void *arg)
 {
-    unsigned marks;
     (void)out, (void)id, (void)file;
-    (void)ompb__marks_of_json(json_object_get(json_object_get(e, "ompbench"), "marks"), &marks);
-    *(unsigned *)arg |= marks;
+    *(unsigned *)arg |= h->marks;
     return 0;
 }
 
@@ -250,9 +266,9 @@ static void notes(FILE *out, const ompb__html_input *in)
     fputs("</section>\n", out);
 }
 
-static int count_entry(FILE *out, const json_t *e, size_t id, size_t file, void *arg)
+static int count_entry(FILE *out, const entry_head *h, size_t id, size_t file, void *arg)
 {
-    (void)out, (void)e, (void)id, (void)file;
+    (void)out, (void)h, (void)id, (void)file;
     ++*(size_t *)arg;
     return 0;
 }
@@ -280,13 +296,16 @@ static void summary(FILE *out, const ompb__html_input *in)
     fputs("<div class=\"scroll\"><table><tr><th>run</th><th>file</th>"
           "<th>host</th><th>date</th><th>instances</th></tr>", out);
     for (size_t f = 0; f < in->n_files; f++) {
-        const json_t *ctx = json_object_get(in->roots[f], "context");
+        json_t *ctx = NULL, *host = NULL, *date = NULL;
+        (void)json_unpack(in->roots[f], "{s?o}", "context", &ctx);
+        if (json_is_object(ctx))
+            (void)json_unpack(ctx, "{s?o, s?o}", "host_name", &host, "date", &date);
         fprintf(out, "<tr><td>%zu</td><td>", f + 1);
         ompb__html_text(out, in->files[f].path);
         fputs("</td><td>", out);
-        ompb__html_text(out, str(ctx, "host_name"));
+        ompb__html_text(out, str(host));
         fputs("</td><td>", out);
-        ompb__html_text(out, str(ctx, "date"));
+        ompb__html_text(out, str(date));
         fprintf(out, "</td><td>%zu</td></tr>", in->files[f].n);
     }
     size_t n = 0;

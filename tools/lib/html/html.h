@@ -59,6 +59,22 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
  * marks and median (or failure) only. Returns 0. */
 int ompb__html_instance_brief(FILE *out, const json_t *entry, size_t id);
 
+/* The instance's tables (html_tables.c): counters per thread, the median
+ * over rounds of each event per iteration, from "ompbench.counters"; and
+ * fairness per thread from "ompbench.fairness": each thread's busy time
+ * over the rounds (mean, median, CV) and its share of the rounds as the
+ * slowest thread, a fair team having shares near 1 / threads. Kept short:
+ * they are in every instance of the page, and "How to read an instance"
+ * says what the columns are. Either writes nothing when its object is
+ * absent or empty (one thread is always the slowest). */
+void ompb__html_counters(FILE *out, json_t *counters, double sample_size);
+void ompb__html_fairness(FILE *out, json_t *fairness);
+
+/* The number a[i] of a JSON array (NAN: none), and qsort's order of
+ * doubles, for the instance's charts and tables. */
+double ompb__html_at(const json_t *a, size_t i);
+int ompb__html_cmp_double(const void *a, const void *b);
+
 /* The comparison's forest plot and table (html_compare.c). */
 void ompb__html_compare(FILE *out, const ompb__comparison *cmp);
 

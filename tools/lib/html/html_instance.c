@@ -4,8 +4,9 @@
  * strip plot with the median, its interval and the outlier rounds marked),
  * the rounds in time order, the per-thread view of one round (each
  * thread's start, busy time and wait until the round's end; per rank for a
- * distributed run), imbalance and skew over the rounds, and counters per
- * thread. Every chart is inline SVG drawn here from the entry's JSON; the
+ * distributed run), imbalance and skew over the rounds, and the tables of
+ * fairness and counters per thread (html_tables.c). Every chart is inline
+ * SVG drawn here from the entry's JSON; the
  * sampled rounds are embedded too, so the page's script can redraw the
  * per-thread view for the round clicked.
  */
@@ -37,8 +38,47 @@ typedef struct sampled {
     size_t median_round;    /* a round whose time is the median */
 } sampled;
 
+/* The values of one entry that the page draws (docs/json.md), taken with
+ * one json_unpack per object of the schema, as the analysis takes them
+ * (analysis/resultfile.c): the entry, its "ompbench", and that object's
+ * samples, stats and region. Each is NULL when absent; "{s?o}" never fails
+ * on an object, and a type is checked where the value is drawn. */
+typedef struct parts {
+    json_t *name, *threads, *error, *message, *real_time, *omp;   /* entry */
+    json_t *sample_size, *samples, *stats, *region, *counters, *fairness, *ranks,
+           *marks;                                                /* ompbench */
+    json_t *makespan, *busy, *offset, *rank_makespan, *skew;      /* its samples */
+    json_t *median, *mean, *ci_lo, *ci_hi;                        /* its stats */
+    json_t *phase, *kept_how, *instances, *mean_busy;             /* its region */
+} parts;
+
+static void unpack_parts(const json_t *e, parts *p)
+{
+    memset(p, 0, sizeof *p);
+    (void)json_unpack((json_t *)e, "{s?o, s?o, s?o, s?o, s?o, s?o}", "name", &p->name,
+                      "threads", &p->threads, "error_occurred", &p->error, "error_message",
+                      &p->message, "real_time", &p->real_time, "ompbench", &p->omp);
+    if (json_is_object(p->omp))
+        (void)json_unpack(p->omp, "{s?o, s?o, s?o, s?o, s?o, s?o, s?o, s?o}", "sample_size",
+                          &p->sample_size, "samples", &p->samples, "stats", &p->stats,
+                          "region", &p->region, "counters", &p->counters, "fairness",
+                          &p->fairness, "ranks", &p->ranks, "marks", &p->marks);
+    if (json_is_object(p->samples))
+        (void)json_unpack(p->samples, "{s?o, s?o, s?o, s?o, s?o}", "makespan_ns", &p->makespan,
+                          "busy_ns", &p->busy, "start_offset_ns", &p->offset,
+                          "rank_makespan_ns", &p->rank_makespan, "start_skew_ns", &p->skew);
+    if (json_is_object(p->stats))
+        (void)json_unpack(p->stats, "{s?o, s?o, s?o, s?o}", "median_ns", &p->median, "mean_ns",
+                          &p->mean, "ci95_low_ns", &p->ci_lo, "ci95_high_ns", &p->ci_hi);
+    if (json_is_object(p->region))
+        (void)json_unpack(p->region, "{s?o, s?o, s?o, s?o}", "phase", &p->phase, "kept_how",
+                          &p->kept_how, "instances", &p->instances, "mean_busy_ns",
+                          &p->mean_busy);
+}
+
 typedef struct inst {
-    const json_t *omp, *samples, *makespan, *busy, *offset, *rank_makespan;
+    const parts *p;
+    const json_t *makespan, *busy, *offset, *rank_makespan;
     const char *unit;       /* "round", or "instance" for an application region */
     size_t rounds;
     double sample_size;
@@ -47,22 +87,9 @@ typedef struct inst {
     double median, q1, q3, ci_lo, ci_hi;
 } inst;
 
-static double num(const json_t *o, const char *key)
+static double num(const json_t *v)
 {
-    const json_t *v = json_object_get(o, key);
     return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static double at(const json_t *a, size_t i)
-{
-    const json_t *v = json_array_get(a, i);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* The round whose time is closest to the median. */
@@ -98,18 +125,17 @@ static void pick_rounds(const inst *in, size_t max_rounds, sampled *s)
     }
 }
 
-static int load(const json_t *entry, inst *in)
+static int load(const parts *p, inst *in)
 {
     memset(in, 0, sizeof *in);
-    in->omp = json_object_get(entry, "ompbench");
-    in->samples = json_object_get(in->omp, "samples");
-    in->makespan = json_object_get(in->samples, "makespan_ns");
-    in->busy = json_object_get(in->samples, "busy_ns");
-    in->offset = json_object_get(in->samples, "start_offset_ns");
-    in->rank_makespan = json_object_get(in->samples, "rank_makespan_ns");
+    in->p = p;
+    in->makespan = p->makespan;
+    in->busy = p->busy;
+    in->offset = p->offset;
+    in->rank_makespan = p->rank_makespan;
     in->rounds = json_array_size(in->makespan);
-    in->unit = json_object_get(in->omp, "region") ? "instance" : "round";
-    in->sample_size = num(in->omp, "sample_size");
+    in->unit = p->region ? "instance" : "round";
+    in->sample_size = num(p->sample_size);
     if (!(in->sample_size >= 1.0))
         in->sample_size = 1.0;
     if (in->rounds == 0)
@@ -121,17 +147,16 @@ static int load(const json_t *entry, inst *in)
         return OMPB_ENOMEM;
     }
     for (size_t r = 0; r < in->rounds; r++)
-        sorted[r] = in->per_iter[r] = at(in->makespan, r) / in->sample_size;
-    qsort(sorted, in->rounds, sizeof *sorted, cmp_double);
+        sorted[r] = in->per_iter[r] = ompb__html_at(in->makespan, r) / in->sample_size;
+    qsort(sorted, in->rounds, sizeof *sorted, ompb__html_cmp_double);
     in->lo = sorted[0];
     in->hi = sorted[in->rounds - 1];
     in->q1 = sorted[in->rounds / 4];
     in->q3 = sorted[(3 * in->rounds) / 4];
     free(sorted);
-    const json_t *st = json_object_get(in->omp, "stats");
-    in->median = num(st, "median_ns");
-    in->ci_lo = num(st, "ci95_low_ns");
-    in->ci_hi = num(st, "ci95_high_ns");
+    in->median = num(p->median);
+    in->ci_lo = num(p->ci_lo);
+    in->ci_hi = num(p->ci_hi);
     if (isnan(in->median))
         in->median = (in->q1 + in->q3) / 2;
     return 0;
@@ -335,7 +360,7 @@ static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
 {
     const json_t *busy = json_array_get(in->busy, r), *off = json_array_get(in->offset, r);
     size_t T = json_array_size(busy);
-    double span = at(in->makespan, r);
+    double span = ompb__html_at(in->makespan, r);
     double h = PAD_T + (double)T * ROW_H + 4;
     char a[OMPB__UNIT_TEXT_MAX];
     fprintf(out, "<figure><figcaption id=\"tvc%zu\" data-unit=\"%s\">Threads of %s %zu (%s; "
@@ -344,7 +369,7 @@ static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
     svg_open(out, "threads", h, "threads of a round");
     fprintf(out, "<g id=\"tv%zu\" data-l=\"%.0f\" data-r=\"%.0f\">", id, PAD_L, CHART_W - PAD_R);
     for (size_t t = 0; t < T; t++) {
-        double o = off ? at(off, t) : 0.0, b = at(busy, t), y = PAD_T + (double)t * ROW_H;
+        double o = off ? ompb__html_at(off, t) : 0.0, b = ompb__html_at(busy, t), y = PAD_T + (double)t * ROW_H;
         double xs = scale(o, 0, span, PAD_L, CHART_W - PAD_R);
         double xe = scale(o + b, 0, span, PAD_L, CHART_W - PAD_R);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">t%zu</text>", PAD_L - 4,
@@ -370,13 +395,13 @@ static void rank_view(FILE *out, const inst *in, size_t r, size_t id)
     double worst = 0;
     char a[OMPB__UNIT_TEXT_MAX];
     for (size_t k = 0; k < R; k++)
-        worst = fmax(worst, at(row, k));
+        worst = fmax(worst, ompb__html_at(row, k));
     fprintf(out, "<figure><figcaption id=\"rvc%zu\">Ranks of round %zu (each rank's own "
                  "makespan)</figcaption>", id, r);
     svg_open(out, "ranks", PAD_T + (double)R * ROW_H + 8, "per-rank makespans of one round");
     fprintf(out, "<g id=\"rv%zu\" data-l=\"%.0f\" data-r=\"%.0f\">", id, PAD_L, CHART_W - PAD_R);
     for (size_t k = 0; k < R; k++) {
-        double y = PAD_T + (double)k * ROW_H, v = at(row, k);
+        double y = PAD_T + (double)k * ROW_H, v = ompb__html_at(row, k);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">rank %zu</text><rect "
                      "class=\"rank\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\"><title>"
                      "rank %zu: %s</title></rect>", PAD_L - 4, y + 11, k, PAD_L, y,
@@ -392,21 +417,21 @@ static double round_imbalance(const json_t *busy)
     double sum = 0, max = 0;
     size_t T = json_array_size(busy);
     for (size_t t = 0; t < T; t++) {
-        sum += at(busy, t);
-        max = fmax(max, at(busy, t));
+        sum += ompb__html_at(busy, t);
+        max = fmax(max, ompb__html_at(busy, t));
     }
     return T && sum > 0 ? max / (sum / (double)T) : NAN;
 }
 
 static void multiple(FILE *out, const inst *in, const sampled *s, bool skew)
 {
-    const json_t *sk = json_object_get(in->samples, "start_skew_ns");
+    const json_t *sk = in->p->skew;
     double lo = INFINITY, hi = -INFINITY, *v = malloc(s->n * sizeof *v);
     char t[2 * OMPB__UNIT_TEXT_MAX + 16], b[OMPB__UNIT_TEXT_MAX];
     if (!v)
         return;
     for (size_t k = 0; k < s->n; k++) {
-        v[k] = skew ? at(sk, s->idx[k]) : round_imbalance(json_array_get(in->busy, s->idx[k]));
+        v[k] = skew ? ompb__html_at(sk, s->idx[k]) : round_imbalance(json_array_get(in->busy, s->idx[k]));
         if (!isnan(v[k])) {
             lo = fmin(lo, v[k]);
             hi = fmax(hi, v[k]);
@@ -428,101 +453,6 @@ static void multiple(FILE *out, const inst *in, const sampled *s, bool skew)
     }
     fprintf(out, "\"/><text x=\"4\" y=\"66\">%s</text></svg>", lo <= hi ? t : "not recorded");
     free(v);
-}
-
-/* A counter's value in its unit: a time as a time ("12.48 ms"), a count
- * with four significant digits and an SI prefix ("1.248 M"). */
-static char *counter_text(char *buf, size_t cap, double v, const char *unit)
-{
-    static const struct { double f; const char *p; } si[] = {
-        {1e12, " T"}, {1e9, " G"}, {1e6, " M"}, {1e3, " k"}};
-    if (unit && strcmp(unit, "ns") == 0)
-        return ompb__format_ns(buf, cap, v);
-    for (size_t i = 0; i < sizeof si / sizeof si[0]; i++)
-        if (fabs(v) >= si[i].f * 0.99995) {
-            snprintf(buf, cap, "%.4g%s", v / si[i].f, si[i].p);
-            return buf;
-        }
-    snprintf(buf, cap, "%.4g", v);
-    return buf;
-}
-
-/* Counters per thread: the median over rounds of each event per iteration. */
-static void counters_table(FILE *out, const inst *in)
-{
-    const json_t *c = json_object_get(in->omp, "counters");
-    const json_t *events = json_object_get(c, "events"), *values = json_object_get(c, "values");
-    size_t E = json_array_size(events), R = json_array_size(values);
-    size_t T = json_array_size(json_array_get(values, 0));
-    if (!E || !R || !T)
-        return;
-    double *col = malloc(R * sizeof *col);
-    if (!col)
-        return;
-    fputs("<div class=\"scroll\"><table class=\"counters\"><caption>Counters per thread (median per iteration over "
-          "the rounds)</caption><tr><th>thread</th>", out);
-    const json_t *units = json_object_get(c, "units");
-    for (size_t e = 0; e < E; e++) {
-        const char *unit = json_string_value(json_array_get(units, e));
-        fputs("<th>", out);
-        ompb__html_text(out, json_string_value(json_array_get(events, e)));
-        /* A time is printed with its unit in each cell. */
-        if (unit && strcmp(unit, "ns") != 0) {
-            fputs(" (", out);
-            ompb__html_text(out, unit);
-            fputs(")", out);
-        }
-        fputs("</th>", out);
-    }
-    fputs("</tr>", out);
-    for (size_t t = 0; t < T; t++) {
-        fprintf(out, "<tr><td>t%zu</td>", t);
-        for (size_t e = 0; e < E; e++) {
-            for (size_t r = 0; r < R; r++)
-                col[r] = at(json_array_get(json_array_get(values, r), t), e);
-            qsort(col, R, sizeof *col, cmp_double);
-            const char *unit = json_string_value(json_array_get(units, e));
-            char v[OMPB__UNIT_TEXT_MAX];
-            fprintf(out, "<td>%s</td>", counter_text(v, sizeof v, col[R / 2] / in->sample_size,
-                                                     unit));
-        }
-        fputs("</tr>", out);
-    }
-    fputs("</table></div>", out);
-    free(col);
-}
-
-/* Fairness per thread ("ompbench.fairness"): each thread's busy time over
- * the rounds (mean, median, CV) and its share of the rounds as the
- * slowest thread; a fair team has shares near 1 / threads. Kept short: it
- * is in every instance of the page, and "How to read an instance" says
- * what the columns are. */
-static void fairness_table(FILE *out, const inst *in)
-{
-    const json_t *f = json_object_get(in->omp, "fairness");
-    const json_t *mean = json_object_get(f, "busy_mean_ns");
-    const json_t *median = json_object_get(f, "busy_median_ns");
-    const json_t *cv = json_object_get(f, "busy_cv");
-    const json_t *share = json_object_get(f, "slowest_share");
-    size_t T = json_array_size(mean);
-    if (T < 2 || json_array_size(median) != T || json_array_size(cv) != T
-        || json_array_size(share) != T)
-        return; /* one thread is always the slowest: nothing to show */
-    fputs("<table class=\"fairness\"><caption>Fairness per thread</caption><tr><th>thread"
-          "</th><th>busy mean</th><th>median</th><th>CV</th><th>slowest</th></tr>", out);
-    for (size_t t = 0; t < T; t++) {
-        char a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
-        double c = at(cv, t);
-        fprintf(out, "<tr><td>t%zu</td><td>%s</td><td>%s</td>", t,
-                ompb__format_ns(a, sizeof a, at(mean, t)),
-                ompb__format_ns(b, sizeof b, at(median, t)));
-        if (isnan(c))
-            fputs("<td>-</td>", out);
-        else
-            fprintf(out, "<td>%.3g</td>", c);
-        fprintf(out, "<td>%.0f%%</td></tr>", 100.0 * at(share, t));
-    }
-    fputs("</table>", out);
 }
 
 /* The sampled rounds for the page's script: round numbers, makespans, busy
@@ -555,11 +485,11 @@ static int embed(FILE *out, const inst *in, const sampled *s, size_t id)
     return bad ? OMPB_ENOMEM : 0;
 }
 
-static void heading(FILE *out, const json_t *entry, size_t id, unsigned marks)
+static void heading(FILE *out, const parts *p, size_t id, unsigned marks)
 {
     char codes[200];
     fprintf(out, "<section class=\"instance\" id=\"i%zu\"><h3>", id);
-    ompb__html_text(out, json_string_value(json_object_get(entry, "name")));
+    ompb__html_text(out, json_string_value(p->name));
     fputs("</h3>", out);
     if (marks)
         fprintf(out, "<p class=\"marks\"><span aria-hidden=\"true\">&#9888;</span> suspect: "
@@ -572,23 +502,24 @@ static const char *plural(double n)
 }
 
 /* A phase region (docs/json.md, region.phase): the teams it contained. */
-static void phase_facts(FILE *out, const json_t *phase)
+static void phase_facts(FILE *out, json_t *phase)
 {
-    const json_t *tw = json_object_get(phase, "team_widths");
-    const json_t *rw = json_object_get(phase, "runtime_widths");
-    double w = num(phase, "width");
+    json_t *tw = NULL, *rw = NULL, *width = NULL, *mixed = NULL;
+    (void)json_unpack(phase, "{s?o, s?o, s?o, s?o}", "team_widths", &tw, "runtime_widths", &rw,
+                      "width", &width, "mixed", &mixed);
+    double w = num(width);
     fprintf(out, "; a phase region: one thread around teams of %.0f thread%s", w, plural(w));
-    if (json_is_true(json_object_get(phase, "mixed")))
+    if (json_is_true(mixed))
         fprintf(out, " (mixed: teams of %.0f to %.0f threads, the runtime answered %.0f to "
-                     "%.0f)", at(tw, 0), at(tw, 1), at(rw, 0), at(rw, 1));
+                     "%.0f)", ompb__html_at(tw, 0), ompb__html_at(tw, 1), ompb__html_at(rw, 0), ompb__html_at(rw, 1));
 }
 
-static void facts(FILE *out, const json_t *entry, const inst *in, const sampled *s)
+static void facts(FILE *out, const inst *in, const sampled *s)
 {
     char m[OMPB__UNIT_TEXT_MAX], a[OMPB__UNIT_TEXT_MAX], b[OMPB__UNIT_TEXT_MAX];
-    const json_t *region = json_object_get(in->omp, "region");
-    const json_t *phase = json_object_get(region, "phase");
-    double threads = num(entry, "threads");
+    const parts *p = in->p;
+    const json_t *region = p->region;
+    double threads = num(p->threads);
     fprintf(out, "<p class=\"facts\">median %s per %s", ompb__format_ns(m, sizeof m, in->median),
             region ? "instance" : "iteration");
     if (!isnan(in->ci_lo) && !isnan(in->ci_hi))
@@ -596,11 +527,11 @@ static void facts(FILE *out, const json_t *entry, const inst *in, const sampled 
                 ompb__format_ns(b, sizeof b, in->ci_hi));
     if (region) {
         /* A region's "round" is one instance of one iteration: say instances. */
-        const char *how = json_string_value(json_object_get(region, "kept_how"));
-        double n = num(region, "instances");
+        const char *how = json_string_value(p->kept_how);
+        double n = num(p->instances);
         fprintf(out, "; %.0f instance%s (kept: %s)", n, plural(n), how ? how : "all");
-        if (json_is_object(phase))
-            phase_facts(out, phase);
+        if (json_is_object(p->phase))
+            phase_facts(out, p->phase);
         else
             fprintf(out, "; %.0f thread%s", threads, plural(threads));
     } else {
@@ -608,8 +539,8 @@ static void facts(FILE *out, const json_t *entry, const inst *in, const sampled 
                 plural((double)in->rounds), in->sample_size, plural(in->sample_size), threads,
                 plural(threads));
     }
-    if (json_is_integer(json_object_get(in->omp, "ranks")))
-        fprintf(out, " (%.0f ranks)", num(in->omp, "ranks"));
+    if (json_is_integer(p->ranks))
+        fprintf(out, " (%.0f ranks)", num(p->ranks));
     if (in->rounds > s->n)
         fprintf(out, "; %zu %ss drawn, evenly spaced, the median one among them (the "
                      "statistics use all; the result file has them)", s->n, in->unit);
@@ -619,9 +550,9 @@ static void facts(FILE *out, const json_t *entry, const inst *in, const sampled 
 /* A region: each thread's mean busy time against the mean makespan. */
 static void region_busy(FILE *out, const inst *in)
 {
-    const json_t *mb = json_object_get(json_object_get(in->omp, "region"), "mean_busy_ns");
+    const json_t *mb = in->p->mean_busy;
     size_t T = json_array_size(mb);
-    double span = num(json_object_get(in->omp, "stats"), "mean_ns");
+    double span = num(in->p->mean);
     char a[OMPB__UNIT_TEXT_MAX];
     if (!T || !(span > 0))
         return;
@@ -629,7 +560,7 @@ static void region_busy(FILE *out, const inst *in)
           "instance)</figcaption>", out);
     svg_open(out, "region-busy", PAD_T + (double)T * ROW_H + 8, "region busy per thread");
     for (size_t t = 0; t < T; t++) {
-        double y = PAD_T + (double)t * ROW_H, v = at(mb, t);
+        double y = PAD_T + (double)t * ROW_H, v = ompb__html_at(mb, t);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">t%zu</text><rect "
                      "class=\"busy\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\"><title>t%zu "
                      "mean busy %s</title></rect>", PAD_L - 4, y + 11, t, PAD_L, y,
@@ -641,16 +572,15 @@ static void region_busy(FILE *out, const inst *in)
 
 /* The section's heading with its marks; a failed entry's error, which
  * closes the section (then true). */
-static bool opening(FILE *out, const json_t *entry, size_t id)
+static bool opening(FILE *out, const parts *p, size_t id)
 {
     unsigned marks = 0;
-    (void)ompb__marks_of_json(json_object_get(json_object_get(entry, "ompbench"), "marks"),
-                               &marks);
-    heading(out, entry, id, marks);
-    if (!json_is_true(json_object_get(entry, "error_occurred")))
+    (void)ompb__marks_of_json(p->marks, &marks);
+    heading(out, p, id, marks);
+    if (!json_is_true(p->error))
         return false;
     fputs("<p class=\"failed\">failed: ", out);
-    ompb__html_text(out, json_string_value(json_object_get(entry, "error_message")));
+    ompb__html_text(out, json_string_value(p->message));
     fputs("</p></section>\n", out);
     return true;
 }
@@ -658,11 +588,11 @@ static bool opening(FILE *out, const json_t *entry, size_t id)
 int ompb__html_instance_brief(FILE *out, const json_t *entry, size_t id)
 {
     char m[OMPB__UNIT_TEXT_MAX];
-    if (opening(out, entry, id))
+    parts p;
+    unpack_parts(entry, &p);
+    if (opening(out, &p, id))
         return 0;
-    const json_t *st = json_object_get(json_object_get(entry, "ompbench"), "stats");
-    double median = json_is_number(json_object_get(st, "median_ns")) ? num(st, "median_ns")
-                                                                      : num(entry, "real_time");
+    double median = json_is_number(p.median) ? num(p.median) : num(p.real_time);
     /* The summary says why it is not drawn, once for all of them. */
     fprintf(out, "<p class=\"facts\">median %s per iteration</p></section>\n",
             ompb__format_ns(m, sizeof m, median));
@@ -672,9 +602,11 @@ int ompb__html_instance_brief(FILE *out, const json_t *entry, size_t id)
 int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_rounds)
 {
     inst in;
-    if (opening(out, entry, id))
+    parts p;
+    unpack_parts(entry, &p);
+    if (opening(out, &p, id))
         return 0;
-    if (load(entry, &in))
+    if (load(&p, &in))
         return OMPB_ENOMEM;
     if (in.rounds == 0) {
         fputs("<p>no rounds recorded (not an ompbench result entry)</p></section>\n", out);
@@ -683,7 +615,7 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
     }
     sampled s;
     pick_rounds(&in, max_rounds, &s);
-    facts(out, entry, &in, &s);
+    facts(out, &in, &s);
     fprintf(out, "<div class=\"charts\"><figure><figcaption>Distribution%s</figcaption>",
             log_axis(&in) ? " (log scale)" : "");
     strip_plot(out, &in, &s);
@@ -705,8 +637,8 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
         fputs("</figure>", out);
     }
     fputs("</div>", out);
-    fairness_table(out, &in);
-    counters_table(out, &in);
+    ompb__html_fairness(out, p.fairness);
+    ompb__html_counters(out, p.counters, in.sample_size);
     int rc = embed(out, &in, &s, id);
     fputs("</section>\n", out);
     free(in.per_iter);
