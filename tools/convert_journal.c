@@ -129,11 +129,14 @@ static int header(const char *file, json_t **hdr, const char **exe, const json_t
     json_error_t jerr;
     *hdr = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
     free(line);
-    const json_t *v = json_object_get(*hdr, "ompbench_journal");
-    *exe = json_string_value(json_object_get(*hdr, "exe"));
-    *args = json_object_get(*hdr, "argv");
-    bool ok = json_is_integer(v) && json_integer_value(v) == 1 && *exe && **exe &&
-              json_is_array(*args) && json_array_size(*args) > 0;
+    /* *hdr is NULL when line 1 is no JSON: the unpack fails as on a
+     * missing key or a wrong type, and all of them are the one refusal. */
+    json_int_t version = 0;
+    json_t *argv = NULL;
+    bool ok = json_unpack(*hdr, "{s:I, s:s, s:o}", "ompbench_journal", &version, "exe", exe,
+                          "argv", &argv) == 0 && version == 1 && **exe && json_is_array(argv)
+              && json_array_size(argv) > 0;
+    *args = argv;
     for (size_t i = 0; ok && i < json_array_size(*args); i++)
         ok = json_is_string(json_array_get(*args, i));
     if (!ok)

@@ -239,17 +239,22 @@ static json_t *trace_facts(const char *path, double *overhead)
     return facts;
 }
 
-static void print_counted(const json_t *facts)
+/* trace_facts made each entry with these keys and types: the unpacks
+ * cannot fail. */
+static void print_counted(json_t *facts)
 {
     size_t i;
-    const json_t *c;
-    json_array_foreach(json_object_get(facts, "counted_only"), i, c) {
+    json_t *counted = NULL, *c;
+    (void)json_unpack(facts, "{s?o}", "counted_only", &counted);
+    json_array_foreach(counted, i, c) {
+        const char *name = NULL;
+        json_int_t instances = 0, total_ns = 0;
         char total[32];
-        ompb__format_duration((double)json_integer_value(json_object_get(c, "total_ns")), total,
-                              sizeof total);
+        (void)json_unpack(c, "{s:s, s:I, s:I}", "name", &name, "instances", &instances,
+                          "total_ns", &total_ns);
+        ompb__format_duration((double)total_ns, total, sizeof total);
         fprintf(stderr, "%s: counted only (below --min-duration): %s: %lld instances, %s in "
-                "all\n", OMPB__TRACE_TOOL, json_string_value(json_object_get(c, "name")),
-                (long long)json_integer_value(json_object_get(c, "instances")), total);
+                "all\n", OMPB__TRACE_TOOL, name, (long long)instances, total);
     }
 }
 
@@ -265,8 +270,8 @@ static int render(const trace_args *a, const char *report, const char *facts_pat
     double overhead;
     json_t *facts = trace_facts(facts_path, &overhead);
     print_counted(facts);
-    json_t *ctx = json_object_get(root, "context");
-    if (json_is_object(ctx))
+    json_t *ctx = NULL;
+    if (json_unpack(root, "{s:o}", "context", &ctx) == 0 && json_is_object(ctx))
         json_object_set(ctx, "trace", facts);
     json_decref(facts);
     char per[64] = "not measured (under the CodSpeed runner)", first[160];

@@ -59,12 +59,14 @@ static bool has_type(const json_t *v, field_type t)
     return json_is_integer(v) && json_integer_value(v) >= 0;
 }
 
-/* where.key must exist with its type, for every field; each one that does
- * not is a violation of its own. Returns true when all do. */
+/* where.key (obj, NULL when absent) must be an object with every field of
+ * its type; each one that is not is a violation of its own. Returns true
+ * when all are. The fields are looked up from the table, not with one
+ * json_unpack format, so that each message names its key and the schema is
+ * written once. */
 static bool check_fields(ompb__collector *c, const char *where, const char *key,
-                         const json_t *parent, const field *f, size_t n)
+                         const json_t *obj, const field *f, size_t n)
 {
-    const json_t *obj = key ? json_object_get(parent, key) : parent;
     bool ok = true;
     if (!json_is_object(obj)) {
         ompb__collector_violation(c, "%s: %s is %s (expected an object)", where,
@@ -111,19 +113,15 @@ static void window_times(const ompb__collector_window *w, double iters, double *
     }
 }
 
-static double number(const json_t *obj, const char *key)
-{
-    return json_number_value(json_object_get(obj, key));
-}
-
-/* The entry's numbers against the window's marker pairs. */
+/* The entry's numbers against the window's marker pairs; check_fields
+ * found stats' fields with their types, so the unpack cannot fail. */
 static void check_against_markers(ompb__collector *c, const char *where,
-                                  const ompb__collector_window *w, const json_t *stats)
+                                  const ompb__collector_window *w, json_t *stats)
 {
-    json_int_t rounds = json_integer_value(json_object_get(stats, "rounds"));
-    json_int_t iters = json_integer_value(json_object_get(stats, "iter_per_round"));
-    double min_ns = number(stats, "min_ns"), max_ns = number(stats, "max_ns");
-    double total_s = number(stats, "total_time"), wmin, wmax, wtotal;
+    json_int_t rounds = 0, iters = 0;
+    double min_ns = 0, max_ns = 0, total_s = 0, wmin, wmax, wtotal;
+    (void)json_unpack(stats, "{s:I, s:I, s:F, s:F, s:F}", "rounds", &rounds, "iter_per_round",
+                      &iters, "min_ns", &min_ns, "max_ns", &max_ns, "total_time", &total_s);
     if ((size_t)rounds != w->n_bounds / 2) {
         ompb__collector_violation(c, "%s reports %lld rounds, the runner saw %zu marker "
                                   "pairs", where, (long long)rounds, w->n_bounds / 2);
@@ -165,17 +163,21 @@ static void add_results_only(ompb__collector *c, const char *uri)
 
 /* One entry of a results file written by process pid (-1: unknown). */
 static void check_entry(ompb__collector *c, const char *path, size_t index, json_int_t pid,
-                        const json_t *b)
+                        json_t *b)
 {
     char where[OMPB__STRING_MAX + 64];
-    const char *uri = json_string_value(json_object_get(b, "uri"));
+    json_t *uri_v = NULL, *config = NULL, *stats = NULL;
+    /* Each NULL when absent, or b no object; types are checked below. */
+    (void)json_unpack(b, "{s?o, s?o, s?o}", "uri", &uri_v, "config", &config,
+                      "stats", &stats);
+    const char *uri = json_string_value(uri_v);
     if (uri)
         snprintf(where, sizeof where, "%s: %s", path, uri);
     else
         snprintf(where, sizeof where, "%s: benchmarks[%zu]", path, index);
     bool ok = check_fields(c, where, NULL, b, entry_fields, N_FIELDS(entry_fields));
-    ok &= check_fields(c, where, "config", b, config_fields, N_FIELDS(config_fields));
-    ok &= check_fields(c, where, "stats", b, stats_fields, N_FIELDS(stats_fields));
+    ok &= check_fields(c, where, "config", config, config_fields, N_FIELDS(config_fields));
+    ok &= check_fields(c, where, "stats", stats, stats_fields, N_FIELDS(stats_fields));
     ompb__collector_window *w = uri ? find_window(c, uri) : NULL;
     if (uri && !w && strstr(uri, REGION_URI_PART)) {
         add_results_only(c, uri);
@@ -195,23 +197,39 @@ static void check_entry(ompb__collector *c, const char *path, size_t index, json
         ompb__collector_violation(c, "%s: window named by pid %d, entry in the results of "
                                   "pid %lld", where, (int)w->pid, (long long)pid);
     if (ok)
-        check_against_markers(c, where, w, json_object_get(b, "stats"));
+        check_against_markers(c, where, w, stats);
+}
+
+/* The results file's objects, each NULL when absent (or the root, or its
+ * parent, is no object); their types are checked where they are read. */
+typedef struct header {
+    json_t *creator, *benchmarks, *type, *pid;
+} header;
+
+static void unpack_header(json_t *root, header *h)
+{
+    json_t *instrument = NULL;
+    *h = (header){0};
+    (void)json_unpack(root, "{s?o, s?o, s?o}", "creator", &h->creator, "instrument",
+                      &instrument, "benchmarks", &h->benchmarks);
+    (void)json_unpack(instrument, "{s?o}", "type", &h->type);
+    (void)json_unpack(h->creator, "{s?o}", "pid", &h->pid);
 }
 
 /* creator, instrument and benchmarks; *pid gets creator.pid, -1 without. */
-static int check_header(ompb__collector *c, const char *path, const json_t *root,
+static int check_header(ompb__collector *c, const char *path, const header *h,
                         json_int_t *pid)
 {
-    const char *type = json_string_value(json_object_get(json_object_get(root, "instrument"),
-                                                         "type"));
-    bool ok = check_fields(c, path, "creator", root, creator_fields, N_FIELDS(creator_fields));
+    const char *type = json_string_value(h->type);
+    bool ok = check_fields(c, path, "creator", h->creator, creator_fields,
+                           N_FIELDS(creator_fields));
     if (!type || strcmp(type, "walltime") != 0) {
         ompb__collector_violation(c, "%s: instrument.type is %s%s%s (expected \"walltime\")",
                                   path, type ? "\"" : "missing", type ? type : "",
                                   type ? "\"" : "");
         ok = false;
     }
-    const json_t *benchmarks = json_object_get(root, "benchmarks");
+    const json_t *benchmarks = h->benchmarks;
     if (!json_is_array(benchmarks)) {
         ompb__collector_violation(c, "%s: benchmarks is missing or not an array", path);
         ok = false;
@@ -221,8 +239,7 @@ static int check_header(ompb__collector *c, const char *path, const json_t *root
                                   "write no results file when no instance succeeded)", path);
         ok = false;
     }
-    const json_t *p = json_object_get(json_object_get(root, "creator"), "pid");
-    *pid = has_type(p, FIELD_COUNT) ? json_integer_value(p) : -1;
+    *pid = has_type(h->pid, FIELD_COUNT) ? json_integer_value(h->pid) : -1;
     return ok ? 0 : OMPB_EPROTO;
 }
 
@@ -232,13 +249,15 @@ int ompb__collector_check_results(ompb__collector *c, const char *path)
     json_t *root = json_load_file(path, 0, &jerr), *b;
     json_int_t pid;
     size_t i;
+    header h;
     if (!root) {
         ompb__collector_violation(c, "%s: unreadable results file: %s", path, jerr.text);
         return OMPB_EIO;
     }
     /* A bad header is reported, and the entries are still checked. */
-    int rc = check_header(c, path, root, &pid);
-    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+    unpack_header(root, &h);
+    int rc = check_header(c, path, &h, &pid);
+    json_array_foreach(h.benchmarks, i, b)
         check_entry(c, path, i, pid, b);
     json_decref(root);
     return rc;
