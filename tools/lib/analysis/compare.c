@@ -586,20 +586,24 @@ int ompb__compare_runs(const ompb__compare_side *base, const ompb__compare_side 
     return 0;
 }
 
-/* The executable's file name in a result file's context, or NULL. */
+/* The executable's file name in a result file's context, or NULL (no
+ * context, no "executable" or not a string: the unpack fails). */
 static const char *exe_name(const ompb__resultfile *rf)
 {
-    const json_t *exe = json_object_get(rf->context, "executable");
-    if (!json_is_string(exe))
+    const char *s = NULL;
+    if (json_unpack(rf->context, "{s:s}", "executable", &s) != 0)
         return NULL;
-    const char *s = json_string_value(exe), *slash = strrchr(s, '/');
+    const char *slash = strrchr(s, '/');
     return slash ? slash + 1 : s;
 }
 
+/* "ompbench.build_id" of the context, or NULL: id is set only when the
+ * whole path is there and a string. */
 static const char *build_id(const ompb__resultfile *rf)
 {
-    const json_t *id = json_object_get(json_object_get(rf->context, "ompbench"), "build_id");
-    return json_is_string(id) ? json_string_value(id) : NULL;
+    const char *id = NULL;
+    (void)json_unpack(rf->context, "{s:{s:s}}", "ompbench", "build_id", &id);
+    return id;
 }
 
 static bool same_number(double a, double b)

@@ -144,19 +144,33 @@ static int diff_tree(const char *path, const json_t *a, const json_t *b, bool re
     return 0;
 }
 
+/* The context keys compared, NULL when absent: two top-level leaves, and
+ * "ompbench", whose environment fields diff_tree finds. */
+typedef struct context_keys {
+    json_t *host_name, *num_cpus, *ompbench;
+} context_keys;
+
+static void unpack_context(const json_t *ctx, context_keys *k)
+{
+    memset(k, 0, sizeof *k);
+    /* Fails only on a context that is no object, which leaves all NULL. */
+    (void)json_unpack((json_t *)ctx, "{s?o, s?o, s?o}", "host_name", &k->host_name, "num_cpus",
+                      &k->num_cpus, "ompbench", &k->ompbench);
+}
+
 static int diff_contexts(const json_t *a, const json_t *b, ompb__lines *lines)
 {
-    static const char *const top[] = {"host_name", "num_cpus"};
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
-        const json_t *va = json_object_get(a, top[i]), *vb = json_object_get(b, top[i]);
-        int rc = va && vb ? diff_leaf(top[i], va, vb, lines) : 0;
-        if (rc)
-            return rc;
-    }
-    const json_t *oa = json_object_get(a, "ompbench"), *ob = json_object_get(b, "ompbench");
-    if (!json_is_object(oa) || !json_is_object(ob))
-        return 0;
-    return diff_tree("ompbench", oa, ob, false, lines);
+    context_keys ka, kb;
+    unpack_context(a, &ka);
+    unpack_context(b, &kb);
+    int rc = 0;
+    if (ka.host_name && kb.host_name)
+        rc = diff_leaf("host_name", ka.host_name, kb.host_name, lines);
+    if (!rc && ka.num_cpus && kb.num_cpus)
+        rc = diff_leaf("num_cpus", ka.num_cpus, kb.num_cpus, lines);
+    if (rc || !json_is_object(ka.ompbench) || !json_is_object(kb.ompbench))
+        return rc;
+    return diff_tree("ompbench", ka.ompbench, kb.ompbench, false, lines);
 }
 
 /* Instances of one name measured at different thread counts: a name without

@@ -275,9 +275,9 @@ static int from_flat(const json_t *e, const char *metric, const where *w, double
     return 0;
 }
 
-static bool is_iteration(const json_t *e)
+/* An entry's run_type (NULL when absent) says it is an iteration entry. */
+static bool is_iteration(const json_t *rt)
 {
-    const json_t *rt = json_object_get(e, "run_type");
     return !json_is_string(rt) || strcmp(json_string_value(rt), "iteration") == 0;
 }
 
@@ -322,9 +322,9 @@ typedef struct applying {
 /* Entry idx of the file: the next repetition of its instance. */
 static int apply_entry(applying *ap, const json_t *e, size_t idx)
 {
-    json_t *name = NULL, *omp = NULL;
-    if (json_unpack((json_t *)e, "{s:o, s?o}", "name", &name, "ompbench", &omp) != 0 ||
-        !json_is_string(name) || !is_iteration(e))
+    json_t *name = NULL, *omp = NULL, *rt = NULL;
+    if (json_unpack((json_t *)e, "{s:o, s?o, s?o}", "name", &name, "ompbench", &omp,
+                    "run_type", &rt) != 0 || !json_is_string(name) || !is_iteration(rt))
         return 0;
     const ompb__rf_instance *found = ompb__resultfile_find(ap->rf, json_string_value(name));
     if (!found || found->failed)
@@ -395,7 +395,8 @@ static int check_complete(const applying *ap)
 int ompb__metric_apply_json(const json_t *root, const char *label, const char *metric,
                             ompb__resultfile *rf, ompb__metric_unit *unit, ompb_error *err)
 {
-    const json_t *benchmarks = json_object_get(root, "benchmarks");
+    json_t *benchmarks = NULL; /* stays NULL, no entry, when root is no object */
+    (void)json_unpack((json_t *)root, "{s?o}", "benchmarks", &benchmarks);
     *unit = OMPB__METRIC_NS;
     applying ap = {label, metric, rf, calloc(rf->n ? rf->n : 1, sizeof *ap.g), false, unit, err};
     if (!ap.g)

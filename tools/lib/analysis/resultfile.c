@@ -398,9 +398,8 @@ static ompb__rf_instance *find_mut(ompb__resultfile *rf, const char *name)
 
 /* "iteration" (or absent: files older than run_type) is read, "aggregate"
  * skipped; anything else is not Google Benchmark JSON. */
-static int check_run_type(const json_t *e, const entry_ref *ref, bool *skip, ompb_error *err)
+static int check_run_type(const json_t *rt, const entry_ref *ref, bool *skip, ompb_error *err)
 {
-    const json_t *rt = json_object_get(e, "run_type");
     const char *s = json_is_string(rt) ? json_string_value(rt) : NULL;
     *skip = s && strcmp(s, "aggregate") == 0;
     if (!rt || *skip || (s && strcmp(s, "iteration") == 0))
@@ -414,13 +413,15 @@ static int read_entry(const json_t *e, size_t idx, const char *label, ompb__resu
                       ompb_error *err)
 {
     entry_ref ref = {label, ""};
-    const json_t *name = json_object_get(e, "name");
+    json_t *name = NULL, *rt = NULL;
+    /* Fails only on a non-object e, refused below; the types are checked here. */
+    (void)json_unpack((json_t *)e, "{s?o, s?o}", "name", &name, "run_type", &rt);
     if (!json_is_object(e) || !json_is_string(name) || !json_string_value(name)[0])
         return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "benchmarks[%zu] is not an object with a non-empty \"name\"", idx);
     ompb__rf_set_where(&ref, idx, json_string_value(name));
     bool skip;
-    int rc = check_run_type(e, &ref, &skip, err);
+    int rc = check_run_type(rt, &ref, &skip, err);
     if (rc || skip)
         return rc;
     ompb__rf_instance *in = find_mut(rf, json_string_value(name));
@@ -487,14 +488,20 @@ static void settle_repetitions(ompb__resultfile *rf)
     }
 }
 
-static int check_context(const json_t *root, const char *label, ompb_error *err)
+/* The top-level keys the reader uses, NULL when absent; each type is
+ * checked where it is read. */
+typedef struct root_keys {
+    json_t *context, *benchmarks, *creator, *instrument;
+} root_keys;
+
+static int check_context(const json_t *ctx, const char *label, ompb_error *err)
 {
-    const json_t *ctx = json_object_get(root, "context");
+    json_t *ver = NULL;
     if (!ctx)
         return 0;
     if (!json_is_object(ctx))
         return ompb__rf_failf(err, OMPB_EINVAL, label, "\"context\" is not an object");
-    const json_t *ver = json_object_get(ctx, "json_schema_version");
+    (void)json_unpack((json_t *)ctx, "{s?o}", "json_schema_version", &ver);
     if (ver && (!json_is_integer(ver) || json_integer_value(ver) != OMPB__JSON_SCHEMA_VERSION))
         return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "unsupported \"context.json_schema_version\" (accepted: %d)",
@@ -502,44 +509,48 @@ static int check_context(const json_t *root, const char *label, ompb_error *err)
     return 0;
 }
 
-static int check_root(const json_t *root, const char *label, ompb_error *err)
+static int check_root(const json_t *root, const root_keys *t, const char *label, ompb_error *err)
 {
     if (!json_is_object(root))
         return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "the top level is not an object (expected {\"context\", \"benchmarks\"})");
-    if (json_object_get(root, "creator") && json_object_get(root, "instrument"))
+    if (t->creator && t->instrument)
         return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "this is a CodSpeed runner results file, not a benchmark result "
                      "(write one with --format json)");
-    if (!json_is_array(json_object_get(root, "benchmarks")))
+    if (!json_is_array(t->benchmarks))
         return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "no \"benchmarks\" array: not an ompbench or Google Benchmark JSON "
                      "result");
-    return check_context(root, label, err);
+    return check_context(t->context, label, err);
 }
 
 static int read_root(json_t *root, const char *label, ompb__resultfile *rf,
                      ompb_error *err)
 {
-    int rc = check_root(root, label, err);
+    root_keys t = {NULL, NULL, NULL, NULL};
+    /* Fails only on a non-object root, which check_root refuses. */
+    (void)json_unpack(root, "{s?o, s?o, s?o, s?o}", "context", &t.context, "benchmarks",
+                      &t.benchmarks, "creator", &t.creator, "instrument", &t.instrument);
+    int rc = check_root(root, &t, label, err);
     if (rc)
         return rc;
     size_t i;
-    json_t *e, *benchmarks = json_object_get(root, "benchmarks");
-    json_array_foreach(benchmarks, i, e) {
+    json_t *e;
+    json_array_foreach(t.benchmarks, i, e) {
         if ((rc = read_entry(e, i, label, rf, err)))
             return rc;
     }
     if ((rc = check_counts(rf, label, err)))
         return rc;
     settle_repetitions(rf);
-    if ((rc = ompb__rf_read_aggregates(benchmarks, label, rf, err)))
+    if ((rc = ompb__rf_read_aggregates(t.benchmarks, label, rf, err)))
         return rc;
     if (rf->n == 0)
         return ompb__rf_failf(err, OMPB_EINVAL, label,
                      "no benchmark results: \"benchmarks\" holds no iteration entry and "
                      "no \"median\" or \"mean\" aggregate with a \"run_name\"");
-    rf->context = json_incref(json_object_get(root, "context"));
+    rf->context = json_incref(t.context);
     return (rf->path = strdup(label)) ? 0 : OMPB_ENOMEM;
 }
 

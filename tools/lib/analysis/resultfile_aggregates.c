@@ -13,31 +13,44 @@
 
 #include "analysis/nameindex.h"
 
-/* The run an aggregate entry summarizes when it is the wanted kind
- * ("median", "mean") and nothing else stands for that run yet; else NULL. */
-static const char *aggregate_run(const json_t *e, const char *kind,
-                                 const ompb__resultfile *rf)
+/* The keys of an aggregate entry that this file reads (docs/json.md);
+ * the others (real_time, time_unit, threads, error_message) are read by
+ * the helpers of resultfile_read.c. */
+typedef struct aggregate {
+    const char *agg, *run;            /* "aggregate_name", "run_name" */
+    json_t *name, *error, *reps;      /* NULL when absent */
+} aggregate;
+
+/* False when e is not an entry of run_type "aggregate" with string
+ * aggregate_name and run_name; then a's fields may be set or not. */
+static bool unpack_aggregate(const json_t *e, aggregate *a)
 {
-    const json_t *rt = json_object_get(e, "run_type");
-    const json_t *agg = json_object_get(e, "aggregate_name");
-    const json_t *run = json_object_get(e, "run_name");
-    if (!json_is_string(rt) || strcmp(json_string_value(rt), "aggregate") != 0 ||
-        !json_is_string(agg) || strcmp(json_string_value(agg), kind) != 0 ||
-        !json_is_string(run) || !json_string_value(run)[0])
-        return NULL;
-    return ompb__resultfile_find(rf, json_string_value(run)) ? NULL
-                                                              : json_string_value(run);
+    const char *rt = NULL;
+    memset(a, 0, sizeof *a);
+    return json_unpack((json_t *)e, "{s:s, s:s, s:s, s?o, s?o, s?o}", "run_type", &rt,
+                       "aggregate_name", &a->agg, "run_name", &a->run, "name", &a->name,
+                       "error_occurred", &a->error, "repetitions", &a->reps) == 0 &&
+           strcmp(rt, "aggregate") == 0;
 }
 
-static int read_aggregate(const json_t *e, const entry_ref *ref, const char *run,
+/* Whether the entry is of the wanted kind ("median", "mean") and nothing
+ * else stands for its run yet. */
+static bool stands_for_run(const json_t *e, const char *kind, const ompb__resultfile *rf,
+                           aggregate *a)
+{
+    return unpack_aggregate(e, a) && strcmp(a->agg, kind) == 0 && a->run[0] &&
+           !ompb__resultfile_find(rf, a->run);
+}
+
+static int read_aggregate(const json_t *e, const entry_ref *ref, const aggregate *a,
                           const char *kind, ompb__resultfile *rf, ompb_error *err)
 {
     ompb__rf_instance *in;
-    int rc = ompb__rf_new_instance(rf, run, &in);
+    int rc = ompb__rf_new_instance(rf, a->run, &in);
     if (rc || (rc = ompb__rf_read_threads(e, NULL, ref, &in->threads, err)))
         return rc;
     in->aggregate = kind;
-    if (json_is_true(json_object_get(e, "error_occurred")))
+    if (json_is_true(a->error))
         return ompb__rf_read_failure(e, in);
     return ompb__rf_read_real_time(e, ref, &in->value_ns, err);
 }
@@ -59,15 +72,12 @@ static int index_spreads(spread_index *ix)
     size_t i;
     const json_t *e;
     json_array_foreach(ix->benchmarks, i, e) {
-        const json_t *agg = json_object_get(e, "aggregate_name");
-        const json_t *rn = json_object_get(e, "run_name");
-        const json_t *rt = json_object_get(e, "run_type");
-        if (!json_is_string(agg) || !json_is_string(rn) || !json_is_string(rt) ||
-            strcmp(json_string_value(rt), "aggregate") != 0)
+        aggregate a;
+        if (!unpack_aggregate(e, &a))
             continue;
         for (size_t k = 0; k < 2; k++)
-            if (strcmp(json_string_value(agg), spread_kinds[k]) == 0 &&
-                ompb__name_index_put(&ix->by_kind[k], json_string_value(rn), i) != 0)
+            if (strcmp(a.agg, spread_kinds[k]) == 0 &&
+                ompb__name_index_put(&ix->by_kind[k], a.run, i) != 0)
                 return OMPB_ENOMEM;
     }
     return 0;
@@ -83,8 +93,10 @@ static int find_aggregate(const spread_index *ix, const char *run, size_t k, dou
         return 0;
     const json_t *e = json_array_get(ix->benchmarks, i);
     entry_ref ref = {ix->label, ""};
-    ompb__rf_set_where(&ref, i, json_string_value(json_object_get(e, "name")));
-    *reps = ompb__rf_positive_int(e, "repetitions");
+    aggregate a;
+    (void)unpack_aggregate(e, &a); /* true: index_spreads indexed only such entries */
+    ompb__rf_set_where(&ref, i, json_string_value(a.name));
+    *reps = ompb__rf_positive(a.reps);
     return ompb__rf_read_real_time(e, &ref, ns, err);
 }
 
@@ -131,12 +143,12 @@ int ompb__rf_read_aggregates(const json_t *benchmarks, const char *label, ompb__
         size_t i;
         const json_t *e;
         json_array_foreach(benchmarks, i, e) {
-            const char *run = aggregate_run(e, kinds[k], rf);
+            aggregate a;
             entry_ref ref = {label, ""};
-            if (!run)
+            if (!stands_for_run(e, kinds[k], rf, &a))
                 continue;
-            ompb__rf_set_where(&ref, i, json_string_value(json_object_get(e, "name")));
-            int rc = read_aggregate(e, &ref, run, kinds[k], rf, err);
+            ompb__rf_set_where(&ref, i, json_string_value(a.name));
+            int rc = read_aggregate(e, &ref, &a, kinds[k], rf, err);
             if (rc)
                 return rc;
         }

@@ -39,16 +39,12 @@ long long ompb__rf_positive(const json_t *v)
     return json_is_integer(v) && json_integer_value(v) > 0 ? json_integer_value(v) : -1;
 }
 
-long long ompb__rf_positive_int(const json_t *obj, const char *key)
-{
-    return ompb__rf_positive(json_object_get(obj, key));
-}
-
 /* real_time in ns of a Google-Benchmark-shaped entry. */
 int ompb__rf_read_real_time(const json_t *e, const entry_ref *ref, double *ns, ompb_error *err)
 {
-    const json_t *rt = json_object_get(e, "real_time");
-    const json_t *tu = json_object_get(e, "time_unit");
+    json_t *rt = NULL, *tu = NULL;
+    /* "s?o", not "s?F" and "s?s": a wrong type gets the message of its key. */
+    (void)json_unpack((json_t *)e, "{s?o, s?o}", "real_time", &rt, "time_unit", &tu);
     if (!json_is_number(rt) || json_number_value(rt) < 0.0)
         return ompb__rf_failf(err, OMPB_EINVAL, ref->label,
                      "%s: \"real_time\" is missing or not a non-negative number",
@@ -72,19 +68,25 @@ int ompb__rf_read_real_time(const json_t *e, const entry_ref *ref, double *ns, o
 int ompb__rf_read_threads(const json_t *e, const json_t *omp, const entry_ref *ref,
                           int *threads, ompb_error *err)
 {
-    long long t = omp ? ompb__rf_positive_int(omp, "threads") : 0;
+    json_t *omp_threads = NULL, *region = NULL, *phase = NULL, *width = NULL, *e_threads = NULL;
+    /* Each fails only on a NULL or non-object root (no "ompbench", a region
+     * that is no object), which leaves its values NULL: absent. Not nested
+     * as "{s?{s?o}}": that would fail on a region that is no object. */
+    (void)json_unpack((json_t *)omp, "{s?o, s?o}", "threads", &omp_threads, "region", &region);
+    (void)json_unpack(region, "{s?o}", "phase", &phase);
+    long long t = ompb__rf_positive(omp_threads);
     const char *key = "ompbench.threads";
     /* A phase region (docs/json.md): one thread, whose width is that of
      * the teams it contained. */
-    const json_t *region = omp ? json_object_get(omp, "region") : NULL;
-    const json_t *phase = json_is_object(region) ? json_object_get(region, "phase") : NULL;
     if (t > 0 && json_is_object(phase)) {
-        t = ompb__rf_positive_int(phase, "width");
+        (void)json_unpack(phase, "{s?o}", "width", &width);
+        t = ompb__rf_positive(width);
         t = t == 0 ? -1 : t; /* missing: not a positive integer either */
         key = "ompbench.region.phase.width";
     }
     if (t == 0) {
-        t = ompb__rf_positive_int(e, "threads");
+        (void)json_unpack((json_t *)e, "{s?o}", "threads", &e_threads);
+        t = ompb__rf_positive(e_threads);
         key = "threads";
     }
     if (t < 0 || t > 1000000)
@@ -96,11 +98,12 @@ int ompb__rf_read_threads(const json_t *e, const json_t *omp, const entry_ref *r
 
 int ompb__rf_read_failure(const json_t *e, ompb__rf_instance *in)
 {
-    const json_t *msg = json_object_get(e, "error_message");
+    const char *msg = NULL; /* "s:s" fails when absent or no string: "failed" */
+    (void)json_unpack((json_t *)e, "{s:s}", "error_message", &msg);
     ompb__rf_drop_samples(in);
     in->failed = true;
     in->value_ns = NAN;
-    in->error_message = strdup(json_is_string(msg) ? json_string_value(msg) : "failed");
+    in->error_message = strdup(msg ? msg : "failed");
     return in->error_message ? 0 : OMPB_ENOMEM;
 }
 

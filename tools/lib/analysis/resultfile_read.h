@@ -48,9 +48,8 @@ int ompb__rf_read_failure(const json_t *e, ompb__rf_instance *in);
 void ompb__rf_drop_samples(ompb__rf_instance *in);
 
 /* v (a value taken from its object) as a positive integer; 0 when NULL
- * (absent), -1 when not one. The same of obj's key. */
+ * (absent), -1 when not one. */
 long long ompb__rf_positive(const json_t *v);
-long long ompb__rf_positive_int(const json_t *obj, const char *key);
 
 /* Runs reported only by aggregates, appended to rf after its other runs. */
 int ompb__rf_read_aggregates(const json_t *benchmarks, const char *label,

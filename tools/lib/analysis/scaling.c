@@ -338,9 +338,8 @@ static void fill(ompb__scaling_family *f, size_t i)
 /* The usable PUs a file's context names; 0 when it does not say. */
 static int usable_pus(const ompb__resultfile *rf)
 {
-    const json_t *t = json_object_get(json_object_get(json_object_get(rf->context, "ompbench"),
-                                                      "topology"), "usable_pus");
-    json_int_t v = json_is_integer(t) ? json_integer_value(t) : 0;
+    json_int_t v = 0; /* set only when the whole path is there and an integer */
+    (void)json_unpack(rf->context, "{s:{s:{s:I}}}", "ompbench", "topology", "usable_pus", &v);
     return v > 0 && v <= INT32_MAX ? (int)v : 0;
 }
 
