@@ -142,7 +142,8 @@ OMPB_API int ompb_region_counter(const char *region, const char *name, double va
  *
  * At exit the report is written again, to OMPB_REGIONS_OUTPUT or standard
  * error, when anything happened since the last one (instances completed,
- * misuse found).
+ * misuse found). That report is the last: a call made after it began (from
+ * an atexit handler or a destructor run later) writes nothing and returns 0.
  *
  * Returns 0; OMPB_ERUN when the report was written but a region failed
  * (misuse); OMPB_EINVAL for an unknown format (nothing written; a message

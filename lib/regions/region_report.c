@@ -432,6 +432,12 @@ static int report_locked(const char *path, const ompb__reporter *rep, bool final
     return rc;
 }
 
+/* Set when the report at exit begins: a signal then only ends the process
+ * (lib/regions/region_signal.c), it does not write a partial report over it,
+ * and a later ompb_regions_report (the trace's snapshot thread) writes
+ * nothing: the report at exit is the last. */
+static atomic_bool exiting;
+
 int ompb_regions_report(const char *path, const char *format)
 {
     /* OMPB_REGIONS=0: nothing recorded, nothing reported (no file). */
@@ -456,14 +462,17 @@ int ompb_regions_report(const char *path, const char *format)
                       "made outside every region, or at exit"
                     : "");
     ompb__regions_lock();
-    rc = report_locked(path, rep, false, !inside);
+    /* Checked under the lock, which the report at exit takes after setting
+     * it. A report after that one would overwrite it with a non-final one,
+     * and would make the context again (region_context, freed at the end
+     * of the report at exit) while the OpenMP runtime shuts down: the
+     * context asks the runtime (omp_get_max_threads), whose shutdown holds
+     * its own lock while it joins workers that take the regions' lock as
+     * they exit (region_thread.c). A traced program hung so under ASan. */
+    rc = atomic_load(&exiting) ? 0 : report_locked(path, rep, false, !inside);
     ompb__regions_unlock();
     return rc;
 }
-
-/* Set when the report at exit begins: a signal then only ends the process
- * (lib/regions/region_signal.c), it does not write a partial report over it. */
-static atomic_bool exiting;
 
 _Noreturn void ompb__regions_stop_on_signal(int sig)
 {
