@@ -6,9 +6,9 @@
  * thread's start, busy time and wait until the round's end; per rank for a
  * distributed run), imbalance and skew over the rounds, and the tables of
  * fairness and counters per thread (html_tables.c). Every chart is inline
- * SVG drawn here from the entry's JSON; the
- * sampled rounds are embedded too, so the page's script can redraw the
- * per-thread view for the round clicked.
+ * SVG drawn here from the entry's JSON; the sampled rounds are embedded
+ * too, so the page's script can redraw the per-thread view for the round
+ * clicked.
  */
 #include "html/html.h"
 
@@ -78,7 +78,6 @@ static void unpack_parts(const json_t *e, parts *p)
 
 typedef struct inst {
     const parts *p;
-    const json_t *makespan, *busy, *offset, *rank_makespan;
     const char *unit;       /* "round", or "instance" for an application region */
     size_t rounds;
     double sample_size;
@@ -129,11 +128,7 @@ static int load(const parts *p, inst *in)
 {
     memset(in, 0, sizeof *in);
     in->p = p;
-    in->makespan = p->makespan;
-    in->busy = p->busy;
-    in->offset = p->offset;
-    in->rank_makespan = p->rank_makespan;
-    in->rounds = json_array_size(in->makespan);
+    in->rounds = json_array_size(p->makespan);
     in->unit = p->region ? "instance" : "round";
     in->sample_size = num(p->sample_size);
     if (!(in->sample_size >= 1.0))
@@ -147,7 +142,7 @@ static int load(const parts *p, inst *in)
         return OMPB_ENOMEM;
     }
     for (size_t r = 0; r < in->rounds; r++)
-        sorted[r] = in->per_iter[r] = ompb__html_at(in->makespan, r) / in->sample_size;
+        sorted[r] = in->per_iter[r] = ompb__html_at(in->p->makespan, r) / in->sample_size;
     qsort(sorted, in->rounds, sizeof *sorted, ompb__html_cmp_double);
     in->lo = sorted[0];
     in->hi = sorted[in->rounds - 1];
@@ -358,9 +353,10 @@ static void time_order(FILE *out, const inst *in, const sampled *s, bool titles)
  * to its own), its busy time, and the wait until the round's end. */
 static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
 {
-    const json_t *busy = json_array_get(in->busy, r), *off = json_array_get(in->offset, r);
+    const json_t *busy = json_array_get(in->p->busy, r);
+    const json_t *off = json_array_get(in->p->offset, r);
     size_t T = json_array_size(busy);
-    double span = ompb__html_at(in->makespan, r);
+    double span = ompb__html_at(in->p->makespan, r);
     double h = PAD_T + (double)T * ROW_H + 4;
     char a[OMPB__UNIT_TEXT_MAX];
     fprintf(out, "<figure><figcaption id=\"tvc%zu\" data-unit=\"%s\">Threads of %s %zu (%s; "
@@ -369,7 +365,8 @@ static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
     svg_open(out, "threads", h, "threads of a round");
     fprintf(out, "<g id=\"tv%zu\" data-l=\"%.0f\" data-r=\"%.0f\">", id, PAD_L, CHART_W - PAD_R);
     for (size_t t = 0; t < T; t++) {
-        double o = off ? ompb__html_at(off, t) : 0.0, b = ompb__html_at(busy, t), y = PAD_T + (double)t * ROW_H;
+        double o = off ? ompb__html_at(off, t) : 0.0, b = ompb__html_at(busy, t);
+        double y = PAD_T + (double)t * ROW_H;
         double xs = scale(o, 0, span, PAD_L, CHART_W - PAD_R);
         double xe = scale(o + b, 0, span, PAD_L, CHART_W - PAD_R);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">t%zu</text>", PAD_L - 4,
@@ -390,7 +387,7 @@ static void thread_view(FILE *out, const inst *in, size_t r, size_t id)
 /* A distributed round: each rank's own makespan against the slowest. */
 static void rank_view(FILE *out, const inst *in, size_t r, size_t id)
 {
-    const json_t *row = json_array_get(in->rank_makespan, r);
+    const json_t *row = json_array_get(in->p->rank_makespan, r);
     size_t R = json_array_size(row);
     double worst = 0;
     char a[OMPB__UNIT_TEXT_MAX];
@@ -431,7 +428,8 @@ static void multiple(FILE *out, const inst *in, const sampled *s, bool skew)
     if (!v)
         return;
     for (size_t k = 0; k < s->n; k++) {
-        v[k] = skew ? ompb__html_at(sk, s->idx[k]) : round_imbalance(json_array_get(in->busy, s->idx[k]));
+        v[k] = skew ? ompb__html_at(sk, s->idx[k])
+                    : round_imbalance(json_array_get(in->p->busy, s->idx[k]));
         if (!isnan(v[k])) {
             lo = fmin(lo, v[k]);
             hi = fmax(hi, v[k]);
@@ -465,13 +463,13 @@ static int embed(FILE *out, const inst *in, const sampled *s, size_t id)
     for (size_t k = 0; k < s->n && !bad; k++) {
         size_t r = s->idx[k];
         bad |= json_array_append_new(rs, json_integer((json_int_t)r));
-        bad |= json_array_append(m, json_array_get(in->makespan, r));
-        if (in->busy)
-            bad |= json_array_append(b, json_array_get(in->busy, r));
-        if (in->offset)
-            bad |= json_array_append(o, json_array_get(in->offset, r));
-        if (in->rank_makespan)
-            bad |= json_array_append(rk, json_array_get(in->rank_makespan, r));
+        bad |= json_array_append(m, json_array_get(in->p->makespan, r));
+        if (in->p->busy)
+            bad |= json_array_append(b, json_array_get(in->p->busy, r));
+        if (in->p->offset)
+            bad |= json_array_append(o, json_array_get(in->p->offset, r));
+        if (in->p->rank_makespan)
+            bad |= json_array_append(rk, json_array_get(in->p->rank_makespan, r));
     }
     bad |= json_object_set_new(d, "r", rs) | json_object_set_new(d, "m", m)
            | json_object_set_new(d, "b", b) | json_object_set_new(d, "o", o)
@@ -623,14 +621,14 @@ int ompb__html_instance(FILE *out, const json_t *entry, size_t id, size_t max_ro
             in.rounds && in.unit[0] == 'i' ? "Instances" : "Rounds");
     time_order(out, &in, &s, max_rounds >= OMPB__HTML_TITLED_ROUNDS);
     fputs("</figure>", out);
-    if (in.busy)
+    if (p.busy)
         thread_view(out, &in, s.median_round, id);
     else
         fputs("<p>A caller team: the harness times the caller only (no per-thread view).</p>", out);
-    if (in.rank_makespan)
+    if (p.rank_makespan)
         rank_view(out, &in, s.median_round, id);
     region_busy(out, &in);
-    if (in.busy) {
+    if (p.busy) {
         fputs("<figure><figcaption>Imbalance, skew</figcaption>", out);
         multiple(out, &in, &s, false);
         multiple(out, &in, &s, true);
