@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -33,6 +34,7 @@
 typedef struct trace_args {
     const char *format, *output, *filter;
     uint64_t min_ns;
+    uint64_t kill_after_ns;     /* --kill-after: SIGKILL this long after a forwarded signal */
     char **program;             /* PROGRAM ARGS..., NULL-terminated */
     bool help;
 } trace_args;
@@ -53,6 +55,9 @@ static void usage(FILE *out)
             "  --min-duration D     an instance is traced when the previous one of its\n"
             "                       region took at least D (500us, 2ms); the others are\n"
             "                       only counted (listed on standard error)\n"
+            "  --kill-after D       when PROGRAM has not ended D (default 10s) after an\n"
+            "                       INT, TERM or HUP passed on to it, kill it (SIGKILL);\n"
+            "                       a second such signal kills it at once\n"
             "  -h, --help           this text\n"
             "Exit status: PROGRAM's (128+N when signal N ended it), 2 for bad input.\n",
             OMPB__CONVERT_FORMATS);
@@ -78,9 +83,14 @@ static int parse_option(int argc, char **argv, int *i, trace_args *a)
         if (ompb__parse_duration(v, &a->min_ns) != 0)
             return bad("--min-duration: invalid value '%s' (accepted: a duration such as "
                        "500us, 2ms, 0)", v);
+    } else if ((v = ompb__tool_option_value(argc, argv, i, "--kill-after"))) {
+        if (ompb__parse_duration(v, &a->kill_after_ns) != 0)
+            return bad("--kill-after: invalid value '%s' (accepted: a duration such as 10s, "
+                       "500ms, 0)", v);
     } else
         return bad("unknown option or missing value: '%s' (accepted: --format FMT, --output "
-                   "FILE, --filter ERE, --min-duration D, --help, then -- PROGRAM ARGS...)", arg);
+                   "FILE, --filter ERE, --min-duration D, --kill-after D, --help, then -- "
+                   "PROGRAM ARGS...)", arg);
     return 0;
 }
 
@@ -88,7 +98,7 @@ static int parse_args(int argc, char **argv, trace_args *a)
 {
     ompb__tool_seen seen = {0};
     static const char *const none[] = {NULL};
-    *a = (trace_args){0};
+    *a = (trace_args){.kill_after_ns = 10000000000ULL};
     int i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -186,18 +196,58 @@ static void run_child(const trace_args *a, const char *path, const trace_files *
 
 /* Waits for the child, passing INT, TERM and HUP on to it (they stay
  * blocked here, so the tool outlives the program and writes its report).
- * Returns the wait status. */
-static int wait_child(pid_t child, const sigset_t *set)
+ * A program that has not ended KILL_AFTER after the first of them, or
+ * that gets a second, is killed (SIGKILL): a program that ignores or
+ * blocks the signal cannot make the command hang. Returns the wait
+ * status. */
+static int wait_child(pid_t child, const char *path, const sigset_t *set, uint64_t kill_after)
 {
-    int status = 0;
+    int status = 0, forwarded = 0;
+    bool killed = false;
+    struct timespec now, deadline = {0, 0};
     for (;;) {
         pid_t w = waitpid(child, &status, WNOHANG);
         if (w == child)
             return status;
         siginfo_t info;
-        int sig = sigwaitinfo(set, &info);
-        if (sig > 0 && sig != SIGCHLD)
-            kill(child, sig);
+        int sig;
+        if (forwarded && !killed) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            int64_t left = (int64_t)(deadline.tv_sec - now.tv_sec) * 1000000000
+                           + (deadline.tv_nsec - now.tv_nsec);
+            struct timespec wait = {left > 0 ? left / 1000000000 : 0,
+                                    left > 0 ? left % 1000000000 : 0};
+            sig = left > 0 ? sigtimedwait(set, &info, &wait) : -1;
+            if (sig < 0 && (left <= 0 || errno == EAGAIN)) {
+                char d[64];
+                ompb__format_duration((double)kill_after, d, sizeof d);
+                fprintf(stderr, "%s: '%s' had not ended %s after the signal passed on to it; "
+                        "killing it (SIGKILL; --kill-after sets the wait)\n", OMPB__TRACE_TOOL,
+                        path, d);
+                kill(child, SIGKILL);
+                killed = true;
+                continue;
+            }
+        } else {
+            sig = sigwaitinfo(set, &info);
+        }
+        if (sig <= 0 || sig == SIGCHLD || killed)
+            continue;
+        if (forwarded++) {
+            fprintf(stderr, "%s: a second signal (%s): killing '%s' (SIGKILL)\n",
+                    OMPB__TRACE_TOOL, strsignal(sig), path);
+            kill(child, SIGKILL);
+            killed = true;
+            continue;
+        }
+        kill(child, sig);
+        clock_gettime(CLOCK_MONOTONIC, &deadline);
+        deadline.tv_sec += (time_t)(kill_after / 1000000000);
+        deadline.tv_nsec += (long)(kill_after % 1000000000);
+        if (deadline.tv_nsec >= 1000000000) {
+            deadline.tv_sec++;
+            deadline.tv_nsec -= 1000000000;
+        }
     }
 }
 
@@ -328,7 +378,7 @@ static int run(const trace_args *a, const char *path, const trace_files *f)
         rc = bad("cannot run '%s': %s (accepted: a dynamically linked ELF program that uses "
                  "libgomp or libomp)", path, strerror(e));
     } else {
-        int status = wait_child(child, &set);
+        int status = wait_child(child, path, &set, a->kill_after_ns);
         rc = program_status(path, status);
         if (access(f->report, R_OK) == 0) {
             int r = render(a, f->report, f->counted);

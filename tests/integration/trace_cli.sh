@@ -12,7 +12,7 @@ prog="$progs/trace_faults"
 trace() { timeout 60 "$tool" trace "$@"; }
 
 trace --help > "$tmp/help" || fail "--help: status $?"
-for o in --format --output --filter --min-duration; do
+for o in --format --output --filter --min-duration --kill-after; do
   grep -q -- "$o" "$tmp/help" || fail "--help does not name $o"
 done
 # bad_option WORDS ARGS...: status 2, one line naming WORDS.
@@ -28,6 +28,7 @@ bad_option() {
 bad_option "invalid value 'html'" --format html -- "$prog"
 bad_option "--filter" --filter '(' -- "$prog"
 bad_option "invalid value '5'" --min-duration 5 -- "$prog"
+bad_option "--kill-after: invalid value .soon." --kill-after soon -- "$prog"
 bad_option "expected a program" --format json
 bad_option "unknown option" --frobnicate -- "$prog"
 bad_option "given twice" --format json --format csv -- "$prog"

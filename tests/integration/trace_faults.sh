@@ -7,7 +7,9 @@
 # at --output), a libomp program traced; the
 # program's own status for exit, _exit (4), SIGKILL (137) and SIGSEGV
 # (139), with every completed region instance in the report; a child it
-# forks and execs is not traced; a user's LD_PRELOAD is chained; under the
+# forks and execs is not traced; a program that ignores SIGTERM is killed
+# --kill-after the TERM passed on to it (137), a second TERM kills it at
+# once; a user's LD_PRELOAD is chained; under the
 # CodSpeed runner stand-in (ompbench collect) one marker pair per instance,
 # on libgomp and on libomp.
 script_bound=300
@@ -79,6 +81,30 @@ grep -q "ended by signal 9" "$tmp/kill.err" || fail "kill: no line naming the si
 # The exec'd child (2 regions of its own, same outlined function) is its own
 # process: not traced, not in the report (5, not 7).
 expect_end fork 0 5
+
+# deaf RUN KILL_AFTER SIGNALS: a program that ignores SIGTERM, sent TERM
+# through the command once it is ready (SIGNALS times, 1 s apart): killed,
+# 137, a line saying why, its 5 instances kept.
+deaf() {
+  local name=$1 after=$2 n=$3 ready="$tmp/$1.ready"
+  timeout 60 "$tool" trace --kill-after "$after" --output "$tmp/$name.json" \
+    -- "$prog" deaf 5 "$ready" > /dev/null 2> "$tmp/$name.err" &
+  local pid=$! i
+  # timeout's PID; the command is its child.
+  for i in $(seq 200); do [ -e "$ready" ] && break; sleep 0.1; done
+  [ -e "$ready" ] || fail "$name: the program never got ready"
+  local cmd
+  cmd=$(pgrep -P "$pid" | head -1)
+  for i in $(seq "$n"); do kill -TERM "$cmd"; sleep 1; done
+  wait "$pid"
+  local rc=$?
+  [ $rc -eq 137 ] || fail "$name: exit status $rc, want 137: $(cat "$tmp/$name.err")"
+  grep -q "$4" "$tmp/$name.err" || fail "$name: no '$4' in: $(cat "$tmp/$name.err")"
+  [ "$(instances "$tmp/$name.json" 2> /dev/null)" = "region:region._omp_fn.0[t=2] 5" ] \
+    || fail "$name: the report lost its instances: $(instances "$tmp/$name.json" 2>&1)"
+}
+deaf deaf_after 1s 1 "had not ended 1 s after the signal"
+deaf deaf_twice 50s 2 "a second signal (Terminated): killing"
 
 # A user's LD_PRELOAD stays, after ours.
 LD_PRELOAD="$build/tests/trace/libtrace_chain.so" timeout 60 "$tool" trace --output "$tmp/chain.json" \

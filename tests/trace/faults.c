@@ -11,17 +11,21 @@
  *          it and returns 0. (A fork child that opens a parallel region
  *          itself hangs in libgomp, traced or not, once the parent has
  *          threads: GNU OpenMP does not support it.)
+ *   deaf   ignores SIGINT, SIGTERM and SIGHUP, creates the file READY
+ *          (the third argument) and waits for a signal it cannot ignore:
+ *          the command's --kill-after
  * Before kill and segv the program sleeps 1.5 s after its last region,
  * three times the trace's snapshot interval (0.5 s), so that every region
  * is in a snapshot.
  *
- * Usage: trace_faults MODE [N]
+ * Usage: trace_faults MODE [N [READY]]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,12 +44,22 @@ int main(int argc, char **argv)
     int n = argc > 2 ? atoi(argv[2]) : 5;
     for (int i = 0; i < n; i++)
         region();
-    if (strcmp(mode, "kill") == 0 || strcmp(mode, "segv") == 0) {
+    if (strcmp(mode, "kill") == 0 || strcmp(mode, "segv") == 0 || strcmp(mode, "deaf") == 0) {
         struct timespec ts = {1, 500000000};
         nanosleep(&ts, NULL);
     }
     if (strcmp(mode, "_exit") == 0)
         _exit(4);
+    if (strcmp(mode, "deaf") == 0 && argc > 3) {
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGHUP, SIG_IGN);
+        int fd = open(argv[3], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0)
+            close(fd);
+        for (;;)
+            pause();
+    }
     if (strcmp(mode, "kill") == 0)
         raise(SIGKILL);
     if (strcmp(mode, "segv") == 0)
