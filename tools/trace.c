@@ -251,6 +251,19 @@ static int wait_child(pid_t child, const char *path, const sigset_t *set, uint64
     }
 }
 
+/* One entry of counted_only or barrier_wait; a name or file that is not
+ * UTF-8 (a path's bytes) is kept with its bad bytes as "\xNN", as the
+ * report's own names are, not dropped. */
+static json_t *fact(const char *name, const char *file, int line, unsigned long long n,
+                    unsigned long long ns)
+{
+    char nm[256 * 4], fl[1024 * 4];
+    ompb__utf8_escape(name, nm, sizeof nm);
+    ompb__utf8_escape(file, fl, sizeof fl);
+    return json_pack("{s:s, s:s, s:i, s:I, s:I}", "name", nm, "file", fl, "line", line,
+                     "instances", (json_int_t)n, "total_ns", (json_int_t)ns);
+}
+
 /* What the library found beside the report (OMPB_TRACE_COUNTED): the
  * begin/end pair's cost measured at load, the regions --min-duration kept
  * out of the report, and (libomp) the time the traced instances' threads
@@ -271,14 +284,10 @@ static json_t *trace_facts(const char *path, double *overhead)
             *overhead = v;
         else if (sscanf(line, "counted\t%255[^\t]\t%1023[^\t]\t%d\t%llu\t%llu", name, file,
                         &ln, &n, &ns) == 5)
-            json_array_append_new(counted, json_pack("{s:s, s:s, s:i, s:I, s:I}", "name", name,
-                                                     "file", file, "line", ln, "instances",
-                                                     (json_int_t)n, "total_ns", (json_int_t)ns));
+            json_array_append_new(counted, fact(name, file, ln, n, ns));
         else if (sscanf(line, "barrier\t%255[^\t]\t%1023[^\t]\t%d\t%llu\t%llu", name, file,
                         &ln, &n, &ns) == 5)
-            json_array_append_new(waits, json_pack("{s:s, s:s, s:i, s:I, s:I}", "name", name,
-                                                   "file", file, "line", ln, "instances",
-                                                   (json_int_t)n, "total_ns", (json_int_t)ns));
+            json_array_append_new(waits, fact(name, file, ln, n, ns));
     }
     if (f)
         fclose(f);

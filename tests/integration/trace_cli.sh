@@ -69,6 +69,23 @@ assert [x["instances"] for x in c] == [1] and c[0]["name"].startswith("imbalance
 assert d["context"]["trace"]["overhead_ns_per_thread"] > 0
 PY
 
+# A source file whose name is not UTF-8: its counted entry is kept, the bad
+# byte shown as \xNN as in the report's own name, not dropped.
+bad_name="$tmp/p$(printf '\xff').c"
+printf '#include <omp.h>\nint main(void) { int s = 0;\nfor (int i = 0; i < 3; i++) {\n#pragma omp parallel reduction(+:s)\ns += omp_get_thread_num();\n}\nreturn s < 0; }\n' > "$bad_name"
+if timeout 120 ${CC:-cc} -fopenmp -g -o "$tmp/badname" "$bad_name"; then
+  OMPB_TRACE_NAMING=line trace --min-duration 1ns --output "$tmp/badname.json" -- "$tmp/badname" \
+    > /dev/null 2> "$tmp/badname.err"
+  python3 - "$tmp/badname.json" <<'PY' || fail "a non-UTF-8 file name: $(cat "$tmp/badname.err")"
+import json, sys
+c = json.load(open(sys.argv[1]))["context"]["trace"]["counted_only"]
+assert [(x["name"], x["instances"]) for x in c] == [("p\\xff.c:4", 1)], c
+assert c[0]["file"].endswith("/p\\xff.c"), c
+PY
+else
+  fail "could not compile $bad_name"
+fi
+
 # The last fallback: the address in its object and the object's build-id.
 OMPB_TRACE_NAMING=address trace --output "$tmp/addr.json" -- "$prog" exit 2 > /dev/null 2>&1
 python3 - "$tmp/addr.json" <<'PY' || fail "address names"
