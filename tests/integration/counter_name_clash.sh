@@ -6,7 +6,8 @@
 # message naming the user counter and the event (no two task-clock
 # columns); and `ompbench compare --metric task-clock` of a file where an
 # entry has both (an older ompbench wrote it) refuses the ambiguous metric
-# instead of silently taking the user counter.
+# instead of silently taking the user counter, also when the user counter
+# has another name of the event (cs, context-switches).
 # Usage: counter_name_clash.sh BUILD_DIR SOURCE_DIR
 script_bound=120
 . "$(dirname "$0")/lib.sh" "$@"
@@ -51,5 +52,24 @@ rc=$?
 [ "$rc" -eq 2 ] || fail "compare --metric task-clock: exit status $rc, want 2 ($(head -3 "$tmp/out"))"
 [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "both a user counter.*--counters event" "$tmp/err" ||
   fail "compare: want one line naming the clash: $(cat "$tmp/err")"
+# The same with another name of the event: a user counter "cs" where the
+# file counted context-switches (its canonical name) is the event too.
+python3 - "$tmp/both.json" "$tmp/alias.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benchmarks"]:
+    omp = b.get("ompbench", {})
+    ev = omp.get("counters", {}).get("events", [])
+    if "task-clock" in ev:
+        ev[ev.index("task-clock")] = "context-switches"
+        omp["user_counters"]["cs"] = omp["user_counters"].pop("task-clock")
+        b["cs"] = b.pop("task-clock")
+json.dump(d, open(sys.argv[2], "w"))
+PY
+timeout $((60 * mult)) "$tool" compare "$tmp/alias.json" "$tmp/alias.json" --metric cs \
+  > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "'cs' is both a user counter.*--counters event" "$tmp/err" ||
+  fail "compare --metric cs (an alias of context-switches): exit status $rc, want 2 and the clash: $(cat "$tmp/err")"
 [ "$fails" -eq 0 ] && echo "counter_name_clash: ok"
 exit $((fails > 0))

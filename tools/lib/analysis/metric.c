@@ -180,8 +180,11 @@ static bool names_event(const parts *p, const char *metric)
 {
     const json_t *v;
     size_t i;
+    /* As event_index matches: by canonical name (a user counter "cs" is
+     * the event context-switches too). */
     json_array_foreach(p->events, i, v) {
-        if (json_is_string(v) && strcmp(json_string_value(v), metric) == 0)
+        if (json_is_string(v) && strcmp(ompb__counter_canonical(json_string_value(v)),
+                                        ompb__counter_canonical(metric)) == 0)
             return true;
     }
     return false;
