@@ -1504,6 +1504,12 @@ static void test_collector_results_file_checks(void)
     json_object_set_new(json_object_get(r, "instrument"), "type", json_string("cpu"));
     EXPECT_RESULTS_VIOLATION("instrument.type is \"cpu\"", r);
     r = fake_results(&f);
+    json_object_set_new(json_object_get(r, "instrument"), "type", json_integer(1));
+    EXPECT_RESULTS_VIOLATION("instrument.type is of the wrong type (expected \"walltime\")", r);
+    r = fake_results(&f);
+    json_object_del(json_object_get(r, "instrument"), "type");
+    EXPECT_RESULTS_VIOLATION("instrument.type is missing", r);
+    r = fake_results(&f);
     json_object_set_new(json_object_get(r, "creator"), "pid", json_integer(getpid() + 1));
     EXPECT_RESULTS_VIOLATION("entry in the results of pid", r);
     /* An entry no window names: a violation, except for an application

@@ -225,8 +225,8 @@ static int check_header(ompb__collector *c, const char *path, const header *h,
                            N_FIELDS(creator_fields));
     if (!type || strcmp(type, "walltime") != 0) {
         ompb__collector_violation(c, "%s: instrument.type is %s%s%s (expected \"walltime\")",
-                                  path, type ? "\"" : "missing", type ? type : "",
-                                  type ? "\"" : "");
+                                  path, type ? "\"" : h->type ? "of the wrong type" : "missing",
+                                  type ? type : "", type ? "\"" : "");
         ok = false;
     }
     const json_t *benchmarks = h->benchmarks;
