@@ -323,6 +323,11 @@ static void test_faults_in_a_row(void)
     res = c.res;
     c.set.time_ns = 10000000000ull;
     CU_ASSERT(ompb__ab_should_stop(&c.set, &c.l, 2, 9.5, 1.0, 0, &res));
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.stop_reason, "--max-time budget spent"));
+    /* The budget is named as the user gave it. */
+    res = c.res;
+    c.set.time_opt = "--time";
+    CU_ASSERT(ompb__ab_should_stop(&c.set, &c.l, 2, 9.5, 1.0, 0, &res));
     CU_ASSERT_PTR_NOT_NULL(strstr(res.stop_reason, "--time budget spent"));
     case_free(&c);
 }

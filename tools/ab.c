@@ -156,6 +156,7 @@ static int parse_value_option(int argc, char **argv, int *i, ab_args *a)
     for (size_t k = 0; k < 2; k++)
         if ((v = ompb__tool_option_value(argc, argv, i, budget[k]))) {
             set->time_text = v;
+            set->time_opt = budget[k];
             return parse_duration(budget[k], v, &set->time_ns);
         }
     if ((v = ompb__tool_option_value(argc, argv, i, "--timeout"))) {

@@ -190,9 +190,10 @@ int ompb__ab_check_compared(const ompb__ab_settings *set, const ompb__ab_exec *x
             if (o)
                 snprintf(took, sizeof took, ", %s's first run %.1f s%s%.160s", name[o->side],
                          o->seconds, o->detail[0] ? ": " : "", o->detail);
-            return bad("--max-time %s: the budget ended before %s's first run (the two --list "
+            return bad("%s %s: the budget ended before %s's first run (the two --list "
                        "runs took %.1f s%s; accepted: a budget that fits at least one run of "
                        "each build); nothing was compared",
+                       set->time_opt ? set->time_opt : "--max-time",
                        set->time_text ? set->time_text : "10m (the default)", name[s],
                        x->list_seconds, took);
         }

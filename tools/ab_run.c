@@ -569,9 +569,11 @@ static int classify(ompb__ab_exec *x, const ompb__ab_settings *set, ompb__ab_led
         return keep_interrupted(x, set, l, run);
     } else if (r->killed) {
         run->outcome = OMPB__AB_RUN_KILLED;
-        snprintf(run->detail, sizeof run->detail, "still running at its deadline (%s); stopped",
-                 run->cut_by_time ? "the end of --time"
-                                  : "--timeout per selected instance plus 60 s");
+        snprintf(run->detail, sizeof run->detail, "still running at its deadline (%s%s); stopped",
+                 run->cut_by_time ? "the end of " : "",
+                 !run->cut_by_time ? "--timeout per selected instance plus 60 s"
+                 : set->time_opt   ? set->time_opt
+                                   : "--max-time");
     } else if (WIFEXITED(r->status) && WEXITSTATUS(r->status) <= 1) {
         run->outcome = WEXITSTATUS(r->status) ? OMPB__AB_RUN_FAILED : OMPB__AB_RUN_OK;
         if (run->outcome == OMPB__AB_RUN_FAILED)

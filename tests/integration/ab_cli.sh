@@ -181,7 +181,7 @@ timeout "$limit" "$tool" ab --pair-by run --time 1s --min-runs 40 --max-runs 40 
 status=$?
 set -e
 cut_first='none of its 1 run gave a usable result file (the last: killed, still running at its deadline (the end of --time)'
-no_first="the budget ended before (BASE|HEAD)'s first run .*; nothing was compared\$"
+no_first="--time 1s: the budget ended before (BASE|HEAD)'s first run .*; nothing was compared\$"
 [ "$status" = 1 ] ||
   { [ "$status" = 2 ] && { grep -qF "$cut_first" "$tmp/time.err" || grep -qE "$no_first" "$tmp/time.err"; }; } ||
   fail "--time with --fail-on-undecided: exit status $status ($(cat "$tmp/time.err"))"
@@ -348,19 +348,20 @@ assert "quick" in rows, rows
 assert any(x["side"] == "head" and x["outcome"] == "failed" for x in d["faults"]), d["faults"]
 '
 
-# Without --timeout, the end of --time stops a hanging run (and no run
-# starts after it); a HEAD run stopped so fails the gate.
+# Without --timeout, the end of --max-time stops a hanging run (and no run
+# starts after it); a HEAD run stopped so fails the gate. The budget is
+# named as given (--time above, --max-time here).
 set +e
-timeout "$limit" "$tool" ab --pair-by run --time $((5 * m))s --format json --fail-on-regression \
+timeout "$limit" "$tool" ab --pair-by run --max-time $((5 * m))s --format json --fail-on-regression \
   --head-cmd "OMPB_HOSTILE_HANG=1 OMPB_HOSTILE_MARK=$tmp/mark2 exec $hostile" "$hostile" \
   -- "${quick[@]}" --filter '^hangs' > "$tmp/hang2.json" 2> "$tmp/hang2.err"
 status=$?
 set -e
-[ "$status" = 1 ] || fail "hanging HEAD under --time: exit status $status ($(cat "$tmp/hang2.err"))"
+[ "$status" = 1 ] || fail "hanging HEAD under --max-time: exit status $status ($(cat "$tmp/hang2.err"))"
 json "$tmp/hang2.json" '
 f = [x for x in d["faults"] if x["outcome"] == "killed"]
-assert len(f) == 1 and f[0]["side"] == "head" and "the end of --time" in f[0]["detail"], d["faults"]
-assert d["stop_reason"].startswith("--time budget spent"), d["stop_reason"]
+assert len(f) == 1 and f[0]["side"] == "head" and "the end of --max-time" in f[0]["detail"], d["faults"]
+assert d["stop_reason"].startswith("--max-time budget spent"), d["stop_reason"]
 '
 
 # ---- different instance sets ---------------------------------------------------

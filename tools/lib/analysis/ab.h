@@ -82,6 +82,7 @@ typedef struct ompb__ab_settings {
     size_t min_runs, max_runs;
     uint64_t time_ns;           /* --time, 0: none */
     const char *time_text;      /* --max-time/--time as given; NULL: the default */
+    const char *time_opt;       /* the name it was given by: --max-time or --time */
     uint64_t seed;
     bool keep;                  /* the runs' files are kept (--keep) */
     ompb__ab_pairing pair_by;   /* --pair-by */

@@ -355,8 +355,8 @@ bool ompb__ab_should_stop(const ompb__ab_settings *set, const ompb__ab_ledger *l
     else if (pair >= set->max_runs)
         snprintf(why, cap, "--max-runs %zu reached", set->max_runs);
     else if (set->time_ns && elapsed_s + last_pair_s > (double)set->time_ns / 1e9)
-        snprintf(why, cap, "--time budget spent (%.0f s used, the next pair would not fit)",
-                 elapsed_s);
+        snprintf(why, cap, "%s budget spent (%.0f s used, the next pair would not fit)",
+                 set->time_opt ? set->time_opt : "--max-time", elapsed_s);
     else if (faults[0] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ||
              faults[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW) {
         res->fault_stop = faults[1] >= OMPB__AB_MAX_FAULTS_IN_A_ROW ? 2 : 1;
