@@ -137,8 +137,11 @@ for gate in "" --fail-on-regression; do
   [ -s "$tmp/crash.json" ] || fail "BASE crashing: no report of the faults"
 done
 # A budget that no run fits in: 2.
-expect2 "--time 1ns" "--max-time 1ns: the budget ended before BASE's first run" \
+# The line names the option as it was typed.
+expect2 "--time 1ns" "--time 1ns: the budget ended before BASE's first run" \
   --time 1ns --base-cmd "$base_cmd" --head-cmd "$head_cmd"
+expect2 "--max-time 1ns" "--max-time 1ns: the budget ended before BASE's first run" \
+  --max-time 1ns --base-cmd "$base_cmd" --head-cmd "$head_cmd"
 
 # ---- Ctrl-C: the instances an interrupted run completed are pooled -------------
 # HEAD's second run holds until SIGINT, then writes `steady` (completed),
