@@ -197,7 +197,15 @@ static void test_round_invariants(void)
     ompb__record_free(&rec);
 }
 
-static void test_calibration_reaches_target(void)
+/* The calibrated rounds are long relative to the target. Load only
+ * lengthens rounds, but calibration rounds a time slice lengthened make the
+ * size too small for the quieter rounds after them: the engine's own check
+ * recalibrates a size whose rounds fall below a third of the target and
+ * marks the record when that does not help. So every attempt must keep that
+ * contract (unmarked, the median round is at least a third of the target),
+ * and one of a few attempts must have at least half its rounds at half the
+ * target: a broken calibration fails all of them, a busy machine one. */
+static bool calibrated_once(bool *long_enough)
 {
     ompb_benchmark b = {.name = "counting", .fn = counting_body};
     ompb__instance inst = ompb_test_instance(&b, 2);
@@ -207,16 +215,39 @@ static void test_calibration_reaches_target(void)
     sp.rounds = 10;
     ompb__record rec;
     memset(&rec, 0, sizeof rec);
-    CU_ASSERT_EQUAL_FATAL(ompb__round_run(test_env(), &inst, &sp, NULL, &rec), 0);
+    if (ompb__round_run(test_env(), &inst, &sp, NULL, &rec) != 0)
+        return false;
     CU_ASSERT_TRUE(rec.calibration_rounds > 1);
     CU_ASSERT_TRUE(rec.sample_size > 1);
-    /* The calibrated rounds are long relative to the target (allowing for the
-     * machine speeding up after calibration): at least half of it. */
-    size_t long_rounds = 0;
-    for (size_t r = 0; r < rec.rounds; r++)
-        long_rounds += ompb__record_makespan(&rec, r) >= sp.min_round_ns / 2;
-    CU_ASSERT_TRUE(long_rounds * 2 >= rec.rounds);
+    /* The target is --min-time or the harness-cost floor, if higher. */
+    uint64_t target = rec.round_target_ns;
+    CU_ASSERT_TRUE(target >= sp.min_round_ns);
+    uint64_t spans[64];
+    size_t n = rec.rounds < 64 ? rec.rounds : 64, long_rounds = 0;
+    for (size_t r = 0; r < n; r++) {
+        spans[r] = ompb__record_makespan(&rec, r);
+        long_rounds += spans[r] >= target / 2;
+    }
+    for (size_t i = 1; i < n; i++) /* insertion sort: n is 10 */
+        for (size_t j = i; j > 0 && spans[j - 1] > spans[j]; j--) {
+            uint64_t t = spans[j];
+            spans[j] = spans[j - 1];
+            spans[j - 1] = t;
+        }
+    CU_ASSERT_TRUE(n > 0);
+    if (n > 0 && !rec.calibration_disturbed)
+        CU_ASSERT_TRUE(spans[n / 2] * 3 >= target);
+    *long_enough = n > 0 && !rec.calibration_disturbed && long_rounds * 2 >= n;
     ompb__record_free(&rec);
+    return true;
+}
+
+static void test_calibration_reaches_target(void)
+{
+    bool long_enough = false;
+    for (int attempt = 0; attempt < 5 && !long_enough; attempt++)
+        CU_ASSERT_TRUE_FATAL(calibrated_once(&long_enough));
+    CU_ASSERT_TRUE(long_enough);
 }
 
 static uint64_t sleep_per_iteration_ns;
