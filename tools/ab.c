@@ -55,7 +55,7 @@ static void usage(FILE *out)
             "                        a shell command that runs the benchmark (a wrapper such\n"
             "                        as 'mpirun -np 2 build/bench'); the options are appended\n"
             "  --min-runs N          runs a side before the first look (default 3, at least 2)\n"
-            "  --max-runs N          most runs a side (default 40, at most 1000): the horizon\n"
+            "  --max-runs N          most runs a side (default 100, at most 1000): the horizon\n"
             "                        the looks and their error rates are planned for\n"
             "  --max-time D          wall-time budget of the whole comparison (default 10m;\n"
             "                        --time is the same); no pair starts that would not fit,\n"

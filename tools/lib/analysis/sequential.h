@@ -32,7 +32,7 @@
 #include "analysis/welch.h"
 
 #define OMPB__SEQ_DEFAULT_MIN_RUNS 3
-#define OMPB__SEQ_DEFAULT_MAX_RUNS 40
+#define OMPB__SEQ_DEFAULT_MAX_RUNS 100
 /* Most runs per side a plan may ask for (and most looks it may hold). */
 #define OMPB__SEQ_MAX_RUNS 1000
 #define OMPB__SEQ_MAX_LOOKS 64
