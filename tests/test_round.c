@@ -197,6 +197,12 @@ static void test_round_invariants(void)
     ompb__record_free(&rec);
 }
 
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* The calibrated rounds are long relative to the target. Load only
  * lengthens rounds, but calibration rounds a time slice lengthened make the
  * size too small for the quieter rounds after them: the engine's own check
@@ -228,12 +234,7 @@ static bool calibrated_once(bool *long_enough)
         spans[r] = ompb__record_makespan(&rec, r);
         long_rounds += spans[r] >= target / 2;
     }
-    for (size_t i = 1; i < n; i++) /* insertion sort: n is 10 */
-        for (size_t j = i; j > 0 && spans[j - 1] > spans[j]; j--) {
-            uint64_t t = spans[j];
-            spans[j] = spans[j - 1];
-            spans[j - 1] = t;
-        }
+    qsort(spans, n, sizeof spans[0], by_u64);
     CU_ASSERT_TRUE(n > 0);
     if (n > 0 && !rec.calibration_disturbed)
         CU_ASSERT_TRUE(spans[n / 2] * 3 >= target);
