@@ -15,7 +15,8 @@
 # link, a docs/*.md the page does not carry); figures show at most 4
 # significant digits; a region's facts speak of instances; a comparison has
 # a summary at the top linking every regressed, improved and undecided row,
-# and each undecided row says why. The controls first: a page
+# and each undecided row says why. One browser for all the pages, a tab
+# each (report_cdp.py). The controls first: a page
 # with an error and a request must be caught, or this test could not fail.
 # With OMPB_REPORT_SHOTS=DIR the screenshots are kept there (docs/img/).
 # In the ASan+UBSan build (OMPB_SANITIZE_FLAGS set by tests/CMakeLists.txt)
@@ -56,16 +57,6 @@ cat > "$tmp/control.html" <<'HTML'
 <!DOCTYPE html><html><body><p>control</p><img src="http://192.0.2.1/x.png" alt="">
 <script>throw new Error("control")</script></body></html>
 HTML
-if [ $browser = 1 ]; then
-echo '{}' | timeout $((90 * mult)) python3 "$cdp" "$chromium" "$tmp/control.html" \
-  "$tmp/control.json" "$tmp/control-" || { echo "FAIL: the CDP client failed"; exit 1; }
-python3 - "$tmp/control.json" <<'PY' || exit 1
-import json, sys
-r = json.load(open(sys.argv[1]))
-if not r["requests"] or not r["errors"]:
-    sys.exit("FAIL: the control page's request or error went unseen: %r" % r)
-PY
-fi
 
 # ---- the runs ----
 run "$bin/examples" --threads 2 "${quick[@]}" --output "$tmp/suite1.json"
@@ -126,19 +117,23 @@ cat > "$tmp/exprs.json" <<'JSON'
  "legend_overlap": "(function(){var n=0;document.querySelectorAll('#scaling-chart g.panel').forEach(function(p){var l=p.querySelector('.legend-box');if(!l)return;var b=l.getBBox();p.querySelectorAll(':scope > circle, :scope > rect, :scope > polygon').forEach(function(m){if(!m.querySelector('title'))return;var c=m.getBBox();if(c.x<b.x+b.width&&b.x<c.x+c.width&&c.y<b.y+b.height&&b.y<c.y+c.height)n++;});});return n;})()"}
 JSON
 
-check_page() { # NAME VIEW...
-  local name=$1; shift
+# The pages, each with the views to screenshot (#view=ID): checked for URLs
+# here, then all in one browser session (report_cdp.py: one Chromium, a
+# tab a page), then each page's answers checked by check_page.
+checked=()
+add_page() { # NAME VIEW...
+  local name=$1
   local html=$tmp/$name.html
   if grep -Eiq 'https?:|src=|url\(' "$html"; then
     echo "FAIL: $name.html names a URL or an external resource:"
     grep -Eio '.{30}(https?:|src=|url\().{30}' "$html" | head -3
     fail=1
   fi
-  [ $browser = 1 ] || return 0
-  if ! timeout $((90 * mult)) python3 "$cdp" "$chromium" "$html" "$tmp/$name.cdp.json" \
-       "$tmp/$name-" "$@" < "$tmp/exprs.json"; then
-    echo "FAIL: $name: the browser session failed"; fail=1; return
-  fi
+  checked+=("$*")
+}
+
+check_page() { # NAME VIEW...
+  local name=$1; shift
   python3 - "$name" "$tmp" "$@" <<'PY' || fail=1
 import json, os, struct, sys, zlib
 name, tmp, views = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -280,12 +275,46 @@ PY
 
 # A view per kind of page: the summary, an instance, the scaling chart,
 # the comparison, a region (each alone on the page, #view=ID).
-check_page suite summary i0
-check_page sweep scaling i1
-check_page region i3
-check_page compare verdicts comparison
-case " ${pages[*]} " in *" mpi "*) check_page mpi scaling i1 ;; esac
-case " ${pages[*]} " in *" counters "*) check_page counters i0 ;; esac
+add_page suite summary i0
+add_page sweep scaling i1
+add_page region i3
+add_page compare verdicts comparison
+case " ${pages[*]} " in *" mpi "*) add_page mpi scaling i1 ;; esac
+case " ${pages[*]} " in *" counters "*) add_page counters i0 ;; esac
+
+if [ $browser = 1 ]; then
+  # The controls first: the checks must see the control page's error and
+  # request, or they could not see a page's.
+  cat > "$tmp/control.html" <<'HTML'
+<!DOCTYPE html><html><body><p>control</p><img src="http://192.0.2.1/x.png" alt="">
+<script>throw new Error("control")</script></body></html>
+HTML
+  python3 - "$tmp" "${checked[@]}" > "$tmp/jobs.json" <<'PY' || exit 1
+import json, os, sys
+tmp = sys.argv[1]
+pages = [{"page": os.path.join(tmp, "control.html"), "out": os.path.join(tmp, "control.json"),
+          "shot_prefix": os.path.join(tmp, "control-"), "views": [], "exprs": False}]
+for spec in sys.argv[2:]:
+    name, *views = spec.split()
+    pages.append({"page": os.path.join(tmp, name + ".html"),
+                  "out": os.path.join(tmp, name + ".cdp.json"),
+                  "shot_prefix": os.path.join(tmp, name + "-"), "views": views})
+print(json.dumps({"exprs": json.load(open(os.path.join(tmp, "exprs.json"))), "pages": pages}))
+PY
+  if ! timeout $((300 * mult)) python3 "$cdp" "$chromium" "$tmp/jobs.json"; then
+    echo "FAIL: the browser session failed"; exit 1
+  fi
+  python3 - "$tmp/control.json" <<'PY' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+if not r["requests"] or not r["errors"]:
+    sys.exit("FAIL: the control page's request or error went unseen: %r" % r)
+PY
+  for spec in "${checked[@]}"; do
+    # shellcheck disable=SC2086 # NAME VIEW... as words
+    check_page $spec
+  done
+fi
 
 # Size: ten runs of the example suite stay under 2.4 MB (rounds are
 # sampled to the page's budget). The page was 1.98 MB before the axes got
