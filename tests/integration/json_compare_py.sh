@@ -7,7 +7,7 @@ build=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin="$build/benches/examples"
-args=(--filter '^(count_set_bits|fibonacci_iterative|stream_triad)' --sample-count 5 --warmup-time 0s --min-time 100us --max-time 300ms --format json)
+args=(--filter '^(count_set_bits|fibonacci_iterative|stream_triad\[t=2\])' --sample-count 5 --warmup-time 0s --min-time 100us --max-time 300ms --format json)
 "$bin" "${args[@]}" --output "$tmp/a.json"
 "$bin" "${args[@]}" --output "$tmp/b.json"
 /usr/bin/python3 /usr/share/benchmark/compare.py --no-color benchmarks "$tmp/a.json" "$tmp/b.json" > "$tmp/cmp.txt"
