@@ -52,12 +52,6 @@ run() { # CMD...: bounded; a failure ends the test
   fi
 }
 
-# ---- the controls: the checks below must see an error and a request ----
-cat > "$tmp/control.html" <<'HTML'
-<!DOCTYPE html><html><body><p>control</p><img src="http://192.0.2.1/x.png" alt="">
-<script>throw new Error("control")</script></body></html>
-HTML
-
 # ---- the runs ----
 run "$bin/examples" --threads 2 "${quick[@]}" --output "$tmp/suite1.json"
 run "$bin/examples" --threads 2 "${quick[@]}" --output "$tmp/suite2.json"
