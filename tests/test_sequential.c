@@ -276,8 +276,11 @@ static void test_futility(void)
     for (size_t i = 0; i < sizeof near_spreads / sizeof near_spreads[0]; i++) {
         sim_result near = simulate(&p, SEQUENTIAL, 0.0, near_spreads[i]);
         sim_result near_all = simulate(&all, SEQUENTIAL, 0.0, near_spreads[i]);
-        show(i ? "A/A, spread 5%, futility" : "A/A, spread 8%, futility", near);
-        show(i ? "A/A, spread 5%, no futility" : "A/A, spread 8%, no futility", near_all);
+        char what[48];
+        snprintf(what, sizeof what, "A/A, spread %.0f%%, futility", near_spreads[i] * 100);
+        show(what, near);
+        snprintf(what, sizeof what, "A/A, spread %.0f%%, no futility", near_spreads[i] * 100);
+        show(what, near_all);
         CU_ASSERT(near.untouched >= near_all.untouched - 0.06);
         CU_ASSERT(near.flagged <= ALPHA);
     }
